@@ -1,0 +1,3 @@
+module github.com/qsc-nlp/qsc
+
+go 1.26
