@@ -117,9 +117,6 @@ func (r *Reader) Next() (*Sentence, error) {
 		if !utf8.Valid(b) {
 			return nil, r.errorf("invalid UTF-8")
 		}
-		if b[len(b)-1] == '\r' {
-			return nil, r.errorf("carriage return at end of line (CRLF line endings are not CoNLL-U)")
-		}
 		if b[0] == '#' {
 			if len(s.Words) > 0 || len(s.Ranges) > 0 || len(s.Empty) > 0 {
 				return nil, r.errorf("comment line after the first token line of a sentence")
