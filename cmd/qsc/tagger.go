@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tagger"
+)
+
+// defaultTaggerModel is the model "eval tagger" uses without --model.
+const defaultTaggerModel = "models/en-ewt-tagger-v1.qsm"
+
+func init() {
+	register(&command{name: "train tagger", summary: "train the part-of-speech tagger", run: runTrainTagger})
+	register(&command{name: "eval tagger", summary: "measure tagger accuracy on CoNLL-U files", run: runEvalTagger})
+}
+
+// readSentences reads a CoNLL-U file (plain or gzip) as syntax sentences.
+func readSentences(path string) ([]*syntax.Sentence, error) {
+	cs, err := conllu.ReadAll(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*syntax.Sentence, len(cs))
+	for i, c := range cs {
+		out[i] = syntax.FromCoNLLU(c)
+	}
+	return out, nil
+}
+
+func runTrainTagger(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train tagger", "", stderr)
+	trainPath := fs.String("train", shared.Path(shared.EWTTrain), "training `file` (CoNLL-U, XPOS column)")
+	devPath := fs.String("dev", shared.Path(shared.EWTDev), "dev `file` for choosing the epoch (\"\" for none)")
+	clusterPath := fs.String("clusters", shared.Path(shared.GoogleTrain), "unlabeled CoNLL-U `file` to learn word clusters from (\"\" for none)")
+	out := fs.String("out", "", "output model `file` (required)")
+	seed := fs.Int64("seed", 1, "random seed")
+	epochs := fs.Int("epochs", 10, "training epochs")
+	mixN := fs.Int("mix", 3, "number of perceptrons (seeds seed, seed+1, …) whose weights are averaged")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	if *out == "" {
+		return usagef("--out is required")
+	}
+	if *trainPath == "" {
+		return usagef("--train is required (the EWT training data was not found)")
+	}
+	if *epochs < 1 {
+		return usagef("--epochs must be at least 1")
+	}
+	if *mixN < 1 {
+		return usagef("--mix must be at least 1")
+	}
+	start := time.Now()
+	train, err := readSentences(*trainPath)
+	if err != nil {
+		return err
+	}
+	var dev []*syntax.Sentence
+	if *devPath != "" {
+		if dev, err = readSentences(*devPath); err != nil {
+			return err
+		}
+	}
+	opts := tagger.TrainOptions{Epochs: *epochs, Seed: *seed, Mix: *mixN}
+	if *clusterPath != "" {
+		t0 := time.Now()
+		if opts.Clusters, err = tagger.LearnClustersFile(*clusterPath, tagger.ClusterOptions{}); err != nil {
+			return err
+		}
+		f, c := opts.Clusters.NumClusters()
+		fmt.Fprintf(stdout, "clusters: %d words, %d fine, %d coarse from %s in %s\n",
+			opts.Clusters.Len(), f, c, *clusterPath, time.Since(t0).Round(time.Millisecond))
+	}
+	opts.OnEpoch = func(e tagger.EpochReport) {
+		if len(dev) > 0 {
+			fmt.Fprintf(stdout, "run %d epoch %2d: train %.2f%%  dev %.2f%%  (%s)\n", e.Run, e.Epoch, 100*e.TrainAcc, 100*e.DevAcc, e.Duration.Round(time.Millisecond))
+		} else {
+			fmt.Fprintf(stdout, "run %d epoch %2d: train %.2f%%  (%s)\n", e.Run, e.Epoch, 100*e.TrainAcc, e.Duration.Round(time.Millisecond))
+		}
+	}
+	m, rep, err := tagger.Train(train, dev, opts)
+	if err != nil {
+		return err
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(*out); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "kept epochs %v, mixed model dev %.2f%%; %d tags, %d features; training %s, total %s\n",
+		rep.BestEpochs, 100*rep.DevAcc, rep.Tags, rep.Features, rep.Duration.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(data))
+	return nil
+}
+
+func runEvalTagger(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval tagger", "FILE...", stderr)
+	modelPath := fs.String("model", defaultTaggerModel, "tagger model `file`")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no CoNLL-U files given")
+	}
+	data, err := os.ReadFile(*modelPath)
+	if err != nil {
+		return err
+	}
+	m, err := tagger.Load(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *modelPath, err)
+	}
+	for _, path := range fs.Args() {
+		gold, err := readSentences(path)
+		if err != nil {
+			return err
+		}
+		t0 := time.Now()
+		acc, correct, total := tagger.Accuracy(m, gold)
+		el := time.Since(t0)
+		fmt.Fprintf(stdout, "%s: %d tokens, %d correct, %.2f%% (%.0f tokens/s)\n", path, total, correct, 100*acc, float64(total)/el.Seconds())
+	}
+	return nil
+}

@@ -1,0 +1,277 @@
+package tagger
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// pad is the number of boundary positions on each side of the attrs of a sentence.
+const pad = 2
+
+// Context-tag values for the dynamic features: a real tag t is t+1.
+const (
+	bosTag uint64 = 1<<16 + iota // before the sentence
+	eosTag                       // after the sentence
+	noTag                        // no right-context tags (first pass)
+)
+
+// attr holds the hashed word attributes of one token, computed once per sentence.
+type attr struct {
+	form, lower uint64
+	pre, suf    [4]uint64 // hashes of the first/last k+1 lowercased runes, 0 when shorter
+	shape       uint64
+	cf, cc      uint64 // fine and coarse cluster + 1, 0 when there are no clusters
+	dict        int32  // tag from the tag dictionary, or -1
+}
+
+// extractor computes attrs; it keeps its memory between sentences.
+type extractor struct {
+	attrs []attr
+	runes []rune
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func hashRunes(rs []rune) uint64 {
+	h := uint64(fnvOffset)
+	for _, r := range rs {
+		h ^= uint64(r)
+		h *= fnvPrime
+	}
+	return h
+}
+
+func hashString(s string) uint64 {
+	h := uint64(fnvOffset)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// numHash is the cluster key of any word containing a digit ("##" in the unlabeled
+// corpus); unkHash that of "<unk>".
+var (
+	numHash = hashRunes([]rune("##"))
+	unkHash = hashRunes([]rune("<unk>"))
+)
+
+func fmix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// key1, key2 and key3 make the non-zero feature key of template tid with 1 to 3 values.
+func key1(tid, a uint64) uint64 { return nz(fmix(tid*0x9E3779B97F4A7C15 ^ a)) }
+func key2(tid, a, b uint64) uint64 {
+	return nz(fmix(fmix(tid*0x9E3779B97F4A7C15^a) ^ b))
+}
+func key3(tid, a, b, c uint64) uint64 {
+	return nz(fmix(fmix(fmix(tid*0x9E3779B97F4A7C15^a)^b) ^ c))
+}
+
+func nz(k uint64) uint64 {
+	if k == 0 {
+		return 1
+	}
+	return k
+}
+
+// boundary attrs: distinct constant hashes.
+var (
+	bosAttr = attr{form: 0xB05, lower: 0xB05, shape: 0xB05, cf: 0xB05, cc: 0xB05, dict: -1}
+	eosAttr = attr{form: 0xE05, lower: 0xE05, shape: 0xE05, cf: 0xE05, cc: 0xE05, dict: -1}
+)
+
+// load computes the attrs of s for model m (which supplies the tag dictionary and the
+// clusters); token i is at attrs[i+pad].
+func (x *extractor) load(s *syntax.Sentence, m *Model) {
+	n := len(s.Tokens)
+	if cap(x.attrs) < n+2*pad {
+		x.attrs = make([]attr, n+2*pad, n+2*pad+16)
+	}
+	x.attrs = x.attrs[:n+2*pad]
+	for i := range pad {
+		x.attrs[i] = bosAttr
+		x.attrs[n+pad+i] = eosAttr
+	}
+	for i := range s.Tokens {
+		x.word(&x.attrs[i+pad], s.Tokens[i].Form, m)
+	}
+}
+
+func (x *extractor) word(a *attr, form string, m *Model) {
+	rs := x.runes[:0]
+	var shape uint64 = fnvOffset
+	var prev rune = -1
+	digit := false
+	for i := 0; i < len(form); {
+		r, size := utf8.DecodeRuneInString(form[i:])
+		i += size
+		c := r
+		switch {
+		case r < utf8.RuneSelf && 'a' <= r && r <= 'z':
+			c = 'x'
+		case r < utf8.RuneSelf && 'A' <= r && r <= 'Z':
+			c = 'X'
+			r += 'a' - 'A'
+		case r < utf8.RuneSelf && '0' <= r && r <= '9':
+			c = 'd'
+			digit = true
+		case r >= utf8.RuneSelf && unicode.IsUpper(r):
+			c = 'X'
+			r = unicode.ToLower(r)
+		case r >= utf8.RuneSelf && unicode.IsLetter(r):
+			c = 'x'
+		case r >= utf8.RuneSelf && unicode.IsDigit(r):
+			c = 'd'
+			digit = true
+		}
+		if c != prev {
+			shape ^= uint64(c)
+			shape *= fnvPrime
+			prev = c
+		}
+		rs = append(rs, r)
+	}
+	x.runes = rs
+	a.form = hashString(form)
+	a.lower = hashRunes(rs)
+	a.shape = shape
+	for k := range 4 {
+		if len(rs) > k+1 {
+			a.pre[k] = hashRunes(rs[:k+1])
+			a.suf[k] = hashRunes(rs[len(rs)-k-1:])
+		} else {
+			a.pre[k], a.suf[k] = 0, 0
+		}
+	}
+	a.dict = -1
+	if e := m.dict.find(a.form); len(e) > 0 {
+		a.dict = int32(entTag(e[0]))
+	}
+
+	a.cf, a.cc = 0, 0
+	if c := m.clust; c != nil {
+		k := a.lower
+		if digit {
+			k = numHash
+		}
+		fine, ok := c.lookup(k)
+		if !ok {
+			fine, ok = c.lookup(unkHash)
+		}
+		if ok {
+			a.cf, a.cc = uint64(fine)+1, uint64(c.coarse[fine])+1
+		}
+	}
+}
+
+// ctxTag returns the context-tag value of position j in tags of a sentence of n tokens.
+func ctxTag(tags []int32, j, n int) uint64 {
+	switch {
+	case j < 0:
+		return bosTag
+	case j >= n:
+		return eosTag
+	}
+	return uint64(tags[j]) + 1
+}
+
+// appendStatic appends the keys of the features of token i that do not depend on tags.
+func appendStatic(dst []uint64, a []attr, i int) []uint64 {
+	c := i + pad
+	w := &a[c]
+	l1, l2, r1, r2 := &a[c-1], &a[c-2], &a[c+1], &a[c+2]
+	dst = append(dst,
+		key1(1, 0),
+		key1(2, w.form),
+		key1(3, w.lower),
+		key1(12, w.shape),
+		key2(13, w.shape, boolHash(i == 0)),
+		key1(14, l1.lower),
+		key1(15, r1.lower),
+		key1(16, l2.lower),
+		key1(17, r2.lower),
+		key1(18, l1.suf[2]),
+		key1(19, r1.suf[2]),
+		key1(20, l1.shape),
+		key1(21, r1.shape),
+		key2(22, l1.lower, w.lower),
+		key2(23, w.lower, r1.lower),
+		key1(24, r1.suf[1]),
+	)
+	for k := range 4 {
+		if w.suf[k] != 0 {
+			dst = append(dst, key1(uint64(4+k), w.suf[k]))
+		}
+		if w.pre[k] != 0 {
+			dst = append(dst, key1(uint64(8+k), w.pre[k]))
+		}
+	}
+	if w.cf != 0 {
+		dst = append(dst,
+			key1(30, w.cf),
+			key1(31, w.cc),
+			key1(32, l1.cf),
+			key1(33, r1.cf),
+			key1(34, l1.cc),
+			key1(35, r1.cc),
+			key1(36, r2.cc),
+			key2(37, w.cf, r1.cc),
+			key2(38, l1.cc, w.cf),
+		)
+	}
+	return dst
+}
+
+func boolHash(b bool) uint64 {
+	if b {
+		return 2
+	}
+	return 1
+}
+
+// appendDyn appends the keys of the features of token i that depend on the tags l1, l2
+// on the left (unless l1 == noTag) and r1, r2 on the right (unless r1 == noTag).
+func appendDyn(dst []uint64, a []attr, i int, l1, l2, r1, r2 uint64) []uint64 {
+	c := i + pad
+	w := &a[c]
+	if l1 != noTag {
+		dst = append(dst,
+			key1(40, l1),
+			key2(41, l1, l2),
+			key2(42, l1, w.lower),
+			key2(43, l1, w.suf[2]),
+			key1(44, l2),
+			key2(45, l1, a[c+1].lower),
+		)
+	}
+	if r1 != noTag {
+		dst = append(dst,
+			key1(50, r1),
+			key2(51, r1, r2),
+			key2(53, r1, w.lower),
+			key1(54, r2),
+			key2(55, r1, w.suf[2]),
+			key2(58, r1, a[c-1].lower),
+		)
+	}
+	if l1 != noTag && r1 != noTag {
+		dst = append(dst,
+			key2(52, l1, r1),
+			key3(56, l1, r1, w.shape),
+		)
+	}
+	return dst
+}

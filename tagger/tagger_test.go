@@ -1,0 +1,304 @@
+package tagger
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+const fixture = "testdata/ewt-sample.conllu"
+
+func readFile(tb testing.TB, path string) []*syntax.Sentence {
+	tb.Helper()
+	cs, err := conllu.ReadAll(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]*syntax.Sentence, len(cs))
+	for i, c := range cs {
+		out[i] = syntax.FromCoNLLU(c)
+	}
+	return out
+}
+
+func readSents(tb testing.TB, rel string) []*syntax.Sentence {
+	tb.Helper()
+	return readFile(tb, shared.Require(tb, rel))
+}
+
+// fixtureClusters learns small clusters from the fixture's own forms.
+func fixtureClusters(tb testing.TB, sents []*syntax.Sentence) *Clusters {
+	tb.Helper()
+	c, err := LearnClusters(func(yield func([]string) bool) {
+		for _, s := range sents {
+			if !yield(s.Forms()) {
+				return
+			}
+		}
+	}, ClusterOptions{MinCount: 2, Contexts: 50, Fine: 16, Coarse: 4, Iterations: 5})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func trainFixture(tb testing.TB, seed int64, clusters bool) (*Model, []*syntax.Sentence) {
+	tb.Helper()
+	sents := readFile(tb, fixture)
+	opts := TrainOptions{Epochs: 4, Seed: seed, Mix: 2, Quiet: true}
+	if clusters {
+		opts.Clusters = fixtureClusters(tb, sents)
+	}
+	m, _, err := Train(sents[:50], sents[50:], opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, sents
+}
+
+func TestTrainDeterministic(t *testing.T) {
+	m1, _ := trainFixture(t, 7, true)
+	m2, _ := trainFixture(t, 7, true)
+	b1, err := m1.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := m2.MarshalBinary()
+	if !bytes.Equal(b1, b2) {
+		t.Fatal("two trainings with the same seed gave different model bytes")
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	m, sents := trainFixture(t, 1, true)
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data2, _ := m2.MarshalBinary()
+	if !bytes.Equal(data, data2) {
+		t.Fatal("re-encoding a loaded model changed its bytes")
+	}
+	a1, c1, n1 := Accuracy(m, sents)
+	a2, c2, n2 := Accuracy(m2, sents)
+	if c1 != c2 || n1 != n2 {
+		t.Fatalf("loaded model differs: %d/%d vs %d/%d", c1, n1, c2, n2)
+	}
+	if a1 < 0.9 { // mostly its own training data
+		t.Fatalf("fixture accuracy %.3f, want ≥ 0.9", a1)
+	}
+	t.Logf("fixture accuracy %.4f (%d/%d), %d bytes", a2, c2, n2, len(data))
+}
+
+func TestLoadBad(t *testing.T) {
+	m, _ := trainFixture(t, 1, true)
+	data, _ := m.MarshalBinary()
+	if _, err := Load(nil); !errors.Is(err, modelfile.ErrMagic) {
+		t.Errorf("empty input: %v", err)
+	}
+	if _, err := Load(data[:len(data)/2]); err == nil {
+		t.Error("truncated file accepted")
+	}
+	bad := slices.Clone(data)
+	bad[len(bad)/2] ^= 1
+	if _, err := Load(bad); !errors.Is(err, modelfile.ErrChecksum) {
+		t.Errorf("corrupt file: %v", err)
+	}
+	other, _ := modelfile.Encode("parser", 1, []byte{1})
+	if _, err := Load(other); err == nil || !strings.Contains(err.Error(), "parser") {
+		t.Errorf("wrong kind: %v", err)
+	}
+	// Well-formed containers around damaged payloads must fail cleanly, never panic.
+	payload, _, _ := modelfile.Decode(data, Kind, Version)
+	for _, n := range []int{0, 1, 2, 5, 17, len(payload) / 3, len(payload) - 1} {
+		enc, _ := modelfile.Encode(Kind, Version, payload[:n])
+		if _, err := Load(enc); err == nil {
+			t.Errorf("payload cut at %d accepted", n)
+		}
+	}
+	for i := 0; i < len(payload); i += max(1, len(payload)/200) {
+		p := slices.Clone(payload)
+		p[i] ^= 0xff
+		enc, _ := modelfile.Encode(Kind, Version, p)
+		if m, err := Load(enc); err == nil {
+			m.NewTagger().Tag(&syntax.Sentence{Tokens: []syntax.Token{{Form: "a"}, {Form: "test"}}})
+		}
+	}
+}
+
+func TestTagEdgeCases(t *testing.T) {
+	m, _ := trainFixture(t, 1, true)
+	tg := m.NewTagger()
+	tg.Tag(&syntax.Sentence{})
+	s := &syntax.Sentence{Tokens: []syntax.Token{{Form: ""}, {Form: "Ünïcödé"}, {Form: "\xff\xfe"}, {Form: "1,234.5"}, {Form: strings.Repeat("x", 1000)}, {Form: "."}}}
+	tg.Tag(s)
+	for i, tk := range s.Tokens {
+		if !slices.Contains(m.Tags(), tk.XPOS) {
+			t.Errorf("token %d %q: tag %q not in the tag set", i, tk.Form, tk.XPOS)
+		}
+	}
+	if _, _, err := Train(nil, nil, TrainOptions{Quiet: true}); !errors.Is(err, ErrNoData) {
+		t.Errorf("Train without data: %v", err)
+	}
+	if a, c, n := Accuracy(m, nil); a != 0 || c != 0 || n != 0 {
+		t.Errorf("Accuracy of nothing = %v %v %v", a, c, n)
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	m, sents := trainFixture(t, 1, true)
+	tg := m.NewTagger()
+	for _, s := range sents {
+		tg.Tag(s)
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		for _, s := range sents {
+			tg.Tag(s)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("Tag allocates %.1f times per pass over the fixture", allocs)
+	}
+}
+
+func TestClustersDeterministic(t *testing.T) {
+	sents := readFile(t, fixture)
+	c1 := fixtureClusters(t, sents)
+	c2 := fixtureClusters(t, sents)
+	if !slices.Equal(c1.keys, c2.keys) || !slices.Equal(c1.fine, c2.fine) || !slices.Equal(c1.coarse, c2.coarse) {
+		t.Fatal("clusters differ between two runs")
+	}
+	if f, c := c1.NumClusters(); f != 16 || c > 4 || c1.Len() == 0 {
+		t.Fatalf("got %d words, %d fine, %d coarse clusters", c1.Len(), f, c)
+	}
+	if _, err := LearnClusters(func(func([]string) bool) {}, ClusterOptions{}); err == nil {
+		t.Fatal("clusters from an empty corpus")
+	}
+}
+
+// modelPath is the shipped model, relative to this package.
+var modelPath = filepath.Join("..", "models", "en-ewt-tagger-v1.qsm")
+
+func loadShipped(tb testing.TB) *Model {
+	tb.Helper()
+	path := modelPath
+	if p := os.Getenv("QSC_TAGGER_MODEL"); p != "" {
+		path = p
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		tb.Skipf("%s not found; skipping", path)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := Load(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// TestShippedModelAccuracy checks the shipped model on EWT test (gold tokens, all
+// tokens including punctuation) against a floor just under its measured accuracy.
+func TestShippedModelAccuracy(t *testing.T) {
+	test := readSents(t, shared.EWTTest)
+	m := loadShipped(t)
+	const floor = 0.945
+	acc, c, n := Accuracy(m, test)
+	t.Logf("EWT test: %d/%d = %.2f%%", c, n, 100*acc)
+	if acc < floor {
+		t.Fatalf("EWT test accuracy %.4f < floor %.3f", acc, floor)
+	}
+}
+
+func benchTag(b *testing.B, m *Model, sents []*syntax.Sentence) {
+	tokens := 0
+	work := make([]*syntax.Sentence, len(sents))
+	for i, s := range sents {
+		work[i] = &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+		tokens += len(s.Tokens)
+	}
+	tg := m.NewTagger()
+	for _, s := range work {
+		tg.Tag(s)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for _, s := range work {
+			tg.Tag(s)
+		}
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(tokens)*float64(b.N)/sec, "tokens/s")
+	b.ReportMetric(float64(len(work))*float64(b.N)/sec, "sentences/s")
+	// On a shared machine wall time undercounts; the CPU time of the (single-goroutine)
+	// loop gives the throughput per core.
+	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(tokens)*float64(b.N)/cpu, "tokens/cpu-s")
+		b.ReportMetric(float64(len(work))*float64(b.N)/cpu, "sentences/cpu-s")
+	}
+}
+
+// BenchmarkTag tags EWT dev with the shipped model.
+func BenchmarkTag(b *testing.B) {
+	dev := readSents(b, shared.EWTDev)
+	benchTag(b, loadShipped(b), dev)
+}
+
+// BenchmarkTagFixture tags the embedded fixture with a model trained on it.
+func BenchmarkTagFixture(b *testing.B) {
+	m, sents := trainFixture(b, 1, true)
+	benchTag(b, m, sents)
+}
+
+// TestConcurrent tags with one shared Model from several goroutines.
+func TestConcurrent(t *testing.T) {
+	m, sents := trainFixture(t, 1, true)
+	want := make([][]string, len(sents))
+	tg := m.NewTagger()
+	for i, s := range sents {
+		c := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+		tg.Tag(c)
+		for _, tk := range c.Tokens {
+			want[i] = append(want[i], tk.XPOS)
+		}
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			tg := m.NewTagger()
+			for i, s := range sents {
+				c := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+				tg.Tag(c)
+				for j, tk := range c.Tokens {
+					if tk.XPOS != want[i][j] {
+						errs <- errors.New("concurrent tagging gave a different tag")
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
