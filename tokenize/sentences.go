@@ -1,0 +1,183 @@
+package tokenize
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Sentences tokenizes text and splits it into sentences. The tokens are those of Tokens,
+// with offsets into text; the sentences share one backing array (each is capped, so
+// appending to one does not overwrite the next).
+//
+// A sentence ends:
+//   - after . ? ! ... or … (and any closing quotes or brackets attached to it, or an
+//     emoticon) when the next word does not begin with continuing punctuation, nor with a
+//     lowercase letter unless a bare . ? or ! precedes it ("it ended. then");
+//   - after an abbreviation (Inc., U.S., a.m.) or an initial only when the next word is a
+//     common sentence starter (The, He, In, …) or begins a new line; never after a title
+//     (Mr., Dr., Gen.);
+//   - at a paragraph break (a blank line), always;
+//   - at a line break, unless the next line begins with a lowercase letter or the line
+//     ends with a comma, semicolon, colon, hyphen or dash (hard-wrapped text).
+func Sentences(text string) []syntax.Sentence {
+	toks := Tokens(text)
+	var out []syntax.Sentence
+	begin := 0
+	for i := 0; i < len(toks); i++ {
+		if last, ok := breakAfter(text, toks, i); ok {
+			out = append(out, syntax.Sentence{Tokens: toks[begin : last+1 : last+1]})
+			begin, i = last+1, last
+		}
+	}
+	if begin < len(toks) {
+		out = append(out, syntax.Sentence{Tokens: toks[begin:len(toks):len(toks)]})
+	}
+	return out
+}
+
+// breakAfter reports whether a sentence ends after token i or after the closing
+// punctuation attached to it; last is the final token of that sentence.
+func breakAfter(text string, toks []syntax.Token, i int) (last int, ok bool) {
+	if i+1 >= len(toks) {
+		return i, false
+	}
+	t := toks[i]
+	kind := terminal(t.Form)
+	last = i
+	if kind != notTerminal {
+		for last+1 < len(toks) {
+			nx := toks[last+1]
+			if !(nx.Start == toks[last].End && isCloser(nx.Form)) &&
+				!(emoticon(nx.Form) == len(nx.Form) && newlines(text[toks[last].End:nx.Start]) == 0) {
+				break
+			}
+			last++ // closing quote or bracket, or an emoticon: "Great!" :)
+		}
+		if last+1 == len(toks) {
+			return last, false
+		}
+	}
+	next := toks[last+1]
+	gap := text[toks[last].End:next.Start]
+	lines := newlines(gap)
+	if lines >= 2 {
+		return last, true
+	}
+	switch kind {
+	case stop:
+		// A full stop, ? or ! right before a lowercase word still ends a sentence (web text:
+		// "thanks! see you"); inside a quotation the closing quote follows and it does not
+		// ("Why?" he asked). "..." before a lowercase word does not.
+		if last == i && gap != "" && startsLower(next.Form) && (t.Form == "." || strings.Trim(t.Form, "?!") == "") {
+			return last, true
+		}
+		return last, gap != "" && canStart(text, toks, last+1)
+	case abbreviation:
+		if gap == "" || abbrevClass(strings.TrimSuffix(t.Form, ".")) == abbrTitle {
+			return last, false
+		}
+		return last, isStarter(next.Form) || (lines == 1 && canStart(text, toks, last+1))
+	}
+	return i, lines == 1 && canStart(text, toks, i+1) && !continues(t.Form)
+}
+
+// Kinds of sentence-final tokens.
+const (
+	notTerminal  = iota
+	stop         // . ? ! ... …
+	abbreviation // a word with its period: Inc. U.S. W.
+)
+
+func terminal(form string) int {
+	if form == "" {
+		return notTerminal
+	}
+	if strings.Trim(form, ".?!…") == "" {
+		return stop // . ? ! ... !!! …
+	}
+	if form[len(form)-1] == '.' {
+		return abbreviation
+	}
+	return notTerminal
+}
+
+// isCloser reports whether a token attached after a full stop still belongs to its sentence.
+func isCloser(form string) bool {
+	switch form {
+	case "''", `"`, "'", "’", "”", "»", "›", ")", "]", "}":
+		return true
+	}
+	return false
+}
+
+// canStart reports whether token i can begin a sentence: it does not begin with a
+// lowercase letter and is not punctuation that continues one.
+func canStart(text string, toks []syntax.Token, i int) bool {
+	f := toks[i].Form
+	r, _ := utf8.DecodeRuneInString(f)
+	if unicode.IsLower(r) {
+		return false
+	}
+	switch f {
+	case ",", ";", ":", ".", "?", "!", ")", "]", "}", "''", "%", "n't", "'s", "…":
+		return false
+	}
+	return !strings.HasPrefix(f, "..")
+}
+
+// startsLower reports whether form begins with a lowercase letter (n't aside).
+func startsLower(form string) bool {
+	r, _ := utf8.DecodeRuneInString(form)
+	return unicode.IsLower(r) && form != "n't"
+}
+
+// continues reports whether a line ending with form continues on the next line.
+func continues(form string) bool {
+	switch form {
+	case ",", ";", ":", "-", "--", "–", "—", "(", "[", "{", "``", "“", "‘", "&":
+		return true
+	}
+	return false
+}
+
+// isStarter reports whether form is a capitalized common sentence starter.
+func isStarter(form string) bool {
+	r, _ := utf8.DecodeRuneInString(form)
+	if !unicode.IsUpper(r) || len(form) > 12 {
+		return false
+	}
+	var b [12]byte
+	for i := 0; i < len(form); i++ {
+		c := form[i]
+		if 'A' <= c && c <= 'Z' {
+			c |= 0x20
+		}
+		b[i] = c
+	}
+	return starters[string(b[:len(form)])]
+}
+
+// newlines counts the line breaks in a gap between tokens (\r\n counts once).
+func newlines(gap string) int {
+	n := 0
+	for i := 0; i < len(gap); i++ {
+		switch gap[i] {
+		case '\n', '\v', '\f':
+			n++
+		case '\r':
+			if i+1 == len(gap) || gap[i+1] != '\n' {
+				n++
+			}
+		case 0xE2: // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
+			if strings.HasPrefix(gap[i:], "\u2028") {
+				n++
+			} else if strings.HasPrefix(gap[i:], "\u2029") {
+				n += 2
+			}
+		}
+	}
+	return n
+}

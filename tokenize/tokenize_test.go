@@ -1,0 +1,271 @@
+package tokenize
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// at writes an expected token: its form and start; the end is start+len(form).
+func at(form string, start int) syntax.Token {
+	return syntax.Token{Form: form, Start: start, End: start + len(form), Head: syntax.NoHead}
+}
+
+func show(toks []syntax.Token) string {
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s@%d-%d", t.Form, t.Start, t.End)
+	}
+	return b.String()
+}
+
+func TestTokensOffsets(t *testing.T) {
+	tests := []struct {
+		text string
+		want []syntax.Token
+	}{
+		{"I don't know.", []syntax.Token{at("I", 0), at("do", 2), at("n't", 4), at("know", 8), at(".", 12)}},
+		{"can't won't", []syntax.Token{at("ca", 0), at("n't", 2), at("wo", 6), at("n't", 8)}},
+		{"DON'T", []syntax.Token{at("DO", 0), at("N'T", 2)}},
+		{"don’t", []syntax.Token{at("do", 0), at("n’t", 2)}},
+		{"I'm sure they'll", []syntax.Token{at("I", 0), at("'m", 1), at("sure", 4), at("they", 9), at("'ll", 13)}},
+		{"we've it's I'd", []syntax.Token{at("we", 0), at("'ve", 2), at("it", 6), at("'s", 8), at("I", 11), at("'d", 12)}},
+		{"this Presidents' Day", []syntax.Token{at("this", 0), at("Presidents", 5), at("'", 15), at("Day", 17)}},
+		{"the U.S. economy", []syntax.Token{at("the", 0), at("U.S.", 4), at("economy", 9)}},
+		{`He said "quoted" (brackets).`, []syntax.Token{at("He", 0), at("said", 3), at(`"`, 8), at("quoted", 9),
+			at(`"`, 15), at("(", 17), at("brackets", 18), at(")", 26), at(".", 27)}},
+		{"``Staff of Serapis,''", []syntax.Token{at("``", 0), at("Staff", 2), at("of", 8), at("Serapis", 11),
+			at(",", 18), at("''", 19)}},
+		{"$5.50 and 3,000 or 1,000.50", []syntax.Token{at("$", 0), at("5.50", 1), at("and", 6), at("3,000", 10),
+			at("or", 16), at("1,000.50", 19)}},
+		{"up 0.27% to -0.46%", []syntax.Token{at("up", 0), at("0.27", 3), at("%", 7), at("to", 9), at("-0.46", 12), at("%", 17)}},
+		{"e-mail U.S.-based state-of-the-art", []syntax.Token{at("e-mail", 0), at("U.S.-based", 7), at("state-of-the-art", 18)}},
+		{"Wait... what -- now", []syntax.Token{at("Wait", 0), at("...", 4), at("what", 8), at("--", 13), at("now", 16)}},
+		{"prison--and", []syntax.Token{at("prison", 0), at("--", 6), at("and", 8)}},
+		{"see http://example.com/a?b=1.", []syntax.Token{at("see", 0), at("http://example.com/a?b=1", 4), at(".", 28)}},
+		{"(www.example.com/x_(y))", []syntax.Token{at("(", 0), at("www.example.com/x_(y)", 1), at(")", 22)}},
+		{"Mail bob.smith@example.com.", []syntax.Token{at("Mail", 0), at("bob.smith@example.com", 5), at(".", 26)}},
+		{"Mr. Smith left at 5 p.m. Friday.", []syntax.Token{at("Mr.", 0), at("Smith", 4), at("left", 10), at("at", 15),
+			at("5", 18), at("p.m.", 20), at("Friday", 25), at(".", 31)}},
+		{"Apple Inc.", []syntax.Token{at("Apple", 0), at("Inc.", 6)}},
+		{"e.g. this, i.e. that", []syntax.Token{at("e.g.", 0), at("this", 5), at(",", 9), at("i.e.", 11), at("that", 16)}},
+		{"George W. Bush", []syntax.Token{at("George", 0), at("W.", 7), at("Bush", 10)}},
+		{"Boston, Mass. Police", []syntax.Token{at("Boston", 0), at(",", 6), at("Mass", 8), at(".", 12), at("Police", 14)}},
+		{"Boston, Mass., police", []syntax.Token{at("Boston", 0), at(",", 6), at("Mass.", 8), at(",", 13), at("police", 15)}},
+		{"No. 5 said no.", []syntax.Token{at("No.", 0), at("5", 4), at("said", 6), at("no", 11), at(".", 13)}},
+		{"St. Louis-based", []syntax.Token{at("St.", 0), at("Louis-based", 4)}},
+		{"the San Francisco-based firm", []syntax.Token{at("the", 0), at("San", 4), at("Francisco", 8), at("-", 17),
+			at("based", 18), at("firm", 24)}},
+		{"a 22-year-old and a 20 year-old", []syntax.Token{at("a", 0), at("22-year-old", 2), at("and", 14), at("a", 18),
+			at("20", 20), at("year", 23), at("-", 27), at("old", 28)}},
+		{"won 7-5, 1-2% 853-7906", []syntax.Token{at("won", 0), at("7", 4), at("-", 5), at("5", 6), at(",", 7), at("1", 9),
+			at("-", 10), at("2", 11), at("%", 12), at("853-7906", 14)}},
+		{"O'Brien's 1990's '90s", []syntax.Token{at("O'Brien", 0), at("'s", 7), at("1990", 10), at("'s", 14),
+			at("'", 17), at("90s", 18)}},
+		{"cannot gonna", []syntax.Token{at("can", 0), at("not", 3), at("gon", 7), at("na", 10)}},
+		{"#1 at 7:30, 1/2 cup", []syntax.Token{at("#", 0), at("1", 1), at("at", 3), at("7:30", 6), at(",", 10), at("1/2", 12), at("cup", 16)}},
+		{"and/or AT&T", []syntax.Token{at("and", 0), at("/", 3), at("or", 4), at("AT&T", 7)}},
+		{"pro- and anti-war", []syntax.Token{at("pro-", 0), at("and", 5), at("anti-war", 9)}},
+		{"Wow!!! :) ok?", []syntax.Token{at("Wow", 0), at("!!!", 3), at(":)", 7), at("ok", 10), at("?", 12)}},
+		{"Corp.. end....", []syntax.Token{at("Corp.", 0), at(".", 5), at("end", 7), at("....", 10)}},
+		{"LLOYD >> A", []syntax.Token{at("LLOYD", 0), at(">", 6), at(">", 7), at("A", 9)}},
+		{"café naïve", []syntax.Token{at("café", 0), at("naïve", 6)}},
+		{"“Hi,” she said…", []syntax.Token{at("“", 0), at("Hi", 3), at(",", 5), at("”", 6), at("she", 10), at("said", 14), at("…", 18)}},
+	}
+	for _, tc := range tests {
+		if got := Tokens(tc.text); show(got) != show(tc.want) {
+			t.Errorf("Tokens(%q)\n got %s\nwant %s", tc.text, show(got), show(tc.want))
+		}
+	}
+}
+
+func TestTokensEmpty(t *testing.T) {
+	for _, s := range []string{"", " ", "\n\t \r\n", "\u200b\ufeff\u00a0", "\x00\x01\x7f"} {
+		if got := Tokens(s); len(got) != 0 {
+			t.Errorf("Tokens(%q) = %s, want none", s, show(got))
+		}
+		if got := Sentences(s); len(got) != 0 {
+			t.Errorf("Sentences(%q) = %d sentences, want none", s, len(got))
+		}
+	}
+}
+
+func TestTokensInvalidUTF8(t *testing.T) {
+	text := "caf\xe9 ok\xff\xfe. \xc3"
+	got := Tokens(text)
+	want := []syntax.Token{at("caf\xe9", 0), at("ok\xff\xfe", 5), at(".", 9), at("\xc3", 11)}
+	if show(got) != show(want) {
+		t.Errorf("got %s\nwant %s", show(got), show(want))
+	}
+}
+
+func TestAppendTokensReusesBuffer(t *testing.T) {
+	buf := make([]syntax.Token, 0, 64)
+	buf = AppendTokens(buf, "One two.")
+	n := len(buf)
+	buf = AppendTokens(buf, "Three")
+	if n != 3 || len(buf) != 4 || buf[3].Form != "Three" || buf[3].Start != 0 {
+		t.Fatalf("got %s", show(buf))
+	}
+	if allocs := testing.AllocsPerRun(100, func() { buf = AppendTokens(buf[:0], "I don't know, Mr. Smith said.") }); allocs != 0 {
+		t.Errorf("AppendTokens into a large enough buffer allocates %v times", allocs)
+	}
+}
+
+func sentenceForms(ss []syntax.Sentence) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, strings.Join(s.Forms(), " "))
+	}
+	return out
+}
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Mr. Smith left at 5 p.m. Friday. He was late.", []string{"Mr. Smith left at 5 p.m. Friday .", "He was late ."}},
+		{"He works at Apple Inc. The company is big.", []string{"He works at Apple Inc.", "The company is big ."}},
+		{"The U.S. Army and George W. Bush spoke.", []string{"The U.S. Army and George W. Bush spoke ."}},
+		{"It was 5 p.m. The shop shut.", []string{"It was 5 p.m.", "The shop shut ."}},
+		{`He said "Stop." Then he left.`, []string{`He said " Stop . "`, "Then he left ."}},
+		{`"Why?" he asked. (It rained.) Then it stopped!`, []string{`" Why ? " he asked .`, "( It rained . )", "Then it stopped !"}},
+		{"It cost $3.50. Prices rose 1.5 percent.", []string{"It cost $ 3.50 .", "Prices rose 1.5 percent ."}},
+		{"Wait... What happened? Nothing... really.", []string{"Wait ...", "What happened ?", "Nothing ... really ."}},
+		{"No. 5 won. Dr. Who? Yes.", []string{"No. 5 won .", "Dr. Who ?", "Yes ."}},
+		{"He lives in Washington, D.C. The next day he left.", []string{"He lives in Washington , D.C.", "The next day he left ."}},
+		{"Great! :) See you.", []string{"Great ! :)", "See you ."}},
+		{"Visit www.example.com. It is good.", []string{"Visit www.example.com .", "It is good ."}},
+		{"Title\n\nbody text here", []string{"Title", "body text here"}},
+		{"Breaking News\nThe president spoke.", []string{"Breaking News", "The president spoke ."}},
+		{"a hard-wrapped\nline continues, and\nso on.", []string{"a hard-wrapped line continues , and so on ."}},
+		{"it ended. then more", []string{"it ended .", "then more"}},
+		{"One.", []string{"One ."}},
+	}
+	for _, tc := range tests {
+		got := sentenceForms(Sentences(tc.text))
+		if strings.Join(got, " | ") != strings.Join(tc.want, " | ") {
+			t.Errorf("Sentences(%q)\n got %q\nwant %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestSentencesShareTokens(t *testing.T) {
+	text := "One two. Three four. Five."
+	ss := Sentences(text)
+	toks := Tokens(text)
+	var all []syntax.Token
+	for _, s := range ss {
+		if cap(s.Tokens) != len(s.Tokens) {
+			t.Errorf("sentence capacity %d > length %d", cap(s.Tokens), len(s.Tokens))
+		}
+		all = append(all, s.Tokens...)
+	}
+	if show(all) != show(toks) {
+		t.Errorf("sentences hold %s, tokens are %s", show(all), show(toks))
+	}
+}
+
+func TestPTBForm(t *testing.T) {
+	text := `He said "it's “fine” and ‘ok’," don’t 'go' (x).`
+	var got []string
+	for _, tok := range Tokens(text) {
+		got = append(got, PTBForm(text, tok))
+	}
+	want := "He said `` it 's `` fine '' and ` ok ' , '' do n't ` go ' ( x ) ."
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+// checkTokens verifies the invariants every tokenization must satisfy.
+func checkTokens(t *testing.T, text string, toks []syntax.Token) {
+	t.Helper()
+	prev := 0
+	for i, tok := range toks {
+		if tok.Start < prev || tok.Start >= tok.End || tok.End > len(text) {
+			t.Fatalf("token %d %q has bad span [%d,%d) (previous end %d, text length %d)", i, tok.Form, tok.Start, tok.End, prev, len(text))
+		}
+		if tok.Form != text[tok.Start:tok.End] {
+			t.Fatalf("token %d form %q is not text[%d:%d] = %q", i, tok.Form, tok.Start, tok.End, text[tok.Start:tok.End])
+		}
+		if tok.Head != syntax.NoHead {
+			t.Fatalf("token %d has head %d", i, tok.Head)
+		}
+		for _, r := range tok.Form {
+			if r != utf8.RuneError && isSpace(r, utf8.RuneLen(r)) {
+				t.Fatalf("token %d %q holds a separator %U", i, tok.Form, r)
+			}
+		}
+		prev = tok.End
+	}
+	// Every non-separator byte belongs to a token.
+	covered := 0
+	for _, tok := range toks {
+		for j := covered; j < tok.Start; {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !isSpace(r, n) {
+				t.Fatalf("byte %d (%q) belongs to no token", j, text[j:j+n])
+			}
+			j += n
+		}
+		covered = tok.End
+	}
+	for j := covered; j < len(text); {
+		r, n := utf8.DecodeRuneInString(text[j:])
+		if !isSpace(r, n) {
+			t.Fatalf("byte %d (%q) belongs to no token", j, text[j:j+n])
+		}
+		j += n
+	}
+}
+
+func checkSentences(t *testing.T, text string, toks []syntax.Token, ss []syntax.Sentence) {
+	t.Helper()
+	n := 0
+	for _, s := range ss {
+		if len(s.Tokens) == 0 {
+			t.Fatalf("empty sentence")
+		}
+		for _, tok := range s.Tokens {
+			if n >= len(toks) || tok != toks[n] {
+				t.Fatalf("sentence token %d %+v differs from Tokens", n, tok)
+			}
+			n++
+		}
+	}
+	if n != len(toks) {
+		t.Fatalf("sentences hold %d tokens, Tokens gives %d", n, len(toks))
+	}
+}
+
+// TestLargeInputs runs pathological 1 MB inputs (64 KB with -short); a quadratic step
+// would time out.
+func TestLargeInputs(t *testing.T) {
+	size := 1 << 20
+	if testing.Short() {
+		size = 1 << 16
+	}
+	units := []string{"a.", "No.(", "'", "-", "1-", "a-", ".", "a@", "www.", "http://x)", "x", " ", "\n",
+		"\xff", "U.S.", "don't ", "a'", "1,", ":)", "Mr. ", "San Francisco-based ", "\u200d", "🇫🇷", "e\u0301"}
+	for _, u := range units {
+		text := strings.Repeat(u, size/len(u))
+		var toks []syntax.Token
+		for _, s := range Sentences(text) {
+			if len(s.Tokens) == 0 {
+				t.Fatalf("%q: empty sentence", u)
+			}
+			toks = append(toks, s.Tokens...)
+		}
+		checkTokens(t, text, toks)
+	}
+	text := "http://" + strings.Repeat(")", size)
+	checkTokens(t, text, Tokens(text))
+}
