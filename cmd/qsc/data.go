@@ -61,6 +61,7 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("data stats", "", stderr)
 	dir := fs.String("data", "", "data directory holding google-compression/ (default: $QSC_DATA or ../shared/data beside the repository)")
 	seed := fs.Uint64("seed", 1, "seed for query sampling and the validation split")
+	validation := fs.Int("validation", dataset.DefaultValidation, "training sentences held out for validation (negative: none)")
 	format := fs.String("format", "md", "output format: md or json")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -90,7 +91,7 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 		if _, err := os.Stat(path); err != nil {
 			return fmt.Errorf("corpus file missing (is --data right?): %w", err)
 		}
-		d, err := dataset.Load(path, file.kind, dataset.Options{Seed: *seed})
+		d, err := dataset.Load(path, file.kind, dataset.Options{Seed: *seed, Validation: *validation})
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"github.com/qsc-nlp/qsc/models"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,9 +14,6 @@ import (
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
 )
-
-// defaultTaggerModel is the model "eval tagger" uses without --model.
-const defaultTaggerModel = "models/en-ewt-tagger-v1.qsm"
 
 func init() {
 	register(&command{name: "train tagger", summary: "train the part-of-speech tagger", run: runTrainTagger})
@@ -113,20 +112,20 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 
 func runEvalTagger(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval tagger", "FILE...", stderr)
-	modelPath := fs.String("model", defaultTaggerModel, "tagger model `file`")
+	modelPath := fs.String("model", "", "tagger model `file` (default: the embedded "+models.TaggerName+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usagef("no CoNLL-U files given")
 	}
-	data, err := os.ReadFile(*modelPath)
+	data, err := modelBytes(*modelPath, models.TaggerName)
 	if err != nil {
 		return err
 	}
 	m, err := tagger.Load(data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
+		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, models.TaggerName), err)
 	}
 	for _, path := range fs.Args() {
 		gold, err := readSentences(path)

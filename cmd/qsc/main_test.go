@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/conllu"
+)
+
+// runQSC runs the command line in-process and returns the exit status, stdout and stderr.
+func runQSC(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHelpAndUnknown(t *testing.T) {
+	code, out, _ := runQSC(t, "help")
+	if code != 0 || !strings.Contains(out, "parse") || !strings.Contains(out, "data stats") {
+		t.Fatalf("help: %d %q", code, out)
+	}
+	if code, _, errs := runQSC(t, "frobnicate"); code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
+		t.Fatalf("unknown: %d %q", code, errs)
+	}
+	if code, _, errs := runQSC(t, "parse", "--nope"); code != 2 || !strings.Contains(errs, "flag provided but not defined") {
+		t.Fatalf("bad flag: %d %q", code, errs)
+	}
+}
+
+func TestParseText(t *testing.T) {
+	code, out, errs := runQSC(t, "parse", "Police arrested two men.", "They", "left.")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	sents, err := conllu.NewReader(strings.NewReader(out), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		s, err := sents.Next()
+		if err != nil {
+			break
+		}
+		n++
+		if !s.Parsed() {
+			t.Errorf("sentence %d unparsed", n)
+		}
+	}
+	if n != 2 || !strings.Contains(out, "# text = They left.") || !strings.Contains(out, "SpaceAfter=No") {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := [][]string{
+		{"parse", "--keep-xpos", "text"},
+		{"parse", "--conllu", "x.conllu", "text"},
+	}
+	for _, args := range cases {
+		if code, _, _ := runQSC(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, errs := runQSC(t, "parse", "--conllu", "does-not-exist.conllu"); code != 1 || !strings.Contains(errs, "does-not-exist.conllu") {
+		t.Errorf("missing file: %d %q", code, errs)
+	}
+	if code, _, errs := runQSC(t, "parse", "--tagger", "main.go", "x"); code != 1 || !strings.Contains(errs, "not a qsc model file") {
+		t.Errorf("bad model file: %d %q", code, errs)
+	}
+}
+
+func TestParseCoNLLUFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.conllu")
+	code, _, errs := runQSC(t, "parse", "--conllu", "../../conllu/testdata/sample.conllu", "--keep-xpos", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got, err := conllu.ReadAll(out)
+	if err != nil || len(got) != 3 || !got[2].Parsed() || got[2].Words[1].XPOS != "CD" {
+		t.Fatalf("re-parse: %v", err)
+	}
+	if _, ok := got[0].Meta("newdoc id"); !ok || len(got[0].Ranges) != 1 || len(got[1].Empty) != 1 {
+		t.Error("comments, ranges or empty nodes lost")
+	}
+}
+
+// fixtureData makes a data directory with the dataset fixture as both Google files.
+func fixtureData(t *testing.T) string {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "google-compression")
+	os.MkdirAll(g, 0o755)
+	src, err := os.ReadFile("../../internal/dataset/testdata/fixture.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"train.conllu.gz", "test.conllu.gz"} {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(src)
+		zw.Close()
+		os.WriteFile(filepath.Join(g, name), b.Bytes(), 0o644)
+	}
+	return dir
+}
+
+func TestDataParseAndStats(t *testing.T) {
+	data := fixtureData(t)
+	cache := t.TempDir()
+	code, out, errs := runQSC(t, "data", "parse", "--data", data, "--cache", cache)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Count(out, "\n| google-compression/") != 3 || !strings.Contains(out, "Parsed") {
+		t.Fatalf("data parse output:\n%s", out)
+	}
+	code, out, _ = runQSC(t, "data", "parse", "--data", data, "--cache", cache)
+	if code != 0 || strings.Count(out, "cached") != 3 {
+		t.Fatalf("second run should hit the cache:\n%s", out)
+	}
+	code, out, errs = runQSC(t, "data", "stats", "--data", data, "--validation", "2", "--format", "json")
+	if code != 0 || !strings.Contains(out, "{") {
+		t.Fatalf("data stats: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := runQSC(t, "data", "stats", "--data", data, "--format", "xml"); code != 2 || !strings.Contains(errs, "--format") {
+		t.Fatalf("bad format: %d %s", code, errs)
+	}
+}

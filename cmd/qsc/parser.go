@@ -1,0 +1,312 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/parser"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tagger"
+)
+
+func init() {
+	register(&command{name: "train parser", summary: "train the dependency parser", run: runTrainParser})
+	register(&command{name: "eval parser", summary: "evaluate the dependency parser (UAS/LAS)", run: runEvalParser})
+}
+
+func runTrainParser(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train parser", "", stderr)
+	trainPath := fs.String("train", shared.Path(shared.EWTTrain), "training CoNLL-U file (EWT train when found)")
+	devPath := fs.String("dev", shared.Path(shared.EWTDev), "dev CoNLL-U file for model selection (EWT dev when found; \"\" for none)")
+	out := fs.String("out", defaultModel(models.ParserName), "output model file")
+	seed := fs.Uint64("seed", 1, "random seed")
+	epochs := fs.Int("epochs", 12, "training epochs per run")
+	runs := fs.Int("runs", 3, "training runs whose weights are averaged")
+	taggerPath := fs.String("tagger", "", "tagger model: train on predicted tags (jackknifed over --folds folds with tagger.Train) and tag dev with this model; without it, gold tags")
+	folds := fs.Int("folds", 10, "jackknifing folds (with --tagger)")
+	clusterPath := fs.String("clusters", shared.Path(shared.GoogleTrain), "unlabeled CoNLL-U file to learn word clusters from (the Google compression train split when found; \"\" for none)")
+	actBits := fs.Uint("action-bits", 0, "log2 rows of the action weight table (0: default)")
+	labBits := fs.Uint("label-bits", 0, "log2 rows of the label weight table (0: default)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %v", fs.Args())
+	}
+	if *trainPath == "" {
+		return usagef("no --train file and the shared EWT data was not found")
+	}
+	if *out == "" {
+		return usagef("no --out file")
+	}
+	start := time.Now()
+	train, err := readTreebank(*trainPath)
+	if err != nil {
+		return err
+	}
+	var dev []*syntax.Sentence
+	if *devPath != "" {
+		if dev, err = readTreebank(*devPath); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "train: %s (%d sentences); dev: %s (%d sentences)\n", *trainPath, len(train), *devPath, len(dev))
+	if *taggerPath != "" {
+		if err := jackknifeTags(train, dev, *taggerPath, *folds, *seed, stderr); err != nil {
+			return err
+		}
+	}
+	opts := parser.TrainOptions{Seed: *seed, Epochs: *epochs, Runs: *runs, ActionBits: *actBits, LabelBits: *labBits, Log: stderr}
+	if *clusterPath != "" {
+		t0 := time.Now()
+		if opts.Clusters, err = parser.LearnClustersFile(*clusterPath, parser.ClusterOptions{}); err != nil {
+			return err
+		}
+		f, c := opts.Clusters.NumClusters()
+		fmt.Fprintf(stderr, "word clusters: %d words, %d fine, %d coarse from %s in %s\n", opts.Clusters.Len(), f, c, *clusterPath, time.Since(t0).Round(time.Millisecond))
+	}
+	m, rep, err := parser.Train(train, dev, opts)
+	if err != nil {
+		return err
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%d sentences, %d words; %d non-projective trees (%d arcs lifted); %d skipped\n",
+		rep.Sentences, rep.Words, rep.NonProjective, rep.Lifted, rep.Skipped)
+	fmt.Fprintf(stdout, "wrote %s (%d bytes): mean of %d runs (epochs %v)", *out, len(data), len(rep.BestEpochs), rep.BestEpochs)
+	if len(dev) > 0 {
+		fmt.Fprintf(stdout, ", dev %v", rep.Dev)
+	}
+	fmt.Fprintf(stdout, "; total time %s\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+func runEvalParser(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval parser", "FILE...", stderr)
+	modelPath := fs.String("model", "", "parser model file (default: the embedded "+models.ParserName+")")
+	taggerPath := fs.String("tagger", "", "tagger model file for predicted tags (default: the embedded "+models.TaggerName+")")
+	goldTags := fs.Bool("gold-tags", false, "parse with the gold XPOS tags of the files instead of tagging")
+	normalize := fs.Bool("normalize", false, "first normalize the forms as in the Google compression train split (parser.NormalizeForm)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		for _, rel := range []string{shared.EWTDev, shared.EWTTest} {
+			if p := shared.Path(rel); p != "" {
+				files = append(files, p)
+			}
+		}
+		if len(files) == 0 {
+			return usagef("no files given and the shared EWT data was not found")
+		}
+	}
+	data, err := modelBytes(*modelPath, models.ParserName)
+	if err != nil {
+		return err
+	}
+	m, err := parser.Load(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, models.ParserName), err)
+	}
+	var tag func(*syntax.Sentence) error
+	if !*goldTags {
+		if tag, err = loadTagger(*taggerPath); err != nil {
+			return err
+		}
+	}
+	p := m.NewParser()
+	tagMode := "predicted tags"
+	if *goldTags {
+		tagMode = "gold tags"
+	}
+	if *normalize {
+		tagMode += ", normalized forms"
+	}
+	var total parser.Score
+	for _, f := range files {
+		gold, err := readTreebank(f)
+		if err != nil {
+			return err
+		}
+		pred := make([]*syntax.Sentence, len(gold))
+		var parseTime time.Duration
+		for i, g := range gold {
+			s := &syntax.Sentence{Tokens: append([]syntax.Token(nil), g.Tokens...)}
+			for j := range s.Tokens {
+				t := &s.Tokens[j]
+				if *normalize {
+					t.Form = parser.NormalizeForm(t.Form)
+				}
+				t.Head, t.Rel = syntax.NoHead, ""
+				if tag != nil {
+					t.XPOS = ""
+				}
+			}
+			if tag != nil {
+				if err := tag(s); err != nil {
+					return fmt.Errorf("%s: sentence %d: %w", f, i+1, err)
+				}
+			}
+			t0 := time.Now()
+			if err := p.Parse(s); err != nil {
+				return fmt.Errorf("%s: sentence %d: %w", f, i+1, err)
+			}
+			parseTime += time.Since(t0)
+			pred[i] = s
+		}
+		sc, err := parser.Evaluate(gold, pred)
+		if err != nil {
+			return err
+		}
+		total = total.Add(sc)
+		fmt.Fprintf(stdout, "%s\t%d sentences\t%s\t[%s; parsing %.0f sentences/s]\n", filepath.Base(f), len(gold), sc, tagMode,
+			float64(len(gold))/parseTime.Seconds())
+	}
+	if len(files) > 1 {
+		fmt.Fprintf(stdout, "all\t%s\n", total)
+	}
+	return nil
+}
+
+// defaultModel returns the path of a model file under models/ in the repository that
+// holds the working directory, or models/name when there is none.
+func defaultModel(name string) string {
+	dir, err := os.Getwd()
+	for err == nil {
+		if _, e := os.Stat(filepath.Join(dir, "go.mod")); e == nil {
+			return filepath.Join(dir, "models", name)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return filepath.Join("models", name)
+}
+
+func readTreebank(path string) ([]*syntax.Sentence, error) {
+	cs, err := conllu.ReadAll(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, fmt.Errorf("%s: no sentences", path)
+	}
+	out := make([]*syntax.Sentence, len(cs))
+	for i, c := range cs {
+		out[i] = syntax.FromCoNLLU(c)
+	}
+	return out, nil
+}
+
+// loadTagger returns a function that tags a sentence with the tagger model at path.
+func loadTagger(path string) (func(*syntax.Sentence) error, error) {
+	data, err := modelBytes(path, models.TaggerName)
+	if err != nil {
+		return nil, fmt.Errorf("tagger model: %w (use --gold-tags to parse with gold tags)", err)
+	}
+	m, err := tagger.Load(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	t := m.NewTagger()
+	return func(s *syntax.Sentence) error {
+		t.Tag(s)
+		return nil
+	}, nil
+}
+
+// jackknifeTags replaces the gold XPOS of train by tags predicted by taggers trained on
+// the other folds (fold k holds sentences k, k+folds, ...), so that the parser learns from
+// tags as noisy as at parsing time, and tags dev with the tagger model at taggerPath.
+// The fold taggers are trained like "train tagger" (default options, the given seed and
+// word clusters learnt from the Google compression train split when it is present).
+func jackknifeTags(train, dev []*syntax.Sentence, taggerPath string, folds int, seed uint64, stderr io.Writer) error {
+	tag, err := loadTagger(taggerPath)
+	if err != nil {
+		return err
+	}
+	if folds < 2 {
+		return usagef("--folds must be at least 2")
+	}
+	opts := tagger.TrainOptions{Seed: int64(seed), Quiet: true}
+	if p := shared.Path(shared.GoogleTrain); p != "" {
+		t0 := time.Now()
+		if opts.Clusters, err = tagger.LearnClustersFile(p, tagger.ClusterOptions{}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "jackknife: word clusters from %s in %s\n", p, time.Since(t0).Round(time.Millisecond))
+	}
+	pred := make([][]string, len(train))
+	for k := range folds {
+		t0 := time.Now()
+		var rest, held []*syntax.Sentence
+		var idx []int
+		for i, s := range train {
+			if i%folds == k {
+				held = append(held, s)
+				idx = append(idx, i)
+			} else {
+				rest = append(rest, s)
+			}
+		}
+		m, _, err := tagger.Train(rest, nil, opts)
+		if err != nil {
+			return fmt.Errorf("jackknife fold %d: %w", k+1, err)
+		}
+		t := m.NewTagger()
+		correct, total := 0, 0
+		for j, s := range held {
+			c := &syntax.Sentence{Tokens: append([]syntax.Token(nil), s.Tokens...)}
+			t.Tag(c)
+			tags := make([]string, len(c.Tokens))
+			for i := range c.Tokens {
+				tags[i] = c.Tokens[i].XPOS
+				if tags[i] == s.Tokens[i].XPOS {
+					correct++
+				}
+				total++
+			}
+			pred[idx[j]] = tags
+		}
+		fmt.Fprintf(stderr, "jackknife fold %d/%d: %d sentences tagged, accuracy %.2f%% (%s)\n", k+1, folds, len(held),
+			100*float64(correct)/float64(max(total, 1)), time.Since(t0).Round(time.Millisecond))
+	}
+	for i, s := range train {
+		for j := range s.Tokens {
+			s.Tokens[j].XPOS = pred[i][j]
+		}
+	}
+	correct, total := 0, 0
+	for _, s := range dev {
+		gold := make([]string, len(s.Tokens))
+		for j := range s.Tokens {
+			gold[j] = s.Tokens[j].XPOS
+		}
+		if err := tag(s); err != nil {
+			return err
+		}
+		for j := range s.Tokens {
+			if s.Tokens[j].XPOS == gold[j] {
+				correct++
+			}
+			total++
+		}
+	}
+	fmt.Fprintf(stderr, "dev tagged with %s: accuracy %.2f%%\n", taggerPath, 100*float64(correct)/float64(max(total, 1)))
+	return nil
+}

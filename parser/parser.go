@@ -1,0 +1,392 @@
+// Package parser is a fast greedy transition-based dependency parser for English that
+// produces Universal Dependencies v2 trees with full labels (nmod:poss, obl:tmod, ...).
+//
+// It uses the arc-hybrid transition system with the root at the bottom of the stack,
+// trained as an averaged perceptron with Goldberg & Nivre's dynamic oracle and error
+// exploration. The next transition is scored with the Zhang & Nivre (2011) rich feature
+// templates (plus word-cluster features, see LearnClusters); the label of an arc is
+// chosen only when an arc transition is taken, with a smaller feature set, among the
+// labels seen in training for the dependent's tag and the arc direction. Features are
+// hashed into flat bfloat16 weight tables whose class weights are contiguous, so scoring
+// costs one memory access per feature. Several training runs can be averaged into one
+// model (TrainOptions.Runs) at no cost in parsing speed.
+//
+// Non-projective training trees are projectivized by lifting (the shortest
+// non-projective arc is re-attached to its head's head until none is left; labels are
+// kept), and the dynamic oracle is trained against that projective tree, which arc-hybrid
+// can reach exactly (its costs are then exact, as arc-hybrid is arc-decomposable for
+// projective trees). The parser therefore only outputs projective trees; in EWT train 288
+// of 12,544 trees are non-projective and 392 arcs are lifted.
+//
+// The parser reads Token.Form and Token.XPOS (Penn Treebank tags) and sets Token.Head and
+// Token.Rel. Word forms enter the model only through NormalizeForm, so text normalized
+// like the Google compression train split parses exactly as its original (given the same
+// tags).
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// NormalizeForm returns the form under which a word enters the model: lowercased, and "##"
+// for any token that contains a digit. This is the normalization of the training split of
+// the Google compression corpus (which also writes rare words as "<unk>", a form that
+// NormalizeForm keeps), so that one model serves raw text and that corpus alike.
+func NormalizeForm(form string) string {
+	return string(appendNormalized(nil, form))
+}
+
+// appendNormalized appends NormalizeForm(form) to buf without allocating when buf is large
+// enough.
+func appendNormalized(buf []byte, form string) []byte {
+	ascii := true
+	for i := 0; i < len(form); i++ {
+		c := form[i]
+		if c >= '0' && c <= '9' {
+			return append(buf, "##"...)
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	if ascii {
+		for i := 0; i < len(form); i++ {
+			c := form[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+		}
+		return buf
+	}
+	for _, r := range form {
+		if unicode.IsDigit(r) {
+			return append(buf, "##"...)
+		}
+	}
+	for _, r := range form {
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf
+}
+
+// Model is a trained parser. It is read-only once built and safe to share between
+// goroutines; each goroutine parses with its own Parser from NewParser.
+type Model struct {
+	words    map[string]uint32 // normalized form → word id (≥ idMin)
+	clusters *Clusters         // word clusters, or nil
+	lex      map[string]uint64 // normalized form → word id | cluster<<32 (see buildLex)
+	unkLex   uint64            // lex entry of a form missing from lex
+	// cands[2*tag+dir] lists the label classes seen in training for a dependent with that
+	// tag id to the left (dir 0) or right (dir 1) of its head; allCands is every class
+	// but root, used for tags without candidates.
+	cands    [][]uint8
+	allCands []uint8
+	tags     map[string]uint32 // XPOS → tag id (≥ idMin)
+	labels   []string          // label classes
+	rootLab  int32             // class of "root"
+
+	actBits, labBits uint // log2 of the number of rows of each table
+	// Parsing uses bfloat16 weights, half the memory of float32 and so fewer cache
+	// misses: actH has (1<<actBits) rows of actStride action weights, labH (1<<labBits)
+	// rows of len(labels) label weights. act and lab are the float32 weights, only
+	// present while training.
+	actH, labH []uint16
+	act, lab   []float32
+}
+
+const actStride = 4 // numActs padded
+
+// Errors returned by Parse.
+var (
+	ErrEmpty   = errors.New("parser: empty sentence")
+	ErrNoTag   = errors.New("parser: token has no XPOS tag")
+	ErrNoModel = errors.New("parser: no model (use Train or Load)")
+)
+
+// Parser parses sentences with a Model. It holds scratch memory, so a Parser must not be
+// used by several goroutines at once; after warm-up, Parse does not allocate.
+type Parser struct {
+	m   *Model
+	st  state
+	ws  []uint32
+	cs  []uint32 // fine+1 | (coarse+1)<<10 cluster atoms, 0 when none
+	ps  []uint32
+	buf []byte
+	af  [numActFeats]uint64
+	lf  [numLabFeats]uint64
+	lsc []float32
+}
+
+// NewParser returns a Parser that uses m.
+func (m *Model) NewParser() *Parser {
+	return &Parser{m: m, lsc: make([]float32, len(m.labels))}
+}
+
+// Labels returns the dependency labels the model can assign, in class order.
+func (m *Model) Labels() []string { return append([]string(nil), m.labels...) }
+
+// Parse sets Head and Rel of every token of s from their Form and XPOS. The result is
+// always a projective tree with exactly one token attached to the root (0). It returns an
+// error, leaving s unchanged, when s is empty or a token has no XPOS.
+func (p *Parser) Parse(s *syntax.Sentence) error {
+	if p == nil || p.m == nil || len(p.m.actH) == 0 || len(p.m.labH) == 0 {
+		return ErrNoModel
+	}
+	if s == nil || len(s.Tokens) == 0 {
+		return ErrEmpty
+	}
+	n := len(s.Tokens)
+	for i := range s.Tokens {
+		if s.Tokens[i].XPOS == "" {
+			return fmt.Errorf("%w (token %d %q)", ErrNoTag, i+1, s.Tokens[i].Form)
+		}
+	}
+	p.encode(s)
+	p.run(nil, nil)
+	for k := 1; k <= n; k++ {
+		t := &s.Tokens[k-1]
+		t.Head = int(p.st.head[k])
+		t.Rel = p.m.labels[p.st.label[k]]
+	}
+	return nil
+}
+
+// encode fills the word and tag ids of s (index 0 is the root).
+func (p *Parser) encode(s *syntax.Sentence) {
+	n := len(s.Tokens)
+	p.ws = growUint32(p.ws, n+1)
+	p.ps = growUint32(p.ps, n+1)
+	p.cs = growUint32(p.cs, n+1)
+	p.ws[0], p.ps[0], p.cs[0] = idRoot, idRoot, 0
+	for i := range s.Tokens {
+		t := &s.Tokens[i]
+		p.buf = appendNormalized(p.buf[:0], t.Form)
+		lx, ok := p.m.lex[string(p.buf)]
+		if !ok {
+			lx = p.m.unkLex
+		}
+		g, ok := p.m.tags[t.XPOS]
+		if !ok {
+			g = idUnk
+		}
+		p.ws[i+1], p.ps[i+1], p.cs[i+1] = uint32(lx), g, uint32(lx>>32)
+	}
+}
+
+// buildAllCands lists every label class but root.
+func (m *Model) buildAllCands() {
+	m.allCands = m.allCands[:0]
+	for c := range m.labels {
+		if int32(c) != m.rootLab {
+			m.allCands = append(m.allCands, uint8(c))
+		}
+	}
+	if len(m.allCands) == 0 { // only "root" was seen: label everything root
+		m.allCands = append(m.allCands, uint8(m.rootLab))
+	}
+}
+
+// buildLex merges the word ids and the clusters into lex.
+func (m *Model) buildLex() {
+	m.lex = make(map[string]uint64, len(m.words))
+	for w, id := range m.words {
+		m.lex[w] = uint64(id)
+	}
+	m.unkLex = idUnk
+	if m.clusters == nil {
+		return
+	}
+	for i, w := range m.clusters.words {
+		f := uint64(m.clusters.fine[i])
+		c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
+		lx, ok := m.lex[w]
+		if !ok {
+			lx = idUnk
+		}
+		m.lex[w] = lx | c<<32
+		if w == "<unk>" {
+			m.unkLex = idUnk | c<<32
+		}
+	}
+}
+
+func growUint32(s []uint32, n int) []uint32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]uint32, n, n+n/2)
+}
+
+// run parses the encoded sentence greedily. With a trainer, it learns from the gold tree
+// on the way (see trainer.step).
+func (p *Parser) run(tr *trainer, g *instance) {
+	st := &p.st
+	st.reset(len(p.ws) - 1)
+	for !st.terminal() {
+		if tr != nil {
+			tr.step(p, g)
+			continue
+		}
+		a := st.forced()
+		if a < 0 {
+			st.actionFeatures(p.ws, p.ps, p.cs, &p.af)
+			sc := p.m.scoreActs(&p.af)
+			a = bestValid(st, &sc)
+		}
+		var lab int32
+		if a != actShift {
+			h, d := st.arc(a)
+			lab = p.bestLabel(h, d)
+		}
+		st.apply(a, lab)
+	}
+}
+
+// bestValid returns the highest-scoring valid action (ties go to the lower action).
+func bestValid(st *state, sc *[numActs]float32) int {
+	best := -1
+	for a := range numActs {
+		if st.valid(a) && (best < 0 || sc[a] > sc[best]) {
+			best = a
+		}
+	}
+	return best
+}
+
+// scoreActs scores the transitions with the bfloat16 weights of a finished model. The row
+// offsets are computed first so that the memory loads of the summing loop overlap.
+func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
+	var rows [numActFeats]uint64
+	mask := uint64(1)<<m.actBits - 1
+	for i, k := range f {
+		rows[i] = (fmix(k) & mask) * actStride
+	}
+	var s0, s1, s2 float32
+	w := m.actH
+	for _, r := range rows {
+		row := w[r : r+3 : r+3]
+		s0 += fromBF16(row[0])
+		s1 += fromBF16(row[1])
+		s2 += fromBF16(row[2])
+	}
+	return [numActs]float32{s0, s1, s2}
+}
+
+// scoreActsF scores the transitions with the float32 weights being trained.
+func (m *Model) scoreActsF(f *[numActFeats]uint64) [numActs]float32 {
+	var s0, s1, s2 float32
+	mask := uint64(1)<<m.actBits - 1
+	w := m.act
+	for _, k := range f {
+		r := (fmix(k) & mask) * actStride
+		row := w[r : r+3 : r+3]
+		s0 += row[0]
+		s1 += row[1]
+		s2 += row[2]
+	}
+	return [numActs]float32{s0, s1, s2}
+}
+
+// toBF16 rounds f to bfloat16 (the upper half of a float32), to nearest even.
+func toBF16(f float32) uint16 {
+	b := math.Float32bits(f)
+	b += 0x7fff + (b>>16)&1
+	return uint16(b >> 16)
+}
+
+func fromBF16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
+
+// compress sets the bfloat16 weights used for parsing from the float32 ones.
+func (m *Model) compress() {
+	m.actH = growUint16(m.actH, len(m.act))
+	for i, v := range m.act {
+		m.actH[i] = toBF16(v)
+	}
+	m.labH = growUint16(m.labH, len(m.lab))
+	for i, v := range m.lab {
+		m.labH[i] = toBF16(v)
+	}
+}
+
+func growUint16(s []uint16, n int) []uint16 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]uint16, n)
+}
+
+// bestLabel returns the label class of the arc h → d; the root's dependent is "root".
+func (p *Parser) bestLabel(h, d int32) int32 {
+	if h == 0 {
+		return p.m.rootLab
+	}
+	p.st.labelFeatures(p.ws, p.ps, p.cs, h, d, &p.lf)
+	cands := p.m.labelCands(p.ps[d], h < d)
+	return p.m.scoreLabels(&p.lf, cands, p.lsc)
+}
+
+// labelCands returns the label classes seen in training on arcs whose dependent has tag
+// id tag, to the right of its head when right is true.
+func (m *Model) labelCands(tag uint32, right bool) []uint8 {
+	k := 2 * int(tag)
+	if right {
+		k++
+	}
+	if k >= len(m.cands) || len(m.cands[k]) == 0 {
+		return m.allCands
+	}
+	return m.cands[k]
+}
+
+// scoreLabels scores the candidate classes into sc with the bfloat16 weights and returns
+// the best one.
+func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32) int32 {
+	nl := uint64(len(m.labels))
+	sc = sc[:len(cands)]
+	clear(sc)
+	mask := uint64(1)<<m.labBits - 1
+	var rows [numLabFeats]uint64
+	for i, k := range f {
+		rows[i] = (fmix(k) & mask) * nl
+	}
+	for _, r := range rows {
+		row := m.labH[r : r+nl : r+nl]
+		for i, c := range cands {
+			sc[i] += fromBF16(row[c])
+		}
+	}
+	return int32(cands[argmax(sc)])
+}
+
+// scoreLabelsF is scoreLabels with the float32 weights being trained.
+func (m *Model) scoreLabelsF(f *[numLabFeats]uint64, cands []uint8, sc []float32) int32 {
+	nl := uint64(len(m.labels))
+	sc = sc[:len(cands)]
+	clear(sc)
+	mask := uint64(1)<<m.labBits - 1
+	for _, k := range f {
+		r := (fmix(k) & mask) * nl
+		row := m.lab[r : r+nl : r+nl]
+		for i, c := range cands {
+			sc[i] += row[c]
+		}
+	}
+	return int32(cands[argmax(sc)])
+}
+
+func argmax(sc []float32) int {
+	best := 0
+	for i := 1; i < len(sc); i++ {
+		if sc[i] > sc[best] {
+			best = i
+		}
+	}
+	return best
+}
