@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/qsc-nlp/qsc/internal/hashing"
+
 // Features are hashed: each template packs its atoms (word ids of 20 bits, tag and label ids
 // of 7 bits, small distance and valency buckets) with its template number into 64 bits,
 // which fmix scrambles; the low bits then index a row of class weights.
@@ -23,16 +25,6 @@ const (
 	numActFeats = 89
 	numLabFeats = 32
 )
-
-// fmix is the 64-bit finalizer of MurmurHash3.
-func fmix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
 
 func tpl(k uint64) uint64 { return k << 56 }
 
@@ -204,12 +196,12 @@ func (st *state) actionFeatures(ws, ps, cs []uint32, f *[numActFeats]uint64) {
 	f[68] = tpl(68) | (s0.p<<P|s0l.l)<<P | s0r.l
 	f[69] = tpl(69) | (b0.p<<P|b0l.l)<<P | s0.p
 	// Label sets (hashed separately: 64-bit sets).
-	f[70] = tpl(70) | s0.wp ^ fmix(s0rs)>>8
-	f[71] = tpl(71) | s0.p ^ fmix(s0rs^1)>>8
-	f[72] = tpl(72) | s0.wp ^ fmix(s0ls)>>8
-	f[73] = tpl(73) | b0.wp ^ fmix(b0ls)>>8
-	f[74] = tpl(74) | b0.p ^ fmix(b0ls^1)>>8
-	f[75] = tpl(75) | s1.p ^ fmix(s1rs)>>8
+	f[70] = tpl(70) | s0.wp ^ hashing.Fmix(s0rs)>>8
+	f[71] = tpl(71) | s0.p ^ hashing.Fmix(s0rs^1)>>8
+	f[72] = tpl(72) | s0.wp ^ hashing.Fmix(s0ls)>>8
+	f[73] = tpl(73) | b0.wp ^ hashing.Fmix(b0ls)>>8
+	f[74] = tpl(74) | b0.p ^ hashing.Fmix(b0ls^1)>>8
+	f[75] = tpl(75) | s1.p ^ hashing.Fmix(s1rs)>>8
 	// Word clusters (c fine, 10 bits; k coarse, 7 bits).
 	f[76] = tpl(76) | s0.c
 	f[77] = tpl(77) | b0.c
@@ -265,13 +257,13 @@ func (st *state) labelFeatures(ws, ps, cs []uint32, h, d int32, f *[numLabFeats]
 	f[15] = b | tpl(15) | (ht.p<<P|dt.p)<<P | pt(d+1)
 	f[16] = b | tpl(16) | (ht.p<<P|dt.p)<<P | pt(h-1)
 	f[17] = b | tpl(17) | (ht.p<<P|dt.p)<<P | pt(h+1)
-	f[18] = b | tpl(18) | dt.p ^ fmix(st.lset[d])>>8
-	f[19] = b | tpl(19) | dt.p ^ fmix(st.rset[d])>>8
+	f[18] = b | tpl(18) | dt.p ^ hashing.Fmix(st.lset[d])>>8
+	f[19] = b | tpl(19) | dt.p ^ hashing.Fmix(st.rset[d])>>8
 	f[20] = b | tpl(20) | (dt.p<<P|dl.p)<<P | dl.l
 	f[21] = b | tpl(21) | (dt.p<<P|dr.p)<<P | dr.l
 	f[22] = b | tpl(22) | (ht.p<<P|dt.p)<<P | hl.l
 	f[23] = b | tpl(23) | (ht.p<<P|dt.p)<<P | hr.l
-	f[24] = b | tpl(24) | ht.p ^ fmix(st.lset[h]|st.rset[h]<<32)>>8
+	f[24] = b | tpl(24) | ht.p ^ hashing.Fmix(st.lset[h]|st.rset[h]<<32)>>8
 	f[25] = b | tpl(25) | dt.w<<W | dl.wp
 	f[26] = b | tpl(26) | dt.c
 	f[27] = b | tpl(27) | ht.c

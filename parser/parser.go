@@ -27,6 +27,7 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"unicode"
 	"unicode/utf8"
@@ -266,7 +267,7 @@ func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
 	var rows [numActFeats]uint64
 	mask := uint64(1)<<m.actBits - 1
 	for i, k := range f {
-		rows[i] = (fmix(k) & mask) * actStride
+		rows[i] = (hashing.Fmix(k) & mask) * actStride
 	}
 	var s0, s1, s2 float32
 	w := m.actH
@@ -285,7 +286,7 @@ func (m *Model) scoreActsF(f *[numActFeats]uint64) [numActs]float32 {
 	mask := uint64(1)<<m.actBits - 1
 	w := m.act
 	for _, k := range f {
-		r := (fmix(k) & mask) * actStride
+		r := (hashing.Fmix(k) & mask) * actStride
 		row := w[r : r+3 : r+3]
 		s0 += row[0]
 		s1 += row[1]
@@ -354,7 +355,7 @@ func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32)
 	mask := uint64(1)<<m.labBits - 1
 	var rows [numLabFeats]uint64
 	for i, k := range f {
-		rows[i] = (fmix(k) & mask) * nl
+		rows[i] = (hashing.Fmix(k) & mask) * nl
 	}
 	for _, r := range rows {
 		row := m.labH[r : r+nl : r+nl]
@@ -372,7 +373,7 @@ func (m *Model) scoreLabelsF(f *[numLabFeats]uint64, cands []uint8, sc []float32
 	clear(sc)
 	mask := uint64(1)<<m.labBits - 1
 	for _, k := range f {
-		r := (fmix(k) & mask) * nl
+		r := (hashing.Fmix(k) & mask) * nl
 		row := m.lab[r : r+nl : r+nl]
 		for i, c := range cands {
 			sc[i] += row[c]

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -421,7 +422,7 @@ func (tr *trainer) updateActs(f *[numActFeats]uint64, a int, delta float32) {
 	mask := uint64(1)<<m.actBits - 1
 	cd := tr.c * float64(delta)
 	for _, k := range f {
-		r := (fmix(k)&mask)*actStride + uint64(a)
+		r := (hashing.Fmix(k)&mask)*actStride + uint64(a)
 		m.act[r] += delta
 		tr.actAcc[r] += cd
 	}
@@ -433,7 +434,7 @@ func (tr *trainer) updateLabels(f *[numLabFeats]uint64, l int32, delta float32) 
 	mask := uint64(1)<<m.labBits - 1
 	cd := tr.c * float64(delta)
 	for _, k := range f {
-		r := (fmix(k)&mask)*nl + uint64(l)
+		r := (hashing.Fmix(k)&mask)*nl + uint64(l)
 		m.lab[r] += delta
 		tr.labAcc[r] += cd
 	}

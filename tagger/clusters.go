@@ -3,6 +3,7 @@ package tagger
 import (
 	"cmp"
 	"fmt"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"io"
 	"iter"
 	"math"
@@ -92,7 +93,7 @@ func normalizeKey(w string, buf []rune) (uint64, []rune) {
 		}
 		buf = append(buf, unicode.ToLower(r))
 	}
-	return hashRunes(buf), buf
+	return hashing.Runes(buf), buf
 }
 
 // LearnClusters clusters the words of an unlabeled corpus (one []string of forms per

@@ -1,6 +1,7 @@
 package tagger
 
 import (
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,52 +33,20 @@ type extractor struct {
 	runes []rune
 }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func hashRunes(rs []rune) uint64 {
-	h := uint64(fnvOffset)
-	for _, r := range rs {
-		h ^= uint64(r)
-		h *= fnvPrime
-	}
-	return h
-}
-
-func hashString(s string) uint64 {
-	h := uint64(fnvOffset)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return h
-}
-
 // numHash is the cluster key of any word containing a digit ("##" in the unlabeled
 // corpus); unkHash that of "<unk>".
 var (
-	numHash = hashRunes([]rune("##"))
-	unkHash = hashRunes([]rune("<unk>"))
+	numHash = hashing.Runes([]rune("##"))
+	unkHash = hashing.Runes([]rune("<unk>"))
 )
 
-func fmix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
-
 // key1, key2 and key3 make the non-zero feature key of template tid with 1 to 3 values.
-func key1(tid, a uint64) uint64 { return nz(fmix(tid*0x9E3779B97F4A7C15 ^ a)) }
+func key1(tid, a uint64) uint64 { return nz(hashing.Fmix(tid*0x9E3779B97F4A7C15 ^ a)) }
 func key2(tid, a, b uint64) uint64 {
-	return nz(fmix(fmix(tid*0x9E3779B97F4A7C15^a) ^ b))
+	return nz(hashing.Fmix(hashing.Fmix(tid*0x9E3779B97F4A7C15^a) ^ b))
 }
 func key3(tid, a, b, c uint64) uint64 {
-	return nz(fmix(fmix(fmix(tid*0x9E3779B97F4A7C15^a)^b) ^ c))
+	return nz(hashing.Fmix(hashing.Fmix(hashing.Fmix(tid*0x9E3779B97F4A7C15^a)^b) ^ c))
 }
 
 func nz(k uint64) uint64 {
@@ -112,7 +81,7 @@ func (x *extractor) load(s *syntax.Sentence, m *Model) {
 
 func (x *extractor) word(a *attr, form string, m *Model) {
 	rs := x.runes[:0]
-	var shape uint64 = fnvOffset
+	var shape uint64 = hashing.FNVOffset
 	var prev rune = -1
 	digit := false
 	for i := 0; i < len(form); {
@@ -139,19 +108,19 @@ func (x *extractor) word(a *attr, form string, m *Model) {
 		}
 		if c != prev {
 			shape ^= uint64(c)
-			shape *= fnvPrime
+			shape *= hashing.FNVPrime
 			prev = c
 		}
 		rs = append(rs, r)
 	}
 	x.runes = rs
-	a.form = hashString(form)
-	a.lower = hashRunes(rs)
+	a.form = hashing.String(form)
+	a.lower = hashing.Runes(rs)
 	a.shape = shape
 	for k := range 4 {
 		if len(rs) > k+1 {
-			a.pre[k] = hashRunes(rs[:k+1])
-			a.suf[k] = hashRunes(rs[len(rs)-k-1:])
+			a.pre[k] = hashing.Runes(rs[:k+1])
+			a.suf[k] = hashing.Runes(rs[len(rs)-k-1:])
 		} else {
 			a.pre[k], a.suf[k] = 0, 0
 		}

@@ -3,6 +3,7 @@ package tagger
 import (
 	"cmp"
 	"fmt"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -199,7 +200,7 @@ func newBase(train []*syntax.Sentence, cl *Clusters) (*Model, error) {
 			}
 		}
 		if n >= dictMinCount && float64(bestN) >= dictMinShare*float64(n) {
-			rows = append(rows, row{key: hashString(w), ents: []uint32{pack(id[bestT], 0)}})
+			rows = append(rows, row{key: hashing.String(w), ents: []uint32{pack(id[bestT], 0)}})
 		}
 	}
 	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.key, b.key) })
