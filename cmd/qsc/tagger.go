@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
@@ -18,19 +17,6 @@ import (
 func init() {
 	register(&command{name: "train tagger", summary: "train the part-of-speech tagger", run: runTrainTagger})
 	register(&command{name: "eval tagger", summary: "measure tagger accuracy on CoNLL-U files", run: runEvalTagger})
-}
-
-// readSentences reads a CoNLL-U file (plain or gzip) as syntax sentences.
-func readSentences(path string) ([]*syntax.Sentence, error) {
-	cs, err := conllu.ReadAll(path)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*syntax.Sentence, len(cs))
-	for i, c := range cs {
-		out[i] = syntax.FromCoNLLU(c)
-	}
-	return out, nil
 }
 
 func runTrainTagger(args []string, stdout, stderr io.Writer) error {
@@ -61,13 +47,13 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 		return usagef("--mix must be at least 1")
 	}
 	start := time.Now()
-	train, err := readSentences(*trainPath)
+	train, err := readTreebank(*trainPath)
 	if err != nil {
 		return err
 	}
 	var dev []*syntax.Sentence
 	if *devPath != "" {
-		if dev, err = readSentences(*devPath); err != nil {
+		if dev, err = readTreebank(*devPath); err != nil {
 			return err
 		}
 	}
@@ -128,7 +114,7 @@ func runEvalTagger(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, models.TaggerName), err)
 	}
 	for _, path := range fs.Args() {
-		gold, err := readSentences(path)
+		gold, err := readTreebank(path)
 		if err != nil {
 			return err
 		}
