@@ -131,3 +131,28 @@ func TestDataParseAndStats(t *testing.T) {
 		t.Fatalf("bad format: %d %s", code, errs)
 	}
 }
+
+func TestEvalOnFixture(t *testing.T) {
+	data := fixtureData(t)
+	out := t.TempDir()
+	code, stdout, errs := runQSC(t, "eval", "--data", data, "--cache", t.TempDir(), "--samples", "50", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, m := range []string{"| lr |", "| ablated |", "| random |", "| oracle | given-xpos |", "| oracle | own-tagger |"} {
+		if !strings.Contains(stdout, m) {
+			t.Errorf("eval output lacks %q:\n%s", m, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "| oracle | given-xpos | 7 | 1.0000 |") {
+		t.Errorf("the oracle must score F1 = 1 on every tuple:\n%s", stdout)
+	}
+	for _, f := range []string{"eval.md", "eval.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if code, _, errs := runQSC(t, "eval", "--data", data, "--methods", "magic"); code != 2 || !strings.Contains(errs, "unknown method") {
+		t.Errorf("bad method: %d %s", code, errs)
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc"
+)
+
+// batch runs the JSONL interface on input and returns the decoded output records.
+func batch(t *testing.T, input string) []map[string]any {
+	t.Helper()
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := compressJSONL(eng, strings.NewReader(input), &out, qsc.DefaultMethod); err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("output line %q is not JSON: %v", line, err)
+		}
+		recs = append(recs, m)
+	}
+	return recs
+}
+
+// TestJSONLBadRecords checks that every bad record yields one error record, with its id
+// when it has one, and that the batch goes on.
+func TestJSONLBadRecords(t *testing.T) {
+	long := `{"id":"long","text":"` + strings.Repeat("a", maxRecordBytes) + `"}`
+	input := strings.Join([]string{
+		`{"id":"a","tokens":["x"],"query_ids":[1]}`,
+		`not json`,
+		`{"id":"b","tokens":"x","query_ids":[1],"budget":5}`,
+		``,
+		`{"id":"c","tokens":["x"],"query_ids":[1],"budget":5,"querry":1}`,
+		`{"tokens":["x"],"query_ids":[1],"budget":5}`,
+		`{"id":"d","tokens":["x"],"query_ids":[1],"budget":"5"}`,
+		long,
+		`{"id":"e","tokens":["x"],"query_ids":[1],"budget":5} {"id":"f"}`,
+		`{"id":"g","text":"Dogs bark.","query":["cats"],"budget":20,"method":"nope"}`,
+	}, "\n")
+	recs := batch(t, input)
+	want := []struct{ id, msg string }{
+		{"a", "budget must be a positive"},
+		{"", "line 2: invalid record"},
+		{"b", `field "tokens" must be a list of strings, not string`},
+		{"c", `unknown field "querry"`},
+		{"", `record has no "id"`},
+		{"d", `field "budget" must be an integer, not string`},
+		{"", "record longer than"},
+		{"e", "more than one JSON value"},
+		{"g", `unknown method "nope"`},
+	}
+	if len(recs) != len(want) {
+		t.Fatalf("%d output records for %d input records: %v", len(recs), len(want), recs)
+	}
+	for i, w := range want {
+		id, _ := recs[i]["id"].(string)
+		msg, _ := recs[i]["error"].(string)
+		if id != w.id || !strings.Contains(msg, w.msg) {
+			t.Errorf("record %d: id %q error %q; want id %q error containing %q", i+1, id, msg, w.id, w.msg)
+		}
+		if _, ok := recs[i]["kept"]; ok {
+			t.Errorf("record %d: error record has kept", i+1)
+		}
+	}
+}
+
+func TestCompressUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"compress"},
+		{"compress", "-q", "dogs", "Dogs bark."},
+		{"compress", "--jsonl", "-b", "5"},
+		{"compress", "--jsonl", "text"},
+	} {
+		if code, _, _ := runQSC(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestJSONLGoodRecords(t *testing.T) {
+	input := strings.Join([]string{
+		`{"id":"t1","tokens":["Police","in","Syracuse","arrested","two","men","."],"query_ids":[3],"budget":30}`,
+		`{"id":"t2","text":"Police in Syracuse arrested two men on Tuesday.","query":["police","Tuesday"],"budget":40,"method":"ablated"}`,
+		`{"id":"t3","tokens":["Dogs","bark","."],"xpos":["NNS","VBP","."],"query_ids":[1],"budget":9,"method":"random"}`,
+	}, "\n") + "\n"
+	recs := batch(t, input)
+	if len(recs) != 3 {
+		t.Fatalf("got %d records: %v", len(recs), recs)
+	}
+	for i, r := range recs {
+		if r["error"] != nil {
+			t.Fatalf("record %d: %v", i+1, r["error"])
+		}
+		comp := r["compression"].(string)
+		kept := r["kept"].([]any)
+		if len(kept) == 0 || len(strings.Fields(comp)) != len(kept) {
+			t.Errorf("record %d: kept %v vs compression %q", i+1, kept, comp)
+		}
+	}
+	if !strings.Contains(recs[0]["compression"].(string), "Syracuse") || len(recs[0]["compression"].(string)) > 30 {
+		t.Errorf("t1: %v", recs[0])
+	}
+}
+
+func TestCompressSingleExplain(t *testing.T) {
+	code, out, errs := runQSC(t, "compress", "-q", "police,Syracuse", "-b", "40", "--explain",
+		"Police in Syracuse arrested two men on Tuesday after a long investigation.")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	first, rest, _ := strings.Cut(out, "\n")
+	if !strings.Contains(first, "Police") || !strings.Contains(first, "Syracuse") || len(first) > 40 {
+		t.Errorf("compression line %q", first)
+	}
+	if !strings.Contains(rest, "candidate") || !strings.Contains(rest, "accept") {
+		t.Errorf("explain output:\n%s", rest)
+	}
+	if code, _, errs := runQSC(t, "compress", "-q", "dogs", "-b", "40", "Police arrested two men."); code != 1 || !strings.Contains(errs, `"dogs" is not in the sentence`) {
+		t.Errorf("missing term: %d %s", code, errs)
+	}
+}

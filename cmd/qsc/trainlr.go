@@ -1,0 +1,190 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/parsecache"
+	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+func init() {
+	register(&command{name: "train lr", summary: "train the VERTEX ADDITION logistic regression (lr or ablated features)", run: runTrainLR})
+}
+
+func runTrainLR(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train lr", "", stderr)
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	out := fs.String("out", "", "model file to write (default: models/va-<features>-v1.qsm)")
+	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
+	cs := fs.String("c", "0.01,0.1,1", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
+	seed := fs.Uint64("seed", 1, "seed of the query sampling and validation split")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
+	maxIter := fs.Int("max-iter", 150, "L-BFGS iteration limit per C (the full grid fits in 15 minutes on 2 cores)")
+	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
+	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
+	skipped := fs.Bool("skipped", true, "train also on the candidates the runtime skips as over budget")
+	def := model.LRFeatures()
+	gov := fs.String("gov", [...]string{"incoming", "child"}[def.GovEdge], "edge of a GOVERNOR decision: incoming (v's own edge, the authors' code) or child (the edge to its child in C, the paper)")
+	discEdge := fs.Bool("disconnected-edge", def.DisconnectedEdge, "give DISCONNECTED decisions the edge features of v's incoming edge (the authors: type and label only)")
+	crossAll := fs.Bool("cross-all", def.CrossAll, "cross every stateful feature with type and label (the paper), not only position and history (the authors)")
+	numeric := fs.String("numeric", [...]string{"raw", "binned", "both"}[def.Numeric], "numeric features: raw (unscaled, the authors), binned or both")
+	bits := fs.Uint("bits", uint(def.Bits), "log2 of the number of hashed feature buckets")
+	verbose := fs.Bool("v", false, "log the objective every 10 iterations (always on when stderr is a terminal)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	var cfg features.Config
+	switch *feats {
+	case model.NameLR:
+		cfg = model.LRFeatures()
+	case model.NameAblated:
+		cfg = model.AblatedFeatures()
+	default:
+		return usagef("--features %q: want lr or ablated", *feats)
+	}
+	switch *gov {
+	case "incoming":
+		cfg.GovEdge = features.GovIncoming
+	case "child":
+		cfg.GovEdge = features.GovChild
+	default:
+		return usagef("--gov %q: want incoming or child", *gov)
+	}
+	switch *numeric {
+	case "raw":
+		cfg.Numeric = features.NumRaw
+	case "binned":
+		cfg.Numeric = features.NumBinned
+	case "both":
+		cfg.Numeric = features.NumBoth
+	default:
+		return usagef("--numeric %q: want raw, binned or both", *numeric)
+	}
+	cfg.DisconnectedEdge, cfg.CrossAll, cfg.Bits = *discEdge, *crossAll, uint8(min(*bits, 255))
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	var grid []float64
+	for _, f := range strings.Split(*cs, ",") {
+		c, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(c > 0) {
+			return usagef("--c %q: want positive numbers separated by commas", *cs)
+		}
+		grid = append(grid, c)
+	}
+	if *out == "" {
+		*out = filepath.Join("models", "va-"+*feats+"-v1.qsm")
+	}
+	path, err := parsedTrainFile(*trainPath)
+	if err != nil {
+		return err
+	}
+
+	start := time.Now()
+	d, err := dataset.Load(path, dataset.Train, dataset.Options{Seed: *seed})
+	if err != nil {
+		return err
+	}
+	train, err := parsedInputs(d.Split(dataset.Train), *trainN)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	valid, err := parsedInputs(d.Split(dataset.Validation), *validN)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
+
+	res, err := model.Train(train, valid, model.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
+		MaxIter: *maxIter, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
+	if err != nil {
+		return err
+	}
+	data, err := res.Model.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "features: %s (%s)\n", *feats, cfg)
+	fmt.Fprintf(stdout, "training decisions: %d (skipped candidates included: %t; %d tuples, %d dropped), marginal p(y=1) = %.4f\n",
+		res.Decisions, *skipped, len(train), res.Dropped, res.Model.Info.Marginal)
+	fmt.Fprintf(stdout, "| C | validation F1 | validation CR | iterations | converged | ‖∇‖ | fit time |\n|--:|--:|--:|--:|:-:|--:|--:|\n")
+	for _, g := range res.Grid {
+		fmt.Fprintf(stdout, "| %g | %.4f | %.4f | %d | %t | %.3g | %s |\n", g.C, g.F1, g.CR, g.Iterations, g.Converged, g.GradNorm, g.Elapsed.Round(time.Second))
+	}
+	fmt.Fprintf(stdout, "chosen C = %g (validation F1 %.4f on %d tuples); %d non-zero weights; wrote %s (%d bytes); total time %s\n",
+		res.Grid[res.Best].C, res.Grid[res.Best].F1, res.Validation, res.Model.NonZero(), *out, len(data), time.Since(start).Round(time.Second))
+	return nil
+}
+
+// parsedTrainFile returns path, or when it is empty the parse cache's copy of the Google
+// train file (written by qsc data parse with the default models).
+func parsedTrainFile(path string) (string, error) {
+	if path != "" {
+		return path, nil
+	}
+	in := shared.Path(shared.GoogleTrain)
+	if in == "" {
+		return "", usagef("no Google train file under the data directory: pass --train FILE")
+	}
+	dir, err := parsecache.Dir()
+	if err != nil {
+		return "", err
+	}
+	p, err := pipeline.Default()
+	if err != nil {
+		return "", err
+	}
+	cached, err := parsecache.Path(dir, in, p, parsecache.Given)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(cached); err != nil {
+		return "", fmt.Errorf("no parsed train file %s: run qsc data parse, or pass --train FILE", cached)
+	}
+	return cached, nil
+}
+
+// errUnparsed reports a tuple whose sentence has no dependency heads.
+var errUnparsed = errors.New("sentence is not parsed (HEAD is _): use the parse cache written by qsc data parse")
+
+// parsedInputs turns parsed tuples (at most n of them when n > 0) into model inputs,
+// building each dependency tree.
+func parsedInputs(ts []*dataset.Tuple, n int) ([]model.Input, error) {
+	if n > 0 && n < len(ts) {
+		ts = ts[:n]
+	}
+	ins := make([]model.Input, len(ts))
+	for i, t := range ts {
+		for _, tok := range t.Sentence.Tokens {
+			if tok.Head == syntax.NoHead {
+				return nil, fmt.Errorf("sentence %s: %w", t.ID, errUnparsed)
+			}
+		}
+		tree, err := model.TreeOf(t.Sentence)
+		if err != nil {
+			return nil, fmt.Errorf("sentence %s: %w", t.ID, err)
+		}
+		ins[i] = model.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold}
+	}
+	return ins, nil
+}

@@ -1,0 +1,163 @@
+// Package evaluate runs the paper's test-set evaluation: it loads the parsed test tuples,
+// scores each compression method (token F1, compression ratio) and measures latency as the
+// geometric mean over sampled compressions. `qsc eval` and `qsc bench` share it.
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/parsecache"
+	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Test holds the test tuples, parsed, as model inputs.
+type Test struct {
+	Variant parsecache.Variant
+	Tuples  []*dataset.Tuple
+	Inputs  []model.Input
+}
+
+// LoadTest parses the Google test file with p into the cache (or finds it there) and
+// returns its tuples with seed (suspect sentences are left out by package dataset). The
+// tuples (Q, b, C_g) always come from the corpus's own tags, so that every variant
+// evaluates the same problems; variant v decides only the tags and trees of S.
+func LoadTest(ctx context.Context, dataDir, cacheDir string, p *pipeline.Pipeline, v parsecache.Variant, seed uint64) (*Test, error) {
+	ensure := func(v parsecache.Variant) (string, error) {
+		res, err := parsecache.Ensure(ctx, cacheDir, filepath.Join(dataDir, shared.GoogleTest), p, v, false, 0)
+		return res.Path, err
+	}
+	path, err := ensure(parsecache.Given)
+	if err != nil {
+		return nil, err
+	}
+	d, err := dataset.Load(path, dataset.Test, dataset.Options{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	sents := map[string]*syntax.Sentence{}
+	if v != parsecache.Given {
+		path, err := ensure(v)
+		if err != nil {
+			return nil, err
+		}
+		all, err := conllu.ReadAll(path)
+		if err != nil {
+			return nil, err
+		}
+		for _, cs := range all {
+			id, _ := cs.Meta("sent_id")
+			sents[id] = syntax.FromCoNLLU(cs)
+		}
+	}
+	t := &Test{Variant: v, Tuples: d.Tuples, Inputs: make([]model.Input, len(d.Tuples))}
+	for i, tu := range d.Tuples {
+		s := tu.Sentence
+		if v != parsecache.Given {
+			if s = sents[tu.ID]; s == nil {
+				return nil, fmt.Errorf("test sentence %s: missing from the %s parse", tu.ID, v.Name)
+			}
+		}
+		tree, err := syntax.NewTree(s.Heads())
+		if err != nil {
+			return nil, fmt.Errorf("test sentence %s: %w", tu.ID, err)
+		}
+		t.Inputs[i] = model.Input{Sentence: s, Tree: tree, Query: tu.Query, Budget: tu.Budget, Gold: tu.Gold}
+	}
+	return t, nil
+}
+
+// Row is the evaluation of one method on one variant of the test set.
+type Row struct {
+	Method  string          `json:"method"`
+	Tags    string          `json:"xpos"` // parsecache variant name
+	N       int             `json:"sentences"`
+	F1      float64         `json:"f1"`
+	CR      float64         `json:"cr"`
+	Latency metrics.Latency `json:"latency"`
+	// PerF1 is the per-sentence F1, for significance tests.
+	PerF1 []float64 `json:"-"`
+}
+
+// Score evaluates m on t: F1 and CR over all tuples (in parallel), and latency over
+// samples compressions (0 to skip) drawn uniformly with replacement with seed, timed one
+// at a time on one goroutine.
+func Score(m model.Method, t *Test, samples int, seed uint64) (Row, error) {
+	ev, err := model.Evaluate(m, t.Inputs, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return Row{}, fmt.Errorf("%s: %w", m.Name(), err)
+	}
+	row := Row{Method: m.Name(), Tags: t.Variant.Name, N: ev.N, F1: ev.F1, CR: ev.CR, PerF1: ev.PerF1}
+	if samples > 0 {
+		if row.Latency, err = Latency(m, t.Inputs, samples, seed, nil); err != nil {
+			return Row{}, err
+		}
+	}
+	return row, nil
+}
+
+// Latency compresses samples inputs drawn uniformly with replacement (seeded) and
+// summarizes the time of each compression. With p == nil the inputs are pre-parsed and
+// only the compression is timed; otherwise every timed call also tags and parses the
+// sentence from its forms (a copy), as a raw-token request would.
+func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
+	if len(inputs) == 0 {
+		return metrics.Latency{}, fmt.Errorf("no inputs")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x1a7e))
+	ds := make([]time.Duration, samples)
+	var c model.Compressor
+	var w *pipeline.Worker
+	var scratch syntax.Sentence
+	var tree syntax.Tree
+	if p != nil {
+		w = p.NewWorker()
+	}
+	bar := progress.New("latency "+m.Name(), samples)
+	for i := range ds {
+		in := inputs[rng.IntN(len(inputs))]
+		if p == nil {
+			start := time.Now()
+			_, err := c.Compress(m, in)
+			ds[i] = time.Since(start)
+			if err != nil {
+				return metrics.Latency{}, err
+			}
+		} else {
+			scratch.Tokens = append(scratch.Tokens[:0], in.Sentence.Tokens...)
+			for j := range scratch.Tokens {
+				scratch.Tokens[j].Head, scratch.Tokens[j].Rel = syntax.NoHead, ""
+			}
+			start := time.Now()
+			err := w.Sentence(&scratch, pipeline.Options{})
+			if err == nil {
+				err = tree.Reset(scratch.Heads())
+			}
+			if err == nil {
+				pin := in
+				pin.Sentence, pin.Tree = &scratch, &tree
+				_, err = c.Compress(m, pin)
+			}
+			ds[i] = time.Since(start)
+			if err != nil {
+				return metrics.Latency{}, err
+			}
+		}
+		if i%1024 == 0 {
+			bar.Add(1024)
+		}
+	}
+	bar.Done()
+	return metrics.SummarizeLatency(ds)
+}

@@ -1,0 +1,681 @@
+// Package features computes the features of Handler & O'Connor (2019) for VERTEX
+// ADDITION, and the edge features of Filippova & Altun (2013) that the ILP baseline shares:
+//
+//   - Edge features (authors' §3.1; see docs/features.md) describe a dependency edge h → n of the
+//     parse: its label, the POS tags of h and n, the sibling words of n, the lemma of n,
+//     lemma(h)+label, and five numeric features (children counts, depth, length and index of
+//     h), as the authors' get_features_of_dep computes them. There is no NER feature (the
+//     project has no NER tagger) and no lemmatizer: a lemma is the normalized form, as the
+//     Google train file writes words (lowercased, "##" for a token with a digit, "<unk>"
+//     outside the training vocabulary; see Vocab).
+//   - Local features (authors' §3.2) of a candidate v: the decision type CHILD (v's head is in C),
+//     GOVERNOR (a child of v is in C) or DISCONNECTED, plus edge features.
+//   - Stateful features (§3.3): position of v, the compression goal, the query's share of
+//     the budget, the budget used after adding v, whether v lies left of, inside or right of
+//     C, and the history features of C (POS tags, child labels and head labels of its
+//     members).
+//   - Interaction features (§3.4): crossed features f also fire as (f, dep), (f, type) and
+//     (f, type, dep).
+//
+// A feature is a 64-bit hash of its template and values, reduced to a bucket of a weight
+// table of 2^Bits entries. Word-level values are hashed once per sentence (Sentence), and
+// the history features of C are maintained incrementally (History, driven by va.Tracker),
+// so that the extraction of one decision costs O(features) and allocates nothing once the
+// buffers have grown.
+package features
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// GovEdge selects the edge whose features describe a GOVERNOR decision.
+type GovEdge uint8
+
+// The GOVERNOR edge choices.
+const (
+	// GovIncoming uses v's own incoming edge head(v) → v, as the authors' code does.
+	GovIncoming GovEdge = iota
+	// GovChild uses the edge v → u to the leftmost child u of v in C, as the paper says.
+	GovChild
+)
+
+// Numeric selects how numeric features are represented.
+type Numeric uint8
+
+// The numeric feature representations.
+const (
+	// NumRaw uses the unscaled value, as the authors' DictVectorizer does.
+	NumRaw Numeric = iota
+	// NumBinned replaces each numeric feature by a one-hot bin.
+	NumBinned
+	// NumBoth emits both the raw value and the bin.
+	NumBoth
+)
+
+// Config selects a feature set. The zero value is the authors' ABLATED set with 2^0
+// buckets; use LR or Ablated.
+type Config struct {
+	// Stateful adds the stateful (§3.3) and interaction (§3.4) features: VA_LR. Without it
+	// the features are the local ones only: ABLATED.
+	Stateful bool
+	// GovEdge is the edge described by a GOVERNOR decision.
+	GovEdge GovEdge
+	// DisconnectedEdge gives DISCONNECTED decisions the edge features of v's incoming edge;
+	// the authors give them only the type and the label.
+	DisconnectedEdge bool
+	// CrossAll crosses every stateful feature with type and label, as the paper says; the
+	// authors cross only the position indicators (left/middle/right) and the history.
+	CrossAll bool
+	// Numeric is the representation of numeric features.
+	Numeric Numeric
+	// Bits is log2 of the number of weight buckets, 1 to MaxBits.
+	Bits uint8
+}
+
+// Version identifies the feature definitions (templates and hashing). Model files record
+// it; a model trained under another version cannot be used.
+const Version = 1
+
+// MaxBits bounds Config.Bits.
+const MaxBits = 26
+
+// ErrConfig is wrapped by the error of an invalid Config.
+var ErrConfig = errors.New("features: invalid configuration")
+
+// Validate reports whether c is usable.
+func (c Config) Validate() error {
+	switch {
+	case c.Bits < 1 || c.Bits > MaxBits:
+		return fmt.Errorf("%w: Bits = %d, want 1 to %d", ErrConfig, c.Bits, MaxBits)
+	case c.GovEdge > GovChild:
+		return fmt.Errorf("%w: GovEdge = %d", ErrConfig, c.GovEdge)
+	case c.Numeric > NumBoth:
+		return fmt.Errorf("%w: Numeric = %d", ErrConfig, c.Numeric)
+	}
+	return nil
+}
+
+// String describes c in one line.
+func (c Config) String() string {
+	gov := "incoming"
+	if c.GovEdge == GovChild {
+		gov = "child"
+	}
+	num := [...]string{"raw", "binned", "both"}[min(int(c.Numeric), 2)]
+	return fmt.Sprintf("stateful=%t gov=%s disconnected-edge=%t cross-all=%t numeric=%s bits=%d",
+		c.Stateful, gov, c.DisconnectedEdge, c.CrossAll, num, c.Bits)
+}
+
+// Size returns the number of weight buckets, 2^Bits.
+func (c Config) Size() int { return 1 << c.Bits }
+
+// Vector is a sparse feature vector: feature IDs[i] has value Vals[i]. IDs may repeat
+// (hash collisions, or a sibling word that occurs twice); repeated ids add up.
+type Vector struct {
+	IDs  []uint32
+	Vals []float32
+}
+
+// Reset empties x, keeping its memory.
+func (x *Vector) Reset() { x.IDs, x.Vals = x.IDs[:0], x.Vals[:0] }
+
+// Len returns the number of entries.
+func (x *Vector) Len() int { return len(x.IDs) }
+
+// Dot returns Σ w[id]·val. Every id must index w.
+func (x *Vector) Dot(w []float32) float32 {
+	var z float32
+	for i, id := range x.IDs {
+		z += w[id] * x.Vals[i]
+	}
+	return z
+}
+
+// Decision types (§3.2).
+const (
+	TypeChild        = 1 // head(v) ∈ C
+	TypeGovernor     = 2 // a child of v is in C
+	TypeDisconnected = 3 // neither
+)
+
+// TypeName returns "CHILD", "GOVERNOR" or "DISCONNECTED".
+func TypeName(t int) string {
+	switch t {
+	case TypeChild:
+		return "CHILD"
+	case TypeGovernor:
+		return "GOVERNOR"
+	case TypeDisconnected:
+		return "DISCONNECTED"
+	}
+	return "?"
+}
+
+// Feature templates: the high byte of every feature key.
+const (
+	// edge features (§3.1)
+	tDep          uint64 = iota + 1 // label of the edge
+	tSibling                        // (ds, s)
+	tPosH                           // POS of h
+	tPosN                           // POS of n
+	tChildrenH                      // children of h (numeric)
+	tChildrenN                      // children of n (numeric)
+	tDepthN                         // depth of n (numeric; "depth_h" in the authors' code)
+	tCharLenH                       // length of h's word (numeric)
+	tIndexH                         // token index of h (numeric; "no_words_in_h")
+	tLemmaN                         // lemma of n
+	tLemmaHLabel                    // lemma(h) + label
+	tSiblingLemma                   // (s:, s, lemma(h))
+	tIsNeg                          // label = neg
+	// local
+	tType // decision type
+	// stateful (§3.3)
+	tPosition  // round(v/n, 1)
+	tCRGoal    // b / ℓ(S)
+	tQFrac     // ℓ(Q) / b
+	tRemaining // (ℓ(C) + len(v)) / b
+	tMiddle    // min C < v < max C
+	tRAdd      // v > max C
+	tLAdd      // v < min C
+	tHasPOS    // (has_already, POS(u))
+	tHasChild  // (has_already_d, label of a child edge of u)
+	tHasDep    // (has_already_d_dep, label of u's incoming edge)
+	// crossings (§3.4)
+	tXDep     // (f, dep)
+	tXType    // (f, type)
+	tXTypeDep // (f, type, dep)
+	// bins of numeric features
+	tBin
+)
+
+// fmix is the 64-bit finalizer of MurmurHash3.
+func fmix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// mix combines a key with a value; it is not symmetric.
+func mix(a, b uint64) uint64 { return fmix(a*0x9e3779b97f4a7c15 + b) }
+
+// key starts a feature key for template t.
+func key(t uint64) uint64 { return fmix(t << 56) }
+
+// hashString hashes s (FNV-1a, then fmix).
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return fmix(h)
+}
+
+// hashLower hashes the lowercase of s, as hashString(strings.ToLower(s)) for ASCII and
+// rune by rune otherwise, without allocating.
+func hashLower(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			h ^= uint64(c)
+			h *= 1099511628211
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		var buf [utf8.UTFMax]byte
+		n := utf8.EncodeRune(buf[:], unicode.ToLower(r))
+		for _, b := range buf[:n] {
+			h ^= uint64(b)
+			h *= 1099511628211
+		}
+		i += size
+	}
+	return fmix(h)
+}
+
+// hashWord hashes the normalized form of a word, as the Google train file writes words:
+// lowercased, and "##" for any token containing a digit.
+func hashWord(form string) uint64 {
+	for i := 0; i < len(form); i++ {
+		if c := form[i]; '0' <= c && c <= '9' {
+			return hashDigits
+		}
+	}
+	return hashLower(form)
+}
+
+// Vocab is the set of normalized words seen in training. A word outside it is read as
+// "<unk>", as the Google train file writes the words outside its 50,000-word vocabulary,
+// so that a model trained on that file sees test text under the same normalization.
+type Vocab struct {
+	set map[uint64]struct{}
+}
+
+// NewVocab returns the vocabulary of the given forms (normalized as the features read
+// them).
+func NewVocab(forms func(yield func(string) bool)) *Vocab {
+	v := &Vocab{set: map[uint64]struct{}{}}
+	for f := range forms {
+		v.set[hashWord(f)] = struct{}{}
+	}
+	return v
+}
+
+// VocabOf returns a vocabulary made of word hashes, as Hashes returns them.
+func VocabOf(hashes []uint64) *Vocab {
+	v := &Vocab{set: make(map[uint64]struct{}, len(hashes))}
+	for _, h := range hashes {
+		v.set[h] = struct{}{}
+	}
+	return v
+}
+
+// Hashes returns the word hashes of v, ascending.
+func (v *Vocab) Hashes() []uint64 {
+	hs := make([]uint64, 0, len(v.set))
+	for h := range v.set {
+		hs = append(hs, h)
+	}
+	slices.Sort(hs)
+	return hs
+}
+
+// Len returns the number of words.
+func (v *Vocab) Len() int { return len(v.set) }
+
+// word returns the hash under which the features read form.
+func (v *Vocab) word(form string) uint64 {
+	h := hashWord(form)
+	if v != nil {
+		if _, ok := v.set[h]; !ok {
+			return hashUnk
+		}
+	}
+	return h
+}
+
+// Values of the dummy root token (index 0), as in the authors' code.
+var (
+	rootWord  = hashString("")
+	rootLemma = hashString("is_root")
+	rootPOS   = hashString("root")
+	labelNeg  = hashString("neg")
+
+	hashDigits = hashString("##")
+	hashUnk    = hashString("<unk>")
+)
+
+// Sentence holds the per-sentence values the features read: hashes of words, lemmas, POS
+// tags and labels, and ℓ(S). Index 0 is the dummy root.
+type Sentence struct {
+	tree  *syntax.Tree
+	word  []uint64 // hash of the lowercased form (the "lemma"; see the package doc)
+	lemma []uint64 // = word, except for the root ("is_root" vs "")
+	pos   []uint64
+	rel   []uint64
+	lens  []int
+	lenS  int // ℓ(S) = Σ len + n − 1
+}
+
+// ErrSentence is wrapped by the error of Reset for a sentence that does not match its
+// tree.
+var ErrSentence = errors.New("features: sentence and tree do not match")
+
+// Reset computes the values of s, whose dependency tree is tree, reusing memory. Words
+// outside vocab, if not nil, read as "<unk>".
+func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) error {
+	if s == nil || tree == nil || s.Len() != tree.N() {
+		return ErrSentence
+	}
+	n := s.Len()
+	x.tree = tree
+	x.word = resize(x.word, n+1)
+	x.lemma = resize(x.lemma, n+1)
+	x.pos = resize(x.pos, n+1)
+	x.rel = resize(x.rel, n+1)
+	x.lens = resize(x.lens, n+1)
+	x.word[0], x.lemma[0], x.pos[0], x.rel[0], x.lens[0] = rootWord, rootLemma, rootPOS, 0, 0
+	x.lenS = max(n-1, 0)
+	for i := range s.Tokens {
+		t := &s.Tokens[i]
+		w := vocab.word(t.Form)
+		x.word[i+1], x.lemma[i+1] = w, w
+		x.pos[i+1] = hashString(t.XPOS)
+		x.rel[i+1] = hashString(t.Rel)
+		l := utf8.RuneCountInString(t.Form)
+		x.lens[i+1] = l
+		x.lenS += l
+	}
+	return nil
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// emitter appends features to a Vector, reducing keys to buckets.
+type emitter struct {
+	x     *Vector
+	shift uint8
+	num   Numeric
+}
+
+func (e *emitter) add(k uint64, v float32) {
+	e.x.IDs = append(e.x.IDs, uint32(k>>e.shift))
+	e.x.Vals = append(e.x.Vals, v)
+}
+
+// numeric emits numeric feature t with value v, raw and/or as bin b.
+func (e *emitter) numeric(t uint64, v float64, b int) {
+	if e.num != NumBinned {
+		if v != 0 {
+			e.add(key(t), float32(v))
+		}
+	}
+	if e.num != NumRaw {
+		e.add(mix(mix(key(tBin), t), uint64(b)), 1)
+	}
+}
+
+// binCount bins a count or index.
+func binCount(v int) int {
+	switch {
+	case v <= 4:
+		return v
+	case v <= 7:
+		return 5
+	case v <= 12:
+		return 6
+	case v <= 20:
+		return 7
+	case v <= 35:
+		return 8
+	}
+	return 9
+}
+
+// binFrac bins a fraction to tenths, capped at 2.
+func binFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
+
+// edge appends the edge features (§3.1) of the edge head(n) → n.
+func (c *Config) edge(e *emitter, x *Sentence, n int) {
+	t := x.tree
+	h := t.Head(n)
+	rel := x.rel[n]
+	e.add(mix(key(tDep), rel), 1)
+	e.add(mix(key(tPosH), x.pos[h]), 1)
+	e.add(mix(key(tPosN), x.pos[n]), 1)
+	e.add(mix(key(tLemmaN), x.lemma[n]), 1)
+	e.add(mix(mix(key(tLemmaHLabel), x.lemma[h]), rel), 1)
+	if rel == labelNeg {
+		e.add(key(tIsNeg), 1)
+	}
+	for _, s := range t.Children(h) {
+		if int(s) == n {
+			continue
+		}
+		w := x.word[s]
+		e.add(mix(key(tSibling), w), 1)
+		e.add(mix(mix(key(tSiblingLemma), w), x.lemma[h]), 1)
+	}
+	nh := t.NumChildren(h)
+	e.numeric(tChildrenH, float64(nh), binCount(nh))
+	nn := t.NumChildren(n)
+	e.numeric(tChildrenN, float64(nn), binCount(nn))
+	d := t.Depth(n)
+	e.numeric(tDepthN, float64(d), binCount(d))
+	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
+	e.numeric(tIndexH, float64(h), binCount(h))
+}
+
+// Edge appends to out the edge features of the edge head(n) → n of the sentence x, for
+// 1 ≤ n ≤ N (no-op otherwise). The features do not depend on c's stateful options.
+func (c *Config) Edge(x *Sentence, n int, out *Vector) {
+	if x.tree == nil || n < 1 || n > x.tree.N() {
+		return
+	}
+	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
+	c.edge(&e, x, n)
+}
+
+// History is the set of history features (§3.3) of C, as feature keys. It is maintained
+// incrementally: Add(u) when u joins C. A history feature is present or absent (the
+// authors' feature dictionary keeps one entry per key), so Keys holds distinct keys.
+type History struct {
+	keys []uint64
+}
+
+// Reset empties h.
+func (h *History) Reset() { h.keys = h.keys[:0] }
+
+// Keys returns the distinct history keys in order of first appearance. The slice must not
+// be modified.
+func (h *History) Keys() []uint64 { return h.keys }
+
+func (h *History) insert(k uint64) {
+	for _, o := range h.keys {
+		if o == k {
+			return
+		}
+	}
+	h.keys = append(h.keys, k)
+}
+
+// Add records that u joined C: (has_already, POS(u)), (has_already_d, l) for the label l
+// of every child edge of u in the full parse, and (has_already_d_dep, label of u).
+func (h *History) Add(x *Sentence, u int) {
+	if x.tree == nil || u < 1 || u > x.tree.N() {
+		return
+	}
+	h.insert(mix(key(tHasPOS), x.pos[u]))
+	for _, c := range x.tree.Children(u) {
+		h.insert(mix(key(tHasChild), x.rel[c]))
+	}
+	h.insert(mix(key(tHasDep), x.rel[u]))
+}
+
+// Scratch is the per-run data of an Extractor, kept in va.State.Scratch.
+type Scratch struct {
+	Sentence Sentence
+	History  History
+	Vector   Vector
+	// Err is the error of the last Start (a sentence that does not match its tree), or nil.
+	Err error
+}
+
+// Extractor computes the features of VERTEX ADDITION decisions. It implements va.Tracker:
+// Start and Added keep the Sentence and History of the run in a *Scratch in
+// va.State.Scratch. It is read-only after construction and safe for concurrent use.
+type Extractor struct {
+	cfg   Config
+	vocab *Vocab
+}
+
+// NewExtractor returns an extractor for cfg. Words outside vocab read as "<unk>"; a nil
+// vocab keeps every word.
+func NewExtractor(cfg Config, vocab *Vocab) (*Extractor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Extractor{cfg: cfg, vocab: vocab}, nil
+}
+
+// Vocab returns the vocabulary, or nil.
+func (f *Extractor) Vocab() *Vocab { return f.vocab }
+
+// Config returns the configuration.
+func (f *Extractor) Config() Config { return f.cfg }
+
+// ScratchOf returns the *Scratch of s, creating it when s.Scratch holds something else.
+func ScratchOf(s *va.State) *Scratch {
+	sc, ok := s.Scratch.(*Scratch)
+	if !ok {
+		sc = new(Scratch)
+		s.Scratch = sc
+	}
+	return sc
+}
+
+// Start prepares the run: the sentence values and the history of C = Q. A run without a
+// Sentence, or whose Sentence does not match the tree, records an error in Scratch.Err,
+// and every decision of that run then has no features (model.Compressor rejects such
+// inputs before the run).
+func (f *Extractor) Start(s *va.State) {
+	sc := ScratchOf(s)
+	sc.History.Reset()
+	sc.Err = sc.Sentence.Reset(s.Sentence(), s.Tree(), f.vocab)
+	if sc.Err != nil {
+		sc.Sentence.tree = nil
+		return
+	}
+	if f.cfg.Stateful {
+		for _, u := range s.Query() {
+			sc.History.Add(&sc.Sentence, u)
+		}
+		for _, u := range s.Accepted() {
+			sc.History.Add(&sc.Sentence, u)
+		}
+	}
+}
+
+// Added records that v joined C.
+func (f *Extractor) Added(s *va.State, v int) {
+	if !f.cfg.Stateful {
+		return
+	}
+	sc := ScratchOf(s)
+	sc.History.Add(&sc.Sentence, v)
+}
+
+// DecisionType returns the type of candidate v (TypeChild, TypeGovernor or
+// TypeDisconnected) and the vertex n whose incoming edge describes the decision: v for
+// CHILD and DISCONNECTED decisions and, for GOVERNOR ones, v or its leftmost child in C
+// (GovChild).
+func (f *Extractor) DecisionType(s *va.State, v int) (typ, n int) {
+	t := s.Tree()
+	if h := t.Head(v); h > 0 && s.InC(h) {
+		return TypeChild, v
+	}
+	for _, c := range t.Children(v) {
+		if s.InC(int(c)) {
+			if f.cfg.GovEdge == GovChild {
+				return TypeGovernor, int(c)
+			}
+			return TypeGovernor, v
+		}
+	}
+	return TypeDisconnected, v
+}
+
+// Features computes the features of deciding candidate v in state s into the Scratch's
+// Vector and returns it. The Vector is valid until the next call with the same s.
+// Start must have been called for the run (va.Compressor does so for Trackers).
+func (f *Extractor) Features(s *va.State, v int) *Vector {
+	sc := ScratchOf(s)
+	sc.Vector.Reset()
+	f.extract(s, sc, v, &sc.Vector)
+	return &sc.Vector
+}
+
+// extract appends the features of candidate v to out.
+func (f *Extractor) extract(s *va.State, sc *Scratch, v int, out *Vector) {
+	e := emitter{x: out, shift: 64 - f.cfg.Bits, num: f.cfg.Numeric}
+	x := &sc.Sentence
+	if x.tree == nil || v < 1 || v > x.tree.N() {
+		return
+	}
+	typ, n := f.DecisionType(s, v)
+	dep := x.rel[n]
+	e.add(mix(key(tType), uint64(typ)), 1)
+	if typ == TypeDisconnected && !f.cfg.DisconnectedEdge {
+		e.add(mix(key(tDep), dep), 1)
+	} else {
+		f.cfg.edge(&e, x, n)
+	}
+	if !f.cfg.Stateful {
+		return
+	}
+	cr := crosser{e: &e, typ: uint64(typ), dep: dep}
+	b := float64(s.Budget())
+	nTok := x.tree.N()
+	pos := math.Round(10*float64(v)/float64(nTok)) / 10
+	crGoal := b / float64(max(x.lenS, 1))
+	lq := 0
+	for _, q := range s.Query() {
+		lq += x.lens[q] + 1
+	}
+	lq = max(lq-1, 0)
+	qFrac := float64(lq) / b
+	rem := float64(s.Len()+x.lens[v]) / b
+	if f.cfg.CrossAll {
+		cr.numeric(tPosition, pos, binFrac(pos))
+		cr.numeric(tCRGoal, crGoal, binFrac(crGoal))
+		cr.numeric(tQFrac, qFrac, binFrac(qFrac))
+		cr.numeric(tRemaining, rem, binFrac(rem))
+	} else {
+		e.numeric(tPosition, pos, binFrac(pos))
+		e.numeric(tCRGoal, crGoal, binFrac(crGoal))
+		e.numeric(tQFrac, qFrac, binFrac(qFrac))
+		e.numeric(tRemaining, rem, binFrac(rem))
+	}
+	if s.Size() > 0 {
+		lo, hi := s.MinC(), s.MaxC()
+		switch {
+		case v < lo:
+			cr.indicator(key(tLAdd))
+		case v > hi:
+			cr.indicator(key(tRAdd))
+		default:
+			cr.indicator(key(tMiddle))
+		}
+	}
+	for _, k := range sc.History.keys {
+		cr.indicator(k)
+	}
+}
+
+// crosser emits a feature f crossed with the decision type and label (§3.4).
+type crosser struct {
+	e        *emitter
+	typ, dep uint64
+}
+
+// cross emits f, (f, dep), (f, type), (f, type, dep), all with value v.
+func (c *crosser) cross(f uint64, v float32) {
+	c.e.add(f, v)
+	c.e.add(mix(mix(f, tXDep), c.dep), v)
+	ft := mix(mix(f, tXType), c.typ)
+	c.e.add(ft, v)
+	c.e.add(mix(mix(ft, tXTypeDep), c.dep), v)
+}
+
+func (c *crosser) indicator(f uint64) { c.cross(f, 1) }
+
+// numeric emits a crossed numeric feature, raw and/or binned.
+func (c *crosser) numeric(t uint64, v float64, b int) {
+	if c.e.num != NumBinned && v != 0 {
+		c.cross(key(t), float32(v))
+	}
+	if c.e.num != NumRaw {
+		c.cross(mix(mix(key(tBin), t), uint64(b)), 1)
+	}
+}

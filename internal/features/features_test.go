@@ -1,0 +1,348 @@
+package features
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// tiny reads testdata/tiny.conllu: "The old cat chased a mouse yesterday ." with
+// The ←det– cat, old ←amod– cat, cat ←nsubj– chased (root), a ←det– mouse,
+// mouse ←obj– chased, yesterday ←obl:tmod– chased, . ←punct– chased.
+func tiny(t *testing.T) (*syntax.Sentence, *syntax.Tree) {
+	t.Helper()
+	ss, err := conllu.ReadAll("testdata/tiny.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := syntax.FromCoNLLU(ss[0])
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree
+}
+
+// feat is a feature written out by hand: a key and a value.
+type feat struct {
+	name string
+	key  uint64
+	val  float32
+}
+
+func f1(name string, t uint64, a string) feat { return feat{name, mix(key(t), hashString(a)), 1} }
+func f2(name string, t uint64, a, b string) feat {
+	return feat{name, mix(mix(key(t), hashString(a)), hashString(b)), 1}
+}
+func num(name string, t uint64, v float32) feat { return feat{name, key(t), v} }
+
+// crossed returns f, (f, dep), (f, type), (f, type, dep).
+func crossed(f feat, typ int, dep string) []feat {
+	ft := mix(mix(f.key, tXType), uint64(typ))
+	return []feat{f,
+		{f.name + "×dep", mix(mix(f.key, tXDep), hashString(dep)), f.val},
+		{f.name + "×type", ft, f.val},
+		{f.name + "×type×dep", mix(mix(ft, tXTypeDep), hashString(dep)), f.val},
+	}
+}
+
+// check compares a vector with the expected features (as multisets of (bucket, value)).
+func check(t *testing.T, cfg Config, got *Vector, want []feat) {
+	t.Helper()
+	type pair struct {
+		id  uint32
+		val float32
+	}
+	var g, w []pair
+	for i, id := range got.IDs {
+		g = append(g, pair{id, got.Vals[i]})
+	}
+	names := map[pair]string{}
+	for _, f := range want {
+		p := pair{uint32(f.key >> (64 - cfg.Bits)), f.val}
+		w = append(w, p)
+		names[p] = f.name
+	}
+	cmp := func(a, b pair) int {
+		if a.id != b.id {
+			return int(a.id) - int(b.id)
+		}
+		switch {
+		case a.val < b.val:
+			return -1
+		case a.val > b.val:
+			return 1
+		}
+		return 0
+	}
+	slices.SortFunc(g, cmp)
+	slices.SortFunc(w, cmp)
+	if slices.Equal(g, w) {
+		return
+	}
+	for _, p := range w {
+		if !slices.Contains(g, p) {
+			t.Errorf("missing feature %s = %v", names[p], p.val)
+		}
+	}
+	t.Errorf("got %d features, want %d", len(g), len(w))
+}
+
+var testCfg = Config{Stateful: true, Bits: 24}
+
+func TestEdgeFeatures(t *testing.T) {
+	s, tree := tiny(t)
+	var x Sentence
+	if err := x.Reset(s, tree, nil); err != nil {
+		t.Fatal(err)
+	}
+	var v Vector
+	// edge chased → cat (nsubj): siblings mouse, yesterday, "."
+	testCfg.Edge(&x, 3, &v)
+	check(t, testCfg, &v, []feat{
+		f1("dep", tDep, "nsubj"), f1("pos_h", tPosH, "VBD"), f1("pos_n", tPosN, "NN"),
+		f1("lemma_n", tLemmaN, "cat"), f2("lemma_h_label_e", tLemmaHLabel, "chased", "nsubj"),
+		f1("ds mouse", tSibling, "mouse"), f1("ds yesterday", tSibling, "yesterday"), f1("ds .", tSibling, "."),
+		f2("s: mouse chased", tSiblingLemma, "mouse", "chased"), f2("s: yesterday chased", tSiblingLemma, "yesterday", "chased"),
+		f2("s: . chased", tSiblingLemma, ".", "chased"),
+		num("childrenCount_h", tChildrenH, 4), num("childrenCount_e", tChildrenN, 2), num("depth", tDepthN, 2),
+		num("char_len_h", tCharLenH, 6), num("no_words_in_h (index of h)", tIndexH, 4),
+	})
+	// edge root → chased: the dummy root (lemma is_root, POS root, length 0, index 0)
+	v.Reset()
+	testCfg.Edge(&x, 4, &v)
+	check(t, testCfg, &v, []feat{
+		f1("dep", tDep, "root"), f1("pos_h", tPosH, "root"), f1("pos_n", tPosN, "VBD"),
+		f1("lemma_n", tLemmaN, "chased"), f2("lemma_h_label_e", tLemmaHLabel, "is_root", "root"),
+		num("childrenCount_h", tChildrenH, 1), num("childrenCount_e", tChildrenN, 4), num("depth", tDepthN, 1),
+	})
+	// out of range: nothing
+	v.Reset()
+	testCfg.Edge(&x, 9, &v)
+	testCfg.Edge(&x, 0, &v)
+	if v.Len() != 0 {
+		t.Errorf("edge features of a non-vertex: %d", v.Len())
+	}
+}
+
+func TestVocab(t *testing.T) {
+	v := NewVocab(slices.Values([]string{"the", "cat", "##"}))
+	for _, c := range []struct {
+		form string
+		want uint64
+	}{{"The", hashString("the")}, {"CAT", hashString("cat")}, {"2013", hashString("##")}, {"a1", hashString("##")},
+		{"dog", hashString("<unk>")}} {
+		if got := v.word(c.form); got != c.want {
+			t.Errorf("word(%q) wrong", c.form)
+		}
+	}
+	if got := VocabOf(v.Hashes()); got.Len() != 3 || !slices.Equal(got.Hashes(), v.Hashes()) {
+		t.Error("VocabOf(Hashes()) differs")
+	}
+	var nilVocab *Vocab
+	if nilVocab.word("dog") != hashString("dog") {
+		t.Error("nil vocabulary changes words")
+	}
+}
+
+func TestLowercase(t *testing.T) {
+	for _, c := range [][2]string{{"The", "the"}, {"ÉCOLE", "école"}, {"ΣΟΦΙΑ", "σοφια"}, {"", ""}} {
+		if hashLower(c[0]) != hashString(c[1]) {
+			t.Errorf("hashLower(%q) != hashString(%q)", c[0], c[1])
+		}
+	}
+}
+
+// recorder is a Decider that records the features of the first decision and accepts
+// according to a fixed set.
+type recorder struct {
+	ext    *Extractor
+	accept map[int]bool
+	first  *Vector
+	typ    []int
+	check  func(s *va.State, v int)
+}
+
+func (r *recorder) Start(s *va.State)        { r.ext.Start(s) }
+func (r *recorder) Added(s *va.State, v int) { r.ext.Added(s, v) }
+func (r *recorder) Decide(s *va.State, v int) va.Decision {
+	x := r.ext.Features(s, v)
+	if r.first == nil {
+		r.first = &Vector{IDs: slices.Clone(x.IDs), Vals: slices.Clone(x.Vals)}
+	}
+	typ, _ := r.ext.DecisionType(s, v)
+	r.typ = append(r.typ, typ)
+	if r.check != nil {
+		r.check(s, v)
+	}
+	return va.Decision{Accept: r.accept[v]}
+}
+
+func TestDecisionFeatures(t *testing.T) {
+	s, tree := tiny(t)
+	ext, err := NewExtractor(testCfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Q = {cat}, b = 20. The first candidate is "The" (child of cat): CHILD, edge cat → The.
+	r := &recorder{ext: ext, accept: map[int]bool{4: true, 6: true}}
+	var c va.Compressor
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 20}, r); err != nil {
+		t.Fatal(err)
+	}
+	want := []feat{
+		{"type=CHILD", mix(key(tType), TypeChild), 1},
+		f1("dep", tDep, "det"), f1("pos_h", tPosH, "NN"), f1("pos_n", tPosN, "DT"),
+		f1("lemma_n", tLemmaN, "the"), f2("lemma_h_label_e", tLemmaHLabel, "cat", "det"),
+		f1("ds old", tSibling, "old"), f2("s: old cat", tSiblingLemma, "old", "cat"),
+		num("childrenCount_h", tChildrenH, 2), num("depth", tDepthN, 3),
+		num("char_len_h", tCharLenH, 3), num("index of h", tIndexH, 3),
+		// stateful: position round(1/8, 1) = 0.1; ℓ(S) = 31 + 7 = 38; ℓ(Q) = 3
+		num("position", tPosition, 0.1), num("cr_goal", tCRGoal, float32(20.0/38)),
+		num("q_as_frac_of_cr", tQFrac, float32(3.0/20)), num("remaining", tRemaining, float32(6.0/20)),
+	}
+	want = append(want, crossed(feat{"l_add", key(tLAdd), 1}, TypeChild, "det")...)
+	for _, h := range []feat{f1("has_already NN", tHasPOS, "NN"), f1("has_already_d det", tHasChild, "det"),
+		f1("has_already_d amod", tHasChild, "amod"), f1("has_already_d_dep nsubj", tHasDep, "nsubj")} {
+		want = append(want, crossed(h, TypeChild, "det")...)
+	}
+	check(t, testCfg, r.first, want)
+	// candidates: The (CHILD), old (CHILD), chased (GOVERNOR), mouse (CHILD of chased, accepted),
+	// a (CHILD of mouse), yesterday (CHILD), . (CHILD)
+	if want := []int{TypeChild, TypeChild, TypeGovernor, TypeChild}; !slices.Equal(r.typ[:4], want) {
+		t.Errorf("types %v, want prefix %v", r.typ, want)
+	}
+
+	// ABLATED: the local features only; a DISCONNECTED decision has type + dep only.
+	abl, _ := NewExtractor(Config{Bits: 24}, nil)
+	r = &recorder{ext: abl}
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{6}, Budget: 40}, r); err != nil {
+		t.Fatal(err)
+	}
+	// Q = {mouse}: first candidate "chased" (head of mouse): GOVERNOR, v's incoming edge.
+	check(t, Config{Bits: 24}, r.first, []feat{
+		{"type=GOVERNOR", mix(key(tType), TypeGovernor), 1},
+		f1("dep", tDep, "root"), f1("pos_h", tPosH, "root"), f1("pos_n", tPosN, "VBD"),
+		f1("lemma_n", tLemmaN, "chased"), f2("lemma_h_label_e", tLemmaHLabel, "is_root", "root"),
+		num("childrenCount_h", tChildrenH, 1), num("childrenCount_e", tChildrenN, 4), num("depth", tDepthN, 1),
+	})
+	// all rejected after "chased": the next candidates, e.g. "The", are DISCONNECTED.
+	var disc *Vector
+	r = &recorder{ext: abl, check: func(s *va.State, v int) {
+		if v == 1 {
+			x := abl.Features(s, v)
+			disc = &Vector{IDs: slices.Clone(x.IDs), Vals: slices.Clone(x.Vals)}
+		}
+	}}
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{6}, Budget: 40}, r); err != nil {
+		t.Fatal(err)
+	}
+	check(t, Config{Bits: 24}, disc, []feat{{"type=DISCONNECTED", mix(key(tType), TypeDisconnected), 1}, f1("dep", tDep, "det")})
+}
+
+// randomTree returns random heads for n tokens with one root.
+func randomTree(rng *rand.Rand, n int) []int {
+	heads := make([]int, n)
+	perm := rng.Perm(n)
+	for i, v := range perm {
+		if i == 0 {
+			heads[v] = 0
+		} else {
+			heads[v] = perm[rng.IntN(i)] + 1
+		}
+	}
+	return heads
+}
+
+var (
+	tags   = []string{"NN", "NNS", "VB", "DT", "JJ", "IN", "."}
+	labels = []string{"nsubj", "obj", "det", "amod", "case", "nmod", "punct", "root"}
+	words  = []string{"a", "The", "cat", "ran", "of", "Paris", "big", "."}
+)
+
+// TestHistoryIncremental checks, at every decision of random runs, that the history
+// maintained through Tracker.Added equals the history recomputed from scratch over C,
+// and that the features are the same as those of an extractor that rebuilds the history.
+func TestHistoryIncremental(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ext, _ := NewExtractor(testCfg, nil)
+	var c va.Compressor
+	for trial := range 300 {
+		n := 1 + rng.IntN(30)
+		heads := randomTree(rng, n)
+		s := &syntax.Sentence{}
+		for _, h := range heads {
+			s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
+				Head: h, Rel: labels[rng.IntN(len(labels))]})
+		}
+		tree, err := syntax.NewTree(heads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := rng.Perm(n)[:rng.IntN(min(n, 3)+1)]
+		for i := range q {
+			q[i]++
+		}
+		steps := 0
+		r := &recorder{ext: ext, accept: map[int]bool{}}
+		for v := 1; v <= n; v++ {
+			r.accept[v] = rng.IntN(2) == 0
+		}
+		r.check = func(st *va.State, v int) {
+			steps++
+			sc := st.Scratch.(*Scratch)
+			var fresh History
+			for u := 1; u <= n; u++ {
+				if st.InC(u) {
+					fresh.Add(&sc.Sentence, u)
+				}
+			}
+			got, want := slices.Clone(sc.History.Keys()), slices.Clone(fresh.Keys())
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d, candidate %d: incremental history %v != recomputed %v", trial, v, got, want)
+			}
+			inc := slices.Clone(ext.Features(st, v).IDs)
+			saved := sc.History
+			sc.History = fresh
+			re := slices.Clone(ext.Features(st, v).IDs)
+			sc.History = saved
+			slices.Sort(inc)
+			slices.Sort(re)
+			if !slices.Equal(inc, re) {
+				t.Fatalf("trial %d, candidate %d: features differ", trial, v)
+			}
+		}
+		b := 1 + rng.IntN(6*n)
+		_, err = c.Run(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, r)
+		if err != nil && !errors.Is(err, va.ErrBudgetTooSmall) {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []Config{{Bits: 0}, {Bits: MaxBits + 1}, {Bits: 10, GovEdge: 7}, {Bits: 10, Numeric: 9}} {
+		if _, err := NewExtractor(c, nil); err == nil {
+			t.Errorf("config %+v accepted", c)
+		}
+	}
+	if _, err := NewExtractor(Config{Bits: 10}, nil); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestSentenceMismatch(t *testing.T) {
+	s, _ := tiny(t)
+	tree, _ := syntax.NewTree([]int{0, 1})
+	var x Sentence
+	if err := x.Reset(s, tree, nil); err == nil {
+		t.Error("sentence of 8 tokens accepted with a tree of 2")
+	}
+}

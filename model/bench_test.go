@@ -1,0 +1,103 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/parser"
+)
+
+// benchFile returns the model file of $QSC_VA_<NAME> or models/va-<name>-v1.qsm, or skips.
+func benchFile(tb testing.TB, env, name string) []byte {
+	tb.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		path = filepath.Join("..", "models", name)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Skipf("model file %s not available (set %s): %v", path, env, err)
+	}
+	return data
+}
+
+// testInputs parses the Google test tuples with the parser model (models/en-ewt-parser-v1.qsm
+// or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
+func testInputs(tb testing.TB) []Input {
+	tb.Helper()
+	path := shared.Require(tb, shared.GoogleTest)
+	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", "en-ewt-parser-v1.qsm"))
+	if err != nil {
+		tb.Skipf("parser model: %v", err)
+	}
+	d, err := dataset.Load(path, dataset.Test, dataset.Options{Seed: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := pm.NewParser()
+	ins := make([]Input, 0, len(d.Tuples))
+	for _, t := range d.Tuples {
+		if err := p.Parse(t.Sentence); err != nil {
+			tb.Fatal(err)
+		}
+		tree, err := TreeOf(t.Sentence)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ins = append(ins, Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold})
+	}
+	return ins
+}
+
+// BenchmarkCompressLR times the VA_LR compression of pre-parsed test sentences (features,
+// model and engine; the parse and the tree are given), cycling through the test set.
+// ns/op is the arithmetic mean; geomean-µs/sent is the geometric mean of per-sentence
+// times over one pass, the paper's summary (4.1 ms for the authors' implementation).
+func BenchmarkCompressLR(b *testing.B) {
+	benchMethod(b, "QSC_VA_LR", "va-lr-v1.qsm", NameLR)
+}
+
+// BenchmarkCompressAblated is BenchmarkCompressLR for ABLATED.
+func BenchmarkCompressAblated(b *testing.B) {
+	benchMethod(b, "QSC_VA_ABLATED", "va-ablated-v1.qsm", NameAblated)
+}
+
+func benchMethod(b *testing.B, env, file, name string) {
+	m, err := Open(name, benchFile(b, env, file), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ins := testInputs(b)
+	var c Compressor
+	// warm up the buffers, then time every sentence once for the geometric mean
+	for _, in := range ins {
+		if _, err := c.Compress(m, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ds := make([]time.Duration, len(ins))
+	for i, in := range ins {
+		t0 := time.Now()
+		c.Compress(m, in)
+		ds[i] = time.Since(t0)
+	}
+	lat, err := metrics.SummarizeLatency(ds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c.Compress(m, ins[i])
+		if i++; i == len(ins) {
+			i = 0
+		}
+	}
+	b.ReportMetric(float64(lat.GeoMean.Nanoseconds())/1e3, "geomean-µs/sent")
+	b.ReportMetric(float64(lat.P99.Nanoseconds())/1e3, "p99-µs/sent")
+}

@@ -1,0 +1,48 @@
+package model_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Compress one parsed sentence with a method chosen by name. "lr" and "ablated" would be
+// opened the same way from their model files (models/va-lr-v1.qsm, models/va-ablated-v1.qsm).
+func Example() {
+	words := strings.Fields("The old cat chased a mouse yesterday .")
+	tags := strings.Fields("DT JJ NN VBD DT NN NN .")
+	heads := []int{3, 3, 4, 0, 6, 4, 4, 4}
+	rels := strings.Fields("det amod nsubj root det obj obl:tmod punct")
+	s := &syntax.Sentence{}
+	for i := range words {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: words[i], XPOS: tags[i], Head: heads[i], Rel: rels[i]})
+	}
+	tree, err := model.TreeOf(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Q = {cat}; the gold compression "cat chased mouse" sets the budget b = 16.
+	in := model.Input{Sentence: s, Tree: tree, Query: []int{3}, Budget: 16, Gold: []int{3, 4, 6}}
+
+	m, err := model.Open(model.NameOracle, nil, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var c model.Compressor
+	kept, err := c.Compress(m, in)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var out []string
+	for _, v := range kept {
+		out = append(out, s.Tokens[v-1].Form)
+	}
+	fmt.Println(strings.Join(out, " "))
+	// Output:
+	// cat chased mouse
+}

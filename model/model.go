@@ -1,0 +1,288 @@
+// Package model provides the inclusion models of VERTEX ADDITION (Handler & O'Connor,
+// EMNLP 2019) as va.Deciders, and their training:
+//
+//   - "lr": VERTEX ADDITION_LR, L2-regularised logistic regression over edge, local,
+//     stateful and interaction features (internal/features);
+//   - "ablated": the same model with the edge/local features only, trained separately;
+//   - "random": accepts a candidate with probability equal to the training marginal of
+//     y, from a generator seeded per compression, so results are reproducible;
+//   - "oracle": accepts exactly the gold tokens (va.Gold).
+//
+// Open returns any of them by name; a Compressor compresses one Input with any of them.
+// Models are read-only and can be shared by goroutines; a Compressor cannot.
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// Method names, for Open.
+const (
+	NameLR      = "lr"
+	NameAblated = "ablated"
+	NameRandom  = "random"
+	NameOracle  = "oracle"
+)
+
+// Names lists the method names Open accepts.
+var Names = []string{NameLR, NameAblated, NameRandom, NameOracle}
+
+// Errors.
+var (
+	ErrUnknownMethod = errors.New("model: unknown method")
+	ErrNoModelFile   = errors.New("model: this method needs a model file")
+	ErrNoGold        = errors.New("model: the oracle needs the gold compression")
+	ErrNoSentence    = errors.New("model: input has no sentence or no tree")
+)
+
+// Method is a compression method: a va.Decider with a name. Methods are safe for
+// concurrent use.
+type Method interface {
+	va.Decider
+	// Name returns the method's name: NameLR, NameAblated, NameRandom or NameOracle.
+	Name() string
+}
+
+// Open returns the method called name. "lr" and "ablated" need their model file (written
+// by Train); "random" needs any VA model file, for the training marginal it stores, and
+// seeds its generator with seed; "oracle" needs nothing (data may be nil).
+func Open(name string, data []byte, seed uint64) (Method, error) {
+	switch name {
+	case NameOracle:
+		return Oracle{}, nil
+	case NameLR, NameAblated, NameRandom:
+	default:
+		return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMethod, name, Names)
+	}
+	if data == nil {
+		return nil, fmt.Errorf("%w: %q", ErrNoModelFile, name)
+	}
+	m, err := Load(data)
+	if err != nil {
+		return nil, err
+	}
+	if name == NameRandom {
+		return NewRandom(m.Info.Marginal, seed)
+	}
+	if m.Name() != name {
+		return nil, fmt.Errorf("model: the file holds the %q model, not %q", m.Name(), name)
+	}
+	return m, nil
+}
+
+// Input is one compression problem (S, Q, b) with, optionally, its gold compression.
+type Input struct {
+	// Sentence is S, parsed: every token has Head and Rel. XPOS is used by the features.
+	Sentence *syntax.Sentence
+	// Tree is the dependency tree of Sentence (see TreeOf).
+	Tree *syntax.Tree
+	// Query is Q: 1-based token ids.
+	Query []int
+	// Budget is b, in characters (runes) of the tokens joined by single spaces.
+	Budget int
+	// Gold is the gold compression C_g (1-based ids). The oracle and training need it.
+	Gold []int
+}
+
+// TreeOf returns the dependency tree of a parsed sentence.
+func TreeOf(s *syntax.Sentence) (*syntax.Tree, error) {
+	if s == nil {
+		return nil, ErrNoSentence
+	}
+	return syntax.NewTree(s.Heads())
+}
+
+// Compressor compresses Inputs with a Method. It reuses its buffers, so that compressing
+// allocates nothing once they have grown; it is not safe for concurrent use (use one per
+// goroutine). The zero value is ready to use.
+type Compressor struct {
+	// VA is the underlying engine; set VA.Trace to record the steps (VA.Steps).
+	VA va.Compressor
+
+	gold va.Gold
+}
+
+// Compress compresses in with m and returns the kept token ids in sentence order. The
+// slice is valid until the next call on c. Errors wrap ErrNoSentence, ErrNoGold or one of
+// the va errors (bad query, budget, tree).
+func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
+	if in.Sentence == nil || in.Tree == nil {
+		return nil, ErrNoSentence
+	}
+	p := va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
+	if _, ok := m.(Oracle); ok {
+		if in.Gold == nil {
+			return nil, ErrNoGold
+		}
+		if err := c.gold.Reset(in.Tree.N(), in.Gold); err != nil {
+			return nil, err
+		}
+		return c.VA.Run(p, &c.gold)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
+	}
+	return c.VA.Run(p, m)
+}
+
+// Oracle is the static oracle: with a Compressor it accepts exactly the gold tokens of
+// the Input (va.Gold). Called directly as a va.Decider, it accepts nothing, since it
+// does not know the gold set.
+type Oracle struct{}
+
+// Name returns "oracle".
+func (Oracle) Name() string { return NameOracle }
+
+// Decide rejects v; see the type's doc.
+func (Oracle) Decide(*va.State, int) va.Decision { return va.Decision{} }
+
+// Random is the RANDOM baseline: it accepts a candidate with probability Marginal. Each
+// compression draws from a PCG generator seeded with the Random's seed and a hash of the
+// problem (token forms, query and budget), so a compression is the same whatever the
+// order in which problems are compressed.
+type Random struct {
+	marginal float64
+	seed     uint64
+}
+
+// NewRandom returns a Random with acceptance probability marginal ∈ [0, 1].
+func NewRandom(marginal float64, seed uint64) (*Random, error) {
+	if !(marginal >= 0 && marginal <= 1) {
+		return nil, fmt.Errorf("model: random marginal %v outside [0, 1]", marginal)
+	}
+	return &Random{marginal: marginal, seed: seed}, nil
+}
+
+// Name returns "random".
+func (r *Random) Name() string { return NameRandom }
+
+// Marginal returns the acceptance probability.
+func (r *Random) Marginal() float64 { return r.marginal }
+
+// Start seeds the run's generator.
+func (r *Random) Start(s *va.State) {
+	g, ok := s.Scratch.(*rand.PCG)
+	if !ok {
+		g = new(rand.PCG)
+		s.Scratch = g
+	}
+	h := uint64(14695981039346656037) // FNV-1a
+	byteHash := func(b byte) {
+		h ^= uint64(b)
+		h *= 1099511628211
+	}
+	put := func(v uint64) {
+		for i := range 8 {
+			byteHash(byte(v >> (8 * i)))
+		}
+	}
+	if sent := s.Sentence(); sent != nil {
+		for i := range sent.Tokens {
+			f := sent.Tokens[i].Form
+			for j := 0; j < len(f); j++ {
+				byteHash(f[j])
+			}
+			byteHash(0)
+		}
+	}
+	put(uint64(s.N()))
+	for _, q := range s.Query() {
+		put(uint64(q))
+	}
+	put(uint64(s.Budget()))
+	g.Seed(r.seed, h)
+}
+
+// Added does nothing.
+func (r *Random) Added(*va.State, int) {}
+
+// Decide accepts v with probability Marginal.
+func (r *Random) Decide(s *va.State, _ int) va.Decision {
+	g, ok := s.Scratch.(*rand.PCG)
+	if !ok { // used without Start: seed from the model seed alone
+		g = rand.NewPCG(r.seed, 0)
+		s.Scratch = g
+	}
+	u := float64(g.Uint64()>>11) / (1 << 53)
+	return va.Decision{Accept: u < r.marginal, P: r.marginal}
+}
+
+// LR is a logistic-regression inclusion model (VA_LR or ABLATED): it accepts v when
+// p(y = 1 | features) > 0.5. Load it from a model file.
+type LR struct {
+	ext  *features.Extractor
+	w    []float32
+	bias float32
+	// Info describes how the model was trained.
+	Info Info
+}
+
+// Info describes a trained model; it is stored in the model file.
+type Info struct {
+	Name      string          // NameLR or NameAblated
+	Features  features.Config // the feature set
+	C         float64         // inverse regularisation strength
+	Decisions int             // training decisions used
+	Marginal  float64         // fraction of training decisions with y = 1
+	SkipUsed  bool            // over-budget candidates were among the training decisions
+}
+
+// Name returns the model's method name.
+func (m *LR) Name() string { return m.Info.Name }
+
+// Start starts a run (va.Tracker).
+func (m *LR) Start(s *va.State) { m.ext.Start(s) }
+
+// Added records an acceptance (va.Tracker).
+func (m *LR) Added(s *va.State, v int) { m.ext.Added(s, v) }
+
+// Decide returns p(y = 1) for candidate v and accepts v when it exceeds 0.5.
+func (m *LR) Decide(s *va.State, v int) va.Decision {
+	z := m.Score(s, v)
+	p := sigmoid(float64(z))
+	return va.Decision{Accept: z > 0, P: p}
+}
+
+// Score returns the logit bias + w·x of candidate v.
+func (m *LR) Score(s *va.State, v int) float32 {
+	x := m.ext.Features(s, v)
+	return m.bias + x.Dot(m.w)
+}
+
+// NonZero returns the number of non-zero weights.
+func (m *LR) NonZero() int {
+	n := 0
+	for _, w := range m.w {
+		if w != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// newLR builds a model from trained weights θ = (w, bias) and the training vocabulary.
+func newLR(info Info, theta []float64, vocab *features.Vocab) (*LR, error) {
+	ext, err := features.NewExtractor(info.Features, vocab)
+	if err != nil {
+		return nil, err
+	}
+	dim := info.Features.Size()
+	if len(theta) != dim+1 {
+		return nil, fmt.Errorf("model: %d weights for %d features", len(theta), dim)
+	}
+	m := &LR{ext: ext, w: make([]float32, dim), bias: float32(theta[dim]), Info: info}
+	for i, v := range theta[:dim] {
+		m.w[i] = float32(v)
+	}
+	if math.IsNaN(float64(m.bias)) {
+		return nil, errors.New("model: NaN bias")
+	}
+	return m, nil
+}

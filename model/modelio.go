@@ -1,0 +1,172 @@
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
+)
+
+// Model file: the modelfile container, kind "va-lr", version 1, payload
+//
+//	name        uint8 length + bytes ("lr" or "ablated")
+//	version     uint16: features.Version of the feature definitions
+//	features    6 bytes: stateful, gov edge, disconnected edge, cross all, numeric, bits
+//	C           float64
+//	decisions   uint64
+//	marginal    float64
+//	skip used   uint8
+//	bias        float32
+//	nonzero     uint64
+//	weights     nonzero × (uvarint gap to the previous id + 1, float32), ids ascending
+//	vocabulary  uvarint count, then count × uvarint gaps between ascending word hashes
+//	            (the first gap from 0)
+//
+// All numbers little endian. Only non-zero weights are stored.
+const (
+	fileKind    = "va-lr"
+	fileVersion = 1
+)
+
+// ErrFormat is wrapped by the error of a malformed model payload.
+var ErrFormat = errors.New("model: malformed model file")
+
+// MarshalBinary encodes m as a model file.
+func (m *LR) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	le := binary.LittleEndian
+	b.WriteByte(byte(len(m.Info.Name)))
+	b.WriteString(m.Info.Name)
+	b.Write(le.AppendUint16(nil, features.Version))
+	f := m.Info.Features
+	b.Write([]byte{b2u(f.Stateful), byte(f.GovEdge), b2u(f.DisconnectedEdge), b2u(f.CrossAll), byte(f.Numeric), f.Bits})
+	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.C)))
+	b.Write(le.AppendUint64(nil, uint64(m.Info.Decisions)))
+	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.Marginal)))
+	b.WriteByte(b2u(m.Info.SkipUsed))
+	b.Write(le.AppendUint32(nil, math.Float32bits(m.bias)))
+	b.Write(le.AppendUint64(nil, uint64(m.NonZero())))
+	prev := -1
+	for i, w := range m.w {
+		if w == 0 {
+			continue
+		}
+		b.Write(binary.AppendUvarint(nil, uint64(i-prev)))
+		b.Write(le.AppendUint32(nil, math.Float32bits(w)))
+		prev = i
+	}
+	var hs []uint64
+	if v := m.ext.Vocab(); v != nil {
+		hs = v.Hashes()
+	}
+	b.Write(binary.AppendUvarint(nil, uint64(len(hs))))
+	last := uint64(0)
+	for _, h := range hs {
+		b.Write(binary.AppendUvarint(nil, h-last))
+		last = h
+	}
+	return modelfile.Encode(fileKind, fileVersion, b.Bytes())
+}
+
+func b2u(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// Load decodes a model file written by MarshalBinary. A corrupt, truncated or foreign
+// file gives an error (wrapping a modelfile error or ErrFormat).
+func Load(data []byte) (*LR, error) {
+	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	r := bytes.NewReader(payload)
+	le := binary.LittleEndian
+	fail := func(what string) (*LR, error) { return nil, fmt.Errorf("%w: %s", ErrFormat, what) }
+	var info Info
+	nl, err := r.ReadByte()
+	if err != nil {
+		return fail("no name")
+	}
+	name := make([]byte, nl)
+	var fb [6]byte
+	var head [8 + 8 + 8 + 1 + 4 + 8]byte
+	if _, err := r.Read(name); err != nil && nl > 0 {
+		return fail("short name")
+	}
+	info.Name = string(name)
+	if info.Name != NameLR && info.Name != NameAblated {
+		return fail(fmt.Sprintf("unknown model name %q", info.Name))
+	}
+	var vb [2]byte
+	if n, _ := r.Read(vb[:]); n != 2 {
+		return fail("no feature version")
+	}
+	if v := le.Uint16(vb[:]); v != features.Version {
+		return nil, fmt.Errorf("%w: features version %d, this build computes version %d (retrain the model)", ErrFormat, v, features.Version)
+	}
+	if n, _ := r.Read(fb[:]); n != len(fb) {
+		return fail("short feature configuration")
+	}
+	info.Features = features.Config{Stateful: fb[0] == 1, GovEdge: features.GovEdge(fb[1]), DisconnectedEdge: fb[2] == 1,
+		CrossAll: fb[3] == 1, Numeric: features.Numeric(fb[4]), Bits: fb[5]}
+	if err := info.Features.Validate(); err != nil {
+		return fail(err.Error())
+	}
+	if n, _ := r.Read(head[:]); n != len(head) {
+		return fail("short header")
+	}
+	info.C = math.Float64frombits(le.Uint64(head[0:]))
+	info.Decisions = int(le.Uint64(head[8:]))
+	info.Marginal = math.Float64frombits(le.Uint64(head[16:]))
+	info.SkipUsed = head[24] == 1
+	bias := math.Float32frombits(le.Uint32(head[25:]))
+	nnz := le.Uint64(head[29:])
+	dim := info.Features.Size()
+	if nnz > uint64(dim) {
+		return fail("more weights than features")
+	}
+	theta := make([]float64, dim+1)
+	theta[dim] = float64(bias)
+	id := -1
+	var wb [4]byte
+	for range nnz {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil || gap == 0 || gap > uint64(dim) || id+int(gap) >= dim {
+			return fail("bad weight index")
+		}
+		id += int(gap)
+		if n, _ := r.Read(wb[:]); n != 4 {
+			return fail("short weights")
+		}
+		theta[id] = float64(math.Float32frombits(le.Uint32(wb[:])))
+	}
+	nv, err := binary.ReadUvarint(r)
+	if err != nil || nv > uint64(r.Len()) {
+		return fail("bad vocabulary size")
+	}
+	hs := make([]uint64, nv)
+	last := uint64(0)
+	for i := range hs {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil || (i > 0 && gap == 0) {
+			return fail("bad vocabulary")
+		}
+		last += gap
+		hs[i] = last
+	}
+	if r.Len() != 0 {
+		return fail("trailing bytes")
+	}
+	var vocab *features.Vocab
+	if nv > 0 {
+		vocab = features.VocabOf(hs)
+	}
+	return newLR(info, theta, vocab)
+}

@@ -1,0 +1,277 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// TrainConfig controls Train.
+type TrainConfig struct {
+	// Name is NameLR or NameAblated; it is stored in the model.
+	Name string
+	// Features is the feature set. LRFeatures and AblatedFeatures are the defaults.
+	Features features.Config
+	// Cs is the grid of inverse regularisation strengths; the one with the best validation
+	// F1 wins (the first on ties). The grid is fitted in ascending order, each fit starting
+	// from the previous solution.
+	Cs []float64
+	// UseSkipped keeps the candidates that the runtime skips as over budget among the
+	// training decisions (the authors kept them).
+	UseSkipped bool
+	// MaxIter bounds the L-BFGS iterations per C (0: 500).
+	MaxIter int
+	// Workers is the number of goroutines (0: 1). The result does not depend on it.
+	Workers int
+	// Log receives a line per C of the grid and a summary; nil for none.
+	Log io.Writer
+	// Verbose adds to Log a line every 10 optimiser iterations.
+	Verbose bool
+}
+
+// LRFeatures returns the VA_LR feature set chosen on validation (docs/features.md):
+// the GOVERNOR edge to the child in C, edge features for DISCONNECTED decisions, every
+// stateful feature crossed, numeric features binned, 2^22 buckets.
+func LRFeatures() features.Config {
+	return features.Config{Stateful: true, GovEdge: features.GovChild, DisconnectedEdge: true, CrossAll: true,
+		Numeric: features.NumBinned, Bits: 22}
+}
+
+// AblatedFeatures returns the ABLATED feature set: LRFeatures without the stateful and
+// interaction features.
+func AblatedFeatures() features.Config {
+	c := LRFeatures()
+	c.Stateful = false
+	return c
+}
+
+// GridPoint is the outcome of one C of the grid.
+type GridPoint struct {
+	C          float64
+	F1, CR     float64 // mean validation token F1 and compression ratio
+	Iterations int     // L-BFGS iterations
+	Converged  bool
+	Loss       float64 // final objective
+	GradNorm   float64
+	Elapsed    time.Duration // fit time
+}
+
+// TrainResult is what Train returns.
+type TrainResult struct {
+	Model      *LR
+	Grid       []GridPoint
+	Best       int // index in Grid of the chosen C
+	Decisions  int // training decisions used
+	Features   int // stored feature occurrences
+	Dropped    int // training inputs the oracle could not follow (errors)
+	Collect    time.Duration
+	Elapsed    time.Duration
+	Validation int // validation inputs
+}
+
+// ErrNoData is returned when there is nothing to train on or validate with.
+var ErrNoData = errors.New("model: no training or validation data")
+
+// Train extracts the oracle decisions of the training inputs, fits a logistic regression
+// for every C of the grid, and keeps the one with the best mean F1 on the validation
+// inputs. It is deterministic: the same inputs and configuration give the same model.
+func Train(train, valid []Input, cfg TrainConfig) (*TrainResult, error) {
+	start := time.Now()
+	if len(train) == 0 || len(valid) == 0 || len(cfg.Cs) == 0 {
+		return nil, ErrNoData
+	}
+	if cfg.Name != NameLR && cfg.Name != NameAblated {
+		return nil, fmt.Errorf("%w %q: train %q or %q", ErrUnknownMethod, cfg.Name, NameLR, NameAblated)
+	}
+	vocab := features.NewVocab(func(yield func(string) bool) {
+		for _, in := range train {
+			if in.Sentence == nil {
+				continue
+			}
+			for _, t := range in.Sentence.Tokens {
+				if !yield(t.Form) {
+					return
+				}
+			}
+		}
+	})
+	ext, err := features.NewExtractor(cfg.Features, vocab)
+	if err != nil {
+		return nil, err
+	}
+	workers := max(cfg.Workers, 1)
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	data, dropped := collect(ext, train, cfg.UseSkipped, workers)
+	res := &TrainResult{Decisions: data.Len(), Features: data.NNZ(), Dropped: dropped, Collect: time.Since(start), Validation: len(valid)}
+	if data.Len() == 0 {
+		return nil, ErrNoData
+	}
+	marginal := float64(data.pos) / float64(data.Len())
+	logf("%s: vocabulary of %d words", cfg.Name, vocab.Len())
+	logf("%s: %d training decisions (%.1f%% positive) from %d inputs (%d dropped), %d feature occurrences, in %s",
+		cfg.Name, data.Len(), 100*marginal, len(train), dropped, data.NNZ(), res.Collect.Round(time.Millisecond))
+
+	cs := slices.Clone(cfg.Cs)
+	slices.Sort(cs)
+	dim := cfg.Features.Size()
+	theta := make([]float64, dim+1)
+	maxIter := cfg.MaxIter
+	if maxIter <= 0 {
+		maxIter = 500
+	}
+	var best *LR
+	for _, c := range cs {
+		if !(c > 0) {
+			return nil, fmt.Errorf("model: C = %v must be positive", c)
+		}
+		t0 := time.Now()
+		fit, err := fitLR(data, dim, theta, fitOptions{C: c, MaxIter: maxIter, Workers: workers,
+			OnIter: func(it int, f, g float64) {
+				if cfg.Verbose && it%10 == 0 {
+					logf("  C=%g iteration %d: objective %.6g, ‖∇‖ %.3g (%s)", c, it, f, g, time.Since(t0).Round(time.Second))
+				}
+			}})
+		if err != nil && !errors.Is(err, errLineSearch) {
+			return nil, err
+		}
+		m, err := newLR(Info{Name: cfg.Name, Features: cfg.Features, C: c, Decisions: data.Len(), Marginal: marginal, SkipUsed: cfg.UseSkipped}, theta, vocab)
+		if err != nil {
+			return nil, err
+		}
+		gp := GridPoint{C: c, Iterations: fit.Iterations, Converged: fit.Converged, Loss: fit.F, GradNorm: fit.GradNorm, Elapsed: time.Since(t0)}
+		ev, err := Evaluate(m, valid, workers)
+		if err != nil {
+			return nil, err
+		}
+		gp.F1, gp.CR = ev.F1, ev.CR
+		logf("%s C=%g: validation F1 %.4f CR %.4f (%d iterations, converged %t, %s)", cfg.Name, c, gp.F1, gp.CR, gp.Iterations, gp.Converged, gp.Elapsed.Round(time.Second))
+		res.Grid = append(res.Grid, gp)
+		if best == nil || gp.F1 > res.Grid[res.Best].F1 {
+			best, res.Best = m, len(res.Grid)-1
+		}
+	}
+	res.Model = best
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// collect runs the oracle over the inputs and extracts the features of every decision,
+// in input order, with workers goroutines over fixed chunks.
+func collect(ext *features.Extractor, inputs []Input, useSkipped bool, workers int) (*examples, int) {
+	const chunk = 512
+	nChunks := (len(inputs) + chunk - 1) / chunk
+	bar := progress.New("oracle decisions", len(inputs))
+	defer bar.Done()
+	parts := make([]*examples, nChunks)
+	drops := make([]int, nChunks)
+	var wg sync.WaitGroup
+	next := make(chan int, nChunks)
+	for i := range nChunks {
+		next <- i
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var c va.Compressor
+			for k := range next {
+				part := newExamples()
+				for _, in := range inputs[k*chunk : min((k+1)*chunk, len(inputs))] {
+					if in.Sentence == nil || in.Tree == nil {
+						drops[k]++
+						continue
+					}
+					p := va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
+					_, err := c.Oracle(p, in.Gold, ext, func(s *va.State, v int, y, skipped bool) {
+						if skipped && !useSkipped {
+							return
+						}
+						part.add(ext.Features(s, v), y)
+					})
+					if err != nil {
+						drops[k]++
+					}
+				}
+				parts[k] = part
+				bar.Add(min((k+1)*chunk, len(inputs)) - k*chunk)
+			}
+		}()
+	}
+	wg.Wait()
+	var nIDs, nVals, nEx int
+	for _, p := range parts {
+		nIDs, nVals, nEx = nIDs+len(p.ids), nVals+len(p.vals), nEx+p.Len()
+	}
+	all := &examples{off: make([]int64, 1, nEx+1), voff: make([]int64, 1, nEx+1),
+		ids: make([]uint32, 0, nIDs), vals: make([]float32, 0, nVals), y: make([]bool, 0, nEx)}
+	dropped := 0
+	for k, p := range parts {
+		all.appendAll(p)
+		parts[k] = nil
+		dropped += drops[k]
+	}
+	return all, dropped
+}
+
+// Evaluation is the mean quality of a method's compressions.
+type Evaluation struct {
+	N      int     // inputs compressed
+	F1, CR float64 // mean token F1 and compression ratio
+	// PerF1 and PerCR are the per-input values, in input order.
+	PerF1, PerCR []float64
+}
+
+// Evaluate compresses every input with m (workers goroutines) and returns the mean token
+// F1 against the gold compressions and the mean compression ratio (package metrics).
+func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
+	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs))}
+	errs := make([]error, len(inputs))
+	var wg sync.WaitGroup
+	workers = max(workers, 1)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var c Compressor
+			for i := w; i < len(inputs); i += workers {
+				in := inputs[i]
+				kept, err := c.Compress(m, in)
+				if err == nil {
+					ev.PerF1[i], err = metrics.F1(in.Tree.N(), kept, in.Gold)
+				}
+				if err == nil {
+					ev.PerCR[i], err = metrics.CompressionRatio(in.Sentence.Forms(), kept)
+				}
+				errs[i] = err
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if len(inputs) == 0 {
+		return ev, nil
+	}
+	var err error
+	if ev.F1, err = metrics.Mean(ev.PerF1); err != nil {
+		return nil, err
+	}
+	if ev.CR, err = metrics.Mean(ev.PerCR); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}

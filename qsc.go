@@ -1,0 +1,325 @@
+// Package qsc compresses sentences for search snippets: given a sentence S, query terms Q
+// and a character budget b, it returns the shortening of S that keeps every query term and
+// fits in b characters (Handler & O'Connor, "Query-focused Sentence Compression in Linear
+// Time", EMNLP 2019).
+//
+// New loads the models embedded in the binary: the tokenizer, tagger and parser of the
+// built-in English pipeline and the VERTEX ADDITION models. An Engine is safe for
+// concurrent use. The CLI (cmd/qsc) and the HTTP service go through the same Engine.
+package qsc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// DefaultMethod is the method used when a request names none: VERTEX ADDITION_LR.
+const DefaultMethod = model.NameLR
+
+// Errors in requests. Every error a request gets wraps ErrBadRequest, ErrInfeasible or
+// ErrUnknownMethod, so that callers (the HTTP service) can tell the client's fault.
+var (
+	ErrBadRequest    = errors.New("bad request")
+	ErrInfeasible    = errors.New("infeasible")
+	ErrUnknownMethod = errors.New("unknown method")
+)
+
+// Engine compresses sentences. It holds the read-only models and a pool of per-goroutine
+// scratch memory; it is safe for concurrent use.
+type Engine struct {
+	pipe *pipeline.Pipeline
+	seed uint64
+
+	mu      sync.Mutex
+	methods map[string]model.Method
+
+	pool sync.Pool // *worker
+}
+
+type worker struct {
+	pw *pipeline.Worker
+	mc model.Compressor
+}
+
+// Options configure New.
+type Options struct {
+	// Seed seeds the RANDOM method (default 0).
+	Seed uint64
+}
+
+// New returns an Engine with the embedded default models.
+func New() (*Engine, error) { return NewWithOptions(Options{}) }
+
+// NewWithOptions is New with options.
+func NewWithOptions(opts Options) (*Engine, error) {
+	p, err := pipeline.Default()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{pipe: p, seed: opts.Seed, methods: map[string]model.Method{}}
+	e.pool.New = func() any { return &worker{pw: p.NewWorker()} }
+	return e, nil
+}
+
+// Methods lists the method names a Request may give.
+func Methods() []string { return []string{model.NameLR, model.NameAblated, model.NameRandom} }
+
+// method returns the named method, loading its embedded model file on first use.
+func (e *Engine) method(name string) (model.Method, error) {
+	if name == "" {
+		name = DefaultMethod
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if m, ok := e.methods[name]; ok {
+		return m, nil
+	}
+	var file string
+	switch name {
+	case model.NameLR, model.NameRandom: // RANDOM reads the training marginal from the LR file
+		file = models.LRName
+	case model.NameAblated:
+		file = models.AblatedName
+	default:
+		return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownMethod, name, strings.Join(Methods(), ", "))
+	}
+	data, err := models.Load(file)
+	if err != nil {
+		return nil, fmt.Errorf("method %q: %w", name, err)
+	}
+	m, err := model.Open(name, data, e.seed)
+	if err != nil {
+		return nil, fmt.Errorf("method %q: %w", name, err)
+	}
+	e.methods[name] = m
+	return m, nil
+}
+
+// Request is one compression problem, as the batch interface and the HTTP service take
+// it. Give the sentence as Tokens or as Text, and the query as QueryIDs or as Query.
+type Request struct {
+	// ID is echoed in the response.
+	ID string `json:"id"`
+	// Tokens is the sentence, tokenized.
+	Tokens []string `json:"tokens,omitempty"`
+	// Text is the sentence as raw text; it is tokenized as one sentence.
+	Text string `json:"text,omitempty"`
+	// XPOS optionally gives a Penn Treebank tag per token, replacing the built-in tagger.
+	XPOS []string `json:"xpos,omitempty"`
+	// QueryIDs are 1-based token ids that must be kept.
+	QueryIDs []int `json:"query_ids,omitempty"`
+	// Query are terms that must be kept; each is matched case-insensitively to its first
+	// occurrence in the sentence (a term of several words to a run of tokens).
+	Query []string `json:"query,omitempty"`
+	// Budget is the maximum length in characters of the kept tokens joined by spaces.
+	Budget int `json:"budget"`
+	// Method is "lr" (the default), "ablated" or "random".
+	Method string `json:"method,omitempty"`
+}
+
+// Step is one decision of a compression, for explanations.
+type Step struct {
+	Token    int     // 1-based id of the candidate
+	Form     string  // its form
+	P        float64 // the model's probability of keeping it (0 when skipped)
+	Outcome  string  // "accept", "reject", or "skip" (over budget: the model was not asked)
+	Length   int     // length of the compression after the step
+	Accepted bool    // the candidate was added
+}
+
+// Result is a compression.
+type Result struct {
+	// Kept are the 1-based ids of the kept tokens, ascending.
+	Kept []int
+	// Compression is the kept tokens joined by single spaces.
+	Compression string
+	// Sentence is the analysed sentence: tokens (with byte offsets into Text when the
+	// request gave text), tags and tree.
+	Sentence *syntax.Sentence
+	// Query are the 1-based ids of the query tokens.
+	Query []int
+	// Steps are the decisions, when asked for.
+	Steps []Step
+}
+
+// Do compresses one request. explain records every decision in Result.Steps.
+func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if req.Budget <= 0 {
+		return nil, fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, req.Budget)
+	}
+	s, err := sentenceOf(req)
+	if err != nil {
+		return nil, err
+	}
+	m, err := e.method(req.Method)
+	if err != nil {
+		return nil, err
+	}
+	w := e.pool.Get().(*worker)
+	defer e.pool.Put(w)
+	if err := w.pw.Sentence(s, pipeline.Options{KeepXPOS: req.XPOS != nil}); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	q, err := queryOf(req, s)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	w.mc.VA.Trace = explain
+	kept, err := w.mc.Compress(m, model.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget})
+	if err != nil {
+		return nil, classify(err)
+	}
+	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q}
+	parts := make([]string, len(kept))
+	for i, id := range kept {
+		parts[i] = s.Tokens[id-1].Form
+	}
+	res.Compression = strings.Join(parts, " ")
+	if explain {
+		for _, st := range w.mc.VA.Steps() {
+			res.Steps = append(res.Steps, Step{Token: st.V, Form: s.Tokens[st.V-1].Form, P: st.P,
+				Outcome: st.Outcome.String(), Length: st.Len, Accepted: st.Outcome == va.Accepted})
+		}
+	}
+	return res, nil
+}
+
+// Compress compresses one sentence of raw text so that it keeps every query term and fits
+// in budget characters, with the default method.
+func (e *Engine) Compress(ctx context.Context, text string, query []string, budget int) (*Result, error) {
+	return e.Do(ctx, &Request{Text: text, Query: query, Budget: budget}, false)
+}
+
+// classify wraps engine errors as infeasible or bad requests.
+func classify(err error) error {
+	switch {
+	case errors.Is(err, va.ErrBudgetTooSmall):
+		return fmt.Errorf("%w: %v", ErrInfeasible, err)
+	case errors.Is(err, va.ErrInvalidInput), errors.Is(err, va.ErrNotInSentence), errors.Is(err, va.ErrDuplicate), errors.Is(err, va.ErrBadBudget):
+		return fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	return err
+}
+
+// sentenceOf builds the unparsed sentence of a request.
+func sentenceOf(req *Request) (*syntax.Sentence, error) {
+	var s syntax.Sentence
+	switch {
+	case req.Tokens != nil && req.Text != "":
+		return nil, fmt.Errorf("%w: give either tokens or text, not both", ErrBadRequest)
+	case req.Tokens != nil:
+		if len(req.Tokens) == 0 {
+			return nil, fmt.Errorf("%w: tokens is empty", ErrBadRequest)
+		}
+		s.Tokens = make([]syntax.Token, len(req.Tokens))
+		for i, f := range req.Tokens {
+			if f == "" || strings.ContainsAny(f, " \t\n\r") {
+				return nil, fmt.Errorf("%w: token %d (%q) is empty or contains whitespace", ErrBadRequest, i+1, f)
+			}
+			s.Tokens[i] = syntax.Token{Form: f, Head: syntax.NoHead, Start: -1, End: -1}
+		}
+	case strings.TrimSpace(req.Text) != "":
+		s.Tokens = tokenize.Tokens(req.Text)
+		if len(s.Tokens) == 0 {
+			return nil, fmt.Errorf("%w: text has no words", ErrBadRequest)
+		}
+	default:
+		return nil, fmt.Errorf("%w: give the sentence as tokens or text", ErrBadRequest)
+	}
+	if req.XPOS != nil {
+		if len(req.XPOS) != len(s.Tokens) {
+			return nil, fmt.Errorf("%w: %d xpos tags for %d tokens", ErrBadRequest, len(req.XPOS), len(s.Tokens))
+		}
+		for i, t := range req.XPOS {
+			if t == "" {
+				return nil, fmt.Errorf("%w: xpos tag %d is empty", ErrBadRequest, i+1)
+			}
+			s.Tokens[i].XPOS = t
+		}
+	}
+	return &s, nil
+}
+
+// queryOf resolves the query of a request to 1-based token ids, ascending and distinct.
+func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
+	n := len(s.Tokens)
+	switch {
+	case req.QueryIDs != nil && req.Query != nil:
+		return nil, fmt.Errorf("%w: give either query_ids or query, not both", ErrBadRequest)
+	case req.QueryIDs != nil:
+		seen := make(map[int]bool, len(req.QueryIDs))
+		var q []int
+		for _, id := range req.QueryIDs {
+			if id < 1 || id > n {
+				return nil, fmt.Errorf("%w: query id %d is not a token id (1..%d)", ErrBadRequest, id, n)
+			}
+			if !seen[id] {
+				seen[id] = true
+				q = append(q, id)
+			}
+		}
+		slices.Sort(q)
+		return q, nil
+	case req.Query != nil:
+		seen := make([]bool, n+1)
+		var q []int
+		for _, term := range req.Query {
+			ids, err := matchTerm(s, term)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				if !seen[id] {
+					seen[id] = true
+					q = append(q, id)
+				}
+			}
+		}
+		slices.Sort(q)
+		return q, nil
+	}
+	return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
+}
+
+// matchTerm finds the first run of tokens equal, ignoring case, to the tokens of term.
+func matchTerm(s *syntax.Sentence, term string) ([]int, error) {
+	parts := tokenize.Tokens(term)
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%w: empty query term", ErrBadRequest)
+	}
+	for i := 0; i+len(parts) <= len(s.Tokens); i++ {
+		ok := true
+		for j, p := range parts {
+			if !strings.EqualFold(s.Tokens[i+j].Form, p.Form) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			ids := make([]int, len(parts))
+			for j := range parts {
+				ids[j] = i + j + 1
+			}
+			return ids, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, term)
+}
