@@ -1,8 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/internal/evaluate"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,7 +18,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/syntax"
 )
 
 func init() {
@@ -102,11 +101,11 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	train, err := parsedInputs(d.Split(dataset.Train), *trainN)
+	train, err := evaluate.Inputs(firstN(d.Split(dataset.Train), *trainN))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	valid, err := parsedInputs(d.Split(dataset.Validation), *validN)
+	valid, err := evaluate.Inputs(firstN(d.Split(dataset.Validation), *validN))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -164,27 +163,10 @@ func parsedTrainFile(path string) (string, error) {
 	return cached, nil
 }
 
-// errUnparsed reports a tuple whose sentence has no dependency heads.
-var errUnparsed = errors.New("sentence is not parsed (HEAD is _): use the parse cache written by qsc data parse")
-
-// parsedInputs turns parsed tuples (at most n of them when n > 0) into model inputs,
-// building each dependency tree.
-func parsedInputs(ts []*dataset.Tuple, n int) ([]model.Input, error) {
+// firstN returns the first n tuples, or all of them when n ≤ 0.
+func firstN(ts []*dataset.Tuple, n int) []*dataset.Tuple {
 	if n > 0 && n < len(ts) {
-		ts = ts[:n]
+		return ts[:n]
 	}
-	ins := make([]model.Input, len(ts))
-	for i, t := range ts {
-		for _, tok := range t.Sentence.Tokens {
-			if tok.Head == syntax.NoHead {
-				return nil, fmt.Errorf("sentence %s: %w", t.ID, errUnparsed)
-			}
-		}
-		tree, err := model.TreeOf(t.Sentence)
-		if err != nil {
-			return nil, fmt.Errorf("sentence %s: %w", t.ID, err)
-		}
-		ins[i] = model.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold}
-	}
-	return ins, nil
+	return ts
 }

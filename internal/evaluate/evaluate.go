@@ -5,6 +5,7 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -61,21 +62,45 @@ func LoadTest(ctx context.Context, dataDir, cacheDir string, p *pipeline.Pipelin
 			sents[id] = syntax.FromCoNLLU(cs)
 		}
 	}
-	t := &Test{Variant: v, Tuples: d.Tuples, Inputs: make([]model.Input, len(d.Tuples))}
-	for i, tu := range d.Tuples {
-		s := tu.Sentence
-		if v != parsecache.Given {
-			if s = sents[tu.ID]; s == nil {
+	tuples := d.Tuples
+	if v != parsecache.Given {
+		tuples = make([]*dataset.Tuple, len(d.Tuples))
+		for i, tu := range d.Tuples {
+			s := sents[tu.ID]
+			if s == nil {
 				return nil, fmt.Errorf("test sentence %s: missing from the %s parse", tu.ID, v.Name)
 			}
+			cp := *tu
+			cp.Sentence = s
+			tuples[i] = &cp
 		}
-		tree, err := syntax.NewTree(s.Heads())
-		if err != nil {
-			return nil, fmt.Errorf("test sentence %s: %w", tu.ID, err)
-		}
-		t.Inputs[i] = model.Input{Sentence: s, Tree: tree, Query: tu.Query, Budget: tu.Budget, Gold: tu.Gold}
 	}
-	return t, nil
+	inputs, err := Inputs(tuples)
+	if err != nil {
+		return nil, err
+	}
+	return &Test{Variant: v, Tuples: d.Tuples, Inputs: inputs}, nil
+}
+
+// ErrUnparsed is returned by Inputs for a tuple whose sentence has no tree.
+var ErrUnparsed = errors.New("sentence is not parsed (run qsc data parse)")
+
+// Inputs turns parsed tuples into model inputs, building each sentence's tree.
+func Inputs(ts []*dataset.Tuple) ([]model.Input, error) {
+	ins := make([]model.Input, len(ts))
+	for i, t := range ts {
+		for _, tok := range t.Sentence.Tokens {
+			if tok.Head == syntax.NoHead {
+				return nil, fmt.Errorf("sentence %s: %w", t.ID, ErrUnparsed)
+			}
+		}
+		tree, err := syntax.NewTree(t.Sentence.Heads())
+		if err != nil {
+			return nil, fmt.Errorf("sentence %s: %w", t.ID, err)
+		}
+		ins[i] = model.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold}
+	}
+	return ins, nil
 }
 
 // Row is the evaluation of one method on one variant of the test set.

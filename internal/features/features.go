@@ -27,6 +27,7 @@ package features
 import (
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"slices"
 	"unicode"
@@ -196,36 +197,21 @@ const (
 	tBin
 )
 
-// fmix is the 64-bit finalizer of MurmurHash3.
-func fmix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
-
 // mix combines a key with a value; it is not symmetric.
-func mix(a, b uint64) uint64 { return fmix(a*0x9e3779b97f4a7c15 + b) }
+func mix(a, b uint64) uint64 { return hashing.Fmix(a*0x9e3779b97f4a7c15 + b) }
 
 // key starts a feature key for template t.
-func key(t uint64) uint64 { return fmix(t << 56) }
+func key(t uint64) uint64 { return hashing.Fmix(t << 56) }
 
 // hashString hashes s (FNV-1a, then fmix).
 func hashString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return fmix(h)
+	return hashing.Fmix(hashing.String(s))
 }
 
 // hashLower hashes the lowercase of s, as hashString(strings.ToLower(s)) for ASCII and
 // rune by rune otherwise, without allocating.
 func hashLower(s string) uint64 {
-	h := uint64(14695981039346656037)
+	h := uint64(hashing.FNVOffset)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -233,7 +219,7 @@ func hashLower(s string) uint64 {
 				c += 'a' - 'A'
 			}
 			h ^= uint64(c)
-			h *= 1099511628211
+			h *= hashing.FNVPrime
 			i++
 			continue
 		}
@@ -242,11 +228,11 @@ func hashLower(s string) uint64 {
 		n := utf8.EncodeRune(buf[:], unicode.ToLower(r))
 		for _, b := range buf[:n] {
 			h ^= uint64(b)
-			h *= 1099511628211
+			h *= hashing.FNVPrime
 		}
 		i += size
 	}
-	return fmix(h)
+	return hashing.Fmix(h)
 }
 
 // hashWord hashes the normalized form of a word, as the Google train file writes words:
