@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"github.com/qsc-nlp/qsc/internal/cputime"
 	"os"
 	"testing"
 	"time"
@@ -115,7 +116,7 @@ func report(b *testing.B, tokens int, cpu0 time.Duration) {
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/sec, "sentences/s")
 	b.ReportMetric(float64(tokens)/sec, "tokens/s")
-	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+	if cpu := (cputime.Used() - cpu0).Seconds(); cpu > 0 {
 		b.ReportMetric(float64(b.N)/cpu, "cpu-sentences/s")
 	}
 }
@@ -134,7 +135,7 @@ func BenchmarkParse(b *testing.B) {
 	tokens := 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for i := range b.N {
 		g := dev[i%len(dev)]
 		s.Tokens = append(s.Tokens[:0], g.Tokens...)
@@ -164,7 +165,7 @@ func BenchmarkTagParse(b *testing.B) {
 	tokens := 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for i := range b.N {
 		g := dev[i%len(dev)]
 		s.Tokens = append(s.Tokens[:0], g.Tokens...)

@@ -3,6 +3,7 @@ package tagger
 import (
 	"bytes"
 	"errors"
+	"github.com/qsc-nlp/qsc/internal/cputime"
 	"os"
 	"path/filepath"
 	"slices"
@@ -238,7 +239,7 @@ func benchTag(b *testing.B, m *Model, sents []*syntax.Sentence) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		for _, s := range work {
 			tg.Tag(s)
@@ -249,7 +250,7 @@ func benchTag(b *testing.B, m *Model, sents []*syntax.Sentence) {
 	b.ReportMetric(float64(len(work))*float64(b.N)/sec, "sentences/s")
 	// On a shared machine wall time undercounts; the CPU time of the (single-goroutine)
 	// loop gives the throughput per core.
-	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+	if cpu := (cputime.Used() - cpu0).Seconds(); cpu > 0 {
 		b.ReportMetric(float64(tokens)*float64(b.N)/cpu, "tokens/cpu-s")
 		b.ReportMetric(float64(len(work))*float64(b.N)/cpu, "sentences/cpu-s")
 	}

@@ -1,14 +1,15 @@
 //go:build unix
 
-package tagger
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) used by the process so far.
-func cpuTime() time.Duration {
+// Used returns the CPU time (user + system) the process has used so far, or 0 when it
+// cannot be read.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
