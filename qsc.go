@@ -16,9 +16,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/qsc-nlp/qsc/internal/methods"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 	"github.com/qsc-nlp/qsc/va"
@@ -73,7 +73,7 @@ func NewWithOptions(opts Options) (*Engine, error) {
 }
 
 // Methods lists the method names a Request may give.
-func Methods() []string { return []string{model.NameLR, model.NameAblated, model.NameRandom} }
+func Methods() []string { return methods.Names(true) }
 
 // method returns the named method, loading its embedded model file on first use.
 func (e *Engine) method(name string) (model.Method, error) {
@@ -85,22 +85,12 @@ func (e *Engine) method(name string) (model.Method, error) {
 	if m, ok := e.methods[name]; ok {
 		return m, nil
 	}
-	var file string
-	switch name {
-	case model.NameLR, model.NameRandom: // RANDOM reads the training marginal from the LR file
-		file = models.LRName
-	case model.NameAblated:
-		file = models.AblatedName
-	default:
+	if ent, err := methods.Lookup(name); err != nil || !ent.Public {
 		return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownMethod, name, strings.Join(Methods(), ", "))
 	}
-	data, err := models.Load(file)
+	m, err := methods.Open(name, nil, e.seed)
 	if err != nil {
-		return nil, fmt.Errorf("method %q: %w", name, err)
-	}
-	m, err := model.Open(name, data, e.seed)
-	if err != nil {
-		return nil, fmt.Errorf("method %q: %w", name, err)
+		return nil, err
 	}
 	e.methods[name] = m
 	return m, nil
@@ -124,7 +114,7 @@ type Request struct {
 	Query []string `json:"query,omitempty"`
 	// Budget is the maximum length in characters of the kept tokens joined by spaces.
 	Budget int `json:"budget"`
-	// Method is "lr" (the default), "ablated" or "random".
+	// Method is one of Methods(): "lr" (the default), "ablated", "random"….
 	Method string `json:"method,omitempty"`
 }
 

@@ -42,12 +42,23 @@ var (
 	ErrNoSentence    = errors.New("model: input has no sentence or no tree")
 )
 
-// Method is a compression method: a va.Decider with a name. Methods are safe for
+// Method is a compression method. It is either a va.Decider, which VERTEX ADDITION asks
+// about one candidate at a time (lr, ablated, random, and the LSTM), or a Solver, which
+// chooses the whole compression at once (the ILP baseline). Methods are safe for
 // concurrent use.
 type Method interface {
-	va.Decider
-	// Name returns the method's name: NameLR, NameAblated, NameRandom or NameOracle.
+	// Name returns the method's name, such as NameLR.
 	Name() string
+}
+
+// Solver is a Method that compresses a whole Input at once, such as an ILP.
+type Solver interface {
+	Method
+	// Solve returns the kept token ids of in, ascending, with Q ⊆ C and ℓ(C) ≤ b. scratch
+	// is memory owned by the calling Compressor, which the solver may keep reusable state
+	// in; the returned slice may alias it and is valid until the next call with scratch.
+	// An Input with an empty Query is allowed (the unconstrained task).
+	Solve(in Input, scratch *any) ([]int, error)
 }
 
 // Open returns the method called name. "lr" and "ablated" need their model file (written
@@ -106,12 +117,14 @@ type Compressor struct {
 	// VA is the underlying engine; set VA.Trace to record the steps (VA.Steps).
 	VA va.Compressor
 
-	gold va.Gold
+	gold    va.Gold
+	scratch any // a Solver's reusable memory
 }
 
 // Compress compresses in with m and returns the kept token ids in sentence order. The
-// slice is valid until the next call on c. Errors wrap ErrNoSentence, ErrNoGold or one of
-// the va errors (bad query, budget, tree).
+// slice is valid until the next call on c. Errors wrap ErrNoSentence, ErrNoGold,
+// ErrUnknownMethod or one of the va errors (bad query, budget, tree). A Solver's steps are
+// not traced.
 func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	if in.Sentence == nil || in.Tree == nil {
 		return nil, ErrNoSentence
@@ -126,10 +139,15 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 		}
 		return c.VA.Run(p, &c.gold)
 	}
-	if m == nil {
+	switch m := m.(type) {
+	case Solver:
+		return m.Solve(in, &c.scratch)
+	case va.Decider:
+		return c.VA.Run(p, m)
+	case nil:
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	}
-	return c.VA.Run(p, m)
+	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
 }
 
 // Oracle is the static oracle: with a Compressor it accepts exactly the gold tokens of

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,12 +12,12 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/evaluate"
+	"github.com/qsc-nlp/qsc/internal/methods"
 	"github.com/qsc-nlp/qsc/internal/parsecache"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
 )
 
 func init() {
@@ -30,24 +31,29 @@ var paperF1 = map[string]string{model.NameLR: "0.881", model.NameAblated: "0.827
 // evalEnv holds what eval and bench share: data, cache, pipeline and method files.
 type evalEnv struct {
 	data, cache  *string
-	lr, ablated  *string
+	files        map[string]*string // method name → model file flag
 	seed         *uint64
 	mf           *modelFlags
 	pipe         *pipeline.Pipeline
 	dataDir, dir string
 }
 
-func addEvalFlags(fs interface {
-	String(string, string, string) *string
-	Uint64(string, uint64, string) *uint64
-}) *evalEnv {
-	return &evalEnv{
-		data:    fs.String("data", "", "data directory (default: ../shared/data beside the repository, or $QSC_DATA)"),
-		cache:   fs.String("cache", "", "parse cache directory (default: $QSC_CACHE or the user cache directory)"),
-		lr:      fs.String("lr", "", "VA_LR model file (default: the embedded "+models.LRName+")"),
-		ablated: fs.String("ablated", "", "ABLATED model file (default: the embedded "+models.AblatedName+")"),
-		seed:    fs.Uint64("seed", 1, "seed of the test queries, the random method and the latency samples"),
+func addEvalFlags(fs *flag.FlagSet) *evalEnv {
+	e := &evalEnv{
+		data:  fs.String("data", "", "data directory (default: ../shared/data beside the repository, or $QSC_DATA)"),
+		cache: fs.String("cache", "", "parse cache directory (default: $QSC_CACHE or the user cache directory)"),
+		seed:  fs.Uint64("seed", 1, "seed of the test queries, the random method and the latency samples"),
+		files: map[string]*string{},
 	}
+	seen := map[string]bool{}
+	for _, m := range methods.All() {
+		if m.File == "" || seen[m.File] {
+			continue
+		}
+		seen[m.File] = true
+		e.files[m.File] = fs.String(m.Name, "", m.Name+" model file (default: the embedded "+m.File+")")
+	}
+	return e
 }
 
 func (e *evalEnv) setup() error {
@@ -70,22 +76,17 @@ func (e *evalEnv) setup() error {
 
 // method opens a method by name from the embedded files or the flags' files.
 func (e *evalEnv) method(name string) (model.Method, error) {
-	var path, file string
-	switch name {
-	case model.NameOracle:
-		return model.Open(name, nil, *e.seed)
-	case model.NameLR, model.NameRandom:
-		path, file = *e.lr, models.LRName
-	case model.NameAblated:
-		path, file = *e.ablated, models.AblatedName
-	default:
-		return nil, usagef("unknown method %q (want lr, ablated, random or oracle)", name)
-	}
-	data, err := modelBytes(path, file)
+	ent, err := methods.Lookup(name)
 	if err != nil {
-		return nil, fmt.Errorf("method %s: %w", name, err)
+		return nil, usagef("%v", err)
 	}
-	return model.Open(name, data, *e.seed)
+	var data []byte
+	if p := e.files[ent.File]; p != nil && *p != "" {
+		if data, err = os.ReadFile(*p); err != nil {
+			return nil, fmt.Errorf("method %s: %w", name, err)
+		}
+	}
+	return methods.Open(name, data, *e.seed)
 }
 
 func (e *evalEnv) test(v parsecache.Variant) (*evaluate.Test, error) {

@@ -1,0 +1,82 @@
+// Package methods is the one table of compression methods: each method's name, the
+// embedded model file it reads and how to open it. The library (qsc.Engine), the CLI's
+// compress, eval and bench commands, and the HTTP service all open methods here, so a new
+// method is added in one place.
+package methods
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
+)
+
+// Entry describes one method.
+type Entry struct {
+	// Name is the method's name in requests ("lr", "ilp", …).
+	Name string
+	// File is the embedded model file the method reads ("" for none).
+	File string
+	// Summary is a one-line description, for help texts.
+	Summary string
+	// Public is false for methods a user request may not name (the oracle needs gold).
+	Public bool
+	// Open builds the method from the model file's bytes (nil when File is "").
+	Open func(data []byte, seed uint64) (model.Method, error)
+}
+
+func openModel(name string) func([]byte, uint64) (model.Method, error) {
+	return func(data []byte, seed uint64) (model.Method, error) { return model.Open(name, data, seed) }
+}
+
+// table lists the methods in the order help texts and reports show them.
+var table = []Entry{
+	{Name: model.NameLR, File: models.LRName, Public: true, Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features (default)", Open: openModel(model.NameLR)},
+	{Name: model.NameAblated, File: models.AblatedName, Public: true, Summary: "ABLATED: VERTEX ADDITION with edge features only", Open: openModel(model.NameAblated)},
+	{Name: model.NameRandom, File: models.LRName, Public: true, Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded", Open: openModel(model.NameRandom)},
+	{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)", Open: openModel(model.NameOracle)},
+}
+
+// All returns every method, in table order.
+func All() []Entry { return append([]Entry(nil), table...) }
+
+// Names returns the names of the methods; public only leaves out evaluation-only methods.
+func Names(public bool) []string {
+	var out []string
+	for _, e := range table {
+		if e.Public || !public {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// Lookup returns the entry called name.
+func Lookup(name string) (Entry, error) {
+	for _, e := range table {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return Entry{}, fmt.Errorf("%w %q (want one of %s)", model.ErrUnknownMethod, name, strings.Join(Names(false), ", "))
+}
+
+// Open opens the method called name from data, or from its embedded model file when data
+// is nil.
+func Open(name string, data []byte, seed uint64) (model.Method, error) {
+	e, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if data == nil && e.File != "" {
+		if data, err = models.Load(e.File); err != nil {
+			return nil, fmt.Errorf("method %s: %w", name, err)
+		}
+	}
+	m, err := e.Open(data, seed)
+	if err != nil {
+		return nil, fmt.Errorf("method %s: %w", name, err)
+	}
+	return m, nil
+}
