@@ -8,8 +8,9 @@ import (
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
-// Compress one parsed sentence with a method chosen by name. "lr" and "ablated" would be
-// opened the same way from their model files (models/va-lr-v1.qsm, models/va-ablated-v1.qsm).
+// Compress one parsed sentence with the oracle, which keeps the gold tokens, and with
+// RANDOM. The trained methods (VA_LR, ABLATED, the ILP, the LSTM) run through a
+// Compressor the same way; the library opens them by name (qsc.Engine).
 func Example() {
 	words := strings.Fields("The old cat chased a mouse yesterday .")
 	tags := strings.Fields("DT JJ NN VBD DT NN NN .")
@@ -27,22 +28,25 @@ func Example() {
 	// Q = {cat}; the gold compression "cat chased mouse" sets the budget b = 16.
 	in := model.Input{Sentence: s, Tree: tree, Query: []int{3}, Budget: 16, Gold: []int{3, 4, 6}}
 
-	m, err := model.Open(model.NameOracle, nil, 1)
+	random, err := model.NewRandom(1, 1) // accepts every candidate that fits
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	var c model.Compressor
-	kept, err := c.Compress(m, in)
-	if err != nil {
-		fmt.Println(err)
-		return
+	for _, m := range []model.Method{model.Oracle{}, random} {
+		kept, err := c.Compress(m, in)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var out []string
+		for _, v := range kept {
+			out = append(out, s.Tokens[v-1].Form)
+		}
+		fmt.Printf("%s: %s\n", m.Name(), strings.Join(out, " "))
 	}
-	var out []string
-	for _, v := range kept {
-		out = append(out, s.Tokens[v-1].Form)
-	}
-	fmt.Println(strings.Join(out, " "))
 	// Output:
-	// cat chased mouse
+	// oracle: cat chased mouse
+	// random: The old cat a .
 }

@@ -1,24 +1,23 @@
-// Package model provides the inclusion models of VERTEX ADDITION (Handler & O'Connor,
-// EMNLP 2019) as va.Deciders, and their training:
+// Package model defines what every compression method shares: the problem (Input), the
+// Method interface (a va.Decider that VERTEX ADDITION asks about each candidate, or a
+// Solver that chooses the whole compression at once), a Compressor that runs any Method,
+// and the evaluation of a method against gold compressions (token F1, compression ratio).
+// It also provides the two methods that need no training:
 //
-//   - "lr": VERTEX ADDITION_LR, L2-regularised logistic regression over edge, local,
-//     stateful and interaction features (internal/features);
-//   - "ablated": the same model with the edge/local features only, trained separately;
 //   - "random": accepts a candidate with probability equal to the training marginal of
 //     y, from a generator seeded per compression, so results are reproducible;
 //   - "oracle": accepts exactly the gold tokens (va.Gold).
 //
-// Open returns any of them by name; a Compressor compresses one Input with any of them.
-// Models are read-only and can be shared by goroutines; a Compressor cannot.
+// Methods are read-only and can be shared by goroutines; a Compressor cannot. The trained
+// methods (VA_LR and ABLATED, the ILP, the LSTM) live in their own packages, and
+// internal/methods opens any method by name.
 package model
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
-	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -59,33 +58,6 @@ type Solver interface {
 	// in; the returned slice may alias it and is valid until the next call with scratch.
 	// An Input with an empty Query is allowed (the unconstrained task).
 	Solve(in Input, scratch *any) ([]int, error)
-}
-
-// Open returns the method called name. "lr" and "ablated" need their model file (written
-// by Train); "random" needs any VA model file, for the training marginal it stores, and
-// seeds its generator with seed; "oracle" needs nothing (data may be nil).
-func Open(name string, data []byte, seed uint64) (Method, error) {
-	switch name {
-	case NameOracle:
-		return Oracle{}, nil
-	case NameLR, NameAblated, NameRandom:
-	default:
-		return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownMethod, name, Names)
-	}
-	if data == nil {
-		return nil, fmt.Errorf("%w: %q", ErrNoModelFile, name)
-	}
-	m, err := Load(data)
-	if err != nil {
-		return nil, err
-	}
-	if name == NameRandom {
-		return NewRandom(m.Info.Marginal, seed)
-	}
-	if m.Name() != name {
-		return nil, fmt.Errorf("model: the file holds the %q model, not %q", m.Name(), name)
-	}
-	return m, nil
 }
 
 // Input is one compression problem (S, Q, b) with, optionally, its gold compression.
@@ -230,77 +202,4 @@ func (r *Random) Decide(s *va.State, _ int) va.Decision {
 	}
 	u := float64(g.Uint64()>>11) / (1 << 53)
 	return va.Decision{Accept: u < r.marginal, P: r.marginal}
-}
-
-// LR is a logistic-regression inclusion model (VA_LR or ABLATED): it accepts v when
-// p(y = 1 | features) > 0.5. Load it from a model file.
-type LR struct {
-	ext  *features.Extractor
-	w    []float32
-	bias float32
-	// Info describes how the model was trained.
-	Info Info
-}
-
-// Info describes a trained model; it is stored in the model file.
-type Info struct {
-	Name      string          // NameLR or NameAblated
-	Features  features.Config // the feature set
-	C         float64         // inverse regularisation strength
-	Decisions int             // training decisions used
-	Marginal  float64         // fraction of training decisions with y = 1
-	SkipUsed  bool            // over-budget candidates were among the training decisions
-}
-
-// Name returns the model's method name.
-func (m *LR) Name() string { return m.Info.Name }
-
-// Start starts a run (va.Tracker).
-func (m *LR) Start(s *va.State) { m.ext.Start(s) }
-
-// Added records an acceptance (va.Tracker).
-func (m *LR) Added(s *va.State, v int) { m.ext.Added(s, v) }
-
-// Decide returns p(y = 1) for candidate v and accepts v when it exceeds 0.5.
-func (m *LR) Decide(s *va.State, v int) va.Decision {
-	z := m.Score(s, v)
-	p := sigmoid(float64(z))
-	return va.Decision{Accept: z > 0, P: p}
-}
-
-// Score returns the logit bias + w·x of candidate v.
-func (m *LR) Score(s *va.State, v int) float32 {
-	x := m.ext.Features(s, v)
-	return m.bias + x.Dot(m.w)
-}
-
-// NonZero returns the number of non-zero weights.
-func (m *LR) NonZero() int {
-	n := 0
-	for _, w := range m.w {
-		if w != 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// newLR builds a model from trained weights θ = (w, bias) and the training vocabulary.
-func newLR(info Info, theta []float64, vocab *features.Vocab) (*LR, error) {
-	ext, err := features.NewExtractor(info.Features, vocab)
-	if err != nil {
-		return nil, err
-	}
-	dim := info.Features.Size()
-	if len(theta) != dim+1 {
-		return nil, fmt.Errorf("model: %d weights for %d features", len(theta), dim)
-	}
-	m := &LR{ext: ext, w: make([]float32, dim), bias: float32(theta[dim]), Info: info}
-	for i, v := range theta[:dim] {
-		m.w[i] = float32(v)
-	}
-	if math.IsNaN(float64(m.bias)) {
-		return nil, errors.New("model: NaN bias")
-	}
-	return m, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/lr"
 	"github.com/qsc-nlp/qsc/internal/parsecache"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/internal/progress"
@@ -36,7 +37,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
 	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
 	skipped := fs.Bool("skipped", true, "train also on the candidates the runtime skips as over budget")
-	def := model.LRFeatures()
+	def := lr.Features()
 	gov := fs.String("gov", [...]string{"incoming", "child"}[def.GovEdge], "edge of a GOVERNOR decision: incoming (v's own edge, the authors' code) or child (the edge to its child in C, the paper)")
 	discEdge := fs.Bool("disconnected-edge", def.DisconnectedEdge, "give DISCONNECTED decisions the edge features of v's incoming edge (the authors: type and label only)")
 	crossAll := fs.Bool("cross-all", def.CrossAll, "cross every stateful feature with type and label (the paper), not only position and history (the authors)")
@@ -52,9 +53,9 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	var cfg features.Config
 	switch *feats {
 	case model.NameLR:
-		cfg = model.LRFeatures()
+		cfg = lr.Features()
 	case model.NameAblated:
-		cfg = model.AblatedFeatures()
+		cfg = lr.AblatedFeatures()
 	default:
 		return usagef("--features %q: want lr or ablated", *feats)
 	}
@@ -111,7 +112,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
 
-	res, err := model.Train(train, valid, model.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
+	res, err := lr.Train(train, valid, lr.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
 		MaxIter: *maxIter, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/internal/lr"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/models"
 )
@@ -26,16 +27,37 @@ type Entry struct {
 	Open func(data []byte, seed uint64) (model.Method, error)
 }
 
-func openModel(name string) func([]byte, uint64) (model.Method, error) {
-	return func(data []byte, seed uint64) (model.Method, error) { return model.Open(name, data, seed) }
+// openLR opens a logistic-regression file that must hold the model called name.
+func openLR(name string) func([]byte, uint64) (model.Method, error) {
+	return func(data []byte, _ uint64) (model.Method, error) {
+		m, err := lr.Load(data)
+		if err != nil {
+			return nil, err
+		}
+		if m.Name() != name {
+			return nil, fmt.Errorf("the file holds the %q model, not %q", m.Name(), name)
+		}
+		return m, nil
+	}
 }
+
+// openRandom reads the training marginal from a logistic-regression file.
+func openRandom(data []byte, seed uint64) (model.Method, error) {
+	m, err := lr.Load(data)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewRandom(m.Info.Marginal, seed)
+}
+
+func openOracle([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }
 
 // table lists the methods in the order help texts and reports show them.
 var table = []Entry{
-	{Name: model.NameLR, File: models.LRName, Public: true, Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features (default)", Open: openModel(model.NameLR)},
-	{Name: model.NameAblated, File: models.AblatedName, Public: true, Summary: "ABLATED: VERTEX ADDITION with edge features only", Open: openModel(model.NameAblated)},
-	{Name: model.NameRandom, File: models.LRName, Public: true, Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded", Open: openModel(model.NameRandom)},
-	{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)", Open: openModel(model.NameOracle)},
+	{Name: model.NameLR, File: models.LRName, Public: true, Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features (default)", Open: openLR(model.NameLR)},
+	{Name: model.NameAblated, File: models.AblatedName, Public: true, Summary: "ABLATED: VERTEX ADDITION with edge features only", Open: openLR(model.NameAblated)},
+	{Name: model.NameRandom, File: models.LRName, Public: true, Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded", Open: openRandom},
+	{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)", Open: openOracle},
 }
 
 // All returns every method, in table order.

@@ -1,6 +1,7 @@
-package model
+package lr
 
 import (
+	"github.com/qsc-nlp/qsc/model"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,7 +18,7 @@ func benchFile(tb testing.TB, env, name string) []byte {
 	tb.Helper()
 	path := os.Getenv(env)
 	if path == "" {
-		path = filepath.Join("..", "models", name)
+		path = filepath.Join("..", "..", "models", name)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -28,7 +29,7 @@ func benchFile(tb testing.TB, env, name string) []byte {
 
 // testInputs parses the Google test tuples with the parser model (models/en-ewt-parser-v1.qsm
 // or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
-func testInputs(tb testing.TB) []Input {
+func testInputs(tb testing.TB) []model.Input {
 	tb.Helper()
 	path := shared.Require(tb, shared.GoogleTest)
 	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", "en-ewt-parser-v1.qsm"))
@@ -40,16 +41,16 @@ func testInputs(tb testing.TB) []Input {
 		tb.Fatal(err)
 	}
 	p := pm.NewParser()
-	ins := make([]Input, 0, len(d.Tuples))
+	ins := make([]model.Input, 0, len(d.Tuples))
 	for _, t := range d.Tuples {
 		if err := p.Parse(t.Sentence); err != nil {
 			tb.Fatal(err)
 		}
-		tree, err := TreeOf(t.Sentence)
+		tree, err := model.TreeOf(t.Sentence)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		ins = append(ins, Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold})
+		ins = append(ins, model.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold})
 	}
 	return ins
 }
@@ -59,21 +60,21 @@ func testInputs(tb testing.TB) []Input {
 // ns/op is the arithmetic mean; geomean-µs/sent is the geometric mean of per-sentence
 // times over one pass, the paper's summary (4.1 ms for the authors' implementation).
 func BenchmarkCompressLR(b *testing.B) {
-	benchMethod(b, "QSC_VA_LR", "va-lr-v1.qsm", NameLR)
+	benchMethod(b, "QSC_VA_LR", "va-lr-v1.qsm", model.NameLR)
 }
 
 // BenchmarkCompressAblated is BenchmarkCompressLR for ABLATED.
 func BenchmarkCompressAblated(b *testing.B) {
-	benchMethod(b, "QSC_VA_ABLATED", "va-ablated-v1.qsm", NameAblated)
+	benchMethod(b, "QSC_VA_ABLATED", "va-ablated-v1.qsm", model.NameAblated)
 }
 
 func benchMethod(b *testing.B, env, file, name string) {
-	m, err := Open(name, benchFile(b, env, file), 1)
+	m, err := Load(benchFile(b, env, file))
 	if err != nil {
 		b.Fatal(err)
 	}
 	ins := testInputs(b)
-	var c Compressor
+	var c model.Compressor
 	// warm up the buffers, then time every sentence once for the geometric mean
 	for _, in := range ins {
 		if _, err := c.Compress(m, in); err != nil {

@@ -1,10 +1,11 @@
-package model
+package lr
 
 import (
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/model"
 	"math"
 
 	"github.com/qsc-nlp/qsc/internal/features"
@@ -33,7 +34,7 @@ const (
 )
 
 // ErrFormat is wrapped by the error of a malformed model payload.
-var ErrFormat = errors.New("model: malformed model file")
+var ErrFormat = errors.New("lr: malformed model file")
 
 // MarshalBinary encodes m as a model file.
 func (m *LR) MarshalBinary() ([]byte, error) {
@@ -84,7 +85,7 @@ func b2u(v bool) byte {
 func Load(data []byte) (*LR, error) {
 	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
 	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+		return nil, fmt.Errorf("lr: %w", err)
 	}
 	r := bytes.NewReader(payload)
 	le := binary.LittleEndian
@@ -101,7 +102,7 @@ func Load(data []byte) (*LR, error) {
 		return fail("short name")
 	}
 	info.Name = string(name)
-	if info.Name != NameLR && info.Name != NameAblated {
+	if info.Name != model.NameLR && info.Name != model.NameAblated {
 		return fail(fmt.Sprintf("unknown model name %q", info.Name))
 	}
 	var vb [2]byte

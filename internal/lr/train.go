@@ -1,8 +1,9 @@
-package model
+package lr
 
 import (
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/model"
 	"io"
 	"slices"
 	"sync"
@@ -10,13 +11,12 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/progress"
-	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/va"
 )
 
 // TrainConfig controls Train.
 type TrainConfig struct {
-	// Name is NameLR or NameAblated; it is stored in the model.
+	// Name is model.NameLR or model.NameAblated; it is stored in the model.
 	Name string
 	// Features is the feature set. LRFeatures and AblatedFeatures are the defaults.
 	Features features.Config
@@ -40,7 +40,7 @@ type TrainConfig struct {
 // LRFeatures returns the VA_LR feature set chosen on validation (docs/features.md):
 // the GOVERNOR edge to the child in C, edge features for DISCONNECTED decisions, every
 // stateful feature crossed, numeric features binned, 2^22 buckets.
-func LRFeatures() features.Config {
+func Features() features.Config {
 	return features.Config{Stateful: true, GovEdge: features.GovChild, DisconnectedEdge: true, CrossAll: true,
 		Numeric: features.NumBinned, Bits: 22}
 }
@@ -48,7 +48,7 @@ func LRFeatures() features.Config {
 // AblatedFeatures returns the ABLATED feature set: LRFeatures without the stateful and
 // interaction features.
 func AblatedFeatures() features.Config {
-	c := LRFeatures()
+	c := Features()
 	c.Stateful = false
 	return c
 }
@@ -78,18 +78,18 @@ type TrainResult struct {
 }
 
 // ErrNoData is returned when there is nothing to train on or validate with.
-var ErrNoData = errors.New("model: no training or validation data")
+var ErrNoData = errors.New("lr: no training or validation data")
 
 // Train extracts the oracle decisions of the training inputs, fits a logistic regression
 // for every C of the grid, and keeps the one with the best mean F1 on the validation
 // inputs. It is deterministic: the same inputs and configuration give the same model.
-func Train(train, valid []Input, cfg TrainConfig) (*TrainResult, error) {
+func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	start := time.Now()
 	if len(train) == 0 || len(valid) == 0 || len(cfg.Cs) == 0 {
 		return nil, ErrNoData
 	}
-	if cfg.Name != NameLR && cfg.Name != NameAblated {
-		return nil, fmt.Errorf("%w %q: train %q or %q", ErrUnknownMethod, cfg.Name, NameLR, NameAblated)
+	if cfg.Name != model.NameLR && cfg.Name != model.NameAblated {
+		return nil, fmt.Errorf("%w %q: train %q or %q", model.ErrUnknownMethod, cfg.Name, model.NameLR, model.NameAblated)
 	}
 	vocab := features.NewVocab(func(yield func(string) bool) {
 		for _, in := range train {
@@ -134,7 +134,7 @@ func Train(train, valid []Input, cfg TrainConfig) (*TrainResult, error) {
 	var best *LR
 	for _, c := range cs {
 		if !(c > 0) {
-			return nil, fmt.Errorf("model: C = %v must be positive", c)
+			return nil, fmt.Errorf("lr: C = %v must be positive", c)
 		}
 		t0 := time.Now()
 		fit, err := fitLR(data, dim, theta, fitOptions{C: c, MaxIter: maxIter, Workers: workers,
@@ -151,7 +151,7 @@ func Train(train, valid []Input, cfg TrainConfig) (*TrainResult, error) {
 			return nil, err
 		}
 		gp := GridPoint{C: c, Iterations: fit.Iterations, Converged: fit.Converged, Loss: fit.F, GradNorm: fit.GradNorm, Elapsed: time.Since(t0)}
-		ev, err := Evaluate(m, valid, workers)
+		ev, err := model.Evaluate(m, valid, workers)
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +169,7 @@ func Train(train, valid []Input, cfg TrainConfig) (*TrainResult, error) {
 
 // collect runs the oracle over the inputs and extracts the features of every decision,
 // in input order, with workers goroutines over fixed chunks.
-func collect(ext *features.Extractor, inputs []Input, useSkipped bool, workers int) (*examples, int) {
+func collect(ext *features.Extractor, inputs []model.Input, useSkipped bool, workers int) (*examples, int) {
 	const chunk = 512
 	nChunks := (len(inputs) + chunk - 1) / chunk
 	bar := progress.New("oracle decisions", len(inputs))
@@ -224,54 +224,4 @@ func collect(ext *features.Extractor, inputs []Input, useSkipped bool, workers i
 		dropped += drops[k]
 	}
 	return all, dropped
-}
-
-// Evaluation is the mean quality of a method's compressions.
-type Evaluation struct {
-	N      int     // inputs compressed
-	F1, CR float64 // mean token F1 and compression ratio
-	// PerF1 and PerCR are the per-input values, in input order.
-	PerF1, PerCR []float64
-}
-
-// Evaluate compresses every input with m (workers goroutines) and returns the mean token
-// F1 against the gold compressions and the mean compression ratio (package metrics).
-func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
-	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs))}
-	errs := make([]error, len(inputs))
-	var wg sync.WaitGroup
-	workers = max(workers, 1)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var c Compressor
-			for i := w; i < len(inputs); i += workers {
-				in := inputs[i]
-				kept, err := c.Compress(m, in)
-				if err == nil {
-					ev.PerF1[i], err = metrics.F1(in.Tree.N(), kept, in.Gold)
-				}
-				if err == nil {
-					ev.PerCR[i], err = metrics.CompressionRatio(in.Sentence.Forms(), kept)
-				}
-				errs[i] = err
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	if len(inputs) == 0 {
-		return ev, nil
-	}
-	var err error
-	if ev.F1, err = metrics.Mean(ev.PerF1); err != nil {
-		return nil, err
-	}
-	if ev.CR, err = metrics.Mean(ev.PerCR); err != nil {
-		return nil, err
-	}
-	return ev, nil
 }

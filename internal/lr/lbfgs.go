@@ -1,4 +1,4 @@
-package model
+package lr
 
 import (
 	"errors"
@@ -30,7 +30,7 @@ type lbfgsOptions struct {
 	maxTries int // line search trials per iteration
 }
 
-var errLineSearch = errors.New("model: L-BFGS line search failed")
+var errLineSearch = errors.New("lr: L-BFGS line search failed")
 
 // minimize minimises f from x (updated in place) with L-BFGS and a backtracking line
 // search under the Armijo condition. It is deterministic.

@@ -1,0 +1,89 @@
+// Package lr is VERTEX ADDITION_LR and ABLATED: an L2-regularised logistic regression over
+// the features of internal/features, its training by L-BFGS on the oracle decisions of
+// the training tuples (Train), and its versioned model file (Load, LR.MarshalBinary). An
+// *LR is a model.Method and a va.Decider; qsc users reach it through internal/methods.
+package lr
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+import ()
+
+// LR is a logistic-regression inclusion model (VA_LR or ABLATED): it accepts v when
+// p(y = 1 | features) > 0.5. Load it from a model file.
+type LR struct {
+	ext  *features.Extractor
+	w    []float32
+	bias float32
+	// Info describes how the model was trained.
+	Info Info
+}
+
+// Info describes a trained model; it is stored in the model file.
+type Info struct {
+	Name      string          // model.NameLR or model.NameAblated
+	Features  features.Config // the feature set
+	C         float64         // inverse regularisation strength
+	Decisions int             // training decisions used
+	Marginal  float64         // fraction of training decisions with y = 1
+	SkipUsed  bool            // over-budget candidates were among the training decisions
+}
+
+// Name returns the model's method name.
+func (m *LR) Name() string { return m.Info.Name }
+
+// Start starts a run (va.Tracker).
+func (m *LR) Start(s *va.State) { m.ext.Start(s) }
+
+// Added records an acceptance (va.Tracker).
+func (m *LR) Added(s *va.State, v int) { m.ext.Added(s, v) }
+
+// Decide returns p(y = 1) for candidate v and accepts v when it exceeds 0.5.
+func (m *LR) Decide(s *va.State, v int) va.Decision {
+	z := m.Score(s, v)
+	p := sigmoid(float64(z))
+	return va.Decision{Accept: z > 0, P: p}
+}
+
+// Score returns the logit bias + w·x of candidate v.
+func (m *LR) Score(s *va.State, v int) float32 {
+	x := m.ext.Features(s, v)
+	return m.bias + x.Dot(m.w)
+}
+
+// NonZero returns the number of non-zero weights.
+func (m *LR) NonZero() int {
+	n := 0
+	for _, w := range m.w {
+		if w != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// newLR builds a model from trained weights θ = (w, bias) and the training vocabulary.
+func newLR(info Info, theta []float64, vocab *features.Vocab) (*LR, error) {
+	ext, err := features.NewExtractor(info.Features, vocab)
+	if err != nil {
+		return nil, err
+	}
+	dim := info.Features.Size()
+	if len(theta) != dim+1 {
+		return nil, fmt.Errorf("lr: %d weights for %d features", len(theta), dim)
+	}
+	m := &LR{ext: ext, w: make([]float32, dim), bias: float32(theta[dim]), Info: info}
+	for i, v := range theta[:dim] {
+		m.w[i] = float32(v)
+	}
+	if math.IsNaN(float64(m.bias)) {
+		return nil, errors.New("lr: NaN bias")
+	}
+	return m, nil
+}

@@ -1,0 +1,183 @@
+package lr
+
+import (
+	"bytes"
+	"errors"
+	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/model"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
+)
+
+func randomExamples(rng *rand.Rand, n, dim int) *examples {
+	e := newExamples()
+	for range n {
+		var x features.Vector
+		for range 1 + rng.IntN(5) {
+			x.IDs = append(x.IDs, uint32(rng.IntN(dim)))
+			v := float32(1)
+			if rng.IntN(3) == 0 {
+				v = float32(rng.NormFloat64() * 3)
+			}
+			x.Vals = append(x.Vals, v)
+		}
+		e.add(&x, rng.IntN(2) == 0)
+	}
+	return e
+}
+
+func TestGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const dim = 8
+	data := randomExamples(rng, 40, dim)
+	obj := newLRObjective(data, dim, 0.7, 2)
+	theta := make([]float64, dim+1)
+	for i := range theta {
+		theta[i] = rng.NormFloat64()
+	}
+	grad := make([]float64, dim+1)
+	obj.eval(theta, grad)
+	tmp := make([]float64, dim+1)
+	for j := range theta {
+		const h = 1e-6
+		tp, tm := slices.Clone(theta), slices.Clone(theta)
+		tp[j] += h
+		tm[j] -= h
+		fd := (obj.eval(tp, tmp) - obj.eval(tm, tmp)) / (2 * h)
+		if math.Abs(fd-grad[j]) > 1e-5*max(1, math.Abs(fd)) {
+			t.Errorf("∂f/∂θ%d = %g, finite difference %g", j, grad[j], fd)
+		}
+	}
+}
+
+// TestFitKnownOptimum checks the optimiser against closed-form optima: with one binary
+// feature and (almost) no regularisation, the fitted model reproduces the empirical
+// log-odds of each group; with no feature, the bias is the log-odds of the labels.
+func TestFitKnownOptimum(t *testing.T) {
+	e := newExamples()
+	one := &features.Vector{IDs: []uint32{0}, Vals: []float32{1}}
+	none := &features.Vector{}
+	for i := range 10 {
+		e.add(one, i < 8) // with the feature: 8 of 10 positive
+	}
+	for i := range 10 {
+		e.add(none, i < 3) // without: 3 of 10 positive
+	}
+	logit := func(p float64) float64 { return math.Log(p / (1 - p)) }
+	theta := make([]float64, 2)
+	res, err := fitLR(e, 1, theta, fitOptions{C: 1e9, MaxIter: 200, Workers: 1})
+	if err != nil || !res.Converged {
+		t.Fatalf("fit: %v %+v", err, res)
+	}
+	if math.Abs(theta[1]-logit(0.3)) > 1e-4 || math.Abs(theta[0]+theta[1]-logit(0.8)) > 1e-4 {
+		t.Errorf("θ = %v, want bias %g, w %g", theta, logit(0.3), logit(0.8)-logit(0.3))
+	}
+	// Separable data with C = 1: the optimum is finite and stationary.
+	s := newExamples()
+	for i := range 20 {
+		s.add(&features.Vector{IDs: []uint32{uint32(i % 2)}, Vals: []float32{1}}, i%2 == 0)
+	}
+	theta = make([]float64, 3)
+	res, err = fitLR(s, 2, theta, fitOptions{C: 1, MaxIter: 200, Workers: 1})
+	if err != nil || !res.Converged || res.GradNorm > 1e-4 {
+		t.Fatalf("separable fit: %v %+v", err, res)
+	}
+	if !(theta[0]+theta[2] > 0 && theta[1]+theta[2] < 0) {
+		t.Errorf("separable data misclassified: θ = %v", theta)
+	}
+	// By symmetry of the two classes, w0 = −w1 and the bias is 0; stationarity gives
+	// w0 = C·Σ(1−σ(w0))·… : check with the 1-D equation w = 10·C·(1 − σ(w)).
+	w := theta[0]
+	if math.Abs(theta[0]+theta[1]) > 1e-4 || math.Abs(theta[2]) > 1e-4 || math.Abs(w-10*(1-sigmoid(w))) > 1e-4 {
+		t.Errorf("separable optimum θ = %v does not solve w = 10(1 − σ(w))", theta)
+	}
+}
+
+func TestTrainDeterministic(t *testing.T) {
+	train, valid := synth.Inputs(1, 300), synth.Inputs(2, 50)
+	cfg := TrainConfig{Name: model.NameLR, Features: features.Config{Stateful: true, Bits: 16}, Cs: []float64{1, 0.1}, MaxIter: 50}
+	var files [][]byte
+	for _, w := range []int{1, 3} {
+		cfg.Workers = w
+		res, err := Train(train, valid, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Grid) != 2 || res.Grid[0].C != 0.1 || res.Decisions == 0 {
+			t.Fatalf("grid %+v", res.Grid)
+		}
+		if res.Grid[res.Best].F1 < 0.8 {
+			t.Errorf("validation F1 %.3f on a learnable synthetic task", res.Grid[res.Best].F1)
+		}
+		data, err := res.Model.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, data)
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("training with 1 and 3 workers gave different model files")
+	}
+}
+
+func trained(t *testing.T, name string) *LR {
+	t.Helper()
+	f := features.Config{Stateful: name == model.NameLR, Bits: 14}
+	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Model
+}
+
+func TestModelFileRoundTrip(t *testing.T) {
+	m := trained(t, model.NameLR)
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.w, m2.w) || m.bias != m2.bias || m.Info != m2.Info || m2.ext.Vocab().Len() != m.ext.Vocab().Len() || m.ext.Vocab().Len() == 0 {
+		t.Fatal("round trip changed the model")
+	}
+	ins := synth.Inputs(5, 30)
+	var c1, c2 model.Compressor
+	for _, in := range ins {
+		a, err1 := c1.Compress(m, in)
+		b, err2 := c2.Compress(m2, in)
+		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
+			t.Fatalf("compressions differ: %v %v (%v, %v)", a, b, err1, err2)
+		}
+	}
+	// corrupt: a flipped byte, a truncated file, another kind, a bad payload
+	bad := slices.Clone(data)
+	bad[len(bad)/2] ^= 1
+	if _, err := Load(bad); !errors.Is(err, modelfile.ErrChecksum) {
+		t.Errorf("flipped byte: %v", err)
+	}
+	if _, err := Load(data[:len(data)-40]); !errors.Is(err, modelfile.ErrTruncated) {
+		t.Errorf("truncated: %v", err)
+	}
+	other, _ := modelfile.Encode("tagger", fileVersion, []byte{1})
+	if _, err := Load(other); err == nil {
+		t.Error("tagger file accepted")
+	}
+	for _, payload := range [][]byte{nil, {2, 'l', 'r'}, {5, 'w', 'h', 'a', 't', '?'}, {2, 'l', 'r', features.Version, 0}, append([]byte{2, 'l', 'r', features.Version, 0, 1, 0, 0, 0, 0, 99}, make([]byte, 40)...)} {
+		f, _ := modelfile.Encode(fileKind, fileVersion, payload)
+		if _, err := Load(f); !errors.Is(err, ErrFormat) {
+			t.Errorf("payload %v: %v", payload, err)
+		}
+	}
+	if _, err := Load(nil); err == nil {
+		t.Error("empty file accepted")
+	}
+}
+

@@ -1,0 +1,64 @@
+// Package synth generates small synthetic compression problems for tests: random trees
+// whose gold compressions follow a learnable rule, so that a trainer's output can be
+// checked without the corpus.
+package synth
+
+import (
+	"math/rand/v2"
+
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Inputs returns random parsed inputs whose gold compressions follow a learnable rule
+// (keep the query, nouns and verbs, drop the rest, with 10% noise).
+func Inputs(seed uint64, count int) []model.Input {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	tags := []string{"NN", "VB", "DT", "JJ", "IN", "."}
+	rels := map[string]string{"NN": "nsubj", "VB": "ccomp", "DT": "det", "JJ": "amod", "IN": "case", ".": "punct"}
+	words := map[string][]string{"NN": {"cat", "dog", "city"}, "VB": {"ran", "saw"}, "DT": {"the", "a"},
+		"JJ": {"big", "old"}, "IN": {"of", "in"}, ".": {"."}}
+	var ins []model.Input
+	for len(ins) < count {
+		n := 2 + rng.IntN(20)
+		heads := make([]int, n)
+		perm := rng.Perm(n)
+		for i, v := range perm {
+			if i > 0 {
+				heads[v] = perm[rng.IntN(i)] + 1
+			}
+		}
+		s := &syntax.Sentence{}
+		var gold, nouns []int
+		for i, h := range heads {
+			tag := tags[rng.IntN(len(tags))]
+			rel := rels[tag]
+			if h == 0 {
+				rel = "root"
+			}
+			ws := words[tag]
+			s.Tokens = append(s.Tokens, syntax.Token{Form: ws[rng.IntN(len(ws))], XPOS: tag, Head: h, Rel: rel})
+			keep := tag == "NN" || tag == "VB"
+			if rng.IntN(10) == 0 {
+				keep = !keep
+			}
+			if keep {
+				gold = append(gold, i+1)
+				if tag == "NN" {
+					nouns = append(nouns, i+1)
+				}
+			}
+		}
+		if len(nouns) == 0 {
+			continue
+		}
+		tree, err := model.TreeOf(s)
+		if err != nil {
+			panic(err)
+		}
+		b, _ := metrics.CharLen(s.Forms(), gold)
+		ins = append(ins, model.Input{Sentence: s, Tree: tree, Query: nouns[:1], Budget: b, Gold: gold})
+	}
+	return ins
+}

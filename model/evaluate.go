@@ -1,0 +1,58 @@
+package model
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/qsc-nlp/qsc/metrics"
+)
+
+// Evaluation is the mean quality of a method's compressions.
+type Evaluation struct {
+	N      int     // inputs compressed
+	F1, CR float64 // mean token F1 and compression ratio
+	// PerF1 and PerCR are the per-input values, in input order.
+	PerF1, PerCR []float64
+}
+
+// Evaluate compresses every input with m (workers goroutines) and returns the mean token
+// F1 against the gold compressions and the mean compression ratio (package metrics).
+func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
+	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs))}
+	errs := make([]error, len(inputs))
+	var wg sync.WaitGroup
+	workers = max(workers, 1)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var c Compressor
+			for i := w; i < len(inputs); i += workers {
+				in := inputs[i]
+				kept, err := c.Compress(m, in)
+				if err == nil {
+					ev.PerF1[i], err = metrics.F1(in.Tree.N(), kept, in.Gold)
+				}
+				if err == nil {
+					ev.PerCR[i], err = metrics.CompressionRatio(in.Sentence.Forms(), kept)
+				}
+				errs[i] = err
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if len(inputs) == 0 {
+		return ev, nil
+	}
+	var err error
+	if ev.F1, err = metrics.Mean(ev.PerF1); err != nil {
+		return nil, err
+	}
+	if ev.CR, err = metrics.Mean(ev.PerCR); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
