@@ -25,3 +25,60 @@ func Example() {
 	// Police in Syracuse arrested two men .
 	// [1 2 3 4 5 6 18]
 }
+
+// Snippets picks the sentences of a document that contain the query terms (in any
+// inflection and case), compresses each to the budget and ranks them.
+func ExampleEngine_Snippets() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	doc := "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries. " +
+		"The men, aged 23 and 31, were charged with burglary. " +
+		"A police spokesman said the arrests followed a tip from a neighbour who noticed a car circling the block."
+	snippets, err := eng.Snippets(context.Background(), doc, []string{"arrest", "police"}, 50, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range snippets {
+		fmt.Printf("%d terms: %s\n", s.Terms, s.Text)
+		for _, h := range s.Hits {
+			fmt.Printf("  hit %q at %d\n", doc[h.Start:h.End], h.Start)
+		}
+	}
+	// Output:
+	// 2 terms: Police arrested two men after a long investigation
+	//   hit "Police" at 0
+	//   hit "arrested" at 19
+	// 2 terms: A police spokesman said the arrests followed a tip
+	//   hit "police" at 158
+	//   hit "arrests" at 184
+}
+
+// DoSnippets takes the request the HTTP service receives; phrases match as a whole.
+func ExampleEngine_DoSnippets() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	doc := "Heavy rain is expected across New York on Wednesday. " +
+		"Forecasters said the storm could bring flooding to low-lying areas of New York City and Long Island by the evening rush hour."
+	snippets, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{
+		Document: doc,
+		Query:    []string{"new york", "flood"},
+		Budget:   60,
+		N:        1,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := snippets[0]
+	fmt.Println(s.Text)
+	for _, k := range s.Kept {
+		fmt.Printf("%q\n", doc[k.Start:k.End])
+	}
+	// Output:
+	// the storm could bring flooding to low-lying of New York City
+	// "the storm could bring flooding to low-lying"
+	// "of New York City"
+}

@@ -183,7 +183,7 @@ func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, e
 		parts[i] = s.Tokens[id-1].Form
 	}
 	res.Compression = strings.Join(parts, " ")
-	if explain {
+	if _, solver := m.(model.Solver); explain && !solver { // a Solver (the ILP) has no steps
 		for _, st := range w.mc.VA.Steps() {
 			res.Steps = append(res.Steps, Step{Token: st.V, Form: s.Tokens[st.V-1].Form, P: st.P,
 				Outcome: st.Outcome.String(), Length: st.Len, Accepted: st.Outcome == va.Accepted})

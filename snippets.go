@@ -1,0 +1,464 @@
+package qsc
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/stem"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
+)
+
+// Limits of a snippet request. Beyond them a request fails with ErrBadRequest.
+const (
+	// MaxDocumentBytes is the largest document Snippets takes: 1 MiB.
+	MaxDocumentBytes = 1 << 20
+	// MaxQueryTerms is the largest number of query terms.
+	MaxQueryTerms = 64
+	// MaxTermWords is the largest number of words (tokens) in one query term.
+	MaxTermWords = 16
+)
+
+// DefaultSnippets is the number of snippets returned when a request gives none.
+const DefaultSnippets = 3
+
+// Span is a byte range [Start, End) of the document.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// SnippetRequest asks for the best compressed sentences of a document.
+type SnippetRequest struct {
+	// Document is raw text, any number of sentences: valid UTF-8, at most MaxDocumentBytes.
+	Document string `json:"document"`
+	// Query are the query terms: words or phrases of several words.
+	Query []string `json:"query"`
+	// Budget is the maximum length of each snippet, in characters of its kept tokens
+	// joined by single spaces.
+	Budget int `json:"budget"`
+	// N is the maximum number of snippets (default DefaultSnippets).
+	N int `json:"n,omitempty"`
+	// Method is one of Methods() (default DefaultMethod).
+	Method string `json:"method,omitempty"`
+}
+
+// Snippet is one compressed sentence of the document. All spans are byte offsets into the
+// document, ascending.
+type Snippet struct {
+	// Sentence is the whole source sentence, from its first token to its last.
+	Sentence Span `json:"sentence"`
+	// Kept are the maximal runs of kept tokens: from the start of the first to the end of
+	// the last token of each run of consecutive kept tokens.
+	Kept []Span `json:"kept"`
+	// Hits are the kept tokens that match a query term.
+	Hits []Span `json:"hits"`
+	// Text is the kept tokens joined by single spaces (its length in runes is at most the
+	// budget).
+	Text string `json:"text"`
+	// Terms is the number of distinct query terms matched in the sentence.
+	Terms int `json:"terms"`
+	// Score ranks the snippets, higher is better: Terms plus a position bonus in (0, 1)
+	// that is larger for earlier sentences.
+	Score float64 `json:"score"`
+}
+
+// Snippets returns up to n (default DefaultSnippets when n is 0) compressed sentences of
+// document that contain query terms, each compressed to at most budget characters with the
+// default method, best first. See DoSnippets.
+func (e *Engine) Snippets(ctx context.Context, document string, query []string, budget, n int) ([]Snippet, error) {
+	return e.DoSnippets(ctx, &SnippetRequest{Document: document, Query: query, Budget: budget, N: n})
+}
+
+// DoSnippets returns the best compressed sentences of a document for a query, best first.
+//
+// Matching. The document is tokenized and split into sentences once. A query term matches
+// a run of whole tokens (never part of a word: "art" does not match "party"), ignoring
+// case and inflection: tokens are compared by their stem.Key, the inflectional part of the
+// Porter2 stemmer, so "arrest" matches "Arrested" and "arrests", and "children" matches
+// "child". A phrase term matches a run of tokens in the same order.
+//
+// Compression. The query of a sentence is the first occurrence of each term it contains (a
+// term absent from a sentence is not required there); the sentence is tagged, parsed and
+// compressed to the budget with the request's method. Hits are all the kept tokens that
+// match a term, first occurrences or not.
+//
+// Ranking. Sentences rank by the number of distinct terms they contain, then by position
+// (earlier first: the lead of a document usually summarizes it). Score is Terms + (N-i)/(N+1)
+// for the i-th (0-based) of N sentences. A sentence whose query alone is longer than the
+// budget is skipped, and the next one takes its place.
+//
+// Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
+// stemming; only the sentences that make the top n are tagged, parsed and compressed, in
+// parallel on the Engine's workers. So the cost is one tokenization of the document plus n
+// compressions, whatever its length. A long document is tokenized in chunks cut at blank
+// lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
+//
+// No sentence containing a term gives an empty result and no error. When every such
+// sentence's query is longer than the budget, the error wraps ErrInfeasible. A budget ≤ 0,
+// a negative N, an empty query or term, a document over MaxDocumentBytes or not valid UTF-8
+// give errors wrapping ErrBadRequest; an unknown method ErrUnknownMethod.
+func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n := req.N
+	if n == 0 {
+		n = DefaultSnippets
+	}
+	doc := req.Document
+	switch {
+	case req.Budget <= 0:
+		return nil, fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, req.Budget)
+	case n < 0:
+		return nil, fmt.Errorf("%w: n must be a positive number of snippets, got %d", ErrBadRequest, req.N)
+	case len(doc) > MaxDocumentBytes:
+		return nil, fmt.Errorf("%w: document is %d bytes, more than the maximum of %d", ErrBadRequest, len(doc), MaxDocumentBytes)
+	}
+	if i := invalidUTF8(doc); i >= 0 {
+		return nil, fmt.Errorf("%w: document is not valid UTF-8 (byte offset %d)", ErrBadRequest, i)
+	}
+	q, err := newTermQuery(req.Query)
+	if err != nil {
+		return nil, err
+	}
+	m, err := e.method(req.Method)
+	if err != nil {
+		return nil, err
+	}
+	jobs, nsent, matched, shortest := q.collect(doc, n, req.Budget)
+	if len(jobs) == 0 {
+		if matched == 0 {
+			return []Snippet{}, nil
+		}
+		return nil, fmt.Errorf("%w: the query terms of every matching sentence are longer than the budget %d (the shortest needs %d characters)",
+			ErrInfeasible, req.Budget, shortest)
+	}
+	out := make([]Snippet, len(jobs))
+	errs := make([]error, len(jobs))
+	run := func(w *worker, i int) {
+		if err := ctx.Err(); err != nil {
+			errs[i] = err
+			return
+		}
+		c := &jobs[i]
+		out[i], errs[i] = w.snippet(m, c, req.Budget)
+		out[i].Score = float64(c.terms) + float64(nsent-c.sent)/float64(nsent+1)
+	}
+	e.parallel(len(jobs), run)
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("sentence %d: %w", jobs[i].sent+1, err)
+		}
+	}
+	return out, nil
+}
+
+// parallel calls run(w, i) for i in [0, n) on up to GOMAXPROCS goroutines, each with a
+// worker of the Engine's pool.
+func (e *Engine) parallel(n int, run func(w *worker, i int)) {
+	g := min(n, runtime.GOMAXPROCS(0))
+	if g <= 1 {
+		w := e.pool.Get().(*worker)
+		defer e.pool.Put(w)
+		for i := range n {
+			run(w, i)
+		}
+		return
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		next int
+	)
+	for range g {
+		wg.Go(func() {
+			w := e.pool.Get().(*worker)
+			defer e.pool.Put(w)
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				run(w, i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// snippet tags, parses and compresses the sentence of candidate c.
+func (w *worker) snippet(m model.Method, c *candidate, budget int) (Snippet, error) {
+	s := &c.s
+	if err := w.pw.Sentence(s, pipeline.Options{}); err != nil {
+		return Snippet{}, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		return Snippet{}, fmt.Errorf("parse: %w", err)
+	}
+	kept, err := w.mc.Compress(m, model.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget})
+	if err != nil {
+		return Snippet{}, classify(err)
+	}
+	toks := s.Tokens
+	sn := Snippet{
+		Sentence: Span{toks[0].Start, toks[len(toks)-1].End},
+		Terms:    c.terms,
+	}
+	var text strings.Builder
+	h := 0
+	for k, id := range kept {
+		t := toks[id-1]
+		if k > 0 {
+			text.WriteByte(' ')
+		}
+		text.WriteString(t.Form)
+		if k > 0 && kept[k-1] == id-1 {
+			sn.Kept[len(sn.Kept)-1].End = t.End
+		} else {
+			sn.Kept = append(sn.Kept, Span{t.Start, t.End})
+		}
+		for h < len(c.hits) && int(c.hits[h]) < id-1 {
+			h++
+		}
+		if h < len(c.hits) && int(c.hits[h]) == id-1 {
+			sn.Hits = append(sn.Hits, Span{t.Start, t.End})
+		}
+	}
+	sn.Text = text.String()
+	return sn, nil
+}
+
+// queryLength is ℓ(Q): the runes of the query tokens joined by single spaces.
+func queryLength(s *syntax.Sentence, q []int) int {
+	l := len(q) - 1
+	for _, id := range q {
+		l += utf8.RuneCountInString(s.Tokens[id-1].Form)
+	}
+	return l
+}
+
+// invalidUTF8 returns the offset of the first byte of s that is not valid UTF-8, or -1.
+func invalidUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// termQuery is a parsed snippet query: each term a sequence of token keys.
+type termQuery struct {
+	terms  [][]string
+	starts map[string][]int    // first key → terms starting with it
+	ascii  [utf8.RuneSelf]bool // folded ASCII first runes of every key
+	first  map[rune]bool       // the other folded first runes of every key
+}
+
+// newTermQuery parses and validates query terms; identical terms (same keys) count once.
+func newTermQuery(query []string) (*termQuery, error) {
+	if len(query) == 0 {
+		return nil, fmt.Errorf("%w: give at least one query term", ErrBadRequest)
+	}
+	if len(query) > MaxQueryTerms {
+		return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(query), MaxQueryTerms)
+	}
+	q := &termQuery{starts: map[string][]int{}, first: map[rune]bool{}}
+	seen := map[string]bool{}
+	for i, term := range query {
+		if off := invalidUTF8(term); off >= 0 {
+			return nil, fmt.Errorf("%w: query term %d is not valid UTF-8 (byte offset %d)", ErrBadRequest, i+1, off)
+		}
+		toks := tokenize.Tokens(term)
+		switch {
+		case len(toks) == 0:
+			return nil, fmt.Errorf("%w: query term %d (%q) has no word", ErrBadRequest, i+1, term)
+		case len(toks) > MaxTermWords:
+			return nil, fmt.Errorf("%w: query term %d has %d words, more than the maximum of %d", ErrBadRequest, i+1, len(toks), MaxTermWords)
+		}
+		keys := make([]string, len(toks))
+		for j, t := range toks {
+			keys[j] = stem.Key(t.Form)
+			if r, _ := utf8.DecodeRuneInString(keys[j]); r < utf8.RuneSelf {
+				q.ascii[r] = true
+			} else {
+				q.first[r] = true
+			}
+		}
+		id := strings.Join(keys, "\x00")
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		q.starts[keys[0]] = append(q.starts[keys[0]], len(q.terms))
+		q.terms = append(q.terms, keys)
+	}
+	return q, nil
+}
+
+// key returns the matching key of a token form, or "" when it cannot match any term.
+func (q *termQuery) key(form string) string {
+	if form == "" {
+		return ""
+	}
+	if c := form[0]; c < utf8.RuneSelf {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if q.ascii[c] || c == '\'' {
+			return stem.Key(form)
+		}
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(form)
+	if f := stem.Fold(r); f == '\'' || (f < utf8.RuneSelf && q.ascii[f]) || q.first[f] {
+		return stem.Key(form)
+	}
+	return ""
+}
+
+// candidate is a sentence that contains query terms.
+type candidate struct {
+	s     syntax.Sentence // the sentence, with its own tokens (offsets into the document)
+	sent  int             // its index in the document
+	terms int             // distinct terms matched
+	query []int           // 1-based ids of the first occurrence of each term, ascending
+	hits  []int32         // 0-based indexes of every matching token, ascending
+}
+
+// chunkBytes is the size from which collect cuts a document at its next blank line, so that
+// the tokens of a long document are never all in memory at once.
+const chunkBytes = 64 << 10
+
+// collect finds the sentences of doc that contain query terms and returns the first n, in
+// rank order (terms, then position), whose query fits in budget; the number of sentences
+// of doc; the number of sentences that contain a term; and the length of the shortest query
+// over budget (0 when none is).
+//
+// It tokenizes and splits doc once, in chunks cut at blank lines (which always end a
+// sentence, so the tokens and sentences are those of the whole document), and keeps at most
+// n candidates per number of terms: its time is linear in the length of doc (times the
+// bounded term lengths) and its memory is that of one chunk.
+func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int) {
+	levels := make([][]candidate, len(q.terms)+1)
+	var (
+		keys []string
+		done = make([]bool, len(q.terms))
+		cur  candidate
+	)
+	for start := 0; start < len(doc); {
+		end := chunkEnd(doc, start, chunkBytes)
+		for _, sent := range tokenize.Sentences(doc[start:end]) {
+			toks := sent.Tokens
+			keys = slices.Grow(keys[:0], len(toks))[:len(toks)]
+			if !q.match(toks, keys, done, &cur) {
+				nsent++
+				continue
+			}
+			matched++
+			l := queryLength(&sent, cur.query)
+			if l > budget {
+				if shortest == 0 || l < shortest {
+					shortest = l
+				}
+			} else if lv := &levels[cur.terms]; len(*lv) < n {
+				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+				c.s.Tokens = slices.Clone(toks)
+				for i := range c.s.Tokens {
+					c.s.Tokens[i].Start += start
+					c.s.Tokens[i].End += start
+				}
+				*lv = append(*lv, c)
+			}
+			nsent++
+		}
+		start = end
+	}
+	for t := len(levels) - 1; t > 0 && len(best) < n; t-- {
+		best = append(best, levels[t][:min(len(levels[t]), n-len(best))]...)
+	}
+	return best, nsent, matched, shortest
+}
+
+// chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first
+// blank line (a line break, spaces, tabs or carriage returns, and a line break) found from
+// start+size on, or at the end of doc.
+func chunkEnd(doc string, start, size int) int {
+	for j := start + size; j < len(doc); j++ {
+		i := strings.IndexByte(doc[j:], '\n')
+		if i < 0 {
+			break
+		}
+		j += i + 1
+		for j < len(doc) && (doc[j] == ' ' || doc[j] == '\t' || doc[j] == '\r') {
+			j++
+		}
+		if j < len(doc) && doc[j] == '\n' {
+			return j + 1
+		}
+		j-- // the loop's j++ moves past the byte that ended the blanks
+	}
+	return len(doc)
+}
+
+// match finds the terms in the tokens of one sentence and fills c.terms, c.query and
+// c.hits (reusing their memory); keys and done are scratch space of len(toks) and
+// len(q.terms). It reports whether a term matched.
+func (q *termQuery) match(toks []syntax.Token, keys []string, done []bool, c *candidate) bool {
+	found := false
+	for i := range toks {
+		keys[i] = q.key(toks[i].Form)
+		found = found || keys[i] != ""
+	}
+	if !found {
+		return false
+	}
+	c.terms, c.query, c.hits = 0, c.query[:0], c.hits[:0]
+	clear(done)
+	last := -1
+	for i := range toks {
+		if keys[i] == "" {
+			continue
+		}
+		for _, ti := range q.starts[keys[i]] {
+			t := q.terms[ti]
+			if i+len(t) > len(toks) || !slices.Equal(t, keys[i:i+len(t)]) {
+				continue
+			}
+			for j := max(i, last+1); j < i+len(t); j++ {
+				c.hits = append(c.hits, int32(j))
+				last = j
+			}
+			if !done[ti] {
+				done[ti] = true
+				c.terms++
+				for j := i; j < i+len(t); j++ {
+					c.query = append(c.query, j+1)
+				}
+			}
+		}
+	}
+	if c.terms == 0 {
+		return false
+	}
+	slices.Sort(c.query)
+	c.query = slices.Compact(c.query)
+	return true
+}
