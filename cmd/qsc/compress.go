@@ -4,14 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/wire"
 )
 
 func init() {
@@ -82,23 +81,16 @@ func formsOf(res *qsc.Result, ids []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// jsonlResult is one output record of the batch interface.
-type jsonlResult struct {
-	ID          string `json:"id"`
-	Kept        []int  `json:"kept,omitempty"`
-	Compression string `json:"compression,omitempty"`
-	Error       string `json:"error,omitempty"`
-}
-
 // compressJSONL runs the batch interface: every input line gets exactly one output line,
 // in order; a bad or infeasible record gets an error record and the batch continues.
+// Records are decoded and results encoded by package wire, as in the HTTP service.
 func compressJSONL(eng *qsc.Engine, in io.Reader, out io.Writer, defaultMethod string) error {
 	br := bufio.NewReaderSize(in, 1<<16)
 	bw := bufio.NewWriter(out)
 	defer bw.Flush()
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	enc := wire.NewEncoder(bw)
 	ctx := context.Background()
+	opts := wire.Options{DefaultMethod: defaultMethod}
 	for lineNo := 1; ; lineNo++ {
 		line, tooLong, err := readRecord(br)
 		if err == io.EOF {
@@ -110,11 +102,11 @@ func compressJSONL(eng *qsc.Engine, in io.Reader, out io.Writer, defaultMethod s
 		if !tooLong && len(bytes.TrimSpace(line)) == 0 {
 			continue // blank lines are not records
 		}
-		var res jsonlResult
+		var res wire.Result
 		if tooLong {
 			res.Error = fmt.Sprintf("line %d: record longer than %d bytes", lineNo, maxRecordBytes)
 		} else {
-			res = compressRecord(ctx, eng, line, lineNo, defaultMethod)
+			res, _ = wire.Compress(ctx, eng, line, wire.Line(lineNo), opts)
 		}
 		if err := enc.Encode(res); err != nil {
 			return err
@@ -144,67 +136,4 @@ func readRecord(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 			return line, tooLong, nil
 		}
 	}
-}
-
-// compressRecord decodes and compresses one JSONL record.
-func compressRecord(ctx context.Context, eng *qsc.Engine, line []byte, lineNo int, defaultMethod string) jsonlResult {
-	var res jsonlResult
-	// Recover the id even when other fields are wrong, so that the error can be matched.
-	var probe struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.NewDecoder(bytes.NewReader(line)).Decode(&probe) == nil {
-		var id string
-		if json.Unmarshal(probe.ID, &id) == nil {
-			res.ID = id
-		}
-	}
-	var req qsc.Request
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		res.Error = fmt.Sprintf("line %d: invalid record: %v", lineNo, jsonError(err))
-		return res
-	}
-	if dec.More() {
-		res.Error = fmt.Sprintf("line %d: invalid record: more than one JSON value on the line", lineNo)
-		return res
-	}
-	if probe.ID == nil {
-		res.Error = fmt.Sprintf("line %d: record has no \"id\"", lineNo)
-		return res
-	}
-	if req.Method == "" {
-		req.Method = defaultMethod
-	}
-	r, err := eng.Do(ctx, &req, false)
-	if err != nil {
-		res.Error = err.Error()
-		return res
-	}
-	res.Kept, res.Compression = r.Kept, r.Compression
-	return res
-}
-
-// jsonError makes encoding/json errors name the field.
-func jsonError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonType(te.Type.String()), te.Value)
-	}
-	return err.Error()
-}
-
-func jsonType(goType string) string {
-	switch goType {
-	case "string":
-		return "a string"
-	case "int":
-		return "an integer"
-	case "[]string":
-		return "a list of strings"
-	case "[]int":
-		return "a list of integers"
-	}
-	return goType
 }

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/server"
+)
+
+func init() {
+	register(&command{name: "serve", summary: "serve the HTTP API and the search page over the demo collection", run: runServe})
+}
+
+// serveOptions are the flags of qsc serve.
+type serveOptions struct {
+	addr      string
+	logFormat string
+	maxBody   int64
+	timeout   time.Duration
+	noDemo    bool
+	seed      uint64
+}
+
+// serveReady, when set (by tests), is called with the listening address once the server
+// accepts connections.
+var serveReady func(addr string)
+
+func runServe(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", "", stderr)
+	var o serveOptions
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free one)")
+	fs.StringVar(&o.logFormat, "log-format", "text", "request log format on stderr: text or json")
+	fs.Int64Var(&o.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body, in bytes (413 beyond)")
+	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
+	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		return usagef("--log-format must be text or json, not %q", o.logFormat)
+	}
+	if o.maxBody <= 0 || o.timeout <= 0 {
+		return usagef("--max-body and --timeout must be positive")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, o, stderr)
+}
+
+// serve listens on o.addr, loads the models and the demo index, and serves until ctx is
+// done, then shuts down gracefully.
+func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
+	var h slog.Handler = slog.NewTextHandler(logw, nil)
+	if o.logFormat == "json" {
+		h = slog.NewJSONHandler(logw, nil)
+	}
+	log := slog.New(h)
+	start := time.Now()
+	// Listen first, so that a busy address fails at once; connections wait for the models.
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	// Index the demo collection while the models load: both take about a second.
+	type indexed struct {
+		idx         *demo.Index
+		docs        int
+		load, index time.Duration
+		err         error
+	}
+	ixc := make(chan indexed, 1)
+	if !o.noDemo {
+		go func() {
+			var r indexed
+			t := time.Now()
+			docs, err := demo.Load()
+			if err != nil {
+				r.err = err
+				ixc <- r
+				return
+			}
+			r.docs, r.load = len(docs), time.Since(t)
+			t = time.Now()
+			r.idx, r.err = demo.NewIndex(docs)
+			r.index = time.Since(t)
+			ixc <- r
+		}()
+	}
+	eng, err := qsc.NewWithOptions(qsc.Options{Seed: o.seed})
+	if err == nil {
+		// Load the default method now, so that the first request does not wait for it.
+		if _, err = eng.Compress(ctx, "Dogs bark.", []string{"dogs"}, 20); err != nil {
+			err = fmt.Errorf("warming up the engine: %w", err)
+		}
+	}
+	tEngine := time.Since(start)
+	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout}
+	if !o.noDemo {
+		r := <-ixc
+		if r.idx != nil {
+			defer r.idx.Close()
+		}
+		if r.err != nil {
+			return r.err
+		}
+		cfg.Index = r.idx
+		log.Info("demo collection indexed", "documents", r.docs, "load", r.load.Round(time.Millisecond), "index", r.index.Round(time.Millisecond))
+	}
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(cfg)
+	if err != nil {
+		return err
+	}
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "startup", time.Since(start).Round(time.Millisecond),
+		"models", tEngine.Round(time.Millisecond))
+	if serveReady != nil {
+		serveReady(ln.Addr().String())
+	}
+	if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/demo"
+)
+
+// TestServeSIGTERM starts `qsc serve`, asks it a question, sends the process SIGTERM and
+// checks that the server shuts down cleanly.
+func TestServeSIGTERM(t *testing.T) {
+	answered := make(chan string, 1)
+	serveReady = func(addr string) {
+		go func() {
+			defer syscall.Kill(os.Getpid(), syscall.SIGTERM)
+			resp, err := http.Post("http://"+addr+"/v1/compress", "application/json",
+				strings.NewReader(`{"id":"1","text":"Police in Syracuse arrested two men.","query":["Syracuse"],"budget":20}`))
+			if err != nil {
+				answered <- err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			answered <- string(b)
+		}()
+	}
+	defer func() { serveReady = nil }()
+	code, _, errs := runQSC(t, "serve", "--addr", "127.0.0.1:0", "--no-demo", "--log-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := <-answered; !strings.Contains(got, `"compression":"`) {
+		t.Errorf("answer %s", got)
+	}
+	for _, want := range []string{`"msg":"listening"`, `"path":"/v1/compress","status":200`, `"msg":"shutting down"`, `"msg":"stopped"`} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("log lacks %s:\n%s", want, errs)
+		}
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--log-format", "xml"},
+		{"serve", "--timeout", "0s"},
+		{"serve", "extra"},
+	} {
+		if code, _, _ := runQSC(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// TestDataDemo builds a collection from a small corpus file laid out as the shared data.
+func TestDataDemo(t *testing.T) {
+	data := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "internal", "demo", "testdata", "sample.conllu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(src)
+	zw.Close()
+	if err := os.MkdirAll(filepath.Join(data, "google-compression"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "google-compression", "test.conllu.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "news.jsonl.gz")
+	code, stdout, errs := runQSC(t, "data", "demo", "--data", data, "--out", out, "--size", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "3 documents, 8 sentences") {
+		t.Errorf("stdout %q", stdout)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	docs, err := demo.Read(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(docs[2].Sources); len(docs) != 3 || string(b) != `["test-00007","test-00008"]` {
+		t.Errorf("documents: %+v", docs)
+	}
+	if code, _, _ := runQSC(t, "data", "demo", "--data", data, "--size", "0"); code != 2 {
+		t.Errorf("--size 0: exit %d, want 2", code)
+	}
+	if code, _, _ := runQSC(t, "data", "demo", "--data", t.TempDir(), "--out", out); code != 1 {
+		t.Errorf("missing corpus: exit %d, want 1", code)
+	}
+}

@@ -1,0 +1,358 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/wire"
+	"github.com/qsc-nlp/qsc/render"
+)
+
+// errorBody is the body of every error answer.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// writeJSON writes v as the JSON answer with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	if err := wire.NewEncoder(&buf).Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		wire.NewEncoder(&buf).Encode(errorBody{Error: "internal error: encoding the answer"})
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// writeError writes {"error": msg} with status, and notes msg for the request log.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	if rec, ok := w.(*recorder); ok {
+		rec.err = msg
+	}
+	writeJSON(w, status, errorBody{Error: msg})
+}
+
+// statusOf maps an error to its HTTP status: the client's faults to 4xx.
+func statusOf(err error) int {
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, qsc.ErrInfeasible):
+		return http.StatusUnprocessableEntity
+	case errors.Is(err, qsc.ErrBadRequest), errors.Is(err, qsc.ErrUnknownMethod):
+		return http.StatusBadRequest
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// fail answers err with its status; the message of a server fault is not shown.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	msg := err.Error()
+	switch {
+	case status == http.StatusInternalServerError:
+		s.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "error", msg)
+		msg = "internal error"
+	case errors.Is(err, context.DeadlineExceeded):
+		msg = fmt.Sprintf("the request took longer than %s", s.cfg.RequestTimeout)
+	case errors.Is(err, context.Canceled):
+		msg = "the request was cancelled"
+	}
+	writeError(w, status, msg)
+}
+
+// badRequest is a fault of the client's request that matches qsc.ErrBadRequest.
+func badRequest(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", qsc.ErrBadRequest, fmt.Sprintf(format, args...))
+}
+
+// readBody reads a request body that must hold one JSON object, within the size limit.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, fmt.Errorf("the body is larger than %d bytes: %w", mbe.Limit, err)
+	case err != nil:
+		return nil, badRequest("reading the body: %v", err)
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case len(trimmed) == 0:
+		return nil, badRequest("the body is empty; send a JSON object")
+	case trimmed[0] != '{':
+		return nil, badRequest("invalid request: the body must be a JSON object")
+	}
+	return body, nil
+}
+
+// decodeStrict decodes one JSON object into v: unknown fields, wrong types and trailing
+// data are errors, as in the batch interface.
+func decodeStrict(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("invalid request: %s", wire.JSONError(err))
+	}
+	if dec.More() {
+		return badRequest("invalid request: more than one JSON value in the body")
+	}
+	return nil
+}
+
+// boolParam reads an optional boolean query parameter.
+func boolParam(r *http.Request, name string) (bool, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, badRequest("parameter %s must be true or false, not %q", name, v)
+	}
+	return b, nil
+}
+
+// intParam reads an optional integer query parameter in [lo, hi].
+func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, badRequest("parameter %s must be an integer from %d to %d, not %q", name, lo, hi, v)
+	}
+	return n, nil
+}
+
+// compress serves POST /v1/compress: one record of the batch interface, decoded,
+// compressed and encoded by package wire. ?tokens=true adds every token, with its byte
+// offsets in the text and whether it was kept.
+func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
+	tokens, err := boolParam(r, "tokens")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res, err := wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{DefaultMethod: qsc.DefaultMethod, Tokens: tokens})
+	if err != nil {
+		status := statusOf(err)
+		if status == http.StatusInternalServerError || status == http.StatusServiceUnavailable {
+			s.fail(w, r, err)
+			return
+		}
+		if rec, ok := w.(*recorder); ok {
+			rec.err = res.Error
+		}
+		writeJSON(w, status, res) // {"id", "error"}, as the batch interface writes it
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// Snippet is a qsc.Snippet with its renderings.
+type Snippet struct {
+	qsc.Snippet
+	// Plain is render.Plain: the kept words in their original spelling.
+	Plain string `json:"plain"`
+	// Ellipsis is render.Ellipsis: "…" where words were cut.
+	Ellipsis string `json:"ellipsis"`
+	// HTML is render.HTML without ellipses: escaped, query terms in <mark>.
+	HTML string `json:"html"`
+	// HTMLEllipsis is render.HTML with ellipses.
+	HTMLEllipsis string `json:"html_ellipsis"`
+}
+
+// rendered renders the snippets of doc.
+func rendered(doc string, sn []qsc.Snippet) []Snippet {
+	out := make([]Snippet, len(sn))
+	for i, s := range sn {
+		out[i] = Snippet{Snippet: s, Plain: render.Plain(doc, s), Ellipsis: render.Ellipsis(doc, s),
+			HTML: render.HTML(doc, s, false), HTMLEllipsis: render.HTML(doc, s, true)}
+	}
+	return out
+}
+
+// snippetsResponse is the answer of POST /v1/snippets.
+type snippetsResponse struct {
+	Snippets []Snippet `json:"snippets"`
+}
+
+// snippets serves POST /v1/snippets.
+func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var req qsc.SnippetRequest
+	if err := decodeStrict(body, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	sn, err := s.cfg.Engine.DoSnippets(r.Context(), &req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, snippetsResponse{Snippets: rendered(req.Document, sn)})
+}
+
+// Limits of GET /v1/search.
+const (
+	maxQueryBytes  = 500
+	defaultResults = 10
+	maxResults     = 50
+	defaultBudget  = 100
+	maxBudget      = 1000
+	defaultPerDoc  = 2
+	maxPerDoc      = 10
+)
+
+// searchResult is one document found by GET /v1/search.
+type searchResult struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Sources  []string  `json:"sources"`
+	Score    float64   `json:"score"`
+	Snippets []Snippet `json:"snippets"`
+	// Error says why the document has no snippet (its matching sentences' query terms
+	// are longer than the budget).
+	Error string `json:"error,omitempty"`
+}
+
+// searchResponse is the answer of GET /v1/search.
+type searchResponse struct {
+	Query   string         `json:"query"`
+	Terms   []string       `json:"terms"`
+	Budget  int            `json:"budget"`
+	Total   uint64         `json:"total"`
+	Results []searchResult `json:"results"`
+	// SearchMS, SnippetsMS and TookMS are the time of the search, of the snippets and of
+	// the whole request, in milliseconds.
+	SearchMS   float64 `json:"search_ms"`
+	SnippetsMS float64 `json:"snippets_ms"`
+	TookMS     float64 `json:"took_ms"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// search serves GET /v1/search?q=...&budget=...&n=...&k=...&method=...: the k best
+// documents of the collection for the words of q, each with its n best snippets of at
+// most budget characters.
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if s.cfg.Index == nil {
+		writeError(w, http.StatusServiceUnavailable, "search is off: the server has no collection")
+		return
+	}
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	var err error
+	switch {
+	case q == "":
+		err = badRequest("parameter q (the query) is required")
+	case len(q) > maxQueryBytes:
+		err = badRequest("parameter q is %d bytes, more than the maximum of %d", len(q), maxQueryBytes)
+	case !utf8.ValidString(q):
+		err = badRequest("parameter q is not valid UTF-8")
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	budget, err := intParam(r, "budget", defaultBudget, 1, maxBudget)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	n, err := intParam(r, "n", defaultPerDoc, 1, maxPerDoc)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	k, err := intParam(r, "k", defaultResults, 1, maxResults)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	method := r.URL.Query().Get("method")
+	if method != "" && !slices.Contains(qsc.Methods(), method) {
+		// Checked here too, so that a query that finds nothing still gets the error.
+		s.fail(w, r, fmt.Errorf("%w %q (want one of %s)", qsc.ErrUnknownMethod, method, strings.Join(qsc.Methods(), ", ")))
+		return
+	}
+	found, err := s.cfg.Index.Search(r.Context(), q, k)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	searched := time.Now()
+	resp := searchResponse{Query: q, Terms: found.Terms, Budget: budget, Total: found.Total, Results: []searchResult{}}
+	if resp.Terms == nil {
+		resp.Terms = []string{}
+	}
+	for _, h := range found.Hits {
+		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, Sources: h.Doc.Sources, Score: h.Score, Snippets: []Snippet{}}
+		sn, err := s.cfg.Engine.DoSnippets(r.Context(), &qsc.SnippetRequest{Document: h.Doc.Text, Query: found.Terms, Budget: budget, N: n, Method: method})
+		switch {
+		case errors.Is(err, qsc.ErrInfeasible):
+			res.Error = err.Error()
+		case err != nil:
+			s.fail(w, r, err)
+			return
+		default:
+			res.Snippets = rendered(h.Doc.Text, sn)
+		}
+		resp.Results = append(resp.Results, res)
+	}
+	end := time.Now()
+	resp.SearchMS, resp.SnippetsMS, resp.TookMS = ms(searched.Sub(start)), ms(end.Sub(searched)), ms(end.Sub(start))
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// health is the answer of GET /healthz.
+type health struct {
+	Status    string   `json:"status"`
+	Documents int      `json:"documents"`
+	Methods   []string `json:"methods"`
+}
+
+// healthz serves GET /healthz.
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	h := health{Status: "ok", Methods: qsc.Methods()}
+	if s.cfg.Index != nil {
+		h.Documents = s.cfg.Index.Len()
+	}
+	writeJSON(w, http.StatusOK, h)
+}
+
+// openapi serves GET /openapi.yaml.
+func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Write(openapiYAML)
+}

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// recorder remembers what a handler wrote, for the request log.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	err    string // the message of an error response
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(p)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logRequests logs one line per request: method, path, status, duration, response bytes,
+// and the error message of an error response.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w}
+		defer func() {
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK // nothing written: net/http answers 200
+			}
+			attrs := []any{"method", r.Method, "path", r.URL.Path, "status", status,
+				"duration", time.Since(start), "bytes", rec.bytes}
+			if rec.err != "" {
+				attrs = append(attrs, "error", rec.err)
+			}
+			s.log.Info("request", attrs...)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// recoverPanics turns a panic of a handler into a logged error and a 500 answer (or an
+// aborted connection when the answer had begun).
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if rec, ok := w.(*recorder); ok && rec.status != 0 {
+				panic(http.ErrAbortHandler) // too late for a clean answer
+			}
+			writeError(w, http.StatusInternalServerError, "internal error")
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withDeadline bounds the context of each request by the request timeout.
+func (s *Server) withDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// contentSecurityPolicy lets the page load its own script and style sheet and nothing
+// else: no inline script, no other origin.
+const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// secureHeaders sets headers that keep browsers from guessing types or loading anything
+// from elsewhere.
+func secureHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// methodNotAllowed answers 405 for a path served only for method.
+func methodNotAllowed(method string) http.HandlerFunc {
+	allow := method
+	if method == http.MethodGet {
+		allow = "GET, HEAD"
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s is not served; use %s", r.Method, r.URL.Path, method))
+	}
+}
+
+// page serves one HTML file of the embedded web assets.
+func page(web fs.FS, name string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := fs.ReadFile(web, name)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "internal error")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(b)
+	})
+}
+
+// staticFiles serves the embedded web assets, without directory listings.
+func staticFiles(web fs.FS) http.Handler {
+	files := http.FileServerFS(web)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fi, err := fs.Stat(web, strings.TrimPrefix(r.URL.Path, "/")); err != nil || fi.IsDir() {
+			writeError(w, http.StatusNotFound, fmt.Sprintf("no such file: %s", r.URL.Path))
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+}

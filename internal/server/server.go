@@ -1,0 +1,160 @@
+// Package server is the HTTP service of qsc (`qsc serve`): the JSON API over a qsc.Engine
+// and a search page over the embedded demo collection.
+//
+// Endpoints (the contract is openapi.yaml, served at GET /openapi.yaml):
+//
+//	POST /v1/compress   one compression: the record of `qsc compress --jsonl`, same answer
+//	POST /v1/snippets   the best compressed sentences of a document, rendered
+//	GET  /v1/search     search the demo collection and return snippets of the best documents
+//	GET  /healthz       liveness
+//	GET  /openapi.yaml  the API description
+//	GET  /              the search page (HTML, CSS and JavaScript embedded in the binary)
+//
+// Every error is JSON, {"error": "..."}, with a 4xx status for a fault of the client:
+// 400 for malformed JSON, a wrong type, an unknown field, a missing or invalid value or an
+// unknown method; 413 for a body over the limit; 422 for a well-formed request that cannot
+// be met (a query term not in the sentence, a budget shorter than the query); 404 and 405
+// for unknown paths and methods. 500 is kept for faults of the server (a panic is
+// recovered, logged and answered with 500), 503 for a request that ran out of time.
+// Each request is logged as one line (method, path, status, duration, bytes).
+package server
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/demo"
+)
+
+// Defaults of Config.
+const (
+	// DefaultMaxBodyBytes bounds a request body: room for a document of
+	// qsc.MaxDocumentBytes with JSON escapes.
+	DefaultMaxBodyBytes = 2 << 20
+	// DefaultRequestTimeout bounds the work on one request.
+	DefaultRequestTimeout = 10 * time.Second
+)
+
+// Config configures a Server.
+type Config struct {
+	// Engine compresses; required.
+	Engine *qsc.Engine
+	// Index is the searchable collection behind GET /v1/search and the web page; nil
+	// turns search off (503).
+	Index *demo.Index
+	// Logger gets one line per request and the recovered panics; nil discards.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds request bodies (default DefaultMaxBodyBytes); a larger body
+	// gets 413.
+	MaxBodyBytes int64
+	// RequestTimeout is the deadline of each request's context (default
+	// DefaultRequestTimeout); a request that runs out of time gets 503.
+	RequestTimeout time.Duration
+}
+
+// Server serves the API and the web page. It is safe for concurrent use.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	handler http.Handler
+}
+
+//go:embed openapi.yaml
+var openapiYAML []byte
+
+//go:embed web
+var webFS embed.FS
+
+// OpenAPI returns the OpenAPI 3 description of the API, as served at /openapi.yaml.
+func OpenAPI() []byte { return append([]byte(nil), openapiYAML...) }
+
+// New returns a Server for cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Engine == nil {
+		return nil, errors.New("server: no engine")
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	web, err := fs.Sub(webFS, "web")
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	api := func(method, path string, h http.HandlerFunc) {
+		mux.HandleFunc(method+" "+path, h)
+		mux.HandleFunc(path, methodNotAllowed(method)) // any other method
+	}
+	api(http.MethodPost, "/v1/compress", s.compress)
+	api(http.MethodPost, "/v1/snippets", s.snippets)
+	api(http.MethodGet, "/v1/search", s.search)
+	api(http.MethodGet, "/healthz", s.healthz)
+	api(http.MethodGet, "/openapi.yaml", s.openapi)
+	mux.Handle("GET /{$}", page(web, "index.html"))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", staticFiles(web)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
+	})
+	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(mux))))
+	return s, nil
+}
+
+// Handler returns the server's HTTP handler, with its middleware: request log, panic
+// recovery, request deadline and security headers.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Timeouts of the HTTP server, beyond the per-request deadline.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	shutdownTimeout   = 15 * time.Second
+)
+
+// Serve serves on ln until ctx is done, then shuts down gracefully: it stops accepting
+// connections and waits (up to 15 s) for the requests in flight to finish. It returns nil
+// after a graceful shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      s.cfg.RequestTimeout + 5*time.Second,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "grace", shutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
