@@ -139,7 +139,7 @@ func TestEvalOnFixture(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, m := range []string{"| lr |", "| ablated |", "| random |", "| oracle | given-xpos |", "| oracle | own-tagger |"} {
+	for _, m := range []string{"| lr |", "| ablated |", "| random |", "| oracle | given-xpos |", "| oracle | own-tagger |", "| ilp |", "| ilp-unconstrained |"} {
 		if !strings.Contains(stdout, m) {
 			t.Errorf("eval output lacks %q:\n%s", m, stdout)
 		}

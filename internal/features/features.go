@@ -404,9 +404,14 @@ func binFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
 
 // edge appends the edge features (§3.1) of the edge head(n) → n.
 func (c *Config) edge(e *emitter, x *Sentence, n int) {
+	c.arc(e, x, x.tree.Head(n), n, x.rel[n])
+}
+
+// arc appends the edge features (§3.1) of an arc h → n with label hash rel. The
+// siblings of n are the children of h in the parse other than n; the child counts and
+// the depth of n are those of the parse.
+func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 	t := x.tree
-	h := t.Head(n)
-	rel := x.rel[n]
 	e.add(mix(key(tDep), rel), 1)
 	e.add(mix(key(tPosH), x.pos[h]), 1)
 	e.add(mix(key(tPosN), x.pos[n]), 1)
@@ -441,6 +446,30 @@ func (c *Config) Edge(x *Sentence, n int, out *Vector) {
 	}
 	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
 	c.edge(&e, x, n)
+}
+
+// RootLabel is the label of the arcs ROOT → n that the ILP baseline adds from the root to
+// every token (Filippova & Altun 2013, as the authors' filippova_tree_transform does).
+const RootLabel = "ROOT"
+
+var rootLabel = hashString(RootLabel)
+
+// Arc appends to out the edge features of an arc h → n with label rel, which need not be
+// an edge of the parse: the ILP baseline scores the parse edges and the added arcs
+// ROOT → n (h = 0, rel = RootLabel). As for the authors' code, the siblings of n are the
+// children of h in the parse other than n, and the child counts and the depth of n are
+// those of the parse. Arc(x, head(n), n, label of n, out) appends what Edge(x, n, out)
+// does. It is a no-op unless 0 ≤ h ≤ N, 1 ≤ n ≤ N and h ≠ n.
+func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
+	if x.tree == nil || n < 1 || n > x.tree.N() || h < 0 || h > x.tree.N() || h == n {
+		return
+	}
+	r := rootLabel
+	if rel != RootLabel {
+		r = hashString(rel)
+	}
+	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
+	c.arc(&e, x, h, n, r)
 }
 
 // History is the set of history features (§3.3) of C, as feature keys. It is maintained

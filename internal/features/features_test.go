@@ -130,6 +130,54 @@ func TestEdgeFeatures(t *testing.T) {
 	}
 }
 
+func TestArc(t *testing.T) {
+	s, tree := tiny(t)
+	var x Sentence
+	if err := x.Reset(s, tree, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []Config{testCfg, {Numeric: NumBoth, Bits: 20}} {
+		// The parse edge head(n) → n with its own label gives exactly Edge's features.
+		for n := 1; n <= tree.N(); n++ {
+			var a, e Vector
+			cfg.Arc(&x, tree.Head(n), n, s.Tokens[n-1].Rel, &a)
+			cfg.Edge(&x, n, &e)
+			if !slices.Equal(a.IDs, e.IDs) || !slices.Equal(a.Vals, e.Vals) || a.Len() == 0 {
+				t.Errorf("%v: Arc(head(%d), %d) differs from Edge(%d)", cfg, n, n, n)
+			}
+		}
+	}
+	// The added arc ROOT → cat: the dummy root as head, label ROOT, the root's children in
+	// the parse (chased) as siblings; cat's own child count and depth.
+	var v Vector
+	testCfg.Arc(&x, 0, 3, RootLabel, &v)
+	check(t, testCfg, &v, []feat{
+		f1("dep", tDep, "ROOT"), f1("pos_h", tPosH, "root"), f1("pos_n", tPosN, "NN"),
+		f1("lemma_n", tLemmaN, "cat"), f2("lemma_h_label_e", tLemmaHLabel, "is_root", "ROOT"),
+		f1("ds chased", tSibling, "chased"), f2("s: chased is_root", tSiblingLemma, "chased", "is_root"),
+		num("childrenCount_h", tChildrenH, 1), num("childrenCount_e", tChildrenN, 2), num("depth", tDepthN, 2),
+	})
+	// An arc that is not in the parse, mouse → The: its siblings are mouse's children
+	// ("a"), its child count and depth are The's in the parse.
+	v.Reset()
+	testCfg.Arc(&x, 6, 1, "det", &v)
+	check(t, testCfg, &v, []feat{
+		f1("dep", tDep, "det"), f1("pos_h", tPosH, "NN"), f1("pos_n", tPosN, "DT"),
+		f1("lemma_n", tLemmaN, "the"), f2("lemma_h_label_e", tLemmaHLabel, "mouse", "det"),
+		f1("ds a", tSibling, "a"), f2("s: a mouse", tSiblingLemma, "a", "mouse"),
+		num("childrenCount_h", tChildrenH, 1), num("depth", tDepthN, 3),
+		num("char_len_h", tCharLenH, 5), num("no_words_in_h (index of h)", tIndexH, 6),
+	})
+	// Not an arc: nothing.
+	v.Reset()
+	for _, hn := range [][2]int{{3, 3}, {-1, 3}, {9, 3}, {0, 0}, {0, 9}} {
+		testCfg.Arc(&x, hn[0], hn[1], "dep", &v)
+	}
+	if v.Len() != 0 {
+		t.Errorf("features of non-arcs: %d", v.Len())
+	}
+}
+
 func TestVocab(t *testing.T) {
 	v := NewVocab(slices.Values([]string{"the", "cat", "##"}))
 	for _, c := range []struct {

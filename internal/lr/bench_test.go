@@ -2,6 +2,7 @@ package lr
 
 import (
 	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,7 +14,7 @@ import (
 	"github.com/qsc-nlp/qsc/parser"
 )
 
-// benchFile returns the model file of $QSC_VA_<NAME> or models/va-<name>-v1.qsm, or skips.
+// benchFile returns the model file of $env or models/<name>, or skips.
 func benchFile(tb testing.TB, env, name string) []byte {
 	tb.Helper()
 	path := os.Getenv(env)
@@ -32,7 +33,7 @@ func benchFile(tb testing.TB, env, name string) []byte {
 func testInputs(tb testing.TB) []model.Input {
 	tb.Helper()
 	path := shared.Require(tb, shared.GoogleTest)
-	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", "en-ewt-parser-v1.qsm"))
+	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", models.ParserName))
 	if err != nil {
 		tb.Skipf("parser model: %v", err)
 	}
@@ -60,15 +61,15 @@ func testInputs(tb testing.TB) []model.Input {
 // ns/op is the arithmetic mean; geomean-µs/sent is the geometric mean of per-sentence
 // times over one pass, the paper's summary (4.1 ms for the authors' implementation).
 func BenchmarkCompressLR(b *testing.B) {
-	benchMethod(b, "QSC_VA_LR", "va-lr-v1.qsm", model.NameLR)
+	benchMethod(b, "QSC_VA_LR", models.LRName)
 }
 
 // BenchmarkCompressAblated is BenchmarkCompressLR for ABLATED.
 func BenchmarkCompressAblated(b *testing.B) {
-	benchMethod(b, "QSC_VA_ABLATED", "va-ablated-v1.qsm", model.NameAblated)
+	benchMethod(b, "QSC_VA_ABLATED", models.AblatedName)
 }
 
-func benchMethod(b *testing.B, env, file, name string) {
+func benchMethod(b *testing.B, env, file string) {
 	m, err := Load(benchFile(b, env, file))
 	if err != nil {
 		b.Fatal(err)

@@ -12,18 +12,20 @@ type objective func(x, grad []float64) float64
 type lbfgsResult struct {
 	F          float64 // final objective
 	GradNorm   float64 // final ‖∇f‖₂
+	GradMax    float64 // final ‖∇f‖∞
 	Iterations int     // L-BFGS iterations
 	Evals      int     // function evaluations
-	Converged  bool    // a tolerance was met (rather than the iteration limit)
+	Converged  bool    // the gradient tolerance was met
+	Stalled    bool    // stopped because f no longer decreased (FuncTol), not converged
 }
 
 // lbfgsOptions control minimize.
 type lbfgsOptions struct {
 	Memory  int     // correction pairs kept (m)
 	MaxIter int     // iteration limit
-	GradTol float64 // stop when ‖∇f‖₂ ≤ GradTol·max(1, ‖∇f(x₀)‖₂)
+	GradTol float64 // stop when ‖∇f‖∞ ≤ GradTol (converged)
 	FuncTol float64 // stop when the relative decrease of f over 5 iterations is below FuncTol
-	OnIter  func(it int, f, gnorm float64)
+	OnIter  func(it int, f, gmax float64)
 	// Precond, when not nil, is a positive diagonal approximation of the Hessian: the
 	// initial inverse Hessian of every iteration is diag(1/Precond), scaled.
 	Precond  []float64
@@ -55,11 +57,11 @@ func minimize(f objective, x []float64, o lbfgsOptions) (lbfgsResult, error) {
 	res := lbfgsResult{}
 	fx := f(x, g)
 	res.Evals = 1
-	g0 := norm(g)
-	gn := g0
+	gn := norm(g)
+	gm := maxAbs(g)
 	hist := []float64{fx}
 	for res.Iterations < o.MaxIter {
-		if gn <= o.GradTol*max(1, g0) {
+		if gm <= o.GradTol {
 			res.Converged = true
 			break
 		}
@@ -112,7 +114,7 @@ func minimize(f objective, x []float64, o lbfgsOptions) (lbfgsResult, error) {
 			step *= 0.5
 		}
 		if !ok {
-			res.F, res.GradNorm = fx, gn
+			res.F, res.GradNorm, res.GradMax = fx, gn, gm
 			return res, errLineSearch
 		}
 		// update the correction pairs, recycling the oldest buffers
@@ -133,21 +135,24 @@ func minimize(f objective, x []float64, o lbfgsOptions) (lbfgsResult, error) {
 		x, xNew = xNew, x
 		g, gNew = gNew, g
 		fx = fNew
-		gn = norm(g)
+		gn, gm = norm(g), maxAbs(g)
 		res.Iterations++
 		if o.OnIter != nil {
-			o.OnIter(res.Iterations, fx, gn)
+			o.OnIter(res.Iterations, fx, gm)
 		}
 		hist = append(hist, fx)
 		if len(hist) > 5 {
 			old := hist[len(hist)-6]
 			if (old-fx)/max(math.Abs(fx), 1) < o.FuncTol {
-				res.Converged = true
+				res.Stalled = true
 				break
 			}
 		}
 	}
-	res.F, res.GradNorm = fx, gn
+	if gm <= o.GradTol {
+		res.Converged = true
+	}
+	res.F, res.GradNorm, res.GradMax = fx, gn, gm
 	if n > 0 && &x[0] != &orig[0] { // x and xNew were swapped: return the result in orig
 		copy(orig, x)
 	}
@@ -175,6 +180,14 @@ func dot(a, b []float64) float64 {
 }
 
 func norm(a []float64) float64 { return math.Sqrt(dot(a, a)) }
+
+func maxAbs(a []float64) float64 {
+	m := 0.0
+	for _, v := range a {
+		m = max(m, math.Abs(v))
+	}
+	return m
+}
 
 func axpy(a float64, x, y []float64) {
 	for i, v := range x {

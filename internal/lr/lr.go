@@ -32,7 +32,11 @@ type Info struct {
 	C         float64         // inverse regularisation strength
 	Decisions int             // training decisions used
 	Marginal  float64         // fraction of training decisions with y = 1
-	SkipUsed  bool            // over-budget candidates were among the training decisions
+	// MarginalAsked is the fraction with y = 1 among the training decisions that the
+	// runtime asks a model about: candidates that fit the budget (the others are skipped
+	// without a decision). RANDOM accepts with this probability. NaN in version-1 files.
+	MarginalAsked float64
+	SkipUsed      bool // over-budget candidates were among the training decisions
 }
 
 // Name returns the model's method name.

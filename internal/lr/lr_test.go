@@ -70,7 +70,7 @@ func TestFitKnownOptimum(t *testing.T) {
 	}
 	logit := func(p float64) float64 { return math.Log(p / (1 - p)) }
 	theta := make([]float64, 2)
-	res, err := fitLR(e, 1, theta, fitOptions{C: 1e9, MaxIter: 200, Workers: 1})
+	res, err := fitLR(e, 1, theta, fitOptions{C: 1e9, MaxIter: 200, Tol: 1e-10, Workers: 1})
 	if err != nil || !res.Converged {
 		t.Fatalf("fit: %v %+v", err, res)
 	}
@@ -83,7 +83,7 @@ func TestFitKnownOptimum(t *testing.T) {
 		s.add(&features.Vector{IDs: []uint32{uint32(i % 2)}, Vals: []float32{1}}, i%2 == 0)
 	}
 	theta = make([]float64, 3)
-	res, err = fitLR(s, 2, theta, fitOptions{C: 1, MaxIter: 200, Workers: 1})
+	res, err = fitLR(s, 2, theta, fitOptions{C: 1, MaxIter: 200, Tol: 1e-8, Workers: 1})
 	if err != nil || !res.Converged || res.GradNorm > 1e-4 {
 		t.Fatalf("separable fit: %v %+v", err, res)
 	}
@@ -180,4 +180,3 @@ func TestModelFileRoundTrip(t *testing.T) {
 		t.Error("empty file accepted")
 	}
 }
-

@@ -12,7 +12,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// Model file: the modelfile container, kind "va-lr", version 1, payload
+// Model file: the modelfile container, kind "va-lr", version 2 (version 1 lacks the
+// asked marginal), payload
 //
 //	name        uint8 length + bytes ("lr" or "ablated")
 //	version     uint16: features.Version of the feature definitions
@@ -20,6 +21,7 @@ import (
 //	C           float64
 //	decisions   uint64
 //	marginal    float64
+//	asked marg. float64 (version 2 only)
 //	skip used   uint8
 //	bias        float32
 //	nonzero     uint64
@@ -30,7 +32,7 @@ import (
 // All numbers little endian. Only non-zero weights are stored.
 const (
 	fileKind    = "va-lr"
-	fileVersion = 1
+	fileVersion = 2
 )
 
 // ErrFormat is wrapped by the error of a malformed model payload.
@@ -48,6 +50,7 @@ func (m *LR) MarshalBinary() ([]byte, error) {
 	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.C)))
 	b.Write(le.AppendUint64(nil, uint64(m.Info.Decisions)))
 	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.Marginal)))
+	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.MarginalAsked)))
 	b.WriteByte(b2u(m.Info.SkipUsed))
 	b.Write(le.AppendUint32(nil, math.Float32bits(m.bias)))
 	b.Write(le.AppendUint64(nil, uint64(m.NonZero())))
@@ -83,7 +86,7 @@ func b2u(v bool) byte {
 // Load decodes a model file written by MarshalBinary. A corrupt, truncated or foreign
 // file gives an error (wrapping a modelfile error or ErrFormat).
 func Load(data []byte) (*LR, error) {
-	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
+	payload, version, err := modelfile.Decode(data, fileKind, 1, fileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("lr: %w", err)
 	}
@@ -97,7 +100,7 @@ func Load(data []byte) (*LR, error) {
 	}
 	name := make([]byte, nl)
 	var fb [6]byte
-	var head [8 + 8 + 8 + 1 + 4 + 8]byte
+	var head [8 + 8 + 8 + 8 + 1 + 4 + 8]byte
 	if _, err := r.Read(name); err != nil && nl > 0 {
 		return fail("short name")
 	}
@@ -120,15 +123,26 @@ func Load(data []byte) (*LR, error) {
 	if err := info.Features.Validate(); err != nil {
 		return fail(err.Error())
 	}
-	if n, _ := r.Read(head[:]); n != len(head) {
+	hb := head[:]
+	if version == 1 { // no asked marginal: leave room for it at 24..31
+		hb = head[:len(head)-8]
+	}
+	if n, _ := r.Read(hb); n != len(hb) {
 		return fail("short header")
+	}
+	if version == 1 {
+		copy(head[32:], head[24:len(head)-8])
 	}
 	info.C = math.Float64frombits(le.Uint64(head[0:]))
 	info.Decisions = int(le.Uint64(head[8:]))
 	info.Marginal = math.Float64frombits(le.Uint64(head[16:]))
-	info.SkipUsed = head[24] == 1
-	bias := math.Float32frombits(le.Uint32(head[25:]))
-	nnz := le.Uint64(head[29:])
+	info.MarginalAsked = math.Float64frombits(le.Uint64(head[24:]))
+	if version == 1 {
+		info.MarginalAsked = math.NaN()
+	}
+	info.SkipUsed = head[32] == 1
+	bias := math.Float32frombits(le.Uint32(head[33:]))
+	nnz := le.Uint64(head[37:])
 	dim := info.Features.Size()
 	if nnz > uint64(dim) {
 		return fail("more weights than features")

@@ -19,6 +19,9 @@ type examples struct {
 	vals []float32 // values ≠ 1
 	y    []bool
 	pos  int // examples with y = true
+	// asked and askedPos count the examples (and positives) that the runtime would ask a
+	// model about, leaving out candidates it skips as over budget.
+	asked, askedPos int
 }
 
 func newExamples() *examples { return &examples{off: []int64{0}, voff: []int64{0}} }
@@ -58,6 +61,8 @@ func (e *examples) appendAll(o *examples) {
 	}
 	e.y = append(e.y, o.y...)
 	e.pos += o.pos
+	e.asked += o.asked
+	e.askedPos += o.askedPos
 }
 
 // softplus returns log(1 + e^t) without overflow.
@@ -182,16 +187,28 @@ func (o *lrObjective) shard(theta, g []float64, lo, hi int) float64 {
 type fitOptions struct {
 	C       float64
 	MaxIter int
+	// Tol is the convergence tolerance on the largest gradient component of the mean
+	// per-decision objective (0: DefaultTol).
+	Tol     float64
 	Workers int
-	OnIter  func(it int, f, gnorm float64)
+	OnIter  func(it int, f, gmax float64)
 }
+
+// DefaultTol is scikit-learn's default tolerance for LogisticRegression(solver="lbfgs"),
+// which the authors used: L-BFGS stops when every component of the gradient of the mean
+// loss (the objective divided by the number of decisions) is at most 1e-4 in absolute
+// value.
+const DefaultTol = 1e-4
 
 // fitLR fits an L2-regularised logistic regression to data with weights of dimension dim,
 // starting from theta (dim+1 entries, the last the bias; updated in place).
 func fitLR(data *examples, dim int, theta []float64, o fitOptions) (lbfgsResult, error) {
 	obj := newLRObjective(data, dim, o.C, o.Workers)
+	if o.Tol <= 0 {
+		o.Tol = DefaultTol
+	}
 	return minimize(obj.eval, theta, lbfgsOptions{
-		Memory: 10, MaxIter: o.MaxIter, GradTol: 1e-5, FuncTol: 1e-7, OnIter: o.OnIter,
+		Memory: 10, MaxIter: o.MaxIter, GradTol: o.Tol * float64(data.Len()), FuncTol: 1e-13, OnIter: o.OnIter,
 		Precond: data.curvature(dim, o.C),
 	})
 }

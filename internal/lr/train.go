@@ -18,7 +18,7 @@ import (
 type TrainConfig struct {
 	// Name is model.NameLR or model.NameAblated; it is stored in the model.
 	Name string
-	// Features is the feature set. LRFeatures and AblatedFeatures are the defaults.
+	// Features is the feature set. Features() and AblatedFeatures() are the defaults.
 	Features features.Config
 	// Cs is the grid of inverse regularisation strengths; the one with the best validation
 	// F1 wins (the first on ties). The grid is fitted in ascending order, each fit starting
@@ -27,8 +27,12 @@ type TrainConfig struct {
 	// UseSkipped keeps the candidates that the runtime skips as over budget among the
 	// training decisions (the authors kept them).
 	UseSkipped bool
-	// MaxIter bounds the L-BFGS iterations per C (0: 500).
+	// MaxIter bounds the L-BFGS iterations per C (0: 1000, scikit-learn's max_iter in
+	// the authors' code).
 	MaxIter int
+	// Tol is the convergence tolerance on the largest component of the gradient of the
+	// mean per-decision objective (0: DefaultTol, scikit-learn's).
+	Tol float64
 	// Workers is the number of goroutines (0: 1). The result does not depend on it.
 	Workers int
 	// Log receives a line per C of the grid and a summary; nil for none.
@@ -37,7 +41,7 @@ type TrainConfig struct {
 	Verbose bool
 }
 
-// LRFeatures returns the VA_LR feature set chosen on validation (docs/features.md):
+// Features returns the VA_LR feature set chosen on validation (docs/features.md):
 // the GOVERNOR edge to the child in C, edge features for DISCONNECTED decisions, every
 // stateful feature crossed, numeric features binned, 2^22 buckets.
 func Features() features.Config {
@@ -45,7 +49,7 @@ func Features() features.Config {
 		Numeric: features.NumBinned, Bits: 22}
 }
 
-// AblatedFeatures returns the ABLATED feature set: LRFeatures without the stateful and
+// AblatedFeatures returns the ABLATED feature set: Features() without the stateful and
 // interaction features.
 func AblatedFeatures() features.Config {
 	c := Features()
@@ -56,11 +60,13 @@ func AblatedFeatures() features.Config {
 // GridPoint is the outcome of one C of the grid.
 type GridPoint struct {
 	C          float64
-	F1, CR     float64 // mean validation token F1 and compression ratio
-	Iterations int     // L-BFGS iterations
-	Converged  bool
-	Loss       float64 // final objective
-	GradNorm   float64
+	F1, CR     float64       // mean validation token F1 and compression ratio
+	Iterations int           // L-BFGS iterations
+	Converged  bool          // the gradient tolerance was met
+	Stalled    bool          // the objective stopped decreasing before convergence
+	Loss       float64       // final objective
+	GradNorm   float64       // final ‖∇‖₂
+	GradMax    float64       // final ‖∇‖∞ of the mean objective (converged when ≤ Tol)
 	Elapsed    time.Duration // fit time
 }
 
@@ -119,9 +125,10 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		return nil, ErrNoData
 	}
 	marginal := float64(data.pos) / float64(data.Len())
+	asked := float64(data.askedPos) / float64(max(data.asked, 1))
 	logf("%s: vocabulary of %d words", cfg.Name, vocab.Len())
-	logf("%s: %d training decisions (%.1f%% positive) from %d inputs (%d dropped), %d feature occurrences, in %s",
-		cfg.Name, data.Len(), 100*marginal, len(train), dropped, data.NNZ(), res.Collect.Round(time.Millisecond))
+	logf("%s: %d training decisions (%.1f%% positive; %d within budget, %.1f%% positive) from %d inputs (%d dropped), %d feature occurrences, in %s",
+		cfg.Name, data.Len(), 100*marginal, data.asked, 100*asked, len(train), dropped, data.NNZ(), res.Collect.Round(time.Millisecond))
 
 	cs := slices.Clone(cfg.Cs)
 	slices.Sort(cs)
@@ -129,7 +136,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	theta := make([]float64, dim+1)
 	maxIter := cfg.MaxIter
 	if maxIter <= 0 {
-		maxIter = 500
+		maxIter = 1000
 	}
 	var best *LR
 	for _, c := range cs {
@@ -137,26 +144,29 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 			return nil, fmt.Errorf("lr: C = %v must be positive", c)
 		}
 		t0 := time.Now()
-		fit, err := fitLR(data, dim, theta, fitOptions{C: c, MaxIter: maxIter, Workers: workers,
+		n := float64(data.Len())
+		fit, err := fitLR(data, dim, theta, fitOptions{C: c, MaxIter: maxIter, Tol: cfg.Tol, Workers: workers,
 			OnIter: func(it int, f, g float64) {
 				if cfg.Verbose && it%10 == 0 {
-					logf("  C=%g iteration %d: objective %.6g, ‖∇‖ %.3g (%s)", c, it, f, g, time.Since(t0).Round(time.Second))
+					logf("  C=%g iteration %d: mean objective %.8g, max |∇| %.3g (%s)", c, it, f/n, g/n, time.Since(t0).Round(time.Second))
 				}
 			}})
 		if err != nil && !errors.Is(err, errLineSearch) {
 			return nil, err
 		}
-		m, err := newLR(Info{Name: cfg.Name, Features: cfg.Features, C: c, Decisions: data.Len(), Marginal: marginal, SkipUsed: cfg.UseSkipped}, theta, vocab)
+		m, err := newLR(Info{Name: cfg.Name, Features: cfg.Features, C: c, Decisions: data.Len(), Marginal: marginal, MarginalAsked: asked, SkipUsed: cfg.UseSkipped}, theta, vocab)
 		if err != nil {
 			return nil, err
 		}
-		gp := GridPoint{C: c, Iterations: fit.Iterations, Converged: fit.Converged, Loss: fit.F, GradNorm: fit.GradNorm, Elapsed: time.Since(t0)}
+		gp := GridPoint{C: c, Iterations: fit.Iterations, Converged: fit.Converged, Stalled: fit.Stalled, Loss: fit.F,
+			GradNorm: fit.GradNorm, GradMax: fit.GradMax / n, Elapsed: time.Since(t0)}
 		ev, err := model.Evaluate(m, valid, workers)
 		if err != nil {
 			return nil, err
 		}
 		gp.F1, gp.CR = ev.F1, ev.CR
-		logf("%s C=%g: validation F1 %.4f CR %.4f (%d iterations, converged %t, %s)", cfg.Name, c, gp.F1, gp.CR, gp.Iterations, gp.Converged, gp.Elapsed.Round(time.Second))
+		logf("%s C=%g: validation F1 %.4f CR %.4f (%d iterations, converged %t, max |∇| %.3g, %s)", cfg.Name, c, gp.F1, gp.CR,
+			gp.Iterations, gp.Converged, gp.GradMax, gp.Elapsed.Round(time.Second))
 		res.Grid = append(res.Grid, gp)
 		if best == nil || gp.F1 > res.Grid[res.Best].F1 {
 			best, res.Best = m, len(res.Grid)-1
@@ -196,7 +206,12 @@ func collect(ext *features.Extractor, inputs []model.Input, useSkipped bool, wor
 					}
 					p := va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
 					_, err := c.Oracle(p, in.Gold, ext, func(s *va.State, v int, y, skipped bool) {
-						if skipped && !useSkipped {
+						if !skipped {
+							part.asked++
+							if y {
+								part.askedPos++
+							}
+						} else if !useSkipped {
 							return
 						}
 						part.add(ext.Features(s, v), y)

@@ -6,8 +6,10 @@ package methods
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/ilp"
 	"github.com/qsc-nlp/qsc/internal/lr"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/models"
@@ -41,22 +43,47 @@ func openLR(name string) func([]byte, uint64) (model.Method, error) {
 	}
 }
 
-// openRandom reads the training marginal from a logistic-regression file.
+// openRandom reads the training marginal from a logistic-regression file: the share of
+// y = 1 among the decisions the runtime asks about (docs/features.md), or, in a file
+// that lacks it, among all training decisions.
 func openRandom(data []byte, seed uint64) (model.Method, error) {
 	m, err := lr.Load(data)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewRandom(m.Info.Marginal, seed)
+	p := m.Info.MarginalAsked
+	if math.IsNaN(p) {
+		p = m.Info.Marginal
+	}
+	return model.NewRandom(p, seed)
 }
 
 func openOracle([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }
+
+// openILP opens the ILP variant called name.
+func openILP(name string) func([]byte, uint64) (model.Method, error) {
+	return func(data []byte, _ uint64) (model.Method, error) {
+		m, err := ilp.Load(data)
+		switch {
+		case err != nil:
+			return nil, err
+		case name == ilp.NameUnconstrained:
+			return m.Unconstrained(), nil
+		case name == ilp.NameRootQuery:
+			return m.RootQuery(), nil
+		}
+		return m, nil
+	}
+}
 
 // table lists the methods in the order help texts and reports show them.
 var table = []Entry{
 	{Name: model.NameLR, File: models.LRName, Public: true, Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features (default)", Open: openLR(model.NameLR)},
 	{Name: model.NameAblated, File: models.AblatedName, Public: true, Summary: "ABLATED: VERTEX ADDITION with edge features only", Open: openLR(model.NameAblated)},
 	{Name: model.NameRandom, File: models.LRName, Public: true, Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded", Open: openRandom},
+	{Name: ilp.Name, File: models.ILPName, Public: true, Summary: "ILP: Filippova & Altun (2013) arc scores, Q ⊆ C and ℓ(C) ≤ b, solved exactly", Open: openILP(ilp.Name)},
+	{Name: ilp.NameUnconstrained, File: models.ILPName, Summary: "the ILP without the query constraint, Q = ∅ (evaluation only)", Open: openILP(ilp.NameUnconstrained)},
+	{Name: ilp.NameRootQuery, File: models.ILPName, Summary: "the ILP with the authors' query constraint: each query token hangs off the root (evaluation only)", Open: openILP(ilp.NameRootQuery)},
 	{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)", Open: openOracle},
 }
 

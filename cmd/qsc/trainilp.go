@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/qsc-nlp/qsc/ilp"
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/evaluate"
+	"github.com/qsc-nlp/qsc/models"
+)
+
+func init() {
+	register(&command{name: "train ilp", summary: "train the ILP baseline's arc weights (averaged structured perceptron, Filippova & Altun 2013)", run: runTrainILP})
+}
+
+func runTrainILP(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train ilp", "", stderr)
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	out := fs.String("out", filepath.Join("models", models.ILPName), "model file to write")
+	epochs := fs.Int("epochs", ilp.DefaultEpochs, "perceptron epochs; the epoch with the best validation F1 is kept")
+	seed := fs.Uint64("seed", 1, "seed of the query sampling, the validation split and the order of the training sentences")
+	bits := fs.Int("bits", ilp.DefaultBits, "log2 of the number of hashed feature buckets")
+	numeric := fs.String("numeric", ilp.DefaultNumeric, "numeric edge features: raw (the authors), binned or both")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines of the validation (the model does not depend on it)")
+	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
+	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	if *epochs < 1 {
+		return usagef("--epochs must be at least 1")
+	}
+	path, err := parsedTrainFile(*trainPath)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	d, err := dataset.Load(path, dataset.Train, dataset.Options{Seed: *seed})
+	if err != nil {
+		return err
+	}
+	train, err := evaluate.Inputs(firstN(d.Split(dataset.Train), *trainN))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	valid, err := evaluate.Inputs(firstN(d.Split(dataset.Validation), *validN))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
+
+	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
+		Workers: *workers, Log: stderr})
+	if err != nil {
+		return err
+	}
+	data, err := res.Model.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (Q = ∅, b = gold length), numeric features %s, 2^%d buckets, seed %d\n",
+		len(train), *numeric, *bits, *seed)
+	fmt.Fprintf(stdout, "| epoch | mistakes | validation F1 | validation CR | unconstrained F1 | unconstrained CR | time |\n|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, e := range res.Epochs {
+		fmt.Fprintf(stdout, "| %d | %d | %.4f | %.4f | %.4f | %.4f | %s |\n", e.Epoch, e.Mistakes, e.F1, e.CR, e.FreeF1, e.FreeCR, e.Elapsed.Round(time.Second))
+	}
+	best := res.Epochs[res.Best]
+	fmt.Fprintf(stdout, "chosen: epoch %d (validation F1 %.4f on %d tuples); %d dropped training tuples; %d non-zero weights; wrote %s (%d bytes); total time %s\n",
+		best.Epoch, best.F1, len(valid), res.Dropped, res.Model.NonZero(), *out, len(data), time.Since(start).Round(time.Second))
+	return nil
+}

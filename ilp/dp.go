@@ -1,0 +1,225 @@
+package ilp
+
+import (
+	"errors"
+	"math"
+)
+
+// TreeDP is the exact solver of the default build: a dynamic program over the parse tree,
+// a tree knapsack over characters. With the at-most-one-head constraint, every kept
+// token n takes either its parse edge (allowed when head(n) ∈ C or head(n) is the root)
+// or the arc ROOT → n, so the score of C is a sum of terms that each depend on one token
+// and its head only. For every token v, whether its head is in C (p), and every total
+// weight c of the kept tokens of v's subtree (token weight = length + 1), the program
+// computes the best score of v's subtree, merging v's children one at a time by a
+// max-plus convolution capped at b + 1 characters. The work is
+// O(Σ_v min(W_v, b+1)·min(W_u, b+1)) over parent–child merges (W = total weight of a
+// subtree), at most O(ℓ(S)·b) per sentence. The argmax of every merge is kept, so the
+// optimum is read back top-down.
+//
+// Its memory grows to the largest problem seen and is reused: once grown, Optimize
+// allocates nothing. The zero value is ready to use; it is not safe for concurrent use.
+type TreeDP struct {
+	mark   []bool    // Q
+	w      []int     // w[v] = Lens[v-1] + 1
+	order  []int32   // vertices in breadth-first order from the root
+	capv   []int     // capv[v]: largest weight of v's table
+	foff   []int     // offset of v's table in f: f[foff[v] + p·(capv[v]+1) + c]
+	f      []float64 // F_v[p][c]: best score of v's subtree of weight exactly c, −∞ if none
+	choice []bool    // parallel to f: v ∈ C in that optimum
+	soff   [][2]int  // soff[u][s]: offset in split of the merge of child u under state s
+	split  []int32   // weight given to the child in each merge's optimum
+	a, b   []float64 // ping-pong rows of the running merge
+	out    []float64 // the merged row of state 0 while state 1 is merged
+	idx    []int32   // the reachable weights of the child being merged
+	stack  []frame
+}
+
+type frame struct{ v, p, c int }
+
+var negInf = math.Inf(-1)
+
+// errInfeasible is returned when no feasible solution exists; validation rules it out.
+var errInfeasible = errors.New("ilp: no feasible solution")
+
+// grow extends s by n elements, reusing its capacity, and returns the new slice and the
+// offset of the new elements.
+func grow[T any](s []T, n int) ([]T, int) {
+	off := len(s)
+	if cap(s)-off >= n {
+		return s[:off+n], off
+	}
+	t := make([]T, off+n, 2*(off+n))
+	copy(t, s)
+	return t, off
+}
+
+// Optimize solves p exactly; see the type's doc.
+func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
+	var err error
+	if d.mark, err = p.validate(d.mark); err != nil {
+		return err
+	}
+	t := p.Tree
+	n := t.N()
+	K := p.Budget + 1 // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
+	d.w, _ = grow(d.w[:0], n+1)
+	d.capv, _ = grow(d.capv[:0], n+1)
+	d.foff, _ = grow(d.foff[:0], n+1)
+	d.soff, _ = grow(d.soff[:0], n+1)
+	d.order = append(d.order[:0], t.Children(0)...)
+	for i := 0; i < len(d.order); i++ {
+		d.order = append(d.order, t.Children(int(d.order[i]))...)
+	}
+	for v := 1; v <= n; v++ {
+		d.w[v] = p.Lens[v-1] + 1
+	}
+	d.f, d.choice, d.split = d.f[:0], d.choice[:0], d.split[:0]
+
+	// Bottom up: children before parents.
+	for i := len(d.order) - 1; i >= 0; i-- {
+		v := int(d.order[i])
+		kids := t.Children(v)
+		// Merge the children under v ∉ C (s = 0) and v ∈ C (s = 1).
+		var capS [2]int
+		var rowS [2][]float64
+		for s := range 2 {
+			limit := K
+			if s == 1 {
+				limit = K - d.w[v]
+			}
+			if limit < 0 || (s == 0 && d.mark[v]) {
+				capS[s] = -1 // this state is impossible
+				continue
+			}
+			capS[s], rowS[s] = d.mergeChildren(kids, s, limit)
+			if s == 0 { // the next merge reuses the rows
+				d.out = append(d.out[:0], rowS[0]...)
+				rowS[0] = d.out
+			}
+		}
+		// F_v[p][c] = max(Out[c], In[c − w] + gain(v | p)).
+		cv := max(capS[0], capS[1]+d.w[v], 0)
+		if capS[1] < 0 {
+			cv = max(capS[0], 0)
+		}
+		d.capv[v] = cv
+		var off int
+		d.f, off = grow(d.f, 2*(cv+1))
+		d.choice, _ = grow(d.choice, 2*(cv+1))
+		d.foff[v] = off
+		for pIn := range 2 {
+			g := p.gain(v, pIn == 1, d.mark[v])
+			base := off + pIn*(cv+1)
+			for c := 0; c <= cv; c++ {
+				best, in := negInf, false
+				if capS[0] >= 0 && c <= capS[0] {
+					best = rowS[0][c]
+				}
+				if j := c - d.w[v]; capS[1] >= 0 && j >= 0 && j <= capS[1] && rowS[1][j] > negInf {
+					if x := rowS[1][j] + g; x > best {
+						best, in = x, true
+					}
+				}
+				d.f[base+c], d.choice[base+c] = best, in
+			}
+		}
+	}
+	// The root: its children hang off it, which is always there.
+	capR, row := d.mergeChildren(t.Children(0), 1, K)
+	bestC := -1
+	for c := 0; c <= capR; c++ {
+		if row[c] > negInf && (bestC < 0 || row[c] > row[bestC]) {
+			bestC = c
+		}
+	}
+	if bestC < 0 {
+		return errInfeasible
+	}
+	sol.Score = row[bestC]
+
+	// Top down: read the optimum back.
+	sol.Parent, _ = grow(sol.Parent[:0], n+1)
+	for v := range sol.Parent {
+		sol.Parent[v] = -1
+	}
+	d.stack = d.pushChildren(d.stack[:0], t.Children(0), 1, bestC)
+	for len(d.stack) > 0 {
+		fr := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		v, c := fr.v, fr.c
+		s := 0
+		if d.choice[d.foff[v]+fr.p*(d.capv[v]+1)+c] {
+			s = 1
+			sol.Parent[v] = p.parent(v, fr.p == 1, d.mark[v])
+			c -= d.w[v]
+		}
+		d.stack = d.pushChildren(d.stack, t.Children(v), s, c)
+	}
+	sol.Kept = sol.Kept[:0]
+	for v := 1; v <= n; v++ {
+		if sol.Parent[v] >= 0 {
+			sol.Kept = append(sol.Kept, v)
+		}
+	}
+	return nil
+}
+
+// mergeChildren merges the tables F_u[s] of the children u of a vertex in state s (for
+// the children, the parent's state), capped at limit, recording each merge's argmax. It
+// returns the cap and the merged row (valid until the next call).
+func (d *TreeDP) mergeChildren(kids []int32, s, limit int) (int, []float64) {
+	d.a, _ = grow(d.a[:0], 1)
+	d.a[0] = 0
+	capA := 0
+	for _, k := range kids {
+		u := int(k)
+		cu := d.capv[u]
+		fu := d.f[d.foff[u]+s*(cu+1) : d.foff[u]+(s+1)*(cu+1)]
+		nc := min(capA+cu, limit)
+		d.b, _ = grow(d.b[:0], nc+1)
+		var off int
+		d.split, off = grow(d.split, nc+1)
+		d.soff[u][s] = off
+		sp := d.split[off : off+nc+1]
+		// The child's reachable weights only (a leaf has two: 0 and its own weight).
+		d.idx = d.idx[:0]
+		for j, y := range fu {
+			if y > negInf {
+				d.idx = append(d.idx, int32(j))
+			}
+		}
+		row := d.b[:nc+1]
+		for c := range row {
+			row[c], sp[c] = negInf, 0
+		}
+		for _, j := range d.idx {
+			if int(j) > nc {
+				break // ascending: the rest is over the limit too
+			}
+			y := fu[j]
+			top := min(capA, nc-int(j))
+			for i, x := range d.a[:top+1] {
+				// −∞ + y = −∞ never wins, so unreachable weights of A need no test.
+				if z := x + y; z > row[i+int(j)] {
+					row[i+int(j)], sp[i+int(j)] = z, j
+				}
+			}
+		}
+		d.a, d.b = d.b, d.a
+		capA = nc
+	}
+	return capA, d.a[:capA+1]
+}
+
+// pushChildren pushes the children of a vertex in state s whose subtrees weigh c in
+// total, each with its share of c from the recorded argmaxes (last child first).
+func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
+	for i := len(kids) - 1; i >= 0; i-- {
+		u := int(kids[i])
+		j := int(d.split[d.soff[u][s]+c])
+		stack = append(stack, frame{v: u, p: s, c: j})
+		c -= j
+	}
+	return stack
+}

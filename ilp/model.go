@@ -1,0 +1,212 @@
+// Package ilp is the ILP baseline of Handler & O'Connor (EMNLP 2019): the compression
+// model of Filippova & Altun (2013) with the query as a constraint, as the authors'
+// appendix and code (ilp2013/) describe it.
+//
+// The objective is edge-factored: every arc of the parse, and an added arc ROOT → n from
+// the root to every token (label "ROOT"), has a score w · φ(arc), where φ are the edge
+// features of Filippova & Altun as VERTEX ADDITION uses them (internal/features). The
+// compression C is the set of tokens with a kept incoming arc, and the kept arcs
+// maximise the total score subject to: at most one head per token; an arc out of a
+// token only if the token is in C; Q ⊆ C; ℓ(C) ≤ b (see Problem).
+//
+// Two exact solvers give the same optimum: TreeDP, a dynamic program over the tree (a
+// tree knapsack over characters; pure Go, the default) and MIP, the integer program
+// solved by GLPK, only in builds with the tag glpk (GLPK is GPL-3). The weights are
+// learned by an averaged structured perceptron (Train), and a Model compresses a
+// model.Input as a model.Solver. The unconstrained variant (Model.Unconstrained) drops Q,
+// as the authors' "vanilla" ILP evaluation with b = ℓ(gold) does.
+package ilp
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// Method names.
+const (
+	// Name is the query-constrained ILP: Q ⊆ C, ℓ(C) ≤ b.
+	Name = "ilp"
+	// NameUnconstrained is the ILP without the query (Q = ∅), under the budget only; an
+	// evaluation method, as in the paper (b = ℓ(gold)).
+	NameUnconstrained = "ilp-unconstrained"
+	// NameRootQuery is the ILP with the authors' query constraint: every query token
+	// takes its arc from the root (Problem.QueryViaRoot); an evaluation method.
+	NameRootQuery = "ilp-root-query"
+)
+
+// variant is how a Model uses the query.
+type variant uint8
+
+const (
+	constrained   variant = iota // Q ⊆ C
+	unconstrained                // Q = ∅
+	rootQuery                    // Q ⊆ C, each q by its arc from the root
+)
+
+// Model is a trained ILP: the weights of the edge features and the solver backend. It
+// implements model.Solver and is safe for concurrent use.
+type Model struct {
+	w       []float32
+	cfg     features.Config
+	vocab   *features.Vocab
+	variant variant
+	backend string // DP or GLPK
+	// Info describes the training.
+	Info Info
+}
+
+// Info describes how a Model was trained; it is stored in the model file.
+type Info struct {
+	// Epochs is the number of perceptron epochs behind the averaged weights.
+	Epochs int
+	// Sentences is the number of training sentences per epoch.
+	Sentences int
+	// Seed drove the order of the training sentences.
+	Seed uint64
+	// Bits is log2 of the number of hashed feature buckets.
+	Bits int
+	// Numeric is the representation of the numeric edge features: "raw", "binned" or
+	// "both".
+	Numeric string
+}
+
+var numericNames = [...]string{features.NumRaw: "raw", features.NumBinned: "binned", features.NumBoth: "both"}
+
+// edgeConfig returns the feature configuration of the edge features.
+func edgeConfig(bits int, numeric string) (features.Config, error) {
+	cfg := features.Config{Bits: uint8(min(max(bits, 0), 255))}
+	found := false
+	for i, n := range numericNames {
+		if n == numeric {
+			cfg.Numeric, found = features.Numeric(i), true
+		}
+	}
+	if !found {
+		return cfg, fmt.Errorf("%w: numeric features %q (want raw, binned or both)", features.ErrConfig, numeric)
+	}
+	return cfg, cfg.Validate()
+}
+
+// Name returns Name, NameUnconstrained or NameRootQuery.
+func (m *Model) Name() string {
+	return [...]string{constrained: Name, unconstrained: NameUnconstrained, rootQuery: NameRootQuery}[m.variant]
+}
+
+// Backend returns the solver backend: DP or GLPK.
+func (m *Model) Backend() string { return m.backend }
+
+// Unconstrained returns the model without the query constraint: it compresses an Input
+// as if its Query were empty.
+func (m *Model) Unconstrained() *Model {
+	c := *m
+	c.variant = unconstrained
+	return &c
+}
+
+// RootQuery returns the model with the authors' query constraint: each query token is
+// kept by its arc from the root (see Problem.QueryViaRoot).
+func (m *Model) RootQuery() *Model {
+	c := *m
+	c.variant = rootQuery
+	return &c
+}
+
+// WithBackend returns the model solved by the named backend (see Backends).
+func (m *Model) WithBackend(backend string) (*Model, error) {
+	if _, ok := backends[backend]; !ok {
+		return nil, fmt.Errorf("%w: %q (this build has %v)", ErrNoBackend, backend, Backends())
+	}
+	c := *m
+	c.backend = backend
+	return &c, nil
+}
+
+// scratch is a Compressor's reusable memory for Solve.
+type scratch struct {
+	backend string
+	opt     Optimizer
+	x       features.Sentence
+	vec     features.Vector
+	p       Problem
+	sol     Solution
+}
+
+// Solve returns the optimal compression of in: its kept token ids, ascending. The slice
+// aliases *scratch. Errors wrap model.ErrNoSentence or the va errors of a bad query or
+// budget (va.ErrNotInSentence, va.ErrDuplicate, va.ErrBadBudget, va.ErrBudgetTooSmall).
+func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
+	if scratchp == nil {
+		scratchp = new(any)
+	}
+	sc, ok := (*scratchp).(*scratch)
+	if !ok || sc.backend != m.backend {
+		opt, err := NewOptimizer(m.backend)
+		if err != nil {
+			return nil, err
+		}
+		sc = &scratch{backend: m.backend, opt: opt}
+		*scratchp = sc
+	}
+	if in.Sentence == nil || in.Tree == nil {
+		return nil, model.ErrNoSentence
+	}
+	if err := sc.x.Reset(in.Sentence, in.Tree, m.vocab); err != nil {
+		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
+	}
+	q := in.Query
+	if m.variant == unconstrained {
+		q = nil
+	}
+	m.problem(&sc.p, &sc.x, &sc.vec, in, q)
+	sc.p.QueryViaRoot = m.variant == rootQuery
+	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
+		return nil, err
+	}
+	return sc.sol.Kept, nil
+}
+
+// problem fills p with the arc scores of in under m's weights.
+func (m *Model) problem(p *Problem, x *features.Sentence, vec *features.Vector, in model.Input, q []int) {
+	setLens(p, in)
+	p.Query, p.Budget = q, in.Budget
+	for v := 1; v <= in.Tree.N(); v++ {
+		vec.Reset()
+		m.cfg.Edge(x, v, vec)
+		p.Edge[v-1] = float64(vec.Dot(m.w))
+		p.Root[v-1] = 0
+		if in.Tree.Head(v) != 0 {
+			vec.Reset()
+			m.cfg.Arc(x, 0, v, features.RootLabel, vec)
+			p.Root[v-1] = float64(vec.Dot(m.w))
+		}
+	}
+}
+
+// setLens sets the tree, the token lengths (runes) and the size of the score slices of p.
+func setLens(p *Problem, in model.Input) {
+	n := in.Tree.N()
+	p.Tree = in.Tree
+	p.Lens, _ = grow(p.Lens[:0], n)
+	p.Edge, _ = grow(p.Edge[:0], n)
+	p.Root, _ = grow(p.Root[:0], n)
+	for i := range in.Sentence.Tokens {
+		if i < n {
+			p.Lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)
+		}
+	}
+}
+
+// NonZero returns the number of non-zero weights.
+func (m *Model) NonZero() int {
+	n := 0
+	for _, w := range m.w {
+		if w != 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,179 @@
+package ilp
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// trained returns a model trained on synthetic inputs, and its validation inputs.
+func trained(t *testing.T) (*Model, *TrainResult, []model.Input) {
+	t.Helper()
+	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
+	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Model, res, valid
+}
+
+func TestTrain(t *testing.T) {
+	m, res, valid := trained(t)
+	if len(res.Epochs) != 3 || res.Model.Info.Epochs != res.Epochs[res.Best].Epoch {
+		t.Fatalf("epochs %+v, best %d, model epochs %d", res.Epochs, res.Best, res.Model.Info.Epochs)
+	}
+	for _, e := range res.Epochs {
+		t.Logf("epoch %d: %d mistakes, validation F1 %.4f (unconstrained %.4f)", e.Epoch, e.Mistakes, e.F1, e.FreeF1)
+		if e.F1 < res.Epochs[res.Best].F1 {
+			continue
+		}
+		if e.F1 > res.Epochs[res.Best].F1 {
+			t.Errorf("epoch %d has a better F1 than the chosen one", e.Epoch)
+		}
+	}
+	// The synthetic gold keeps nouns and verbs with 10% noise: the perceptron learns it.
+	ev, err := model.Evaluate(m, valid, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.F1 < 0.85 || ev.F1 != res.Epochs[res.Best].F1 {
+		t.Errorf("validation F1 %.4f (chosen epoch: %.4f), want ≥ 0.85", ev.F1, res.Epochs[res.Best].F1)
+	}
+	if res.Epochs[0].Mistakes == 0 || res.Epochs[2].Mistakes >= res.Epochs[0].Mistakes {
+		t.Errorf("mistakes per epoch %d, %d, %d: want fewer as training goes on", res.Epochs[0].Mistakes, res.Epochs[1].Mistakes, res.Epochs[2].Mistakes)
+	}
+	// Determinism: the same inputs give the same bytes.
+	m2, _, _ := trained(t)
+	a, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m2.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("two trainings gave different model files")
+	}
+}
+
+func TestModelFile(t *testing.T) {
+	m, _, valid := trained(t)
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := l.MarshalBinary()
+	if !bytes.Equal(data, again) || l.Info != m.Info || l.Name() != Name || l.Backend() != DP {
+		t.Fatalf("round trip differs: info %+v vs %+v", l.Info, m.Info)
+	}
+	var c1, c2 model.Compressor
+	for _, in := range valid[:50] {
+		a, err1 := c1.Compress(m, in)
+		b, err2 := c2.Compress(l, in)
+		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
+			t.Fatalf("loaded model compresses differently: %v %v / %v %v", a, err1, b, err2)
+		}
+	}
+	// Damaged files are refused with an error.
+	for i, bad := range [][]byte{nil, data[:len(data)/2], append(slices.Clone(data[:len(data)-1]), data[len(data)-1]^1)} {
+		if _, err := Load(bad); err == nil {
+			t.Errorf("damaged file %d loaded", i)
+		}
+	}
+}
+
+func TestSolve(t *testing.T) {
+	m, _, valid := trained(t)
+	free, root := m.Unconstrained(), m.RootQuery()
+	if free.Name() != NameUnconstrained || m.Name() != Name || root.Name() != NameRootQuery {
+		t.Fatalf("names %q, %q, %q", m.Name(), free.Name(), root.Name())
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	var c model.Compressor
+	for _, in := range valid {
+		// A random budget from ℓ(Q) to ℓ(S): Q ⊆ C and ℓ(C) ≤ b, C ascending.
+		forms := in.Sentence.Forms()
+		lq, _ := metrics.CharLen(forms, in.Query)
+		all := len(forms) - 1
+		for _, f := range forms {
+			all += len([]rune(f))
+		}
+		in.Budget = max(lq, 1) + rng.IntN(all+1)
+		for _, mm := range []*Model{m, free, root} {
+			kept, err := c.Compress(mm, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l, _ := metrics.CharLen(forms, kept); l > in.Budget || !slices.IsSorted(kept) {
+				t.Fatalf("%s: kept %v of length %d > budget %d", mm.Name(), kept, l, in.Budget)
+			}
+			if mm != free {
+				for _, q := range in.Query {
+					if !slices.Contains(kept, q) {
+						t.Fatalf("query token %d not kept: %v", q, kept)
+					}
+				}
+			}
+		}
+	}
+	// Errors wrap the va errors, so that the Engine maps them to 4xx.
+	in := valid[0]
+	n := in.Tree.N()
+	for _, c2 := range []struct {
+		q    []int
+		b    int
+		want error
+	}{{[]int{n + 1}, 100, va.ErrNotInSentence}, {[]int{1, 1}, 100, va.ErrDuplicate}, {[]int{1}, 0, va.ErrBadBudget},
+		{[]int{1}, 1, va.ErrBudgetTooSmall}} {
+		bad := in
+		bad.Query, bad.Budget = c2.q, c2.b
+		if len([]rune(bad.Sentence.Tokens[0].Form)) <= 1 && c2.want == va.ErrBudgetTooSmall {
+			continue
+		}
+		if _, err := c.Compress(m, bad); !errors.Is(err, c2.want) {
+			t.Errorf("query %v budget %d: %v, want %v", c2.q, c2.b, err, c2.want)
+		}
+	}
+	var sc any
+	if _, err := m.Solve(model.Input{}, &sc); !errors.Is(err, model.ErrNoSentence) {
+		t.Errorf("no sentence: %v", err)
+	}
+	if _, err := m.WithBackend("simplex"); !errors.Is(err, ErrNoBackend) {
+		t.Errorf("unknown backend: %v", err)
+	}
+	if !slices.Contains(Backends(), DP) {
+		t.Errorf("backends %v", Backends())
+	}
+}
+
+func TestSolveAllocs(t *testing.T) {
+	m, _, valid := trained(t)
+	var c model.Compressor
+	for _, in := range valid {
+		if _, err := c.Compress(m, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	allocs := testing.AllocsPerRun(3, func() {
+		for _, in := range valid {
+			if _, err := c.Compress(m, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per pass over %d inputs, want 0", allocs, len(valid))
+	}
+}

@@ -1,0 +1,139 @@
+package ilp
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
+)
+
+// Model file: the modelfile container, kind "ilp", version 1, payload
+//
+//	version     uint16: features.Version of the feature definitions
+//	numeric     uint8 (0 raw, 1 binned, 2 both)
+//	bits        uint8
+//	epochs      uint32
+//	sentences   uint64
+//	seed        uint64
+//	nonzero     uint64
+//	weights     nonzero × (uvarint gap to the previous id + 1, float32), ids ascending
+//	vocabulary  uvarint count, then count × uvarint gaps between ascending word hashes
+//	            (the first gap from 0)
+//
+// All numbers little endian. Only non-zero weights are stored.
+const (
+	fileKind    = "ilp"
+	fileVersion = 1
+)
+
+// ErrFormat is wrapped by the error of a malformed model payload.
+var ErrFormat = errors.New("ilp: malformed model file")
+
+// MarshalBinary encodes m as a model file.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	var b []byte
+	le := binary.LittleEndian
+	b = le.AppendUint16(b, features.Version)
+	b = append(b, byte(m.cfg.Numeric), m.cfg.Bits)
+	b = le.AppendUint32(b, uint32(m.Info.Epochs))
+	b = le.AppendUint64(b, uint64(m.Info.Sentences))
+	b = le.AppendUint64(b, m.Info.Seed)
+	b = le.AppendUint64(b, uint64(m.NonZero()))
+	prev := -1
+	for i, w := range m.w {
+		if w == 0 {
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(i-prev))
+		b = le.AppendUint32(b, math.Float32bits(w))
+		prev = i
+	}
+	var hs []uint64
+	if m.vocab != nil {
+		hs = m.vocab.Hashes()
+	}
+	b = binary.AppendUvarint(b, uint64(len(hs)))
+	last := uint64(0)
+	for _, h := range hs {
+		b = binary.AppendUvarint(b, h-last)
+		last = h
+	}
+	return modelfile.Encode(fileKind, fileVersion, b)
+}
+
+// Load decodes a model file written by MarshalBinary. The model uses the default backend,
+// DP. A corrupt, truncated or foreign file gives an error (wrapping a modelfile error or
+// ErrFormat).
+func Load(data []byte) (*Model, error) {
+	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
+	if err != nil {
+		return nil, fmt.Errorf("ilp: %w", err)
+	}
+	r := bytes.NewReader(payload)
+	le := binary.LittleEndian
+	fail := func(what string) (*Model, error) { return nil, fmt.Errorf("%w: %s", ErrFormat, what) }
+	var head [2 + 2 + 4 + 8 + 8 + 8]byte
+	if n, _ := r.Read(head[:]); n != len(head) {
+		return fail("short header")
+	}
+	if v := le.Uint16(head[0:]); v != features.Version {
+		return nil, fmt.Errorf("%w: features version %d, this build computes version %d (retrain the model)", ErrFormat, v, features.Version)
+	}
+	if head[2] >= byte(len(numericNames)) {
+		return fail(fmt.Sprintf("numeric representation %d", head[2]))
+	}
+	info := Info{Numeric: numericNames[head[2]], Bits: int(head[3]), Epochs: int(le.Uint32(head[4:])),
+		Sentences: int(le.Uint64(head[8:])), Seed: le.Uint64(head[16:])}
+	cfg, err := edgeConfig(info.Bits, info.Numeric)
+	if err != nil {
+		return fail(err.Error())
+	}
+	nnz := le.Uint64(head[24:])
+	dim := cfg.Size()
+	if nnz > uint64(dim) {
+		return fail("more weights than features")
+	}
+	w := make([]float32, dim)
+	id := -1
+	var wb [4]byte
+	for range nnz {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil || gap == 0 || gap > uint64(dim) || id+int(gap) >= dim {
+			return fail("bad weight index")
+		}
+		id += int(gap)
+		if n, _ := r.Read(wb[:]); n != 4 {
+			return fail("short weights")
+		}
+		w[id] = math.Float32frombits(le.Uint32(wb[:]))
+		if f := float64(w[id]); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fail("weight not finite")
+		}
+	}
+	nv, err := binary.ReadUvarint(r)
+	if err != nil || nv > uint64(r.Len()) {
+		return fail("bad vocabulary size")
+	}
+	hs := make([]uint64, nv)
+	last := uint64(0)
+	for i := range hs {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil || (i > 0 && gap == 0) {
+			return fail("bad vocabulary")
+		}
+		last += gap
+		hs[i] = last
+	}
+	if r.Len() != 0 {
+		return fail("trailing bytes")
+	}
+	m := &Model{w: w, cfg: cfg, backend: DP, Info: info}
+	if nv > 0 {
+		m.vocab = features.VocabOf(hs)
+	}
+	return m, nil
+}

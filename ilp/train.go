@@ -1,0 +1,292 @@
+package ilp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/model"
+)
+
+// TrainConfig controls Train.
+type TrainConfig struct {
+	// Epochs is the number of passes over the training inputs (0: DefaultEpochs). The
+	// averaged weights after each epoch are scored on the validation inputs; the best
+	// epoch is kept.
+	Epochs int
+	// Seed drives the order of the training inputs in each epoch.
+	Seed uint64
+	// Bits is log2 of the number of hashed feature buckets (0: DefaultBits).
+	Bits int
+	// Numeric is the representation of numeric edge features: "raw" (the authors'),
+	// "binned" or "both" ("": DefaultNumeric).
+	Numeric string
+	// Workers is the number of goroutines of the validation (0: 1). Training itself is
+	// sequential, so the model does not depend on it.
+	Workers int
+	// Log receives a line per epoch; nil for none.
+	Log io.Writer
+}
+
+// Defaults of TrainConfig.
+const (
+	DefaultEpochs  = 10
+	DefaultBits    = 22
+	DefaultNumeric = "binned"
+)
+
+// Epoch is the outcome of one training epoch.
+type Epoch struct {
+	Epoch int // 1-based
+	// Mistakes is the number of training inputs whose predicted arcs differed from the
+	// gold arcs (each gave an update).
+	Mistakes int
+	// F1 and CR are the mean validation token F1 and compression ratio of the averaged
+	// weights with the query constraint (Q, b); FreeF1 and FreeCR without it (Q = ∅).
+	F1, CR, FreeF1, FreeCR float64
+	Elapsed                time.Duration // training and validation time of the epoch
+}
+
+// TrainResult is what Train returns.
+type TrainResult struct {
+	Model   *Model // the averaged weights of the best epoch
+	Epochs  []Epoch
+	Best    int // index in Epochs of the chosen epoch (best constrained validation F1)
+	Dropped int // training inputs left out (no sentence, or the solver failed), per epoch
+	Elapsed time.Duration
+}
+
+// ErrNoData is returned when there is nothing to train on or validate with.
+var ErrNoData = errors.New("ilp: no training or validation data")
+
+// Train learns the arc weights with the averaged structured perceptron of the authors'
+// fillipova_altun_learning.py: weights start at 0; each training input, visited in a
+// seeded random order per epoch, is solved without its query (Q = ∅) under b = its
+// budget (the gold length); the gold arcs are the parse edges into the gold tokens whose
+// head is a gold token or the root, and ROOT → t for the other gold tokens t; when the
+// predicted arcs differ, w += φ(gold arcs) − φ(predicted arcs) over the arcs that differ.
+// The model is the average of the weights after every input seen so far. After each
+// epoch the averaged weights are scored on the validation inputs (with their queries),
+// and the epoch with the best validation F1 is returned (the first on ties). Train is
+// deterministic: the same inputs and configuration give the same model.
+func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
+	start := time.Now()
+	if len(train) == 0 || len(valid) == 0 {
+		return nil, ErrNoData
+	}
+	if cfg.Epochs <= 0 {
+		cfg.Epochs = DefaultEpochs
+	}
+	if cfg.Bits == 0 {
+		cfg.Bits = DefaultBits
+	}
+	if cfg.Numeric == "" {
+		cfg.Numeric = DefaultNumeric
+	}
+	fcfg, err := edgeConfig(cfg.Bits, cfg.Numeric)
+	if err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	vocab := features.NewVocab(func(yield func(string) bool) {
+		for _, in := range train {
+			if in.Sentence == nil {
+				continue
+			}
+			for _, t := range in.Sentence.Tokens {
+				if !yield(t.Form) {
+					return
+				}
+			}
+		}
+	})
+	dim := fcfg.Size()
+	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim)}
+	res := &TrainResult{}
+	var best []float32
+	order := make([]int, len(train))
+	for i := range order {
+		order[i] = i
+	}
+	for e := 1; e <= cfg.Epochs; e++ {
+		t0 := time.Now()
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(e)))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		bar := progress.New(fmt.Sprintf("ilp epoch %d/%d", e, cfg.Epochs), len(order))
+		ep := Epoch{Epoch: e}
+		dropped := 0
+		for k, i := range order {
+			mistake, err := p.step(train[i])
+			switch {
+			case err != nil:
+				dropped++
+			case mistake:
+				ep.Mistakes++
+			}
+			if k%1024 == 1023 {
+				bar.Add(1024)
+			}
+		}
+		bar.Done()
+		res.Dropped = dropped
+		if dropped == len(train) {
+			return nil, ErrNoData
+		}
+		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP,
+			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric}}
+		ev, err := model.Evaluate(m, valid, max(cfg.Workers, 1))
+		if err != nil {
+			return nil, err
+		}
+		free, err := model.Evaluate(m.Unconstrained(), valid, max(cfg.Workers, 1))
+		if err != nil {
+			return nil, err
+		}
+		ep.F1, ep.CR, ep.FreeF1, ep.FreeCR = ev.F1, ev.CR, free.F1, free.CR
+		ep.Elapsed = time.Since(t0)
+		res.Epochs = append(res.Epochs, ep)
+		logf("ilp epoch %d: %d mistakes on %d inputs (%d dropped); validation F1 %.4f CR %.4f, unconstrained F1 %.4f CR %.4f (%s)",
+			e, ep.Mistakes, len(train), dropped, ep.F1, ep.CR, ep.FreeF1, ep.FreeCR, ep.Elapsed.Round(time.Second))
+		if res.Model == nil || ep.F1 > res.Epochs[res.Best].F1 {
+			res.Model, res.Best, best = m, len(res.Epochs)-1, m.w
+		}
+	}
+	res.Model.w = best
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// perceptron is the state of training: the current weights w, the sum acc of t·Δ over
+// the updates Δ made at input t, and the number t of inputs seen.
+type perceptron struct {
+	cfg    features.Config
+	vocab  *features.Vocab
+	w, acc []float64
+	t      int
+
+	x      features.Sentence
+	arcs   features.Vector // the features of every arc of the input, one after another
+	off    []int           // arcs of token v: [off[2(v−1)], off[2v−1]) edge, [off[2v−1], off[2v]) root
+	gold   []bool
+	parent []int // gold arcs
+	p      Problem
+	dp     TreeDP
+	sol    Solution
+}
+
+// step trains on one input and reports whether it updated the weights.
+func (p *perceptron) step(in model.Input) (bool, error) {
+	if in.Sentence == nil || in.Tree == nil {
+		return false, model.ErrNoSentence
+	}
+	if err := p.x.Reset(in.Sentence, in.Tree, p.vocab); err != nil {
+		return false, err
+	}
+	p.t++
+	t := in.Tree
+	n := t.N()
+	setLens(&p.p, in)
+	p.p.Query, p.p.Budget = nil, in.Budget
+	p.arcs.Reset()
+	p.off, _ = grow(p.off[:0], 2*n+1)
+	p.off[0] = 0
+	for v := 1; v <= n; v++ {
+		p.cfg.Edge(&p.x, v, &p.arcs)
+		p.off[2*v-1] = p.arcs.Len()
+		if t.Head(v) != 0 {
+			p.cfg.Arc(&p.x, 0, v, features.RootLabel, &p.arcs)
+		}
+		p.off[2*v] = p.arcs.Len()
+		p.p.Edge[v-1] = p.score(2*v - 2)
+		p.p.Root[v-1] = p.score(2*v - 1)
+	}
+	if err := p.dp.Optimize(&p.p, &p.sol); err != nil {
+		return false, err
+	}
+	// The gold arcs.
+	p.gold, _ = grow(p.gold[:0], n+1)
+	clear(p.gold)
+	for _, g := range in.Gold {
+		if g < 1 || g > n {
+			return false, fmt.Errorf("ilp: gold token %d outside 1..%d", g, n)
+		}
+		p.gold[g] = true
+	}
+	p.parent, _ = grow(p.parent[:0], n+1)
+	for v := range p.parent {
+		p.parent[v] = -1
+		if v > 0 && p.gold[v] {
+			h := t.Head(v)
+			p.parent[v] = 0
+			if h == 0 || p.gold[h] {
+				p.parent[v] = h
+			}
+		}
+	}
+	mistake := false
+	for v := 1; v <= n; v++ {
+		g, s := p.parent[v], p.sol.Parent[v]
+		if g == s {
+			continue
+		}
+		mistake = true
+		if g >= 0 {
+			p.update(p.arcOf(v, g), 1)
+		}
+		if s >= 0 {
+			p.update(p.arcOf(v, s), -1)
+		}
+	}
+	return mistake, nil
+}
+
+// arcOf returns the index of the arc from tail into v: 2(v−1) for the parse edge, 2v−1
+// for ROOT → v.
+func (p *perceptron) arcOf(v, tail int) int {
+	if tail == p.p.Tree.Head(v) {
+		return 2*v - 2
+	}
+	return 2*v - 1
+}
+
+// score returns w · φ(arc a).
+func (p *perceptron) score(a int) float64 {
+	var z float64
+	for i := p.off[a]; i < p.off[a+1]; i++ {
+		z += p.w[p.arcs.IDs[i]] * float64(p.arcs.Vals[i])
+	}
+	return z
+}
+
+// update adds sign·φ(arc a) to w, at input t.
+func (p *perceptron) update(a int, sign float64) {
+	for i := p.off[a]; i < p.off[a+1]; i++ {
+		id, d := p.arcs.IDs[i], sign*float64(p.arcs.Vals[i])
+		p.w[id] += d
+		p.acc[id] += float64(p.t) * d
+	}
+}
+
+// average returns the mean of the weights after each of the t inputs seen:
+// (1/t) Σ_{s≤t} w_s = ((t+1)·w − acc)/t.
+func (p *perceptron) average() []float32 {
+	avg := make([]float32, len(p.w))
+	if p.t == 0 {
+		return avg
+	}
+	T := float64(p.t)
+	for i, w := range p.w {
+		if w != 0 || p.acc[i] != 0 {
+			avg[i] = float32(((T+1)*w - p.acc[i]) / T)
+		}
+	}
+	return avg
+}
