@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
@@ -42,26 +41,11 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	b = le.AppendUint32(b, uint32(m.Info.Epochs))
 	b = le.AppendUint64(b, uint64(m.Info.Sentences))
 	b = le.AppendUint64(b, m.Info.Seed)
-	b = le.AppendUint64(b, uint64(m.NonZero()))
-	prev := -1
-	for i, w := range m.w {
-		if w == 0 {
-			continue
-		}
-		b = binary.AppendUvarint(b, uint64(i-prev))
-		b = le.AppendUint32(b, math.Float32bits(w))
-		prev = i
-	}
 	var hs []uint64
 	if m.vocab != nil {
 		hs = m.vocab.Hashes()
 	}
-	b = binary.AppendUvarint(b, uint64(len(hs)))
-	last := uint64(0)
-	for _, h := range hs {
-		b = binary.AppendUvarint(b, h-last)
-		last = h
-	}
+	b = modelfile.AppendHashes(modelfile.AppendSparse(b, m.w), hs)
 	return modelfile.Encode(fileKind, fileVersion, b)
 }
 
@@ -76,7 +60,7 @@ func Load(data []byte) (*Model, error) {
 	r := bytes.NewReader(payload)
 	le := binary.LittleEndian
 	fail := func(what string) (*Model, error) { return nil, fmt.Errorf("%w: %s", ErrFormat, what) }
-	var head [2 + 2 + 4 + 8 + 8 + 8]byte
+	var head [2 + 2 + 4 + 8 + 8]byte
 	if n, _ := r.Read(head[:]); n != len(head) {
 		return fail("short header")
 	}
@@ -92,47 +76,19 @@ func Load(data []byte) (*Model, error) {
 	if err != nil {
 		return fail(err.Error())
 	}
-	nnz := le.Uint64(head[24:])
-	dim := cfg.Size()
-	if nnz > uint64(dim) {
-		return fail("more weights than features")
+	w := make([]float32, cfg.Size())
+	if err := modelfile.ReadSparse(r, w); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	w := make([]float32, dim)
-	id := -1
-	var wb [4]byte
-	for range nnz {
-		gap, err := binary.ReadUvarint(r)
-		if err != nil || gap == 0 || gap > uint64(dim) || id+int(gap) >= dim {
-			return fail("bad weight index")
-		}
-		id += int(gap)
-		if n, _ := r.Read(wb[:]); n != 4 {
-			return fail("short weights")
-		}
-		w[id] = math.Float32frombits(le.Uint32(wb[:]))
-		if f := float64(w[id]); math.IsNaN(f) || math.IsInf(f, 0) {
-			return fail("weight not finite")
-		}
-	}
-	nv, err := binary.ReadUvarint(r)
-	if err != nil || nv > uint64(r.Len()) {
-		return fail("bad vocabulary size")
-	}
-	hs := make([]uint64, nv)
-	last := uint64(0)
-	for i := range hs {
-		gap, err := binary.ReadUvarint(r)
-		if err != nil || (i > 0 && gap == 0) {
-			return fail("bad vocabulary")
-		}
-		last += gap
-		hs[i] = last
+	hs, err := modelfile.ReadHashes(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	if r.Len() != 0 {
 		return fail("trailing bytes")
 	}
 	m := &Model{w: w, cfg: cfg, backend: DP, Info: info}
-	if nv > 0 {
+	if len(hs) > 0 {
 		m.vocab = features.VocabOf(hs)
 	}
 	return m, nil

@@ -13,12 +13,15 @@ type Evaluation struct {
 	F1, CR float64 // mean token F1 and compression ratio
 	// PerF1 and PerCR are the per-input values, in input order.
 	PerF1, PerCR []float64
+	// Kept are the compressions (kept token ids), in input order.
+	Kept [][]int
 }
 
 // Evaluate compresses every input with m (workers goroutines) and returns the mean token
 // F1 against the gold compressions and the mean compression ratio (package metrics).
 func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
-	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs))}
+	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs)),
+		Kept: make([][]int, len(inputs))}
 	errs := make([]error, len(inputs))
 	var wg sync.WaitGroup
 	workers = max(workers, 1)
@@ -30,6 +33,7 @@ func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
 			for i := w; i < len(inputs); i += workers {
 				in := inputs[i]
 				kept, err := c.Compress(m, in)
+				ev.Kept[i] = append([]int(nil), kept...)
 				if err == nil {
 					ev.PerF1[i], err = metrics.F1(in.Tree.N(), kept, in.Gold)
 				}

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/ilp"
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/evaluate"
 	"github.com/qsc-nlp/qsc/models"
 )
 
@@ -38,24 +36,11 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	if *epochs < 1 {
 		return usagef("--epochs must be at least 1")
 	}
-	path, err := parsedTrainFile(*trainPath)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
-	d, err := dataset.Load(path, dataset.Train, dataset.Options{Seed: *seed})
+	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, stderr)
 	if err != nil {
 		return err
 	}
-	train, err := evaluate.Inputs(firstN(d.Split(dataset.Train), *trainN))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	valid, err := evaluate.Inputs(firstN(d.Split(dataset.Validation), *validN))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
 
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
 		Workers: *workers, Log: stderr})

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/evaluate"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/cputime"
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/lr"
@@ -28,12 +29,13 @@ func init() {
 func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train lr", "", stderr)
 	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
-	out := fs.String("out", "", "model file to write (default: models/va-<features>-v2.qsm)")
+	out := fs.String("out", "", "model file to write (default: models/va-<features>-v3.qsm)")
 	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
 	cs := fs.String("c", "0.01,0.1,1,10", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
 	seed := fs.Uint64("seed", 1, "seed of the query sampling and validation split")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
 	maxIter := fs.Int("max-iter", 1000, "L-BFGS iteration limit per C (scikit-learn's max_iter in the authors' code)")
+	thresholds := fs.String("thresholds", "-0.5,-0.4,-0.3,-0.2,-0.1,0,0.1,0.2,0.3,0.4,0.5", "decision thresholds (logits) tried on validation at the chosen C, comma-separated (0: p > 0.5, the authors')")
 	tol := fs.Float64("tol", lr.DefaultTol, "convergence tolerance: the largest |gradient component| of the mean objective (scikit-learn's tol)")
 	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
 	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
@@ -90,31 +92,25 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		}
 		grid = append(grid, c)
 	}
+	var ths []float64
+	for _, f := range strings.Split(*thresholds, ",") {
+		t, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+			return usagef("--thresholds %q: want logits separated by commas", *thresholds)
+		}
+		ths = append(ths, t)
+	}
 	if *out == "" {
-		*out = filepath.Join("models", "va-"+*feats+"-v2.qsm")
+		*out = filepath.Join("models", "va-"+*feats+"-v3.qsm")
 	}
-	path, err := parsedTrainFile(*trainPath)
-	if err != nil {
-		return err
-	}
-
 	start := time.Now()
-	d, err := dataset.Load(path, dataset.Train, dataset.Options{Seed: *seed})
+	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, stderr)
 	if err != nil {
 		return err
 	}
-	train, err := evaluate.Inputs(firstN(d.Split(dataset.Train), *trainN))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	valid, err := evaluate.Inputs(firstN(d.Split(dataset.Validation), *validN))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
 
 	res, err := lr.Train(train, valid, lr.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
-		MaxIter: *maxIter, Tol: *tol, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
+		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
 	if err != nil {
 		return err
 	}
@@ -132,8 +128,15 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	for _, g := range res.Grid {
 		fmt.Fprintf(stdout, "| %g | %.4f | %.4f | %d | %t | %.3g | %s |\n", g.C, g.F1, g.CR, g.Iterations, g.Converged, g.GradMax, g.Elapsed.Round(time.Second))
 	}
-	fmt.Fprintf(stdout, "chosen C = %g (validation F1 %.4f on %d tuples); %d non-zero weights; wrote %s (%d bytes); total time %s\n",
-		res.Grid[res.Best].C, res.Grid[res.Best].F1, res.Validation, res.Model.NonZero(), *out, len(data), time.Since(start).Round(time.Second))
+	if len(res.Thresholds) > 0 {
+		fmt.Fprintf(stdout, "\n| threshold (logit) | p > | validation F1 | validation CR |\n|--:|--:|--:|--:|\n")
+		for _, p := range res.Thresholds {
+			fmt.Fprintf(stdout, "| %+.2f | %.3f | %.4f | %.4f |\n", p.Threshold, 1/(1+math.Exp(-p.Threshold)), p.F1, p.CR)
+		}
+		fmt.Fprintf(stdout, "\nchosen threshold %+.2f\n", res.Model.Info.Threshold)
+	}
+	fmt.Fprintf(stdout, "chosen C = %g (validation F1 %.4f at threshold 0 on %d tuples); %d non-zero weights; wrote %s (%d bytes); total time %s wall, %s CPU\n",
+		res.Grid[res.Best].C, res.Grid[res.Best].F1, res.Validation, res.Model.NonZero(), *out, len(data), time.Since(start).Round(time.Second), cputime.Used().Round(time.Second))
 	return nil
 }
 

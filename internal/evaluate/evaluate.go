@@ -111,8 +111,13 @@ type Row struct {
 	F1      float64         `json:"f1"`
 	CR      float64         `json:"cr"`
 	Latency metrics.Latency `json:"latency"`
-	// PerF1 is the per-sentence F1, for significance tests.
+	// PerF1 and PerCR are the per-sentence F1 and compression ratio, and Kept the
+	// compressions, in tuple order, for SLOR and significance tests.
 	PerF1 []float64 `json:"-"`
+	PerCR []float64 `json:"-"`
+	Kept  [][]int   `json:"-"`
+	// Samples are the times of the sampled compressions (nil when not measured).
+	Samples []time.Duration `json:"-"`
 }
 
 // Score evaluates m on t: F1 and CR over all tuples (in parallel), and latency over
@@ -123,22 +128,34 @@ func Score(m model.Method, t *Test, samples int, seed uint64) (Row, error) {
 	if err != nil {
 		return Row{}, fmt.Errorf("%s: %w", m.Name(), err)
 	}
-	row := Row{Method: m.Name(), Tags: t.Variant.Name, N: ev.N, F1: ev.F1, CR: ev.CR, PerF1: ev.PerF1}
+	row := Row{Method: m.Name(), Tags: t.Variant.Name, N: ev.N, F1: ev.F1, CR: ev.CR, PerF1: ev.PerF1, PerCR: ev.PerCR, Kept: ev.Kept}
 	if samples > 0 {
-		if row.Latency, err = Latency(m, t.Inputs, samples, seed, nil); err != nil {
+		if row.Samples, err = LatencySamples(m, t.Inputs, samples, seed, nil); err != nil {
+			return Row{}, err
+		}
+		if row.Latency, err = metrics.SummarizeLatency(row.Samples); err != nil {
 			return Row{}, err
 		}
 	}
 	return row, nil
 }
 
-// Latency compresses samples inputs drawn uniformly with replacement (seeded) and
-// summarizes the time of each compression. With p == nil the inputs are pre-parsed and
-// only the compression is timed; otherwise every timed call also tags and parses the
-// sentence from its forms (a copy), as a raw-token request would.
+// Latency summarizes the times of LatencySamples.
 func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
+	ds, err := LatencySamples(m, inputs, samples, seed, p)
+	if err != nil {
+		return metrics.Latency{}, err
+	}
+	return metrics.SummarizeLatency(ds)
+}
+
+// LatencySamples compresses samples inputs drawn uniformly with replacement (seeded) and
+// returns the time of each compression. With p == nil the inputs are pre-parsed and only
+// the compression is timed; otherwise every timed call also tags and parses the sentence
+// from its forms (a copy), as a raw-token request would.
+func LatencySamples(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
 	if len(inputs) == 0 {
-		return metrics.Latency{}, fmt.Errorf("no inputs")
+		return nil, fmt.Errorf("no inputs")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x1a7e))
 	ds := make([]time.Duration, samples)
@@ -157,7 +174,7 @@ func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *
 			_, err := c.Compress(m, in)
 			ds[i] = time.Since(start)
 			if err != nil {
-				return metrics.Latency{}, err
+				return nil, err
 			}
 		} else {
 			scratch.Tokens = append(scratch.Tokens[:0], in.Sentence.Tokens...)
@@ -176,7 +193,7 @@ func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *
 			}
 			ds[i] = time.Since(start)
 			if err != nil {
-				return metrics.Latency{}, err
+				return nil, err
 			}
 		}
 		if i%1024 == 0 {
@@ -184,5 +201,5 @@ func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *
 		}
 	}
 	bar.Done()
-	return metrics.SummarizeLatency(ds)
+	return ds, nil
 }

@@ -18,9 +18,10 @@ import ()
 // LR is a logistic-regression inclusion model (VA_LR or ABLATED): it accepts v when
 // p(y = 1 | features) > 0.5. Load it from a model file.
 type LR struct {
-	ext  *features.Extractor
-	w    []float32
-	bias float32
+	ext       *features.Extractor
+	w         []float32
+	bias      float32
+	threshold float32 // Info.Threshold
 	// Info describes how the model was trained.
 	Info Info
 }
@@ -36,7 +37,11 @@ type Info struct {
 	// runtime asks a model about: candidates that fit the budget (the others are skipped
 	// without a decision). RANDOM accepts with this probability. NaN in version-1 files.
 	MarginalAsked float64
-	SkipUsed      bool // over-budget candidates were among the training decisions
+	// Threshold is the logit above which a candidate is accepted: 0 (p > 0.5, the
+	// authors' predict) unless training chose another on validation. 0 in files before
+	// version 3.
+	Threshold float64
+	SkipUsed  bool // over-budget candidates were among the training decisions
 }
 
 // Name returns the model's method name.
@@ -52,7 +57,7 @@ func (m *LR) Added(s *va.State, v int) { m.ext.Added(s, v) }
 func (m *LR) Decide(s *va.State, v int) va.Decision {
 	z := m.Score(s, v)
 	p := sigmoid(float64(z))
-	return va.Decision{Accept: z > 0, P: p}
+	return va.Decision{Accept: z > m.threshold, P: p}
 }
 
 // Score returns the logit bias + w·x of candidate v.
@@ -82,12 +87,20 @@ func newLR(info Info, theta []float64, vocab *features.Vocab) (*LR, error) {
 	if len(theta) != dim+1 {
 		return nil, fmt.Errorf("lr: %d weights for %d features", len(theta), dim)
 	}
-	m := &LR{ext: ext, w: make([]float32, dim), bias: float32(theta[dim]), Info: info}
+	m := &LR{ext: ext, w: make([]float32, dim), bias: float32(theta[dim]), threshold: float32(info.Threshold), Info: info}
 	for i, v := range theta[:dim] {
 		m.w[i] = float32(v)
 	}
-	if math.IsNaN(float64(m.bias)) {
-		return nil, errors.New("lr: NaN bias")
+	if math.IsNaN(float64(m.bias)) || math.IsNaN(info.Threshold) || math.IsInf(info.Threshold, 0) {
+		return nil, errors.New("lr: NaN bias or threshold")
 	}
 	return m, nil
+}
+
+// WithThreshold returns a copy of m (sharing its weights) that accepts a candidate when its
+// logit exceeds t.
+func (m *LR) WithThreshold(t float64) *LR {
+	c := *m
+	c.threshold, c.Info.Threshold = float32(t), t
+	return &c
 }

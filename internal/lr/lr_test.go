@@ -180,3 +180,51 @@ func TestModelFileRoundTrip(t *testing.T) {
 		t.Error("empty file accepted")
 	}
 }
+
+// TestThresholdAndVersions trains with a threshold grid, checks the chosen threshold is
+// stored in the file and used, and that a version-2 file (no threshold) still loads, with
+// threshold 0.
+func TestThresholdAndVersions(t *testing.T) {
+	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
+	res, err := Train(train, valid, TrainConfig{Name: model.NameLR, Features: features.Config{Stateful: true, Bits: 14},
+		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Thresholds) != 3 || res.Thresholds[0].Threshold != -0.5 {
+		t.Fatalf("thresholds %+v", res.Thresholds)
+	}
+	best := res.Thresholds[0]
+	for _, p := range res.Thresholds {
+		if p.F1 > best.F1 || (p.F1 == best.F1 && p.Threshold == 0) {
+			best = p
+		}
+	}
+	if res.Model.Info.Threshold != best.Threshold {
+		t.Errorf("model threshold %v, best on validation %+v", res.Model.Info.Threshold, best)
+	}
+	m := res.Model.WithThreshold(0.25)
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m3, err := Load(data)
+	if err != nil || m3.Info.Threshold != 0.25 || m3.threshold != 0.25 {
+		t.Fatalf("version 3 round trip: threshold %v (%v)", m3.Info.Threshold, err)
+	}
+	// The same model as a version-2 file: drop the threshold field.
+	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 1 + len(m.Info.Name) + 2 + 6 + 4*8
+	v2 := append(slices.Clone(payload[:at]), payload[at+8:]...)
+	file2, _ := modelfile.Encode(fileKind, 2, v2)
+	m2, err := Load(file2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.Info.Threshold != 0 || m2.Info.MarginalAsked != m.Info.MarginalAsked || !slices.Equal(m2.w, m.w) {
+		t.Errorf("version 2 file: threshold %v, asked marginal %v (want 0, %v)", m2.Info.Threshold, m2.Info.MarginalAsked, m.Info.MarginalAsked)
+	}
+}

@@ -12,8 +12,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// Model file: the modelfile container, kind "va-lr", version 2 (version 1 lacks the
-// asked marginal), payload
+// Model file: the modelfile container, kind "va-lr", version 3 (version 2 lacks the
+// threshold, version 1 also the asked marginal), payload
 //
 //	name        uint8 length + bytes ("lr" or "ablated")
 //	version     uint16: features.Version of the feature definitions
@@ -21,7 +21,8 @@ import (
 //	C           float64
 //	decisions   uint64
 //	marginal    float64
-//	asked marg. float64 (version 2 only)
+//	asked marg. float64 (version ≥ 2)
+//	threshold   float64 (version 3)
 //	skip used   uint8
 //	bias        float32
 //	nonzero     uint64
@@ -32,7 +33,7 @@ import (
 // All numbers little endian. Only non-zero weights are stored.
 const (
 	fileKind    = "va-lr"
-	fileVersion = 2
+	fileVersion = 3
 )
 
 // ErrFormat is wrapped by the error of a malformed model payload.
@@ -51,28 +52,14 @@ func (m *LR) MarshalBinary() ([]byte, error) {
 	b.Write(le.AppendUint64(nil, uint64(m.Info.Decisions)))
 	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.Marginal)))
 	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.MarginalAsked)))
+	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.Threshold)))
 	b.WriteByte(b2u(m.Info.SkipUsed))
 	b.Write(le.AppendUint32(nil, math.Float32bits(m.bias)))
-	b.Write(le.AppendUint64(nil, uint64(m.NonZero())))
-	prev := -1
-	for i, w := range m.w {
-		if w == 0 {
-			continue
-		}
-		b.Write(binary.AppendUvarint(nil, uint64(i-prev)))
-		b.Write(le.AppendUint32(nil, math.Float32bits(w)))
-		prev = i
-	}
 	var hs []uint64
 	if v := m.ext.Vocab(); v != nil {
 		hs = v.Hashes()
 	}
-	b.Write(binary.AppendUvarint(nil, uint64(len(hs))))
-	last := uint64(0)
-	for _, h := range hs {
-		b.Write(binary.AppendUvarint(nil, h-last))
-		last = h
-	}
+	b.Write(modelfile.AppendHashes(modelfile.AppendSparse(nil, m.w), hs))
 	return modelfile.Encode(fileKind, fileVersion, b.Bytes())
 }
 
@@ -86,7 +73,7 @@ func b2u(v bool) byte {
 // Load decodes a model file written by MarshalBinary. A corrupt, truncated or foreign
 // file gives an error (wrapping a modelfile error or ErrFormat).
 func Load(data []byte) (*LR, error) {
-	payload, version, err := modelfile.Decode(data, fileKind, 1, fileVersion)
+	payload, version, err := modelfile.Decode(data, fileKind, 1, 2, fileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("lr: %w", err)
 	}
@@ -100,7 +87,7 @@ func Load(data []byte) (*LR, error) {
 	}
 	name := make([]byte, nl)
 	var fb [6]byte
-	var head [8 + 8 + 8 + 8 + 1 + 4 + 8]byte
+	var head [8 + 8 + 8 + 8 + 1 + 4]byte
 	if _, err := r.Read(name); err != nil && nl > 0 {
 		return fail("short name")
 	}
@@ -123,64 +110,54 @@ func Load(data []byte) (*LR, error) {
 	if err := info.Features.Validate(); err != nil {
 		return fail(err.Error())
 	}
-	hb := head[:]
-	if version == 1 { // no asked marginal: leave room for it at 24..31
-		hb = head[:len(head)-8]
+	// The fields after the marginal that a version lacks read as NaN (asked marginal)
+	// and 0 (threshold).
+	extra := 0 // float64 fields after the marginal
+	switch version {
+	case 2:
+		extra = 1
+	case fileVersion:
+		extra = 2
 	}
-	if n, _ := r.Read(hb); n != len(hb) {
+	fixed := make([]byte, 24+8*extra)
+	if n, _ := r.Read(fixed); n != len(fixed) {
 		return fail("short header")
 	}
-	if version == 1 {
-		copy(head[32:], head[24:len(head)-8])
-	}
+	copy(head[:24], fixed[:24])
 	info.C = math.Float64frombits(le.Uint64(head[0:]))
 	info.Decisions = int(le.Uint64(head[8:]))
 	info.Marginal = math.Float64frombits(le.Uint64(head[16:]))
-	info.MarginalAsked = math.Float64frombits(le.Uint64(head[24:]))
-	if version == 1 {
-		info.MarginalAsked = math.NaN()
+	info.MarginalAsked = math.NaN()
+	if extra >= 1 {
+		info.MarginalAsked = math.Float64frombits(le.Uint64(fixed[24:]))
+	}
+	if extra >= 2 {
+		info.Threshold = math.Float64frombits(le.Uint64(fixed[32:]))
+	}
+	if n, _ := r.Read(head[32:]); n != len(head)-32 {
+		return fail("short header")
 	}
 	info.SkipUsed = head[32] == 1
 	bias := math.Float32frombits(le.Uint32(head[33:]))
-	nnz := le.Uint64(head[37:])
 	dim := info.Features.Size()
-	if nnz > uint64(dim) {
-		return fail("more weights than features")
+	w := make([]float32, dim)
+	if err := modelfile.ReadSparse(r, w); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	theta := make([]float64, dim+1)
+	for i, v := range w {
+		theta[i] = float64(v)
+	}
 	theta[dim] = float64(bias)
-	id := -1
-	var wb [4]byte
-	for range nnz {
-		gap, err := binary.ReadUvarint(r)
-		if err != nil || gap == 0 || gap > uint64(dim) || id+int(gap) >= dim {
-			return fail("bad weight index")
-		}
-		id += int(gap)
-		if n, _ := r.Read(wb[:]); n != 4 {
-			return fail("short weights")
-		}
-		theta[id] = float64(math.Float32frombits(le.Uint32(wb[:])))
-	}
-	nv, err := binary.ReadUvarint(r)
-	if err != nil || nv > uint64(r.Len()) {
-		return fail("bad vocabulary size")
-	}
-	hs := make([]uint64, nv)
-	last := uint64(0)
-	for i := range hs {
-		gap, err := binary.ReadUvarint(r)
-		if err != nil || (i > 0 && gap == 0) {
-			return fail("bad vocabulary")
-		}
-		last += gap
-		hs[i] = last
+	hs, err := modelfile.ReadHashes(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	if r.Len() != 0 {
 		return fail("trailing bytes")
 	}
 	var vocab *features.Vocab
-	if nv > 0 {
+	if len(hs) > 0 {
 		vocab = features.VocabOf(hs)
 	}
 	return newLR(info, theta, vocab)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/qsc-nlp/qsc/model"
 	"io"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -33,6 +34,10 @@ type TrainConfig struct {
 	// Tol is the convergence tolerance on the largest component of the gradient of the
 	// mean per-decision objective (0: DefaultTol, scikit-learn's).
 	Tol float64
+	// Thresholds are the decision thresholds (logits) tried on validation at the chosen C
+	// (nil: only 0, p > 0.5, as the authors' predict). The best validation F1 wins; 0 on
+	// ties.
+	Thresholds []float64
 	// Workers is the number of goroutines (0: 1). The result does not depend on it.
 	Workers int
 	// Log receives a line per C of the grid and a summary; nil for none.
@@ -70,14 +75,21 @@ type GridPoint struct {
 	Elapsed    time.Duration // fit time
 }
 
+// ThresholdPoint is the validation outcome of one decision threshold at the chosen C.
+type ThresholdPoint struct {
+	Threshold float64 // logit
+	F1, CR    float64
+}
+
 // TrainResult is what Train returns.
 type TrainResult struct {
 	Model      *LR
 	Grid       []GridPoint
-	Best       int // index in Grid of the chosen C
-	Decisions  int // training decisions used
-	Features   int // stored feature occurrences
-	Dropped    int // training inputs the oracle could not follow (errors)
+	Thresholds []ThresholdPoint // at the chosen C; empty when only 0 was tried
+	Best       int              // index in Grid of the chosen C
+	Decisions  int              // training decisions used
+	Features   int              // stored feature occurrences
+	Dropped    int              // training inputs the oracle could not follow (errors)
 	Collect    time.Duration
 	Elapsed    time.Duration
 	Validation int // validation inputs
@@ -173,8 +185,43 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	}
 	res.Model = best
+	if err := tuneThreshold(res, valid, cfg, workers, logf); err != nil {
+		return nil, err
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// tuneThreshold evaluates the decision thresholds of cfg on validation with the chosen
+// model and keeps the best (0, the default, on ties).
+func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, workers int, logf func(string, ...any)) error {
+	ts := slices.Clone(cfg.Thresholds)
+	slices.Sort(ts)
+	if len(ts) == 0 || (len(ts) == 1 && ts[0] == 0) {
+		return nil
+	}
+	g := res.Grid[res.Best]
+	bestT, bestF1 := 0.0, g.F1
+	for _, t := range ts {
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return fmt.Errorf("lr: threshold %v is not a finite logit", t)
+		}
+		p := ThresholdPoint{Threshold: t, F1: g.F1, CR: g.CR}
+		if t != 0 {
+			ev, err := model.Evaluate(res.Model.WithThreshold(t), valid, workers)
+			if err != nil {
+				return err
+			}
+			p.F1, p.CR = ev.F1, ev.CR
+		}
+		logf("%s C=%g threshold %+.2f (p > %.3f): validation F1 %.4f CR %.4f", cfg.Name, g.C, t, sigmoid(t), p.F1, p.CR)
+		res.Thresholds = append(res.Thresholds, p)
+		if p.F1 > bestF1 {
+			bestT, bestF1 = t, p.F1
+		}
+	}
+	res.Model = res.Model.WithThreshold(bestT)
+	return nil
 }
 
 // collect runs the oracle over the inputs and extracts the features of every decision,

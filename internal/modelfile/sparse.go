@@ -1,0 +1,101 @@
+package modelfile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrPayload is wrapped by the errors of ReadSparse and ReadHashes for a malformed
+// payload.
+var ErrPayload = errors.New("malformed payload")
+
+// AppendSparse appends the non-zero entries of the weight vector w to b: their count as a
+// little-endian uint64, then, in ascending index order, each entry's index as the uvarint
+// gap from the previous index (the first from −1) and its value as a little-endian
+// float32. The linear models (internal/lr, ilp) store their hashed weights this way.
+func AppendSparse(b []byte, w []float32) []byte {
+	nnz := 0
+	for _, v := range w {
+		if v != 0 {
+			nnz++
+		}
+	}
+	b = binary.LittleEndian.AppendUint64(b, uint64(nnz))
+	prev := -1
+	for i, v := range w {
+		if v == 0 {
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(i-prev))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+		prev = i
+	}
+	return b
+}
+
+// ReadSparse reads from r what AppendSparse wrote into w, whose length is the dimension.
+// An index out of range, a value that is not finite or a short payload gives an error
+// wrapping ErrPayload.
+func ReadSparse(r *bytes.Reader, w []float32) error {
+	var nb [8]byte
+	if n, _ := r.Read(nb[:]); n != len(nb) {
+		return fmt.Errorf("%w: no weight count", ErrPayload)
+	}
+	dim := len(w)
+	nnz := binary.LittleEndian.Uint64(nb[:])
+	if nnz > uint64(dim) {
+		return fmt.Errorf("%w: %d weights for %d features", ErrPayload, nnz, dim)
+	}
+	id := -1
+	var wb [4]byte
+	for range nnz {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil || gap == 0 || gap > uint64(dim) || id+int(gap) >= dim {
+			return fmt.Errorf("%w: bad weight index", ErrPayload)
+		}
+		id += int(gap)
+		if n, _ := r.Read(wb[:]); n != len(wb) {
+			return fmt.Errorf("%w: short weights", ErrPayload)
+		}
+		w[id] = math.Float32frombits(binary.LittleEndian.Uint32(wb[:]))
+		if f := float64(w[id]); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%w: weight %d is not finite", ErrPayload, id)
+		}
+	}
+	return nil
+}
+
+// AppendHashes appends an ascending set of 64-bit hashes (a vocabulary): the count as a
+// uvarint, then the uvarint gaps between consecutive hashes, the first from 0.
+func AppendHashes(b []byte, hs []uint64) []byte {
+	b = binary.AppendUvarint(b, uint64(len(hs)))
+	last := uint64(0)
+	for _, h := range hs {
+		b = binary.AppendUvarint(b, h-last)
+		last = h
+	}
+	return b
+}
+
+// ReadHashes reads what AppendHashes wrote. A set that is not strictly ascending or a
+// short payload gives an error wrapping ErrPayload.
+func ReadHashes(r *bytes.Reader) ([]uint64, error) {
+	nv, err := binary.ReadUvarint(r)
+	if err != nil || nv > uint64(r.Len()) {
+		return nil, fmt.Errorf("%w: bad vocabulary size", ErrPayload)
+	}
+	hs := make([]uint64, nv)
+	last := uint64(0)
+	for i := range hs {
+		gap, err := binary.ReadUvarint(r)
+		if err != nil || (i > 0 && gap == 0) {
+			return nil, fmt.Errorf("%w: bad vocabulary", ErrPayload)
+		}
+		last += gap
+		hs[i] = last
+	}
+	return hs, nil
+}
