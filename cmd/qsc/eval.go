@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +17,9 @@ import (
 	"github.com/qsc-nlp/qsc/internal/methods"
 	"github.com/qsc-nlp/qsc/internal/parsecache"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/report"
 	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/lm"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 )
@@ -26,14 +29,29 @@ func init() {
 	register(&command{name: "bench", summary: "measure compression latency, pre-parsed and with tagging and parsing, in one run", run: runBench})
 }
 
-// paperF1 are the paper's Table 2 F1 figures, printed beside ours.
-var paperF1 = map[string]string{model.NameLR: "0.881", model.NameAblated: "0.827", model.NameRandom: "0.653", model.NameOracle: "1.000",
-	ilp.Name: "0.852", ilp.NameUnconstrained: "0.76 (F&A: 0.843)", ilp.NameRootQuery: "0.852 (their Q constraint)"}
+// paperF1 returns the paper's F1 for a method, printed beside ours: Table 2's (package
+// report holds the paper's figures), and the authors' figures for the evaluation-only
+// variants.
+func paperF1(name string) string {
+	switch name {
+	case model.NameOracle:
+		return "1.000"
+	case ilp.NameUnconstrained:
+		return "0.76 (F&A: 0.843)"
+	case ilp.NameRootQuery:
+		return "0.852 (their Q constraint)"
+	}
+	if p, ok := report.PaperFigures(name); ok {
+		return fmt.Sprintf("%.3f", p.F1)
+	}
+	return "—"
+}
 
 // evalEnv holds what eval and bench share: data, cache, pipeline and method files.
 type evalEnv struct {
 	data, cache  *string
 	files        map[string]*string // method name → model file flag
+	solver       *string            // ILP solver backend
 	seed         *uint64
 	mf           *modelFlags
 	pipe         *pipeline.Pipeline
@@ -42,10 +60,11 @@ type evalEnv struct {
 
 func addEvalFlags(fs *flag.FlagSet) *evalEnv {
 	e := &evalEnv{
-		data:  fs.String("data", "", "data directory (default: ../shared/data beside the repository, or $QSC_DATA)"),
-		cache: fs.String("cache", "", "parse cache directory (default: $QSC_CACHE or the user cache directory)"),
-		seed:  fs.Uint64("seed", 1, "seed of the test queries, the random method and the latency samples"),
-		files: map[string]*string{},
+		data:   fs.String("data", "", "data directory (default: ../shared/data beside the repository, or $QSC_DATA)"),
+		cache:  fs.String("cache", "", "parse cache directory (default: $QSC_CACHE or the user cache directory)"),
+		seed:   fs.Uint64("seed", 1, "seed of the test queries, the random method and the latency samples"),
+		files:  map[string]*string{},
+		solver: fs.String("ilp-solver", ilp.DP, "solver of the ILP methods: "+strings.Join(ilp.Backends(), " or ")+" (glpk only in a build with -tags glpk)"),
 	}
 	seen := map[string]bool{}
 	for _, m := range methods.All() {
@@ -88,7 +107,11 @@ func (e *evalEnv) method(name string) (model.Method, error) {
 			return nil, fmt.Errorf("method %s: %w", name, err)
 		}
 	}
-	return methods.Open(name, data, *e.seed)
+	m, err := methods.Open(name, data, *e.seed)
+	if im, ok := m.(*ilp.Model); ok && err == nil && *e.solver != "" {
+		return im.WithBackend(*e.solver)
+	}
+	return m, err
 }
 
 func (e *evalEnv) test(v parsecache.Variant) (*evaluate.Test, error) {
@@ -108,11 +131,18 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", "", stderr)
 	env := addEvalFlags(fs)
 	env.mf = addModelFlags(fs)
-	methods := fs.String("methods", "lr,ablated,random,oracle,ilp,ilp-unconstrained", "comma-separated methods to evaluate")
+	methodList := fs.String("methods", "lr,ablated,random,oracle,ilp,ilp-unconstrained", "comma-separated methods to evaluate")
 	samples := fs.Int("samples", 20000, "latency samples per method and tag set (0: no latency)")
 	out := fs.String("out", "", "directory to write eval.md and eval.json (default: only print the Markdown)")
+	all := fs.Bool("all", false, "every method, SLOR, and the paper's Table 2, compression-ratio table, significance and Figure 3 (table2.md/.json, figure3.svg/.png) in --out (default docs/results); builds the language model first if needed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *all {
+		*methodList = strings.Join(methods.Names(false), ",")
+		if *out == "" {
+			*out = filepath.Join("docs", "results")
+		}
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected arguments %q", fs.Args())
@@ -121,13 +151,21 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var ms []model.Method
-	for _, name := range strings.Split(*methods, ",") {
+	for _, name := range strings.Split(*methodList, ",") {
 		m, err := env.method(strings.TrimSpace(name))
 		if err != nil {
 			return err
 		}
 		ms = append(ms, m)
 	}
+	var slorLM *lm.Model
+	if *all {
+		var err error
+		if slorLM, err = evalLM(env, stderr); err != nil {
+			return err
+		}
+	}
+	var table2 report.Input
 	rep := evalReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.seed, Samples: *samples}
 	for _, v := range []parsecache.Variant{parsecache.Given, parsecache.Tagged} {
 		t, err := env.test(v)
@@ -151,6 +189,24 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			rep.Rows = append(rep.Rows, row)
+			if slorLM != nil && v == parsecache.Given {
+				rm := report.Method{Name: row.Method, F1: row.PerF1, CR: row.PerCR, Latency: row.Samples}
+				if rm.SLOR, err = slorOf(slorLM, t, row.Kept); err != nil {
+					return fmt.Errorf("%s: SLOR: %w", row.Method, err)
+				}
+				table2.Methods = append(table2.Methods, rm)
+			}
+		}
+		if slorLM != nil && v == parsecache.Given {
+			gold := make([][]int, len(t.Inputs))
+			for i, in := range t.Inputs {
+				gold[i] = in.Gold
+			}
+			g, err := slorOf(slorLM, t, gold)
+			if err != nil {
+				return fmt.Errorf("gold SLOR: %w", err)
+			}
+			table2.GoldSLOR = g
 		}
 	}
 	var md strings.Builder
@@ -168,7 +224,45 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if slorLM != nil {
+		table2.GoldCR, table2.Seed = rep.GoldCR, *env.seed
+		table2.Note = fmt.Sprintf("Test split, %d tuples (suspect sentences left out), seed %d; the corpus's own XPOS, trees from qsc's parser; ILP solved by %s; latency: %d pre-parsed compressions sampled with replacement per method, one at a time, on this machine (%s).",
+			len(table2.Methods[0].F1), *env.seed, strings.ToUpper(*env.solver), *samples, rep.Date)
+		if _, err := report.Write(*out, table2); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s, %s, %s and %s in %s\n", report.MarkdownFile, report.JSONFile, report.FigureSVG, report.FigurePNG, *out)
+	}
 	return nil
+}
+
+// evalLM loads the language model for SLOR, building it first (qsc train lm) when the
+// cache lacks it.
+func evalLM(env *evalEnv, stderr io.Writer) (*lm.Model, error) {
+	m, _, err := loadEvalLM(env.dataDir, env.dir, *env.seed)
+	if err == nil {
+		return m, nil
+	}
+	fmt.Fprintf(stderr, "%v\nbuilding it now\n", err)
+	if err := runTrainLM([]string{"--cache", env.dir, "--seed", strconv.FormatUint(*env.seed, 10),
+		"--train", filepath.Join(env.dataDir, shared.GoogleTrain)}, io.Discard, stderr); err != nil {
+		return nil, err
+	}
+	m, _, err = loadEvalLM(env.dataDir, env.dir, *env.seed)
+	return m, err
+}
+
+// slorOf returns the SLOR of each compression kept[i] of test tuple i.
+func slorOf(m *lm.Model, t *evaluate.Test, kept [][]int) ([]float64, error) {
+	out := make([]float64, len(kept))
+	for i, k := range kept {
+		v, err := m.SLORTokens(t.Inputs[i].Sentence.Forms(), k)
+		if err != nil {
+			return nil, fmt.Errorf("tuple %s: %w", t.Tuples[i].ID, err)
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 func writeEvalMD(w io.Writer, rep *evalReport) {
@@ -183,7 +277,7 @@ func writeEvalMD(w io.Writer, rep *evalReport) {
 			lat, med, p99 = us(r.Latency.GeoMean), us(r.Latency.Median), us(r.Latency.P99)
 		}
 		fmt.Fprintf(w, "| %s | %s | %d | %.4f | %s | %.3f | %+.3f | %s | %s | %s |\n", r.Method, r.Tags, r.N, r.F1,
-			paperF1[r.Method], r.CR, r.CR-rep.GoldCR, lat, med, p99)
+			paperF1(r.Method), r.CR, r.CR-rep.GoldCR, lat, med, p99)
 	}
 	fmt.Fprintf(w, "\nXPOS given-xpos = the corpus's own tags; own-tagger = qsc's tagger. Trees from qsc's parser. ")
 	fmt.Fprintf(w, "Latency: per pre-parsed sentence, %d samples with replacement, one at a time. ", rep.Samples)

@@ -13,6 +13,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lr"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/nn"
 )
 
 // Entry describes one method.
@@ -27,6 +28,10 @@ type Entry struct {
 	Public bool
 	// Open builds the method from the model file's bytes (nil when File is "").
 	Open func(data []byte, seed uint64) (model.Method, error)
+	// MaxTokens is the longest sentence, in tokens, that a request to the library or the
+	// service may give the method (0: only the library's general limit). It bounds the
+	// time of a method whose cost grows faster than the sentence.
+	MaxTokens int
 }
 
 // openLR opens a logistic-regression file that must hold the model called name.
@@ -58,6 +63,9 @@ func openRandom(data []byte, seed uint64) (model.Method, error) {
 	return model.NewRandom(p, seed)
 }
 
+// openNN opens a VERTEX ADDITION_NN model file.
+func openNN(data []byte, _ uint64) (model.Method, error) { return nn.Load(data) }
+
 func openOracle([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }
 
 // openILP opens the ILP variant called name.
@@ -81,6 +89,8 @@ var table = []Entry{
 	{Name: model.NameLR, File: models.LRName, Public: true, Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features (default)", Open: openLR(model.NameLR)},
 	{Name: model.NameAblated, File: models.AblatedName, Public: true, Summary: "ABLATED: VERTEX ADDITION with edge features only", Open: openLR(model.NameAblated)},
 	{Name: model.NameRandom, File: models.LRName, Public: true, Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded", Open: openRandom},
+	{Name: nn.Name, File: models.NNName, Public: true, Summary: "VERTEX ADDITION_NN: BiLSTM over the words and token states (pure Go)", Open: openNN,
+		MaxTokens: 256}, // its time grows with n·|C|: 2 s at 400 tokens, 47 s at 2,000 (docs/reliability.md)
 	{Name: ilp.Name, File: models.ILPName, Public: true, Summary: "ILP: Filippova & Altun (2013) arc scores, Q ⊆ C and ℓ(C) ≤ b, solved exactly", Open: openILP(ilp.Name)},
 	{Name: ilp.NameUnconstrained, File: models.ILPName, Summary: "the ILP without the query constraint, Q = ∅ (evaluation only)", Open: openILP(ilp.NameUnconstrained)},
 	{Name: ilp.NameRootQuery, File: models.ILPName, Summary: "the ILP with the authors' query constraint: each query token hangs off the root (evaluation only)", Open: openILP(ilp.NameRootQuery)},

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/evaluate"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/nn"
+)
+
+func init() {
+	register(&command{name: "train nn", summary: "train the VERTEX ADDITION_NN BiLSTM decision model", run: runTrainNN})
+}
+
+func runTrainNN(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train nn", "", stderr)
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	out := fs.String("out", filepath.Join("models", models.NNName), "model file to write")
+	embed := fs.Int("embed", 128, "embedding size per state table (the paper: 315)")
+	hidden := fs.Int("hidden", 48, "LSTM hidden size per direction; the pooled vector has twice as many (the paper: 158 in all)")
+	epochs := fs.Int("epochs", 15, "training epochs (the paper: 15); the best checkpoint by validation accuracy is kept")
+	lr := fs.Float64("lr", 0.1, "AdaGrad learning rate (the authors: 0.025)")
+	batch := fs.Int("batch", 135, "decisions per update, in whole sentences (the authors: 135)")
+	clip := fs.Float64("clip", 5, "gradient clipping per component (the authors: 5; 0 for none)")
+	minCount := fs.Int("min-count", 2, "minimum training count of a vocabulary word")
+	maxVocab := fs.Int("max-vocab", 15000, "vocabulary cap including <unk> (bounds the model file: 4 tables × words × embed × 2 bytes)")
+	seed := fs.Uint64("seed", 1, "seed of the query sampling, validation split, subsample, initialisation and order")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
+	trainN := fs.Int("train-n", 0, "train on a seeded random sample of N training tuples (0: all)")
+	validN := fs.Int("valid-n", 2000, "validate on the first N validation tuples (0: all)")
+	checkEvery := fs.Int("check-every", 0, "also validate every N training sentences within an epoch (0: at the end of each epoch only); the best checkpoint is kept")
+	maxChecks := fs.Int("max-checks", 0, "stop after N checkpoints (0: no limit)")
+	maxTime := fs.Duration("max-time", 0, "stop at the checkpoint past which another interval would exceed this time (0: no limit); --max-checks with the number run reproduces the model")
+	skipped := fs.Bool("skipped", true, "train also on the candidates the runtime skips as over budget (the authors did)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	sizes := nn.Sizes{Embed: *embed, Hidden: *hidden}
+	if err := sizes.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	path, err := parsedTrainFile(*trainPath)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	d, err := dataset.Load(path, dataset.Train, dataset.Options{Seed: *seed})
+	if err != nil {
+		return err
+	}
+	tr := d.Split(dataset.Train)
+	if *trainN > 0 && *trainN < len(tr) {
+		// A seeded sample, kept in corpus order.
+		idx := rand.New(rand.NewPCG(*seed, 0x7375)).Perm(len(tr))[:*trainN]
+		keep := make([]bool, len(tr))
+		for _, i := range idx {
+			keep[i] = true
+		}
+		var sub []*dataset.Tuple
+		for i, t := range tr {
+			if keep[i] {
+				sub = append(sub, t)
+			}
+		}
+		tr = sub
+	}
+	train, err := evaluate.Inputs(tr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	valid, err := evaluate.Inputs(firstN(d.Split(dataset.Validation), *validN))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
+
+	res, err := nn.Train(train, valid, nn.TrainConfig{Sizes: sizes, Epochs: *epochs, LearnRate: *lr, BatchSize: *batch, Clip: *clip,
+		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Workers: *workers, Log: stderr})
+	if err != nil {
+		return err
+	}
+	data, err := res.Model.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return err
+	}
+	ev, err := model.Evaluate(res.Model, valid, *workers)
+	if err != nil {
+		return err
+	}
+	info := res.Model.Info
+	fmt.Fprintf(stdout, "sizes: embed %d, hidden %d per direction; vocabulary %d words (min count %d); batch %d, AdaGrad lr %g, clip %g, seed %d\n",
+		sizes.Embed, sizes.Hidden, info.VocabWords, *minCount, *batch, *lr, *clip, *seed)
+	fmt.Fprintf(stdout, "training decisions: %d per epoch (skipped candidates included: %t) from %d tuples (%d dropped), marginal p(y=1) = %.4f; validation decisions: %d\n",
+		res.Decisions, *skipped, len(train), res.Dropped, info.Marginal, res.ValidDecisions)
+	fmt.Fprintf(stdout, "checkpoints run: %d (reproduce with --max-checks %d)\n", info.Checkpoints, info.Checkpoints)
+	fmt.Fprintf(stdout, "| checkpoint | epoch | sentences | training loss | training accuracy | validation accuracy | time |\n|--:|--:|--:|--:|--:|--:|--:|\n")
+	for i, e := range res.Checks {
+		fmt.Fprintf(stdout, "| %d | %d | %d | %.4f | %.4f | %.4f | %s |\n", i+1, e.Epoch, e.Sentences, e.Loss, e.TrainAcc, e.ValidAcc, e.Elapsed.Round(time.Second))
+	}
+	fmt.Fprintf(stdout, "chosen checkpoint %d after %d sentences (validation accuracy %.4f); validation F1 %.4f, CR %.4f on %d tuples; wrote %s (%d bytes); total time %s\n",
+		info.BestCheck, info.BestSentences, info.ValidAcc, ev.F1, ev.CR, len(valid), *out, len(data), time.Since(start).Round(time.Second))
+	return nil
+}

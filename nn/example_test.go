@@ -1,0 +1,54 @@
+package nn_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/nn"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Compress a parsed sentence with the embedded VERTEX ADDITION_NN model. The network
+// reads only the words and the state of each token; the tree drives the order in which
+// VERTEX ADDITION offers the candidates.
+func Example() {
+	data, err := models.Load(models.NNName)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := nn.Load(data)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	words := strings.Fields("Police in Syracuse arrested two men on Tuesday after a long investigation .")
+	heads := []int{4, 3, 1, 0, 6, 4, 8, 4, 12, 12, 12, 4, 4}
+	rels := strings.Fields("nsubj case nmod root nummod obj case obl case det amod obl punct")
+	s := &syntax.Sentence{}
+	for i := range words {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: words[i], Head: heads[i], Rel: rels[i]})
+	}
+	tree, err := model.TreeOf(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Q = {Police, men}, at most 35 characters.
+	in := model.Input{Sentence: s, Tree: tree, Query: []int{1, 6}, Budget: 35}
+	var c model.Compressor
+	kept, err := c.Compress(m, in)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var out []string
+	for _, v := range kept {
+		out = append(out, words[v-1])
+	}
+	fmt.Println(strings.Join(out, " "))
+	// Output:
+	// Police in Syracuse arrested two men
+}
