@@ -27,6 +27,18 @@ import (
 // DefaultMethod is the method used when a request names none: VERTEX ADDITION_LR.
 const DefaultMethod = model.NameLR
 
+// Limits of the sentence of a Request; a longer sentence fails with ErrBadRequest. They
+// bound the time and memory of one compression (the ILP's is quadratic in the length of
+// the sentence, and the text is checked before it is tokenized).
+const (
+	// MaxSentenceTokens is the largest number of tokens (the longest sentence of the
+	// Google compression corpus has 1,019); a method may take fewer (nn: 256). DoSnippets
+	// skips longer sentences.
+	MaxSentenceTokens = 2000
+	// MaxSentenceBytes is the largest size of the text, or of the tokens together: 64 KiB.
+	MaxSentenceBytes = 64 << 10
+)
+
 // Errors in requests. Every error a request gets wraps ErrBadRequest, ErrInfeasible or
 // ErrUnknownMethod, so that callers (the HTTP service) can tell the client's fault.
 var (
@@ -96,6 +108,15 @@ func (e *Engine) method(name string) (model.Method, error) {
 	return m, nil
 }
 
+// maxTokens returns the longest sentence a request may give the method called name: its
+// own limit (internal/methods), within MaxSentenceTokens.
+func maxTokens(name string) int {
+	if ent, err := methods.Lookup(name); err == nil && ent.MaxTokens > 0 {
+		return min(ent.MaxTokens, MaxSentenceTokens)
+	}
+	return MaxSentenceTokens
+}
+
 // Request is one compression problem, as the batch interface and the HTTP service take
 // it. Give the sentence as Tokens or as Text, and the query as QueryIDs or as Query.
 type Request struct {
@@ -144,6 +165,10 @@ type Result struct {
 }
 
 // Do compresses one request. explain records every decision in Result.Steps.
+//
+// A request over the limits (a sentence over MaxSentenceBytes or MaxSentenceTokens, over
+// MaxQueryTerms query terms, a term over MaxTermWords words) or whose strings are not
+// valid UTF-8 fails with ErrBadRequest.
 func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -158,6 +183,9 @@ func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, e
 	m, err := e.method(req.Method)
 	if err != nil {
 		return nil, err
+	}
+	if lim := maxTokens(m.Name()); len(s.Tokens) > lim {
+		return nil, fmt.Errorf("%w: method %s takes sentences of at most %d tokens; this one has %d", ErrBadRequest, m.Name(), lim, len(s.Tokens))
 	}
 	w := e.pool.Get().(*worker)
 	defer e.pool.Put(w)
@@ -219,17 +247,36 @@ func sentenceOf(req *Request) (*syntax.Sentence, error) {
 		if len(req.Tokens) == 0 {
 			return nil, fmt.Errorf("%w: tokens is empty", ErrBadRequest)
 		}
+		if len(req.Tokens) > MaxSentenceTokens {
+			return nil, fmt.Errorf("%w: the sentence has %d tokens, more than the maximum of %d", ErrBadRequest, len(req.Tokens), MaxSentenceTokens)
+		}
 		s.Tokens = make([]syntax.Token, len(req.Tokens))
+		size := 0
 		for i, f := range req.Tokens {
+			if size += len(f); size > MaxSentenceBytes {
+				return nil, fmt.Errorf("%w: the tokens are more than %d bytes together", ErrBadRequest, MaxSentenceBytes)
+			}
 			if f == "" || strings.ContainsAny(f, " \t\n\r") {
 				return nil, fmt.Errorf("%w: token %d (%q) is empty or contains whitespace", ErrBadRequest, i+1, f)
+			}
+			if off := invalidUTF8(f); off >= 0 {
+				return nil, fmt.Errorf("%w: token %d is not valid UTF-8 (byte offset %d)", ErrBadRequest, i+1, off)
 			}
 			s.Tokens[i] = syntax.Token{Form: f, Head: syntax.NoHead, Start: -1, End: -1}
 		}
 	case strings.TrimSpace(req.Text) != "":
+		if len(req.Text) > MaxSentenceBytes {
+			return nil, fmt.Errorf("%w: text is %d bytes, more than the maximum of %d", ErrBadRequest, len(req.Text), MaxSentenceBytes)
+		}
+		if off := invalidUTF8(req.Text); off >= 0 {
+			return nil, fmt.Errorf("%w: text is not valid UTF-8 (byte offset %d)", ErrBadRequest, off)
+		}
 		s.Tokens = tokenize.Tokens(req.Text)
 		if len(s.Tokens) == 0 {
 			return nil, fmt.Errorf("%w: text has no words", ErrBadRequest)
+		}
+		if len(s.Tokens) > MaxSentenceTokens {
+			return nil, fmt.Errorf("%w: the sentence has %d tokens, more than the maximum of %d", ErrBadRequest, len(s.Tokens), MaxSentenceTokens)
 		}
 	default:
 		return nil, fmt.Errorf("%w: give the sentence as tokens or text", ErrBadRequest)
@@ -269,6 +316,9 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 		slices.Sort(q)
 		return q, nil
 	case req.Query != nil:
+		if len(req.Query) > MaxQueryTerms {
+			return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(req.Query), MaxQueryTerms)
+		}
 		seen := make([]bool, n+1)
 		var q []int
 		for _, term := range req.Query {
@@ -291,9 +341,18 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 
 // matchTerm finds the first run of tokens equal, ignoring case, to the tokens of term.
 func matchTerm(s *syntax.Sentence, term string) ([]int, error) {
+	switch off := invalidUTF8(term); {
+	case len(term) > MaxSentenceBytes:
+		return nil, fmt.Errorf("%w: a query term is %d bytes, more than the maximum of %d", ErrBadRequest, len(term), MaxSentenceBytes)
+	case off >= 0:
+		return nil, fmt.Errorf("%w: query term %q is not valid UTF-8 (byte offset %d)", ErrBadRequest, term, off)
+	}
 	parts := tokenize.Tokens(term)
-	if len(parts) == 0 {
+	switch {
+	case len(parts) == 0:
 		return nil, fmt.Errorf("%w: empty query term", ErrBadRequest)
+	case len(parts) > MaxTermWords:
+		return nil, fmt.Errorf("%w: query term has %d words, more than the maximum of %d", ErrBadRequest, len(parts), MaxTermWords)
 	}
 	for i := 0; i+len(parts) <= len(s.Tokens); i++ {
 		ok := true

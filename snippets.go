@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -93,7 +94,8 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // Ranking. Sentences rank by the number of distinct terms they contain, then by position
 // (earlier first: the lead of a document usually summarizes it). Score is Terms + (N-i)/(N+1)
 // for the i-th (0-based) of N sentences. A sentence whose query alone is longer than the
-// budget is skipped, and the next one takes its place.
+// budget, or that has more tokens than the method takes (MaxSentenceTokens, or fewer for
+// nn), is skipped, and the next one takes its place.
 //
 // Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
 // stemming; only the sentences that make the top n are tagged, parsed and compressed, in
@@ -102,7 +104,8 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
 //
 // No sentence containing a term gives an empty result and no error. When every such
-// sentence's query is longer than the budget, the error wraps ErrInfeasible. A budget ≤ 0,
+// sentence's query is longer than the budget, the error wraps ErrInfeasible; when every
+// such sentence is over MaxSentenceTokens, ErrBadRequest. A budget ≤ 0,
 // a negative N, an empty query or term, a document over MaxDocumentBytes or not valid UTF-8
 // give errors wrapping ErrBadRequest; an unknown method ErrUnknownMethod.
 func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet, error) {
@@ -133,10 +136,14 @@ func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet
 	if err != nil {
 		return nil, err
 	}
+	q.maxTokens = maxTokens(m.Name())
 	jobs, nsent, matched, shortest := q.collect(doc, n, req.Budget)
 	if len(jobs) == 0 {
-		if matched == 0 {
+		switch {
+		case matched == 0:
 			return []Snippet{}, nil
+		case q.long == matched:
+			return nil, fmt.Errorf("%w: every sentence that contains a query term has more than %d tokens", ErrBadRequest, q.maxTokens)
 		}
 		return nil, fmt.Errorf("%w: the query terms of every matching sentence are longer than the budget %d (the shortest needs %d characters)",
 			ErrInfeasible, req.Budget, shortest)
@@ -144,6 +151,12 @@ func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet
 	out := make([]Snippet, len(jobs))
 	errs := make([]error, len(jobs))
 	run := func(w *worker, i int) {
+		defer func() { // a panic here must not take the caller's process down
+			if v := recover(); v != nil {
+				*w = worker{pw: e.pipe.NewWorker()} // its scratch state may be broken
+				errs[i] = fmt.Errorf("qsc: internal error: panic while compressing: %v\n%s", v, debug.Stack())
+			}
+		}()
 		if err := ctx.Err(); err != nil {
 			errs[i] = err
 			return
@@ -266,10 +279,12 @@ func invalidUTF8(s string) int {
 
 // termQuery is a parsed snippet query: each term a sequence of token keys.
 type termQuery struct {
-	terms  [][]string
-	starts map[string][]int    // first key → terms starting with it
-	ascii  [utf8.RuneSelf]bool // folded ASCII first runes of every key
-	first  map[rune]bool       // the other folded first runes of every key
+	terms     [][]string
+	starts    map[string][]int    // first key → terms starting with it
+	ascii     [utf8.RuneSelf]bool // folded ASCII first runes of every key
+	first     map[rune]bool       // the other folded first runes of every key
+	long      int                 // sentences with a term that collect skipped for their length
+	maxTokens int                 // the longest sentence collect keeps (maxTokens of the method)
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -280,7 +295,7 @@ func newTermQuery(query []string) (*termQuery, error) {
 	if len(query) > MaxQueryTerms {
 		return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(query), MaxQueryTerms)
 	}
-	q := &termQuery{starts: map[string][]int{}, first: map[rune]bool{}}
+	q := &termQuery{starts: map[string][]int{}, first: map[rune]bool{}, maxTokens: MaxSentenceTokens}
 	seen := map[string]bool{}
 	for i, term := range query {
 		if off := invalidUTF8(term); off >= 0 {
@@ -348,9 +363,10 @@ type candidate struct {
 const chunkBytes = 64 << 10
 
 // collect finds the sentences of doc that contain query terms and returns the first n, in
-// rank order (terms, then position), whose query fits in budget; the number of sentences
-// of doc; the number of sentences that contain a term; and the length of the shortest query
-// over budget (0 when none is).
+// rank order (terms, then position), whose query fits in budget and that have at most
+// q.maxTokens tokens; the number of sentences of doc; the number of sentences that
+// contain a term; and the length of the shortest query over budget (0 when none is). It
+// counts the sentences that contain a term but are over q.maxTokens in q.long.
 //
 // It tokenizes and splits doc once, in chunks cut at blank lines (which always end a
 // sentence, so the tokens and sentences are those of the whole document), and keeps at most
@@ -374,7 +390,9 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 			}
 			matched++
 			l := queryLength(&sent, cur.query)
-			if l > budget {
+			if len(toks) > q.maxTokens {
+				q.long++
+			} else if l > budget {
 				if shortest == 0 || l < shortest {
 					shortest = l
 				}

@@ -62,7 +62,7 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 	}
 	t := p.Tree
 	n := t.N()
-	K := p.Budget + 1 // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
+	K := p.capacity() // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
 	d.w, _ = grow(d.w[:0], n+1)
 	d.capv, _ = grow(d.capv[:0], n+1)
 	d.foff, _ = grow(d.foff[:0], n+1)

@@ -148,7 +148,7 @@ func (m *MIP) Optimize(p *Problem, sol *Solution) error {
 	}
 	var obj C.double
 	runtime.LockOSThread()
-	ret := C.qsc_ilp_solve(C.int(n), &m.head[0], &m.w[0], &m.edge[0], &m.root[0], &m.forced[0], C.int(p.Budget+1), &m.paren[0], &obj)
+	ret := C.qsc_ilp_solve(C.int(n), &m.head[0], &m.w[0], &m.edge[0], &m.root[0], &m.forced[0], C.int(p.capacity()), &m.paren[0], &obj)
 	runtime.UnlockOSThread()
 	if ret != 0 {
 		return fmt.Errorf("ilp: GLPK found no optimal solution (code %d)", int(ret))

@@ -152,6 +152,17 @@ func (p *Problem) validate(mark []bool) ([]bool, error) {
 	return mark, nil
 }
 
+// capacity is the solvers' bound on Σ_{v∈C} (Lens[v] + 1): b + 1, with b capped at the
+// weight of the whole sentence (a larger budget changes nothing), so that it cannot
+// overflow.
+func (p *Problem) capacity() int {
+	total := 0
+	for _, l := range p.Lens {
+		total += l + 1
+	}
+	return min(p.Budget, total) + 1
+}
+
 // Evaluate returns the objective of keeping the token set kept (any order) with the best
 // arc into each kept token, and whether kept is feasible: distinct tokens, Q ⊆ kept and
 // ℓ(kept) ≤ b. It is the reference the solvers are tested against.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -24,6 +25,13 @@ type errorBody struct {
 	Error string `json:"error"`
 }
 
+// Header values of every JSON answer, shared read-only by all answers so that setting them
+// does not allocate.
+var (
+	jsonContentType = []string{"application/json"}
+	noStore         = []string{"no-store"}
+)
+
 // writeJSON writes v as the JSON answer with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
@@ -32,12 +40,43 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		wire.NewEncoder(&buf).Encode(errorBody{Error: "internal error: encoding the answer"})
 	}
+	writeBody(w, status, buf.Bytes())
+}
+
+// writeBody writes an encoded JSON answer with status.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
+}
+
+// buffers recycles the memory of the bodies and answers of POST /v1/compress: a request
+// takes a buffer and gives it back when answered. Buffers that grew over maxPooled are
+// left to the garbage collector, so that one large request does not stay in memory.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooled = 64 << 10
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() <= maxPooled {
+		b.Reset()
+		buffers.Put(b)
+	}
+}
+
+// writeResult writes a compression result with status: the line the batch interface
+// writes for it (wire.Result's encoding and a newline).
+func writeResult(w http.ResponseWriter, status int, res *wire.Result) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	b := append(res.AppendJSON(buf.AvailableBuffer()), '\n')
+	buf.Write(b) // no copy when b is still buf's memory; else buf grows for the next answer
+	writeBody(w, status, buf.Bytes())
 }
 
 // writeError writes {"error": msg} with status, and notes msg for the request log.
@@ -88,6 +127,18 @@ func badRequest(format string, args ...any) error {
 // readBody reads a request body that must hold one JSON object, within the size limit.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	return checkBody(body, err)
+}
+
+// readBodyInto is readBody into buf: the body is buf's memory.
+func (s *Server) readBodyInto(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	return checkBody(buf.Bytes(), err)
+}
+
+// checkBody checks a request body read with error err: within the size limit, not empty,
+// and a JSON object.
+func checkBody(body []byte, err error) ([]byte, error) {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
@@ -154,12 +205,20 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	body, err := s.readBody(w, r)
+	buf := getBuffer()
+	defer putBuffer(buf)
+	body, err := s.readBodyInto(buf, w, r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	res, err := wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{DefaultMethod: qsc.DefaultMethod, Tokens: tokens})
+	res, err := func() (wire.Result, error) {
+		if err := s.acquire(r.Context()); err != nil {
+			return wire.Result{}, err
+		}
+		defer s.release() // also after a panic
+		return wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{DefaultMethod: qsc.DefaultMethod, Tokens: tokens})
+	}()
 	if err != nil {
 		status := statusOf(err)
 		if status == http.StatusInternalServerError || status == http.StatusServiceUnavailable {
@@ -169,10 +228,10 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 		if rec, ok := w.(*recorder); ok {
 			rec.err = res.Error
 		}
-		writeJSON(w, status, res) // {"id", "error"}, as the batch interface writes it
+		writeResult(w, status, &res) // {"id", "error"}, as the batch interface writes it
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeResult(w, http.StatusOK, &res)
 }
 
 // Snippet is a qsc.Snippet with its renderings.
@@ -215,7 +274,13 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	sn, err := s.cfg.Engine.DoSnippets(r.Context(), &req)
+	sn, err := func() ([]qsc.Snippet, error) {
+		if err := s.acquire(r.Context()); err != nil {
+			return nil, err
+		}
+		defer s.release() // also after a panic
+		return s.cfg.Engine.DoSnippets(r.Context(), &req)
+	}()
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -306,6 +371,11 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("%w %q (want one of %s)", qsc.ErrUnknownMethod, method, strings.Join(qsc.Methods(), ", ")))
 		return
 	}
+	if err := s.acquire(r.Context()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer s.release()
 	found, err := s.cfg.Index.Search(r.Context(), q, k)
 	if err != nil {
 		s.fail(w, r, err)

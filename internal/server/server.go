@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/qsc-nlp/qsc"
@@ -58,6 +59,11 @@ type Config struct {
 	// RequestTimeout is the deadline of each request's context (default
 	// DefaultRequestTimeout); a request that runs out of time gets 503.
 	RequestTimeout time.Duration
+	// MaxInFlight is the number of requests that compress at once (default GOMAXPROCS):
+	// the others wait for their turn, first come first served, within their deadline.
+	// More at once would not be faster (compressing is CPU-bound), and the queue keeps
+	// the latency of a burst fair.
+	MaxInFlight int
 }
 
 // Server serves the API and the web page. It is safe for concurrent use.
@@ -65,6 +71,7 @@ type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	handler http.Handler
+	slots   chan struct{} // a token per request that compresses
 }
 
 //go:embed openapi.yaml
@@ -87,7 +94,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = runtime.GOMAXPROCS(0)
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, slots: make(chan struct{}, cfg.MaxInFlight)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -158,3 +168,22 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
+
+// acquire waits, in arrival order, for a turn to compress, until ctx is done; call release
+// after a nil error.
+func (s *Server) acquire(ctx context.Context) error {
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case s.slots <- struct{}{}: // blocked senders of a channel are served in order
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// release ends a turn taken by acquire.
+func (s *Server) release() { <-s.slots }

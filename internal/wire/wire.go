@@ -14,11 +14,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
 )
 
-// Result is the answer to one request.
+// Result is the answer to one request. It encodes (MarshalJSON) as {"id", "kept",
+// "compression"} (and "tokens" when set) for a success, and as {"id", "error"} for a
+// failure.
 type Result struct {
 	// ID is the request's id ("" when it could not be read).
 	ID string `json:"id"`
@@ -77,28 +81,39 @@ func (e *decodeError) Is(target error) bool { return target == qsc.ErrBadRequest
 // string "id", even when the rest is invalid, so that an error can be matched to its
 // request. Its errors match qsc.ErrBadRequest.
 func Decode(data []byte, u Unit) (req qsc.Request, id string, err error) {
-	// Recover the id even when other fields are wrong.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	switch err := dec.Decode(&req); {
+	case err != nil:
+		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: %v", u.Prefix, u.Noun, JSONError(err))}
+	case dec.More():
+		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: more than one JSON value %s", u.Prefix, u.Noun, u.Where)}
+	case req.ID == "" && !hasID(data):
+		return req, "", &decodeError{fmt.Sprintf("%s%s has no \"id\"", u.Prefix, u.Noun)}
+	}
+	return req, req.ID, nil
+}
+
+// probeID recovers the string "id" of an invalid request whose first JSON value is an
+// object, even when its other fields are wrong; "" when there is none.
+func probeID(data []byte) string {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
+	var id string
 	if json.NewDecoder(bytes.NewReader(data)).Decode(&probe) == nil {
-		var s string
-		if json.Unmarshal(probe.ID, &s) == nil {
-			id = s
-		}
+		json.Unmarshal(probe.ID, &id)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return req, id, &decodeError{fmt.Sprintf("%sinvalid %s: %v", u.Prefix, u.Noun, JSONError(err))}
+	return id
+}
+
+// hasID reports whether the first JSON value of data, an object, has an "id" field (a
+// valid request may give "id": "" or "id": null).
+func hasID(data []byte) bool {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
 	}
-	if dec.More() {
-		return req, id, &decodeError{fmt.Sprintf("%sinvalid %s: more than one JSON value %s", u.Prefix, u.Noun, u.Where)}
-	}
-	if probe.ID == nil {
-		return req, id, &decodeError{fmt.Sprintf("%s%s has no \"id\"", u.Prefix, u.Noun)}
-	}
-	return req, id, nil
+	return json.NewDecoder(bytes.NewReader(data)).Decode(&probe) == nil && probe.ID != nil
 }
 
 // Options change how Compress answers.
@@ -152,6 +167,110 @@ func tokensOf(r *qsc.Result) []Token {
 	return out
 }
 
+// MarshalJSON encodes a result: {"id", "error"} when Error is set, else {"id", "kept",
+// "compression"}, both present even when the compression is empty, and "tokens" when
+// set. Strings are escaped as encoding/json escapes them, without HTML escaping.
+func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// AppendJSON appends the encoding of MarshalJSON to b, without a newline.
+func (r *Result) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, r.ID)
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendString(b, r.Error)
+		return append(b, '}')
+	}
+	b = append(b, `,"kept":[`...)
+	for i, id := range r.Kept {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	b = append(b, `],"compression":`...)
+	b = appendString(b, r.Compression)
+	if len(r.Tokens) > 0 {
+		b = append(b, `,"tokens":[`...)
+		for i := range r.Tokens {
+			t := &r.Tokens[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"form":`...)
+			b = appendString(b, t.Form)
+			if t.Start != nil {
+				b = append(b, `,"start":`...)
+				b = strconv.AppendInt(b, int64(*t.Start), 10)
+			}
+			if t.End != nil {
+				b = append(b, `,"end":`...)
+				b = strconv.AppendInt(b, int64(*t.End), 10)
+			}
+			b = append(b, `,"kept":`...)
+			b = strconv.AppendBool(b, t.Kept)
+			b = append(b, `,"query":`...)
+			b = strconv.AppendBool(b, t.Query)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json does with HTML
+// escaping off: \" \\ \b \f \n \r \t, \u00XX for the other control characters,
+// \u2028 and \u2029, and \ufffd for each byte that is not valid UTF-8.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
 // NewEncoder returns the encoder of results: one JSON value per line, with <, > and &
 // written as they are.
 func NewEncoder(w io.Writer) *json.Encoder {
@@ -165,6 +284,9 @@ func NewEncoder(w io.Writer) *json.Encoder {
 func JSONError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("must be a JSON object, not %s", te.Value)
+		}
 		return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonType(te.Type.String()), te.Value)
 	}
 	return err.Error()

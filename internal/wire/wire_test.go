@@ -73,7 +73,7 @@ func TestCompress(t *testing.T) {
 	}
 	var out bytes.Buffer
 	NewEncoder(&out).Encode(Result{ID: "h", Compression: "<b>&"})
-	if out.String() != `{"id":"h","compression":"<b>&"}`+"\n" {
+	if out.String() != `{"id":"h","kept":[],"compression":"<b>&"}`+"\n" {
 		t.Errorf("HTML escaped: %s", out.String())
 	}
 }
