@@ -74,6 +74,27 @@ type Input struct {
 	Gold []int
 }
 
+// Problem returns the VERTEX ADDITION problem of in: S, its tree, Q and b.
+func (in *Input) Problem() va.Problem {
+	return va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
+}
+
+// Decisions runs the static oracle of c over in (va.Compressor.Oracle, with tracker tr,
+// which may be nil) and calls f at every decision of its path, including the candidates
+// that the runtime skips as over budget. It fails with ErrNoSentence for an input that
+// is not parsed, ErrNoGold for one without a gold compression, or the oracle's error.
+// The trainers of every VERTEX ADDITION model collect their examples with it.
+func (in *Input) Decisions(c *va.Compressor, tr va.Tracker, f va.OracleFunc) error {
+	switch {
+	case in.Sentence == nil || in.Tree == nil:
+		return ErrNoSentence
+	case in.Gold == nil:
+		return ErrNoGold
+	}
+	_, err := c.Oracle(in.Problem(), in.Gold, tr, f)
+	return err
+}
+
 // TreeOf returns the dependency tree of a parsed sentence.
 func TreeOf(s *syntax.Sentence) (*syntax.Tree, error) {
 	if s == nil {
@@ -101,7 +122,7 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	if in.Sentence == nil || in.Tree == nil {
 		return nil, ErrNoSentence
 	}
-	p := va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
+	p := in.Problem()
 	if _, ok := m.(Oracle); ok {
 		if in.Gold == nil {
 			return nil, ErrNoGold

@@ -91,7 +91,7 @@ func TestDecideMatchesTraining(t *testing.T) {
 	k := 0
 	for _, in := range train {
 		var got []float64
-		_, err := c.Oracle(va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}, in.Gold, m,
+		_, err := c.Oracle(in.Problem(), in.Gold, m,
 			func(s *va.State, v int, y, skipped bool) { got = append(got, m.Decide(s, v).P) })
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +154,7 @@ func TestFileRoundTrip(t *testing.T) {
 func TestStates(t *testing.T) {
 	in := synth.Inputs(8, 1)[0]
 	var c va.Compressor
-	_, err := c.Oracle(va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}, in.Gold, nil,
+	_, err := c.Oracle(in.Problem(), in.Gold, nil,
 		func(s *va.State, v int, y, skipped bool) {
 			st := make([]uint8, s.N())
 			States(s, v, st)

@@ -99,12 +99,7 @@ func Decisions(inputs []model.Input, useSkipped bool, f func(i int, states []uin
 	var st []uint8
 	dropped := 0
 	for i, in := range inputs {
-		if in.Sentence == nil || in.Tree == nil {
-			dropped++
-			continue
-		}
-		p := va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
-		_, err := c.Oracle(p, in.Gold, nil, func(s *va.State, v int, y, skipped bool) {
+		err := in.Decisions(&c, nil, func(s *va.State, v int, y, skipped bool) {
 			if skipped && !useSkipped {
 				return
 			}

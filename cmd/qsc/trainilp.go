@@ -37,7 +37,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		return usagef("--epochs must be at least 1")
 	}
 	start := time.Now()
-	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, stderr)
+	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
 	if err != nil {
 		return err
 	}

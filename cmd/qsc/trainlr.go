@@ -104,7 +104,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		*out = filepath.Join("models", "va-"+*feats+"-v3.qsm")
 	}
 	start := time.Now()
-	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, stderr)
+	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
 	if err != nil {
 		return err
 	}

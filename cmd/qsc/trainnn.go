@@ -3,14 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/evaluate"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/nn"
@@ -50,40 +47,11 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	if err := sizes.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	path, err := parsedTrainFile(*trainPath)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
-	d, err := dataset.Load(path, dataset.Train, dataset.Options{Seed: *seed})
+	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, true, stderr)
 	if err != nil {
 		return err
 	}
-	tr := d.Split(dataset.Train)
-	if *trainN > 0 && *trainN < len(tr) {
-		// A seeded sample, kept in corpus order.
-		idx := rand.New(rand.NewPCG(*seed, 0x7375)).Perm(len(tr))[:*trainN]
-		keep := make([]bool, len(tr))
-		for _, i := range idx {
-			keep[i] = true
-		}
-		var sub []*dataset.Tuple
-		for i, t := range tr {
-			if keep[i] {
-				sub = append(sub, t)
-			}
-		}
-		tr = sub
-	}
-	train, err := evaluate.Inputs(tr)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	valid, err := evaluate.Inputs(firstN(d.Split(dataset.Validation), *validN))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	fmt.Fprintf(stderr, "loaded %d training and %d validation tuples from %s in %s\n", len(train), len(valid), path, time.Since(start).Round(time.Millisecond))
 
 	res, err := nn.Train(train, valid, nn.TrainConfig{Sizes: sizes, Epochs: *epochs, LearnRate: *lr, BatchSize: *batch, Clip: *clip,
 		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Workers: *workers, Log: stderr})

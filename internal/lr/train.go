@@ -247,12 +247,7 @@ func collect(ext *features.Extractor, inputs []model.Input, useSkipped bool, wor
 			for k := range next {
 				part := newExamples()
 				for _, in := range inputs[k*chunk : min((k+1)*chunk, len(inputs))] {
-					if in.Sentence == nil || in.Tree == nil {
-						drops[k]++
-						continue
-					}
-					p := va.Problem{Sentence: in.Sentence, Tree: in.Tree, Query: in.Query, Budget: in.Budget}
-					_, err := c.Oracle(p, in.Gold, ext, func(s *va.State, v int, y, skipped bool) {
+					err := in.Decisions(&c, ext, func(s *va.State, v int, y, skipped bool) {
 						if !skipped {
 							part.asked++
 							if y {
