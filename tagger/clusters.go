@@ -3,7 +3,6 @@ package tagger
 import (
 	"cmp"
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/hashing"
 	"io"
 	"iter"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 )
 
 // Clusters maps lowercased word forms to distributional word clusters at two levels of

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/demo"
 	"github.com/qsc-nlp/qsc/internal/shared"
 )
@@ -48,7 +48,7 @@ func runDataDemo(args []string, stdout, stderr io.Writer) error {
 	if err := demo.Write(&buf, docs); err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, buf.Bytes()); err != nil {
 		return err
 	}
 	sents, chars := 0, 0

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/parser"
@@ -80,7 +81,7 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%d sentences, %d words; %d non-projective trees (%d arcs lifted); %d skipped\n",

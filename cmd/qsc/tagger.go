@@ -3,13 +3,12 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"github.com/qsc-nlp/qsc/models"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
 )
@@ -82,12 +81,7 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if dir := filepath.Dir(*out); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "kept epochs %v, mixed model dev %.2f%%; %d tags, %d features; training %s, total %s\n",

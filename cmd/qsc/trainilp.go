@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/qsc-nlp/qsc/ilp"
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/models"
 )
 
@@ -51,7 +51,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (Q = ∅, b = gold length), numeric features %s, 2^%d buckets, seed %d\n",

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/cputime"
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/features"
@@ -118,7 +119,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "features: %s (%s)\n", *feats, cfg)

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/nn"
@@ -62,7 +62,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	ev, err := model.Evaluate(res.Model, valid, *workers)
