@@ -21,6 +21,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
 )
 
 func init() {
@@ -30,13 +31,14 @@ func init() {
 func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train lr", "", stderr)
 	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
-	out := fs.String("out", "", "model file to write (default: models/va-<features>-v3.qsm)")
+	out := fs.String("out", "", "model file to write (default: the embedded default's path, models/"+models.LRName+" or models/"+models.AblatedName+")")
 	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
 	cs := fs.String("c", "0.01,0.1,1,10", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
 	seed := fs.Uint64("seed", 1, "seed of the query sampling and validation split")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
 	maxIter := fs.Int("max-iter", 1000, "L-BFGS iteration limit per C (scikit-learn's max_iter in the authors' code)")
 	thresholds := fs.String("thresholds", "-0.5,-0.4,-0.3,-0.2,-0.1,0,0.1,0.2,0.3,0.4,0.5", "decision thresholds (logits) tried on validation at the chosen C, comma-separated (0: p > 0.5, the authors')")
+	maxCRGap := fs.Float64("max-cr-gap", 0.02, "choose only among thresholds whose validation compression ratio is within this of the gold ratio (0: no constraint)")
 	tol := fs.Float64("tol", lr.DefaultTol, "convergence tolerance: the largest |gradient component| of the mean objective (scikit-learn's tol)")
 	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
 	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
@@ -102,7 +104,10 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		ths = append(ths, t)
 	}
 	if *out == "" {
-		*out = filepath.Join("models", "va-"+*feats+"-v3.qsm")
+		*out = filepath.Join("models", map[string]string{model.NameLR: models.LRName, model.NameAblated: models.AblatedName}[*feats])
+	}
+	if math.IsNaN(*maxCRGap) || *maxCRGap < 0 {
+		return usagef("--max-cr-gap %v: want a ratio ≥ 0", *maxCRGap)
 	}
 	start := time.Now()
 	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
@@ -111,7 +116,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := lr.Train(train, valid, lr.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
-		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
+		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, MaxCRGap: *maxCRGap, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
 	if err != nil {
 		return err
 	}
@@ -130,9 +135,12 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "| %g | %.4f | %.4f | %d | %t | %.3g | %s |\n", g.C, g.F1, g.CR, g.Iterations, g.Converged, g.GradMax, g.Elapsed.Round(time.Second))
 	}
 	if len(res.Thresholds) > 0 {
-		fmt.Fprintf(stdout, "\n| threshold (logit) | p > | validation F1 | validation CR |\n|--:|--:|--:|--:|\n")
+		if *maxCRGap > 0 {
+			fmt.Fprintf(stdout, "\ngold compression ratio on validation: %.4f; eligible thresholds give a ratio within %g of it\n", res.GoldCR, *maxCRGap)
+		}
+		fmt.Fprintf(stdout, "\n| threshold (logit) | p > | validation F1 | validation CR | eligible |\n|--:|--:|--:|--:|:-:|\n")
 		for _, p := range res.Thresholds {
-			fmt.Fprintf(stdout, "| %+.2f | %.3f | %.4f | %.4f |\n", p.Threshold, 1/(1+math.Exp(-p.Threshold)), p.F1, p.CR)
+			fmt.Fprintf(stdout, "| %+.2f | %.3f | %.4f | %.4f | %t |\n", p.Threshold, 1/(1+math.Exp(-p.Threshold)), p.F1, p.CR, p.Eligible)
 		}
 		fmt.Fprintf(stdout, "\nchosen threshold %+.2f\n", res.Model.Info.Threshold)
 	}

@@ -228,3 +228,70 @@ func TestThresholdAndVersions(t *testing.T) {
 		t.Errorf("version 2 file: threshold %v, asked marginal %v (want 0, %v)", m2.Info.Threshold, m2.Info.MarginalAsked, m.Info.MarginalAsked)
 	}
 }
+
+// TestThresholdCRGap checks the compression-ratio constraint of the threshold choice: the
+// gold ratio is the oracle's, every point is marked eligible exactly when its ratio is
+// within the gap, the chosen threshold is the best eligible one, and when none is
+// eligible the closest ratio wins.
+func TestThresholdCRGap(t *testing.T) {
+	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
+	grid := []float64{-4, -2, -1, 1, 2, 4}
+	cfg := TrainConfig{Name: model.NameLR, Features: features.Config{Stateful: true, Bits: 14},
+		Cs: []float64{1}, MaxIter: 40, Thresholds: grid}
+	free, err := Train(train, valid, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, err := model.Evaluate(model.Oracle{}, valid, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(free.Thresholds) != len(grid)+1 {
+		t.Fatalf("want the grid and 0, got %+v", free.Thresholds)
+	}
+	// A gap just below the unconstrained choice's distance from the gold ratio excludes it.
+	var chosen ThresholdPoint
+	for _, p := range free.Thresholds {
+		if !p.Eligible {
+			t.Fatalf("without a gap every threshold is eligible: %+v", p)
+		}
+		if p.Threshold == free.Model.Info.Threshold {
+			chosen = p
+		}
+	}
+	dist := math.Abs(chosen.CR - gold.CR)
+	if dist == 0 {
+		t.Skip("the unconstrained choice already has the gold ratio on this data")
+	}
+	cfg.MaxCRGap = dist / 2
+	res, err := Train(train, valid, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.GoldCR != gold.CR {
+		t.Fatalf("gold ratio %v, oracle's %v", res.GoldCR, gold.CR)
+	}
+	var best, closest *ThresholdPoint
+	for i := range res.Thresholds {
+		p := &res.Thresholds[i]
+		if want := math.Abs(p.CR-gold.CR) <= cfg.MaxCRGap; p.Eligible != want {
+			t.Errorf("threshold %+v: eligible %t, want %t (gold %.4f, gap %.4f)", p.Threshold, p.Eligible, want, gold.CR, cfg.MaxCRGap)
+		}
+		if p.Eligible && (best == nil || p.F1 > best.F1) {
+			best = p
+		}
+		if closest == nil || math.Abs(p.CR-gold.CR) < math.Abs(closest.CR-gold.CR) {
+			closest = p
+		}
+	}
+	want := closest
+	if best != nil {
+		want = best
+	}
+	if res.Model.Info.Threshold != want.Threshold {
+		t.Errorf("chose %v, want %+v (gold ratio %.4f, gap %.4f, points %+v)", res.Model.Info.Threshold, *want, gold.CR, cfg.MaxCRGap, res.Thresholds)
+	}
+	if res.Model.Info.Threshold == chosen.Threshold {
+		t.Errorf("the constraint did not exclude the unconstrained choice %+v", chosen)
+	}
+}

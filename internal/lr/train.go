@@ -38,6 +38,12 @@ type TrainConfig struct {
 	// (nil: only 0, p > 0.5, as the authors' predict). The best validation F1 wins; 0 on
 	// ties.
 	Thresholds []float64
+	// MaxCRGap, when positive, restricts the thresholds that can be chosen to those whose
+	// validation compression ratio is within MaxCRGap of the gold compressions' ratio on
+	// validation: methods are compared at the same compression rate (Napoles et al. 2011),
+	// and a threshold that buys F1 by compressing more than the gold is not taken. When no
+	// threshold qualifies, the one with the closest ratio is chosen.
+	MaxCRGap float64
 	// Workers is the number of goroutines (0: 1). The result does not depend on it.
 	Workers int
 	// Log receives a line per C of the grid and a summary; nil for none.
@@ -79,6 +85,7 @@ type GridPoint struct {
 type ThresholdPoint struct {
 	Threshold float64 // logit
 	F1, CR    float64
+	Eligible  bool // within TrainConfig.MaxCRGap of the gold ratio (always, without a gap)
 }
 
 // TrainResult is what Train returns.
@@ -86,6 +93,7 @@ type TrainResult struct {
 	Model      *LR
 	Grid       []GridPoint
 	Thresholds []ThresholdPoint // at the chosen C; empty when only 0 was tried
+	GoldCR     float64          // compression ratio of the gold compressions on validation
 	Best       int              // index in Grid of the chosen C
 	Decisions  int              // training decisions used
 	Features   int              // stored feature occurrences
@@ -192,16 +200,28 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	return res, nil
 }
 
-// tuneThreshold evaluates the decision thresholds of cfg on validation with the chosen
-// model and keeps the best (0, the default, on ties).
+// tuneThreshold evaluates the decision thresholds of cfg (and 0) on validation with the
+// chosen model and keeps the best F1 among the eligible ones (0 on ties): with
+// cfg.MaxCRGap > 0, those whose compression ratio is within the gap of the gold ratio.
 func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, workers int, logf func(string, ...any)) error {
 	ts := slices.Clone(cfg.Thresholds)
-	slices.Sort(ts)
 	if len(ts) == 0 || (len(ts) == 1 && ts[0] == 0) {
 		return nil
 	}
+	if !slices.Contains(ts, 0) {
+		ts = append(ts, 0)
+	}
+	slices.Sort(ts)
+	if cfg.MaxCRGap > 0 {
+		gold, err := model.Evaluate(model.Oracle{}, valid, workers)
+		if err != nil {
+			return err
+		}
+		res.GoldCR = gold.CR
+		logf("gold compression ratio on validation %.4f: thresholds whose ratio is within %g of it are eligible", gold.CR, cfg.MaxCRGap)
+	}
 	g := res.Grid[res.Best]
-	bestT, bestF1 := 0.0, g.F1
+	best, closest := -1, -1
 	for _, t := range ts {
 		if math.IsNaN(t) || math.IsInf(t, 0) {
 			return fmt.Errorf("lr: threshold %v is not a finite logit", t)
@@ -214,13 +234,24 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 			}
 			p.F1, p.CR = ev.F1, ev.CR
 		}
-		logf("%s C=%g threshold %+.2f (p > %.3f): validation F1 %.4f CR %.4f", cfg.Name, g.C, t, sigmoid(t), p.F1, p.CR)
+		gap := math.Abs(p.CR - res.GoldCR)
+		p.Eligible = cfg.MaxCRGap <= 0 || gap <= cfg.MaxCRGap
+		logf("%s C=%g threshold %+.2f (p > %.3f): validation F1 %.4f CR %.4f eligible %t", cfg.Name, g.C, t, sigmoid(t), p.F1, p.CR, p.Eligible)
 		res.Thresholds = append(res.Thresholds, p)
-		if p.F1 > bestF1 {
-			bestT, bestF1 = t, p.F1
+		i := len(res.Thresholds) - 1
+		if closest < 0 || gap < math.Abs(res.Thresholds[closest].CR-res.GoldCR) {
+			closest = i
+		}
+		if p.Eligible && (best < 0 || p.F1 > res.Thresholds[best].F1 || (p.F1 == res.Thresholds[best].F1 && t == 0)) {
+			best = i
 		}
 	}
-	res.Model = res.Model.WithThreshold(bestT)
+	if best < 0 {
+		best = closest
+		logf("%s: no threshold gives a validation ratio within %g of the gold %.4f; the closest (%+.2f, ratio %.4f) is chosen",
+			cfg.Name, cfg.MaxCRGap, res.GoldCR, res.Thresholds[best].Threshold, res.Thresholds[best].CR)
+	}
+	res.Model = res.Model.WithThreshold(res.Thresholds[best].Threshold)
 	return nil
 }
 
