@@ -29,6 +29,7 @@ type serveOptions struct {
 	timeout   time.Duration
 	noDemo    bool
 	seed      uint64
+	inFlight  int
 }
 
 // serveReady, when set (by tests), is called with the listening address once the server
@@ -44,6 +45,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
+	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -55,6 +57,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.maxBody <= 0 || o.timeout <= 0 {
 		return usagef("--max-body and --timeout must be positive")
+	}
+	if o.inFlight < 0 {
+		return usagef("--max-in-flight must be 0 (GOMAXPROCS) or positive, not %d", o.inFlight)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -109,7 +114,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		}
 	}
 	tEngine := time.Since(start)
-	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout}
+	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout, MaxInFlight: o.inFlight}
 	if !o.noDemo {
 		r := <-ixc
 		if r.idx != nil {

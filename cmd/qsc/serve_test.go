@@ -52,6 +52,7 @@ func TestServeUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--log-format", "xml"},
 		{"serve", "--timeout", "0s"},
+		{"serve", "--max-in-flight", "-1"},
 		{"serve", "extra"},
 	} {
 		if code, _, _ := runQSC(t, args...); code != 2 {
