@@ -58,7 +58,7 @@ func benchModel(b *testing.B, sz Sizes) (*Model, model.Input) {
 	for i := 1; i < 1000; i++ {
 		words = append(words, fmt.Sprintf("w%d", i))
 	}
-	m, err := newModel(p, words, Info{})
+	m, err := newModel(p, words, nil, Info{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -61,6 +61,24 @@ type work struct {
 	arg       []int32    // D × 2H: node of each maximum
 	dz        []float32
 	probs     []float64 // p(y = 1) per decision of the last sentence
+	lp        []float32 // 8H: the projection of a label row
+}
+
+// project sets the input projection of slot k (w.xp): that of the word's row, plus that
+// of the label's row for a model with label input, added as run.input adds them.
+func (w *work) project(p *params, ex *example, k int) {
+	P := 8 * p.Hidden
+	s, pos := int(w.slotState[k]), w.slotPos[k]
+	out := w.xp[k*P : (k+1)*P]
+	p.project(p.embRow(s, int(ex.words[pos])), out)
+	if ex.rels == nil {
+		return
+	}
+	w.lp = grow(w.lp, P)
+	p.project(p.embRow(s, int(ex.rels[pos])), w.lp)
+	for i, x := range w.lp {
+		out[i] += x
+	}
 }
 
 // nodes holds the LSTM nodes of one direction.
@@ -117,7 +135,7 @@ func (w *work) sentence(p *params, ex *example, g *grads) (float64, int) {
 	ns := len(w.slotPos)
 	w.xp = grow(w.xp, ns*P)
 	for k := range ns {
-		p.project(p.embRow(int(w.slotState[k]), int(ex.words[w.slotPos[k]])), w.xp[k*P:(k+1)*P])
+		w.project(p, ex, k)
 	}
 	w.at = grow(w.at, D*2*n)
 	w.pooled, w.arg = grow(w.pooled, D*2*H), grow(w.arg, D*2*H)
@@ -253,18 +271,29 @@ func (w *work) sentence(p *params, ex *example, g *grads) (float64, int) {
 		}
 	}
 	for k := range ns {
-		s, word := int(w.slotState[k]), int(ex.words[w.slotPos[k]])
-		e := p.embRow(s, word)
-		row := g.row(int32(s*p.V+word), E)
-		for dir := range 2 {
-			dx := w.dxp[k*P+dir*G : k*P+(dir+1)*G]
-			gw, wx := g.dense.dir[dir].wx, p.dir[dir].wx
-			for r, v := range dx {
-				if v == 0 {
-					continue
+		// The input of a slot is the word's row, plus the label's row for a model with
+		// label input: both rows get the same gradient, and Wx that of each.
+		s, pos := int(w.slotState[k]), w.slotPos[k]
+		rows := [2]int32{ex.words[pos], -1}
+		if ex.rels != nil {
+			rows[1] = ex.rels[pos]
+		}
+		for _, rw := range rows {
+			if rw < 0 {
+				continue
+			}
+			e := p.embRow(s, int(rw))
+			row := g.row(int32(s*p.V)+rw, E)
+			for dir := range 2 {
+				dx := w.dxp[k*P+dir*G : k*P+(dir+1)*G]
+				gw, wx := g.dense.dir[dir].wx, p.dir[dir].wx
+				for r, v := range dx {
+					if v == 0 {
+						continue
+					}
+					axpy(v, e, gw[r*E:(r+1)*E])
+					axpy(v, wx[r*E:(r+1)*E], row)
 				}
-				axpy(v, e, gw[r*E:(r+1)*E])
-				axpy(v, wx[r*E:(r+1)*E], row)
 			}
 		}
 	}

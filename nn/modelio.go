@@ -9,21 +9,24 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// Model file: the modelfile container, kind "va-nn", version 1, payload (little endian)
+// Model file: the modelfile container, kind "va-nn", version 2, payload (little endian)
 //
 //	embed, hidden        uint32 each
 //	info                 decisions, sentences uint64; checkpoints, best checkpoint uint32;
 //	                     sentences at the best checkpoint uint64;
 //	                     valid acc, marginal float64; seed uint64; learning rate float64;
 //	                     batch, min count uint32; skip used uint8
-//	vocabulary           uint32 count V, then V × (uvarint length + bytes); word 0 is "<unk>"
-//	embeddings           4 × V × E bfloat16 (tables C, rejected, remaining, candidate)
+//	vocabulary           uint32 count W, then W × (uvarint length + bytes); word 0 is "<unk>"
+//	labels (version 2)   uint32 count L, then L × (uvarint length + bytes); label 0 is "<unk>"
+//	                     when L > 0 (L = 0: a words-only model, as every version-1 file)
+//	embeddings           4 × V × E bfloat16 (tables C, rejected, remaining, candidate),
+//	                     V = W + L rows each: the words', then the labels'
 //	forward LSTM         Wx (4H × E), U (4H × H), b (4H) float32, gates i, f, g, o
 //	backward LSTM        the same
 //	output               W (2 × 2H), b (2) float32, classes reject, accept
 const (
 	fileKind    = "va-nn"
-	fileVersion = 1
+	fileVersion = 2
 )
 
 // MarshalBinary encodes m as a model file.
@@ -52,10 +55,12 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	} else {
 		b.WriteByte(0)
 	}
-	u32(len(m.words))
-	for _, w := range m.words {
-		b.Write(binary.AppendUvarint(nil, uint64(len(w))))
-		b.WriteString(w)
+	for _, list := range [][]string{m.words, m.labels} {
+		u32(len(list))
+		for _, w := range list {
+			b.Write(binary.AppendUvarint(nil, uint64(len(w))))
+			b.WriteString(w)
+		}
 	}
 	for _, x := range p.emb {
 		b.Write(le.AppendUint16(nil, toBF16(x)))
@@ -70,7 +75,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 
 // Load decodes a model file written by MarshalBinary.
 func Load(data []byte) (*Model, error) {
-	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
+	payload, version, err := modelfile.Decode(data, fileKind, 1, fileVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -85,24 +90,23 @@ func Load(data []byte) (*Model, error) {
 	in.LearnRate = r.f64()
 	in.BatchSize, in.MinCount = int(r.u32()), int(r.u32())
 	in.SkipUsed = r.byte() == 1
-	nv := int(r.u32())
 	if r.err != nil {
 		return nil, r.err
 	}
 	if err := sz.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	if nv < 1 || nv > len(r.b) {
-		return nil, fmt.Errorf("%w: vocabulary of %d words", ErrFormat, nv)
+	words, err := r.strings("word", 1)
+	if err != nil {
+		return nil, err
 	}
-	words := make([]string, nv)
-	for i := range words {
-		n := r.uvarint()
-		if r.err != nil || n > uint64(len(r.b)) {
-			return nil, fmt.Errorf("%w: word %d is truncated", ErrFormat, i)
+	var labels []string
+	if version >= 2 {
+		if labels, err = r.strings("label", 0); err != nil {
+			return nil, err
 		}
-		words[i] = string(r.take(int(n)))
 	}
+	nv := len(words) + len(labels)
 	need := NumStates*nv*sz.Embed*2 + 4*(2*(4*sz.Hidden*(sz.Embed+sz.Hidden+1))+2*2*sz.Hidden+2)
 	if len(r.b) != need {
 		return nil, fmt.Errorf("%w: %d weight bytes for embed %d, hidden %d, %d words (want %d)", ErrFormat, len(r.b), sz.Embed, sz.Hidden, nv, need)
@@ -121,7 +125,7 @@ func Load(data []byte) (*Model, error) {
 			t[i] = x
 		}
 	}
-	return newModel(p, words, in)
+	return newModel(p, words, labels, in)
 }
 
 // reader reads little-endian numbers; the first shortfall sets err.
@@ -138,6 +142,27 @@ func (r *reader) take(n int) []byte {
 	out := r.b[:n]
 	r.b = r.b[n:]
 	return out
+}
+
+// strings reads a uint32 count (at least min) and that many uvarint-prefixed strings,
+// each called what in errors.
+func (r *reader) strings(what string, min int) ([]string, error) {
+	n := int(r.u32())
+	if r.err != nil {
+		return nil, r.err
+	}
+	if n < min || n > len(r.b) {
+		return nil, fmt.Errorf("%w: %d %ss", ErrFormat, n, what)
+	}
+	out := make([]string, n)
+	for i := range out {
+		l := r.uvarint()
+		if r.err != nil || l > uint64(len(r.b)) {
+			return nil, fmt.Errorf("%w: %s %d is truncated", ErrFormat, what, i)
+		}
+		out[i] = string(r.take(int(l)))
+	}
+	return out, nil
 }
 
 func (r *reader) byte() byte   { return r.take(1)[0] }

@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 
 	"github.com/qsc-nlp/qsc/parser"
@@ -78,6 +79,9 @@ type Info struct {
 	SkipUsed      bool    // over-budget candidates were among the training decisions
 	Sizes         Sizes
 	VocabWords    int // vocabulary size including Unknown
+	// Labels is the number of dependency-label rows (including Unknown) that are added to
+	// each token's input: 0 for a model of words and states only (the paper's).
+	Labels int
 }
 
 // params are the trainable weights.
@@ -128,28 +132,81 @@ func pAccept(z0, z1 float32) float64 { return 1 / (1 + math.Exp(float64(z0)-floa
 // Model is a trained VERTEX ADDITION_NN: a va.Decider and va.Tracker, safe for concurrent
 // use. Load it from a model file with Load.
 type Model struct {
-	p     *params
-	words []string         // vocabulary; words[0] = Unknown
-	index map[string]int32 // normalized form → word id
-	cache []atomic.Pointer[[]float32]
+	p      *params
+	words  []string // vocabulary; words[0] = Unknown
+	labels []string // dependency labels (universal); labels[0] = Unknown; none for a words-only model
+	lex    lexicon
+	cache  []atomic.Pointer[[]float32]
 	// Info describes how the model was trained.
 	Info Info
 }
 
-func newModel(p *params, words []string, info Info) (*Model, error) {
-	if len(words) == 0 || words[0] != Unknown || len(words) != p.V {
-		return nil, fmt.Errorf("%w: vocabulary of %d words for %d embedding rows", ErrFormat, len(words), p.V)
+func newModel(p *params, words, labels []string, info Info) (*Model, error) {
+	if len(words) == 0 || words[0] != Unknown || len(words)+len(labels) != p.V {
+		return nil, fmt.Errorf("%w: vocabulary of %d words and %d labels for %d embedding rows", ErrFormat, len(words), len(labels), p.V)
 	}
-	m := &Model{p: p, words: words, index: make(map[string]int32, len(words)), Info: info,
-		cache: make([]atomic.Pointer[[]float32], NumStates*len(words))}
-	for i, w := range words {
-		if _, dup := m.index[w]; dup {
-			return nil, fmt.Errorf("%w: word %q listed twice", ErrFormat, w)
-		}
-		m.index[w] = int32(i)
+	if len(labels) > 0 && labels[0] != Unknown {
+		return nil, fmt.Errorf("%w: label 0 is %q, want %q", ErrFormat, labels[0], Unknown)
 	}
-	m.Info.Sizes, m.Info.VocabWords = p.Sizes, p.V
+	lex, err := newLexicon(words, labels)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{p: p, words: words, labels: labels, lex: lex, Info: info,
+		cache: make([]atomic.Pointer[[]float32], NumStates*p.V)}
+	m.Info.Sizes, m.Info.VocabWords, m.Info.Labels = p.Sizes, len(words), len(labels)
 	return m, nil
+}
+
+// lexicon maps the words and the dependency labels of a sentence to embedding rows.
+type lexicon struct {
+	words  map[string]int32 // normalized form → row (0: Unknown)
+	labels map[string]int32 // universal label → row (after the words); nil: no label input
+	unkRel int32            // row of an unknown label
+}
+
+// newLexicon indexes words (rows 0…) and labels (rows len(words)…).
+func newLexicon(words, labels []string) (lexicon, error) {
+	lex := lexicon{words: make(map[string]int32, len(words))}
+	for i, w := range words {
+		if _, dup := lex.words[w]; dup {
+			return lexicon{}, fmt.Errorf("%w: word %q listed twice", ErrFormat, w)
+		}
+		lex.words[w] = int32(i)
+	}
+	if len(labels) > 0 {
+		lex.labels = make(map[string]int32, len(labels))
+		lex.unkRel = int32(len(words))
+		for i, l := range labels {
+			if _, dup := lex.labels[l]; dup {
+				return lexicon{}, fmt.Errorf("%w: label %q listed twice", ErrFormat, l)
+			}
+			lex.labels[l] = int32(len(words) + i)
+		}
+	}
+	return lex, nil
+}
+
+// word returns the row of a word form.
+func (x *lexicon) word(form string) int32 { return x.words[parser.NormalizeForm(form)] }
+
+// label returns the row of a dependency label, or -1 for a words-only model.
+func (x *lexicon) label(rel string) int32 {
+	if x.labels == nil {
+		return -1
+	}
+	if r, ok := x.labels[universal(rel)]; ok {
+		return r
+	}
+	return x.unkRel
+}
+
+// universal returns the universal part of a UD label: "nmod" for "nmod:poss".
+func universal(rel string) string {
+	if i := strings.IndexByte(rel, ':'); i > 0 {
+		return rel[:i]
+	}
+	return rel
 }
 
 // ErrFormat is wrapped by the error of a malformed model file.
@@ -164,10 +221,11 @@ func (m *Model) Sizes() Sizes { return m.p.Sizes }
 // Word returns the id of a word form after normalization (parser.NormalizeForm); 0 is
 // Unknown.
 func (m *Model) Word(form string) int {
-	return int(m.index[parser.NormalizeForm(form)])
+	return int(m.lex.word(form))
 }
 
-// proj returns the cached input projection [Wx_f·e; Wx_b·e] of (word, state).
+// proj returns the cached input projection [Wx_f·e; Wx_b·e] of the embedding row (a word
+// or a label) in the table of state.
 func (m *Model) proj(word int32, state uint8) []float32 {
 	slot := &m.cache[int(state)*m.p.V+int(word)]
 	if v := slot.Load(); v != nil {
@@ -187,6 +245,8 @@ type run struct {
 	n      int
 	valid  bool // hf… hold the states of prev
 	words  []int32
+	rels   []int32 // label rows, or -1 (words-only model)
+	xp     []float32
 	prev   []uint8
 	cur    []uint8
 	h, c   [2][]float32 // n × H per direction, by position
@@ -210,7 +270,8 @@ func (m *Model) Start(s *va.State) {
 	n := s.N()
 	H := m.p.Hidden
 	r.n, r.valid = n, false
-	r.words = grow(r.words, n)
+	r.words, r.rels = grow(r.words, n), grow(r.rels, n)
+	r.xp = grow(r.xp, 4*H)
 	r.prev, r.cur = grow(r.prev, n), grow(r.cur, n)
 	for d := range 2 {
 		r.h[d], r.c[d] = grow(r.h[d], n*H), grow(r.c[d], n*H)
@@ -218,9 +279,9 @@ func (m *Model) Start(s *va.State) {
 	r.act, r.tc, r.pooled = grow(r.act, 4*H), grow(r.tc, H), grow(r.pooled, 2*H)
 	sent := s.Sentence()
 	for i := range n {
-		r.words[i] = 0
+		r.words[i], r.rels[i] = 0, m.lex.label("")
 		if sent != nil && i < len(sent.Tokens) {
-			r.words[i] = m.index[parser.NormalizeForm(sent.Tokens[i].Form)]
+			r.words[i], r.rels[i] = m.lex.word(sent.Tokens[i].Form), m.lex.label(sent.Tokens[i].Rel)
 		}
 	}
 }
@@ -277,14 +338,13 @@ func (r *run) eval() float64 {
 			last--
 		}
 	}
-	G := 4 * H
 	// Forward direction, positions first … n−1.
 	for t := first; t < n; t++ {
 		var hp, cp []float32
 		if t > 0 {
 			hp, cp = r.h[0][(t-1)*H:t*H], r.c[0][(t-1)*H:t*H]
 		}
-		xp := r.m.proj(r.words[t], r.cur[t])[:G]
+		xp := r.input(t, 0)
 		p.dir[0].step(xp, hp, cp, r.act, r.c[0][t*H:(t+1)*H], r.tc, r.h[0][t*H:(t+1)*H])
 	}
 	// Backward direction, positions last … 0.
@@ -293,13 +353,28 @@ func (r *run) eval() float64 {
 		if t < n-1 {
 			hp, cp = r.h[1][(t+1)*H:(t+2)*H], r.c[1][(t+1)*H:(t+2)*H]
 		}
-		xp := r.m.proj(r.words[t], r.cur[t])[G:]
+		xp := r.input(t, 1)
 		p.dir[1].step(xp, hp, cp, r.act, r.c[1][t*H:(t+1)*H], r.tc, r.h[1][t*H:(t+1)*H])
 	}
 	r.prev, r.cur = r.cur, r.prev
 	r.valid = true
 	pool(r.h, n, H, r.pooled, nil)
 	return pAccept(p.output(r.pooled))
+}
+
+// input returns the input projection of position t for direction dir (4H): the word's,
+// plus the label's for a model with label input, added as in training (work.project).
+func (r *run) input(t, dir int) []float32 {
+	G := 4 * r.m.p.Hidden
+	xw := r.m.proj(r.words[t], r.cur[t])[dir*G : (dir+1)*G]
+	if r.rels[t] < 0 {
+		return xw
+	}
+	xl := r.m.proj(r.rels[t], r.cur[t])[dir*G : (dir+1)*G]
+	for i := range r.xp {
+		r.xp[i] = xw[i] + xl[i]
+	}
+	return r.xp
 }
 
 // pool sets pooled (2H) to the maximum over positions of [h_f; h_b]; arg, when not nil,

@@ -3,7 +3,9 @@ package nn
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/modelfile"
@@ -13,7 +15,18 @@ import (
 
 func tinyConfig(workers int) TrainConfig {
 	return TrainConfig{Sizes: Sizes{Embed: 6, Hidden: 5}, Epochs: 3, LearnRate: 0.1, BatchSize: 20, Clip: 5,
-		MinCount: 1, UseSkipped: true, Seed: 3, Workers: workers}
+		MinCount: 1, UseSkipped: true, Labels: true, Seed: 3, Workers: workers}
+}
+
+// bothInputs runs f for a words-only network (the paper's) and for one with label input.
+func bothInputs(t *testing.T, f func(t *testing.T, cfg TrainConfig)) {
+	for _, labels := range []bool{false, true} {
+		t.Run(fmt.Sprintf("labels=%t", labels), func(t *testing.T) {
+			cfg := tinyConfig(1)
+			cfg.Labels = labels
+			f(t, cfg)
+		})
+	}
 }
 
 // TestDeterministic trains twice, with one and with three workers, and expects the same
@@ -77,14 +90,16 @@ func TestLearns(t *testing.T) {
 
 // TestDecideMatchesTraining checks that the incremental Decider (cached projections,
 // reused LSTM prefixes) gives exactly the probabilities of the training forward pass.
-func TestDecideMatchesTraining(t *testing.T) {
+func TestDecideMatchesTraining(t *testing.T) { bothInputs(t, testDecideMatchesTraining) }
+
+func testDecideMatchesTraining(t *testing.T, cfg TrainConfig) {
 	train := synth.Inputs(5, 80)
-	res, err := Train(train, synth.Inputs(6, 10), tinyConfig(1))
+	res, err := Train(train, synth.Inputs(6, 10), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := res.Model
-	exs, _, _ := examples(train, m.index, true)
+	exs, _, _ := examples(train, &m.lex, true)
 	w := newWork(m.p)
 	var c va.Compressor
 	checked := 0
@@ -117,8 +132,10 @@ func TestDecideMatchesTraining(t *testing.T) {
 }
 
 // TestFileRoundTrip writes, reads and rewrites a model and checks errors on bad files.
-func TestFileRoundTrip(t *testing.T) {
-	res, err := Train(synth.Inputs(1, 40), synth.Inputs(2, 10), tinyConfig(1))
+func TestFileRoundTrip(t *testing.T) { bothInputs(t, testFileRoundTrip) }
+
+func testFileRoundTrip(t *testing.T, cfg TrainConfig) {
+	res, err := Train(synth.Inputs(1, 40), synth.Inputs(2, 10), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +153,28 @@ func TestFileRoundTrip(t *testing.T) {
 	}
 	if m.Info != res.Model.Info {
 		t.Fatalf("info %+v, want %+v", m.Info, res.Model.Info)
+	}
+	if (m.Info.Labels > 0) != cfg.Labels || !slices.Equal(m.labels, res.Model.labels) {
+		t.Fatalf("labels %q (Info.Labels %d), want label input %t", m.labels, m.Info.Labels, cfg.Labels)
+	}
+	if !cfg.Labels {
+		// A words-only model as a version-1 file (no label count) loads the same.
+		payload, _, err := modelfile.Decode(b, fileKind, fileVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sz := m.p.Sizes
+		weights := NumStates*m.p.V*sz.Embed*2 + 4*(2*(4*sz.Hidden*(sz.Embed+sz.Hidden+1))+2*2*sz.Hidden+2)
+		at := len(payload) - weights - 4 // the label count, 0
+		v1 := append(slices.Clone(payload[:at]), payload[at+4:]...)
+		file1, _ := modelfile.Encode(fileKind, 1, v1)
+		m1, err := Load(file1)
+		if err != nil {
+			t.Fatalf("version-1 file: %v", err)
+		}
+		if b1, _ := m1.MarshalBinary(); !bytes.Equal(b1, b) {
+			t.Fatal("version-1 file: a different model")
+		}
 	}
 	// A valid container with a truncated payload.
 	payload, _, _ := modelfile.Decode(b, fileKind, fileVersion)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -38,6 +39,10 @@ type TrainConfig struct {
 	// UseSkipped keeps the candidates that the runtime skips as over budget among the
 	// training decisions (the authors kept them).
 	UseSkipped bool
+	// Labels adds to each token's input an embedding of its dependency label (universal
+	// part, one table per state, like the words'): beyond the paper, whose network sees
+	// words and states only.
+	Labels bool
 	// Seed seeds the initialisation and the order of the training sentences.
 	Seed uint64
 	// CheckEvery, when positive, adds a checkpoint every CheckEvery training sentences
@@ -83,7 +88,8 @@ var ErrNoData = errors.New("nn: no training or validation data")
 
 // example holds the oracle decisions of one sentence.
 type example struct {
-	words  []int32 // word ids, by position
+	words  []int32 // word rows, by position
+	rels   []int32 // label rows, by position; nil for a words-only model
 	states []uint8 // D × n token states
 	v      []int32 // D candidate positions (0-based)
 	y      []bool  // D labels
@@ -114,16 +120,22 @@ func Decisions(inputs []model.Input, useSkipped bool, f func(i int, states []uin
 	return dropped
 }
 
-// examples collects the oracle decisions of the inputs with words from index.
-func examples(inputs []model.Input, index map[string]int32, useSkipped bool) ([]*example, int, int) {
+// examples collects the oracle decisions of the inputs with the rows of lex.
+func examples(inputs []model.Input, lex *lexicon, useSkipped bool) ([]*example, int, int) {
 	out := make([]*example, len(inputs))
 	total := 0
 	dropped := Decisions(inputs, useSkipped, func(i int, st []uint8, v int, y bool) {
 		e := out[i]
 		if e == nil {
 			e = &example{words: make([]int32, len(st))}
+			if lex.labels != nil {
+				e.rels = make([]int32, len(st))
+			}
 			for j, t := range inputs[i].Sentence.Tokens {
-				e.words[j] = index[parser.NormalizeForm(t.Form)]
+				e.words[j] = lex.word(t.Form)
+				if e.rels != nil {
+					e.rels[j] = lex.label(t.Rel)
+				}
 			}
 			out[i] = e
 		}
@@ -174,6 +186,24 @@ func buildVocab(inputs []model.Input, minCount, maxVocab int) []string {
 	return append([]string{Unknown}, ws...)
 }
 
+// buildLabels returns the universal dependency labels of the training trees: Unknown,
+// then the labels in sorted order.
+func buildLabels(inputs []model.Input) []string {
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		if in.Sentence == nil {
+			continue
+		}
+		for _, t := range in.Sentence.Tokens {
+			if l := universal(t.Rel); l != "" && l != Unknown {
+				seen[l] = true
+			}
+		}
+	}
+	ls := slices.Sorted(maps.Keys(seen))
+	return append([]string{Unknown}, ls...)
+}
+
 // Train learns a model from the oracle decisions of train and keeps the epoch with the
 // best accuracy on the oracle decisions of valid.
 func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
@@ -190,12 +220,16 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	}
 	words := buildVocab(train, cfg.MinCount, cfg.MaxVocab)
-	index := make(map[string]int32, len(words))
-	for i, w := range words {
-		index[w] = int32(i)
+	var labels []string
+	if cfg.Labels {
+		labels = buildLabels(train)
 	}
-	tr, nTrain, dropped := examples(train, index, cfg.UseSkipped)
-	vd, nValid, _ := examples(valid, index, cfg.UseSkipped)
+	lex, err := newLexicon(words, labels)
+	if err != nil {
+		return nil, err
+	}
+	tr, nTrain, dropped := examples(train, &lex, cfg.UseSkipped)
+	vd, nValid, _ := examples(valid, &lex, cfg.UseSkipped)
 	if nTrain == 0 || nValid == 0 {
 		return nil, ErrNoData
 	}
@@ -208,10 +242,10 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	}
 	res := &TrainResult{Decisions: nTrain, ValidDecisions: nValid, Dropped: dropped}
-	logf("nn: vocabulary of %d words; %d training decisions (%.1f%% positive) from %d sentences (%d dropped); %d validation decisions",
-		len(words), nTrain, 100*float64(pos)/float64(nTrain), len(tr), dropped, nValid)
+	logf("nn: vocabulary of %d words and %d labels; %d training decisions (%.1f%% positive) from %d sentences (%d dropped); %d validation decisions",
+		len(words), len(labels), nTrain, 100*float64(pos)/float64(nTrain), len(tr), dropped, nValid)
 
-	p := newParams(cfg.Sizes, len(words))
+	p := newParams(cfg.Sizes, len(words)+len(labels))
 	initParams(p, cfg.Seed)
 	opt := newAdagrad(p, cfg.LearnRate)
 	workers := max(cfg.Workers, 1)
@@ -295,7 +329,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	info.Checkpoints = len(res.Checks)
 	info.BestCheck, info.BestSentences = res.Best+1, res.Checks[res.Best].Sentences
 	info.ValidAcc = res.Checks[res.Best].ValidAcc
-	m, err := newModel(best, words, info)
+	m, err := newModel(best, words, labels, info)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,8 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	checkEvery := fs.Int("check-every", 0, "also validate every N training sentences within an epoch (0: at the end of each epoch only); the best checkpoint is kept")
 	maxChecks := fs.Int("max-checks", 0, "stop after N checkpoints (0: no limit)")
 	maxTime := fs.Duration("max-time", 0, "stop at the checkpoint past which another interval would exceed this time (0: no limit); --max-checks with the number run reproduces the model")
-	skipped := fs.Bool("skipped", true, "train also on the candidates the runtime skips as over budget (the authors did)")
+	skipped := fs.Bool("skipped", false, "train also on the candidates the runtime skips as over budget (the authors did; they are never asked at run time)")
+	labels := fs.Bool("labels", true, "add each token's dependency label to its input (beyond the paper; --labels=false is the paper's words-and-states network)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := nn.Train(train, valid, nn.TrainConfig{Sizes: sizes, Epochs: *epochs, LearnRate: *lr, BatchSize: *batch, Clip: *clip,
-		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Workers: *workers, Log: stderr})
+		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Labels: *labels, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Workers: *workers, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -70,8 +71,8 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	info := res.Model.Info
-	fmt.Fprintf(stdout, "sizes: embed %d, hidden %d per direction; vocabulary %d words (min count %d); batch %d, AdaGrad lr %g, clip %g, seed %d\n",
-		sizes.Embed, sizes.Hidden, info.VocabWords, *minCount, *batch, *lr, *clip, *seed)
+	fmt.Fprintf(stdout, "sizes: embed %d, hidden %d per direction; vocabulary %d words (min count %d), %d dependency labels; batch %d, AdaGrad lr %g, clip %g, seed %d\n",
+		sizes.Embed, sizes.Hidden, info.VocabWords, *minCount, info.Labels, *batch, *lr, *clip, *seed)
 	fmt.Fprintf(stdout, "training decisions: %d per epoch (skipped candidates included: %t) from %d tuples (%d dropped), marginal p(y=1) = %.4f; validation decisions: %d\n",
 		res.Decisions, *skipped, len(train), res.Dropped, info.Marginal, res.ValidDecisions)
 	fmt.Fprintf(stdout, "checkpoints run: %d (reproduce with --max-checks %d)\n", info.Checkpoints, info.Checkpoints)
