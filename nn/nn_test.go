@@ -256,3 +256,31 @@ func TestMaxChecks(t *testing.T) {
 		t.Fatal("stopping after 2 checkpoints differs from 2 epochs")
 	}
 }
+
+// TestStop checks that a closed Stop channel ends training at the first checkpoint, with
+// the model that MaxChecks 1 gives.
+func TestStop(t *testing.T) {
+	train, valid := synth.Inputs(1, 60), synth.Inputs(2, 20)
+	cfg := tinyConfig(1)
+	cfg.Epochs = 5
+	stop := make(chan struct{})
+	close(stop)
+	cfg.Stop = stop
+	a, err := Train(train, valid, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Checks) != 1 {
+		t.Fatalf("%d checkpoints after a stop, want 1", len(a.Checks))
+	}
+	cfg.Stop, cfg.MaxChecks = nil, 1
+	b, err := Train(train, valid, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ba, _ := a.Model.MarshalBinary()
+	bb, _ := b.Model.MarshalBinary()
+	if !bytes.Equal(ba, bb) {
+		t.Fatal("a stop at checkpoint 1 differs from MaxChecks 1")
+	}
+}

@@ -56,6 +56,10 @@ type TrainConfig struct {
 	// interval (as long as the last one) would exceed it. The checkpoints run are
 	// recorded; training again with MaxChecks set to their number gives the same model.
 	MaxTime time.Duration
+	// Stop, when closed, ends training at the next checkpoint, which keeps the best so far
+	// (an interrupt of qsc train nn). As with MaxTime, training again with MaxChecks set to
+	// the number of checkpoints run gives the same model.
+	Stop <-chan struct{}
 	// Workers is the number of goroutines (0: 1). The model does not depend on it.
 	Workers int
 	// Log receives a line per epoch; nil for none.
@@ -283,6 +287,12 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		if cfg.MaxTime > 0 && time.Since(start)+cp.Elapsed > cfg.MaxTime {
 			logf("nn: stopping at checkpoint %d: another interval would pass the time limit of %s", len(res.Checks), cfg.MaxTime)
 			return true, nil
+		}
+		select {
+		case <-cfg.Stop:
+			logf("nn: stopping at checkpoint %d: interrupted", len(res.Checks))
+			return true, nil
+		default:
 		}
 		return false, nil
 	}

@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/atomicfile"
@@ -54,8 +57,24 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	// An interrupt ends training at the next checkpoint, which writes the best model so
+	// far; a second interrupt aborts (the default action, restored by signal.Stop).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	interrupted, finished := make(chan struct{}), make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-sigs:
+			signal.Stop(sigs)
+			fmt.Fprintln(stderr, "qsc train nn: interrupted: training stops at the next checkpoint and writes the best model so far; interrupt again to abort")
+			close(interrupted)
+		case <-finished:
+		}
+	}()
 	res, err := nn.Train(train, valid, nn.TrainConfig{Sizes: sizes, Epochs: *epochs, LearnRate: *lr, BatchSize: *batch, Clip: *clip,
-		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Labels: *labels, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Workers: *workers, Log: stderr})
+		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Labels: *labels, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Stop: interrupted, Workers: *workers, Log: stderr})
 	if err != nil {
 		return err
 	}
