@@ -27,7 +27,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync/atomic"
 
 	"github.com/qsc-nlp/qsc/parser"
@@ -195,18 +194,10 @@ func (x *lexicon) label(rel string) int32 {
 	if x.labels == nil {
 		return -1
 	}
-	if r, ok := x.labels[universal(rel)]; ok {
+	if r, ok := x.labels[parser.Universal(rel)]; ok {
 		return r
 	}
 	return x.unkRel
-}
-
-// universal returns the universal part of a UD label: "nmod" for "nmod:poss".
-func universal(rel string) string {
-	if i := strings.IndexByte(rel, ':'); i > 0 {
-		return rel[:i]
-	}
-	return rel
 }
 
 // ErrFormat is wrapped by the error of a malformed model file.

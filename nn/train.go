@@ -199,7 +199,7 @@ func buildLabels(inputs []model.Input) []string {
 			continue
 		}
 		for _, t := range in.Sentence.Tokens {
-			if l := universal(t.Rel); l != "" && l != Unknown {
+			if l := parser.Universal(t.Rel); l != "" && l != Unknown {
 				seen[l] = true
 			}
 		}
