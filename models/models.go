@@ -14,7 +14,7 @@ const (
 	ParserName  = "en-ewt-parser-v1.qsm" // UD dependency parser, UD_English-EWT train
 	LRName      = "va-lr-v3.qsm"         // VERTEX ADDITION_LR
 	AblatedName = "va-ablated-v4.qsm"    // ABLATED (edge features only)
-	NNName      = "va-nn-v1.qsm"         // VERTEX ADDITION_NN (BiLSTM)
+	NNName      = "va-nn-v2.qsm"         // VERTEX ADDITION_NN (BiLSTM)
 	ILPName     = "ilp-v1.qsm"           // ILP baseline (Filippova & Altun 2013 arc weights)
 )
 

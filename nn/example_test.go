@@ -11,8 +11,8 @@ import (
 )
 
 // Compress a parsed sentence with the embedded VERTEX ADDITION_NN model. The network
-// reads only the words and the state of each token; the tree drives the order in which
-// VERTEX ADDITION offers the candidates.
+// reads the words, their dependency labels and the state of each token; the tree drives
+// the order in which VERTEX ADDITION offers the candidates.
 func Example() {
 	data, err := models.Load(models.NNName)
 	if err != nil {
@@ -36,8 +36,8 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	// Q = {Police, men}, at most 35 characters.
-	in := model.Input{Sentence: s, Tree: tree, Query: []int{1, 6}, Budget: 35}
+	// Q = {Police, men}, at most 50 characters.
+	in := model.Input{Sentence: s, Tree: tree, Query: []int{1, 6}, Budget: 50}
 	var c model.Compressor
 	kept, err := c.Compress(m, in)
 	if err != nil {
@@ -50,5 +50,5 @@ func Example() {
 	}
 	fmt.Println(strings.Join(out, " "))
 	// Output:
-	// Police in Syracuse arrested two men
+	// Police arrested two men after a long investigation
 }
