@@ -10,6 +10,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -29,33 +30,32 @@ func bothInputs(t *testing.T, f func(t *testing.T, cfg TrainConfig)) {
 	}
 }
 
+// trainFile trains with cfg and returns the result and its model file.
+func trainFile(t *testing.T, train, valid []model.Input, cfg TrainConfig) (*TrainResult, []byte) {
+	t.Helper()
+	res, err := Train(train, valid, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := res.Model.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, b
+}
+
 // TestDeterministic trains twice, with one and with three workers, and expects the same
 // model bytes.
 func TestDeterministic(t *testing.T) {
 	train, valid := synth.Inputs(1, 60), synth.Inputs(2, 20)
-	var files [][]byte
-	for _, w := range []int{1, 3} {
-		res, err := Train(train, valid, tinyConfig(w))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := res.Model.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, b)
-	}
-	if !bytes.Equal(files[0], files[1]) {
+	_, one := trainFile(t, train, valid, tinyConfig(1))
+	_, three := trainFile(t, train, valid, tinyConfig(3))
+	if !bytes.Equal(one, three) {
 		t.Fatal("training with 1 and 3 workers gave different model bytes")
 	}
 	other := tinyConfig(1)
 	other.Seed = 4
-	res, err := Train(train, valid, other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := res.Model.MarshalBinary()
-	if bytes.Equal(b, files[0]) {
+	if _, b := trainFile(t, train, valid, other); bytes.Equal(b, one) {
 		t.Fatal("another seed gave the same model")
 	}
 }
@@ -238,21 +238,12 @@ func TestMaxChecks(t *testing.T) {
 	train, valid := synth.Inputs(1, 60), synth.Inputs(2, 20)
 	cfg := tinyConfig(1)
 	cfg.Epochs, cfg.MaxChecks = 5, 2
-	a, err := Train(train, valid, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, ba := trainFile(t, train, valid, cfg)
 	if len(a.Checks) != 2 || a.Model.Info.Checkpoints != 2 {
 		t.Fatalf("%d checkpoints, want 2", len(a.Checks))
 	}
 	cfg.Epochs, cfg.MaxChecks = 2, 0
-	b, err := Train(train, valid, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ba, _ := a.Model.MarshalBinary()
-	bb, _ := b.Model.MarshalBinary()
-	if !bytes.Equal(ba, bb) {
+	if _, bb := trainFile(t, train, valid, cfg); !bytes.Equal(ba, bb) {
 		t.Fatal("stopping after 2 checkpoints differs from 2 epochs")
 	}
 }
@@ -266,21 +257,12 @@ func TestStop(t *testing.T) {
 	stop := make(chan struct{})
 	close(stop)
 	cfg.Stop = stop
-	a, err := Train(train, valid, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, ba := trainFile(t, train, valid, cfg)
 	if len(a.Checks) != 1 {
 		t.Fatalf("%d checkpoints after a stop, want 1", len(a.Checks))
 	}
 	cfg.Stop, cfg.MaxChecks = nil, 1
-	b, err := Train(train, valid, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ba, _ := a.Model.MarshalBinary()
-	bb, _ := b.Model.MarshalBinary()
-	if !bytes.Equal(ba, bb) {
+	if _, bb := trainFile(t, train, valid, cfg); !bytes.Equal(ba, bb) {
 		t.Fatal("a stop at checkpoint 1 differs from MaxChecks 1")
 	}
 }
