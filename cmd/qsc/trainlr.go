@@ -57,11 +57,12 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		return usagef("unexpected arguments %q", fs.Args())
 	}
 	var cfg features.Config
+	defaultOut := models.LRName
 	switch *feats {
 	case model.NameLR:
 		cfg = lr.Features()
 	case model.NameAblated:
-		cfg = lr.AblatedFeatures()
+		cfg, defaultOut = lr.AblatedFeatures(), models.AblatedName
 	default:
 		return usagef("--features %q: want lr or ablated", *feats)
 	}
@@ -104,7 +105,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		ths = append(ths, t)
 	}
 	if *out == "" {
-		*out = filepath.Join("models", map[string]string{model.NameLR: models.LRName, model.NameAblated: models.AblatedName}[*feats])
+		*out = filepath.Join("models", defaultOut)
 	}
 	if math.IsNaN(*maxCRGap) || *maxCRGap < 0 {
 		return usagef("--max-cr-gap %v: want a ratio ≥ 0", *maxCRGap)
