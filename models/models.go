@@ -13,7 +13,7 @@ const (
 	TaggerName  = "en-ewt-tagger-v1.qsm" // Penn Treebank tagger, UD_English-EWT train
 	ParserName  = "en-ewt-parser-v1.qsm" // UD dependency parser, UD_English-EWT train
 	LRName      = "va-lr-v3.qsm"         // VERTEX ADDITION_LR
-	AblatedName = "va-ablated-v4.qsm"    // ABLATED (edge features only)
+	AblatedName = "va-ablated-v5.qsm"    // ABLATED (edge features only)
 	NNName      = "va-nn-v2.qsm"         // VERTEX ADDITION_NN (BiLSTM)
 	ILPName     = "ilp-v1.qsm"           // ILP baseline (Filippova & Altun 2013 arc weights)
 )

@@ -38,7 +38,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
 	maxIter := fs.Int("max-iter", 1000, "L-BFGS iteration limit per C (scikit-learn's max_iter in the authors' code)")
 	thresholds := fs.String("thresholds", "-0.5,-0.4,-0.3,-0.2,-0.1,0,0.1,0.2,0.3,0.4,0.5", "decision thresholds (logits) tried on validation at the chosen C, comma-separated (0: p > 0.5, the authors')")
-	maxCRGap := fs.Float64("max-cr-gap", 0.02, "choose only among thresholds whose validation compression ratio is within this of the gold ratio (0: no constraint)")
+	maxCRGap := fs.Float64("max-cr-gap", 0.015, "choose only among thresholds whose validation compression ratio is within this of the gold ratio at 95% confidence (0: no constraint)")
 	tol := fs.Float64("tol", lr.DefaultTol, "convergence tolerance: the largest |gradient component| of the mean objective (scikit-learn's tol)")
 	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
 	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
@@ -137,11 +137,11 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(res.Thresholds) > 0 {
 		if *maxCRGap > 0 {
-			fmt.Fprintf(stdout, "\ngold compression ratio on validation: %.4f; eligible thresholds give a ratio within %g of it\n", res.GoldCR, *maxCRGap)
+			fmt.Fprintf(stdout, "\ngold compression ratio on validation: %.4f; eligible thresholds give a ratio within %g of it at 95%% confidence (|gap| + 1.96 SE)\n", res.GoldCR, *maxCRGap)
 		}
-		fmt.Fprintf(stdout, "\n| threshold (logit) | p > | validation F1 | validation CR | eligible |\n|--:|--:|--:|--:|:-:|\n")
+		fmt.Fprintf(stdout, "\n| threshold (logit) | p > | validation F1 | validation CR | gap | SE of the gap | eligible |\n|--:|--:|--:|--:|--:|--:|:-:|\n")
 		for _, p := range res.Thresholds {
-			fmt.Fprintf(stdout, "| %+.2f | %.3f | %.4f | %.4f | %t |\n", p.Threshold, 1/(1+math.Exp(-p.Threshold)), p.F1, p.CR, p.Eligible)
+			fmt.Fprintf(stdout, "| %+.2f | %.3f | %.4f | %.4f | %+.4f | %.4f | %t |\n", p.Threshold, 1/(1+math.Exp(-p.Threshold)), p.F1, p.CR, p.CR-res.GoldCR, p.GapSE, p.Eligible)
 		}
 		fmt.Fprintf(stdout, "\nchosen threshold %+.2f\n", res.Model.Info.Threshold)
 	}

@@ -274,7 +274,10 @@ func TestThresholdCRGap(t *testing.T) {
 	var best, closest *ThresholdPoint
 	for i := range res.Thresholds {
 		p := &res.Thresholds[i]
-		if want := math.Abs(p.CR-gold.CR) <= cfg.MaxCRGap; p.Eligible != want {
+		if p.GapSE <= 0 {
+			t.Errorf("threshold %+v: no standard error of the gap", p)
+		}
+		if want := math.Abs(p.CR-gold.CR)+1.96*p.GapSE <= cfg.MaxCRGap; p.Eligible != want {
 			t.Errorf("threshold %+v: eligible %t, want %t (gold %.4f, gap %.4f)", p.Threshold, p.Eligible, want, gold.CR, cfg.MaxCRGap)
 		}
 		if p.Eligible && (best == nil || p.F1 > best.F1) {
@@ -293,5 +296,20 @@ func TestThresholdCRGap(t *testing.T) {
 	}
 	if res.Model.Info.Threshold == chosen.Threshold {
 		t.Errorf("the constraint did not exclude the unconstrained choice %+v", chosen)
+	}
+}
+
+// TestPairedSE checks the standard error of a paired difference against a hand value.
+func TestPairedSE(t *testing.T) {
+	// Differences 1, 2, 3, 4: mean 2.5, sample variance 5/3, SE sqrt(5/3/4).
+	got := pairedSE([]float64{1, 3, 5, 7}, []float64{0, 1, 2, 3})
+	if want := math.Sqrt(5.0 / 3 / 4); math.Abs(got-want) > 1e-12 {
+		t.Errorf("pairedSE = %v, want %v", got, want)
+	}
+	if got := pairedSE([]float64{1}, []float64{0}); got != 0 {
+		t.Errorf("one pair: %v, want 0", got)
+	}
+	if got := pairedSE([]float64{1, 2}, []float64{0}); got != 0 {
+		t.Errorf("unequal lengths: %v, want 0", got)
 	}
 }

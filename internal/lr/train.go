@@ -42,7 +42,10 @@ type TrainConfig struct {
 	// validation compression ratio is within MaxCRGap of the gold compressions' ratio on
 	// validation: methods are compared at the same compression rate (Napoles et al. 2011),
 	// and a threshold that buys F1 by compressing more than the gold is not taken. When no
-	// threshold qualifies, the one with the closest ratio is chosen.
+	// threshold qualifies, the one with the closest ratio is chosen. A threshold qualifies
+	// when the 95% confidence interval of its gap, paired per validation tuple, lies
+	// within MaxCRGap: |CR − gold CR| + 1.96·SE ≤ MaxCRGap, so that a ratio at the edge on
+	// validation does not fall outside on other data by sampling error alone.
 	MaxCRGap float64
 	// Workers is the number of goroutines (0: 1). The result does not depend on it.
 	Workers int
@@ -85,7 +88,10 @@ type GridPoint struct {
 type ThresholdPoint struct {
 	Threshold float64 // logit
 	F1, CR    float64
-	Eligible  bool // within TrainConfig.MaxCRGap of the gold ratio (always, without a gap)
+	// GapSE is the standard error of the gap CR − gold CR, paired per validation tuple
+	// (0 without TrainConfig.MaxCRGap).
+	GapSE    float64
+	Eligible bool // |CR − gold CR| + 1.96·GapSE ≤ TrainConfig.MaxCRGap (always, without a gap)
 }
 
 // TrainResult is what Train returns.
@@ -212,13 +218,14 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 		ts = append(ts, 0)
 	}
 	slices.Sort(ts)
+	var goldCR []float64
 	if cfg.MaxCRGap > 0 {
 		gold, err := model.Evaluate(model.Oracle{}, valid, workers)
 		if err != nil {
 			return err
 		}
-		res.GoldCR = gold.CR
-		logf("gold compression ratio on validation %.4f: thresholds whose ratio is within %g of it are eligible", gold.CR, cfg.MaxCRGap)
+		res.GoldCR, goldCR = gold.CR, gold.PerCR
+		logf("gold compression ratio on validation %.4f: thresholds whose ratio is within %g of it (95%% confidence) are eligible", gold.CR, cfg.MaxCRGap)
 	}
 	g := res.Grid[res.Best]
 	best, closest := -1, -1
@@ -227,16 +234,19 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 			return fmt.Errorf("lr: threshold %v is not a finite logit", t)
 		}
 		p := ThresholdPoint{Threshold: t, F1: g.F1, CR: g.CR}
-		if t != 0 {
+		if t != 0 || goldCR != nil {
 			ev, err := model.Evaluate(res.Model.WithThreshold(t), valid, workers)
 			if err != nil {
 				return err
 			}
 			p.F1, p.CR = ev.F1, ev.CR
+			if goldCR != nil {
+				p.GapSE = pairedSE(ev.PerCR, goldCR)
+			}
 		}
 		gap := math.Abs(p.CR - res.GoldCR)
-		p.Eligible = cfg.MaxCRGap <= 0 || gap <= cfg.MaxCRGap
-		logf("%s C=%g threshold %+.2f (p > %.3f): validation F1 %.4f CR %.4f eligible %t", cfg.Name, g.C, t, sigmoid(t), p.F1, p.CR, p.Eligible)
+		p.Eligible = cfg.MaxCRGap <= 0 || gap+crZ*p.GapSE <= cfg.MaxCRGap
+		logf("%s C=%g threshold %+.2f (p > %.3f): validation F1 %.4f CR %.4f (gap SE %.4f) eligible %t", cfg.Name, g.C, t, sigmoid(t), p.F1, p.CR, p.GapSE, p.Eligible)
 		res.Thresholds = append(res.Thresholds, p)
 		i := len(res.Thresholds) - 1
 		if closest < 0 || gap < math.Abs(res.Thresholds[closest].CR-res.GoldCR) {
@@ -253,6 +263,27 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 	}
 	res.Model = res.Model.WithThreshold(res.Thresholds[best].Threshold)
 	return nil
+}
+
+// crZ is the normal quantile of a two-sided 95% confidence interval.
+const crZ = 1.96
+
+// pairedSE returns the standard error of the mean of a[i] − b[i].
+func pairedSE(a, b []float64) float64 {
+	n := len(a)
+	if n < 2 || len(b) != n {
+		return 0
+	}
+	var sum, sq float64
+	for i := range a {
+		sum += a[i] - b[i]
+	}
+	mean := sum / float64(n)
+	for i := range a {
+		d := a[i] - b[i] - mean
+		sq += d * d
+	}
+	return math.Sqrt(sq / float64(n-1) / float64(n))
 }
 
 // collect runs the oracle over the inputs and extracts the features of every decision,
