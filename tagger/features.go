@@ -157,16 +157,42 @@ func ctxTag(tags []int32, j, n int) uint64 {
 	return uint64(tags[j]) + 1
 }
 
-// appendStatic appends the keys of the features of token i that do not depend on tags.
+// appendStatic appends the keys of the features of token i that do not depend on tags:
+// those of its word (appendWord) and those of its position and neighbours (appendContext).
 func appendStatic(dst []uint64, a []attr, i int) []uint64 {
-	c := i + pad
-	w := &a[c]
-	l1, l2, r1, r2 := &a[c-1], &a[c-2], &a[c+1], &a[c+2]
+	return appendContext(appendWord(dst, &a[i+pad]), a, i)
+}
+
+// appendWord appends the keys of the static features that depend on the word w alone, so
+// that their scores are the same at every occurrence of the word (Tagger caches them).
+func appendWord(dst []uint64, w *attr) []uint64 {
 	dst = append(dst,
 		key1(1, 0),
 		key1(2, w.form),
 		key1(3, w.lower),
 		key1(12, w.shape),
+	)
+	for k := range 4 {
+		if w.suf[k] != 0 {
+			dst = append(dst, key1(uint64(4+k), w.suf[k]))
+		}
+		if w.pre[k] != 0 {
+			dst = append(dst, key1(uint64(8+k), w.pre[k]))
+		}
+	}
+	if w.cf != 0 {
+		dst = append(dst, key1(30, w.cf), key1(31, w.cc))
+	}
+	return dst
+}
+
+// appendContext appends the keys of the static features of token i that depend on its
+// position or its neighbours' words.
+func appendContext(dst []uint64, a []attr, i int) []uint64 {
+	c := i + pad
+	w := &a[c]
+	l1, l2, r1, r2 := &a[c-1], &a[c-2], &a[c+1], &a[c+2]
+	dst = append(dst,
 		key2(13, w.shape, boolHash(i == 0)),
 		key1(14, l1.lower),
 		key1(15, r1.lower),
@@ -180,18 +206,8 @@ func appendStatic(dst []uint64, a []attr, i int) []uint64 {
 		key2(23, w.lower, r1.lower),
 		key1(24, r1.suf[1]),
 	)
-	for k := range 4 {
-		if w.suf[k] != 0 {
-			dst = append(dst, key1(uint64(4+k), w.suf[k]))
-		}
-		if w.pre[k] != 0 {
-			dst = append(dst, key1(uint64(8+k), w.pre[k]))
-		}
-	}
 	if w.cf != 0 {
 		dst = append(dst,
-			key1(30, w.cf),
-			key1(31, w.cc),
 			key1(32, l1.cf),
 			key1(33, r1.cf),
 			key1(34, l1.cc),

@@ -113,7 +113,14 @@ type Tagger struct {
 	p1, p2 []int32 // tags of pass 1 and 2
 	runs   [][2]uint32
 	sure   []bool // the first pass is confident: no second pass
+	// words caches the scores of the word features (appendWord) by form hash: the offset
+	// of a word's T scores in wordScores. Emptied when it holds wordCacheSize words.
+	words      map[uint64]int32
+	wordScores []int32
 }
+
+// wordCacheSize bounds the words a Tagger caches (about 200 bytes each with 49 tags).
+const wordCacheSize = 8192
 
 // NewTagger returns a Tagger that uses m.
 func (m *Model) NewTagger() *Tagger {
@@ -142,8 +149,8 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 			t.p1[i], t.p2[i] = d, d
 			continue
 		}
-		clear(t.scores[:T])
-		t.keys = appendStatic(t.keys[:0], a, i)
+		copy(t.scores[:T], t.word(&a[i+pad], T))
+		t.keys = appendContext(t.keys[:0], a, i)
 		t.addScores(&t.scores, t.keys)
 		copy(t.static[i*T:(i+1)*T], t.scores[:T])
 	}
@@ -172,6 +179,29 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 	for i := range s.Tokens {
 		s.Tokens[i].XPOS = m.tags[t.p2[i]]
 	}
+}
+
+// word returns the T scores of the word features of w, from the cache or computed and
+// cached. Frequent words recur within and across sentences, and their features are a
+// third of all feature lookups.
+func (t *Tagger) word(w *attr, T int) []int32 {
+	if off, ok := t.words[w.form]; ok {
+		return t.wordScores[off : int(off)+T]
+	}
+	if t.words == nil {
+		t.words = make(map[uint64]int32, wordCacheSize)
+	}
+	if len(t.words) >= wordCacheSize {
+		clear(t.words)
+		t.wordScores = t.wordScores[:0]
+	}
+	clear(t.scores[:T])
+	t.keys = appendWord(t.keys[:0], w)
+	t.addScores(&t.scores, t.keys)
+	off := len(t.wordScores)
+	t.wordScores = append(t.wordScores, t.scores[:T]...)
+	t.words[w.form] = int32(off)
+	return t.wordScores[off : off+T]
 }
 
 // addScores adds the weights of the features keys to sc. The slots of all keys are

@@ -3,6 +3,7 @@ package tagger
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/qsc-nlp/qsc/internal/cputime"
 	"os"
 	"path/filepath"
@@ -301,5 +302,45 @@ func TestConcurrent(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestWordCache checks that the cached word scores change no tag: one Tagger tags many
+// sentences (most words found in its cache, which is emptied more than once, since the
+// sentences hold more than wordCacheSize distinct words), and a fresh Tagger tags each
+// sentence alone; the tags must agree.
+func TestWordCache(t *testing.T) {
+	m, sents := trainFixture(t, 1, true)
+	var all []*syntax.Sentence
+	for r := 0; len(all) < 3*wordCacheSize/8; r++ {
+		for _, s := range sents {
+			c := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+			if r%2 == 1 { // unseen word forms, so that the cache fills up
+				for i := range c.Tokens {
+					c.Tokens[i].Form = fmt.Sprintf("%s%d", c.Tokens[i].Form, r)
+				}
+			}
+			all = append(all, c)
+		}
+	}
+	shared := m.NewTagger()
+	resets := 0
+	for _, s := range all {
+		a := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+		b := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+		before := len(shared.words)
+		shared.Tag(a)
+		if len(shared.words) < before {
+			resets++
+		}
+		m.NewTagger().Tag(b)
+		for i := range a.Tokens {
+			if a.Tokens[i].XPOS != b.Tokens[i].XPOS {
+				t.Fatalf("%q: token %d tagged %s with the warm cache, %s without", s.Tokens[i].Form, i, a.Tokens[i].XPOS, b.Tokens[i].XPOS)
+			}
+		}
+	}
+	if resets == 0 {
+		t.Errorf("the cache was never emptied (%d words in it): the test does not reach that path", len(shared.words))
 	}
 }

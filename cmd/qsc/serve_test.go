@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -103,5 +104,24 @@ func TestDataDemo(t *testing.T) {
 	}
 	if code, _, _ := runQSC(t, "data", "demo", "--data", t.TempDir(), "--out", out); code != 1 {
 		t.Errorf("missing corpus: exit %d, want 1", code)
+	}
+}
+
+// TestProcessors checks the compression slots and GOMAXPROCS that qsc serve sets.
+func TestProcessors(t *testing.T) {
+	p := runtime.GOMAXPROCS(0)
+	for _, c := range []struct {
+		o                  serveOptions
+		inFlight, gomaxprc int
+	}{
+		{serveOptions{}, p, p},
+		{serveOptions{spareProc: true}, p, p + 1},
+		{serveOptions{inFlight: 1, spareProc: true}, 1, 2},
+		{serveOptions{inFlight: 5}, 5, p},
+	} {
+		in, procs := processors(c.o)
+		if in != c.inFlight || procs != c.gomaxprc {
+			t.Errorf("%+v: %d slots, GOMAXPROCS %d; want %d, %d", c.o, in, procs, c.inFlight, c.gomaxprc)
+		}
 	}
 }
