@@ -32,6 +32,7 @@ type serveOptions struct {
 	seed      uint64
 	inFlight  int
 	spareProc bool
+	yield     bool
 }
 
 // serveReady, when set (by tests), is called with the listening address once the server
@@ -48,6 +49,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
+	fs.BoolVar(&o.yield, "yield", true, "after each compression, offer the core to a thread waiting for one (the server's network thread, or a client on the same machine) before the next compression starts (Linux)")
 	fs.BoolVar(&o.spareProc, "spare-proc", true, "run one Go processor more than the compression slots (--max-in-flight), so that requests are read as they arrive while every slot compresses")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -140,7 +142,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	tEngine := time.Since(start)
 	inFlight, procs := processors(o)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout, MaxInFlight: inFlight}
+	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout, MaxInFlight: inFlight, YieldCPU: o.yield}
 	if !o.noDemo {
 		r := <-ixc
 		if r.idx != nil {
@@ -160,7 +162,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		return err
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "startup", time.Since(start).Round(time.Millisecond),
-		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs)
+		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs, "yield", o.yield)
 	if serveReady != nil {
 		serveReady(ln.Addr().String())
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -197,5 +198,39 @@ func TestQueueDeadline(t *testing.T) {
 	s.release()
 	if ex := do(t, ts, "POST", "/v1/compress", body, true); ex.status != http.StatusOK {
 		t.Errorf("after the slot is free: %d %s", ex.status, ex.body)
+	}
+}
+
+// TestYieldCPU checks that with Config.YieldCPU every request that compresses offers its
+// core once after its turn, on each compressing path, and that without it none does.
+func TestYieldCPU(t *testing.T) {
+	var n atomic.Int64
+	yieldCPU = func() { n.Add(1) }
+	defer func() { yieldCPU = osYield }()
+	for _, on := range []bool{true, false} {
+		n.Store(0)
+		s, err := New(Config{Engine: engine(t), Index: index(t), YieldCPU: on})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(s.Handler())
+		requests := []struct{ method, path, body string }{
+			{"POST", "/v1/compress", `{"id":"y","text":"Dogs bark loudly at night.","query":["dogs"],"budget":10}`},
+			{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":4}`},
+			{"GET", "/v1/search?q=dogs", ""},
+		}
+		for _, r := range requests {
+			if ex := do(t, ts, r.method, r.path, r.body, true); ex.status != http.StatusOK {
+				t.Errorf("%s %s: %d %s", r.method, r.path, ex.status, ex.body)
+			}
+		}
+		ts.Close()
+		want := int64(0)
+		if on {
+			want = int64(len(requests))
+		}
+		if got := n.Load(); got != want {
+			t.Errorf("YieldCPU %t: %d yields for %d requests, want %d", on, got, len(requests), want)
+		}
 	}
 }

@@ -64,6 +64,13 @@ type Config struct {
 	// More at once would not be faster (compressing is CPU-bound), and the queue keeps
 	// the latency of a burst fair.
 	MaxInFlight int
+	// YieldCPU makes a request that has compressed offer its core to any thread waiting
+	// for one (sched_yield, on Linux; nothing elsewhere) before the next compression
+	// starts on it. When every core is busy compressing, a thread woken by the network
+	// (the server's own, reading the next requests, or a client's on the same machine)
+	// otherwise waits for the end of the compressing thread's time slice, which spreads
+	// the latency of the queued requests. See docs/reliability.md.
+	YieldCPU bool
 }
 
 // Server serves the API and the web page. It is safe for concurrent use.
@@ -185,5 +192,14 @@ func (s *Server) acquire(ctx context.Context) error {
 	}
 }
 
-// release ends a turn taken by acquire.
-func (s *Server) release() { <-s.slots }
+// release ends a turn taken by acquire. With Config.YieldCPU the thread then offers its
+// core to any thread waiting for one.
+func (s *Server) release() {
+	<-s.slots
+	if s.cfg.YieldCPU {
+		yieldCPU()
+	}
+}
+
+// yieldCPU is osYield; tests replace it to count the calls.
+var yieldCPU = osYield
