@@ -9,7 +9,9 @@
 #   SOAK=600 scripts/load.sh     # then a soak: 16 connections for 600 s, RSS every 30 s
 #
 # The request log goes to /dev/null (LOG=FILE keeps it: about 150 bytes per request). The
-# server has GOMAXPROCS = all cores; wrk runs one thread on the same machine.
+# server runs with its defaults (a compression slot per core, one spare Go processor, the
+# yield after each compression; SERVE_FLAGS adds flags); wrk runs one thread on the same
+# machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +23,7 @@ url=http://127.0.0.1:$port/v1/compress
 
 tmp=$(mktemp -d)
 go build -o "$tmp/qsc" ./cmd/qsc
-"$tmp/qsc" serve --addr "127.0.0.1:$port" 2>"$log" &
+"$tmp/qsc" serve --addr "127.0.0.1:$port" ${SERVE_FLAGS:-} 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do sleep 0.2; done
