@@ -158,9 +158,15 @@ func ctxTag(tags []int32, j, n int) uint64 {
 }
 
 // appendStatic appends the keys of the features of token i that do not depend on tags:
-// those of its word (appendWord) and those of its position and neighbours (appendContext).
+// those of its word (appendWord), of its neighbours' words alone (appendNeighbour) and of
+// its position and word pairs (appendContext).
 func appendStatic(dst []uint64, a []attr, i int) []uint64 {
-	return appendContext(appendWord(dst, &a[i+pad]), a, i)
+	c := i + pad
+	w := &a[c]
+	dst = appendWord(dst, w)
+	dst = appendNeighbour(dst, &a[c-1], left, w.cf != 0)
+	dst = appendNeighbour(dst, &a[c+1], right, w.cf != 0)
+	return appendContext(dst, a, i)
 }
 
 // appendWord appends the keys of the static features that depend on the word w alone, so
@@ -186,32 +192,46 @@ func appendWord(dst []uint64, w *attr) []uint64 {
 	return dst
 }
 
+// Sides of a neighbour for appendNeighbour.
+const (
+	left  = 1 // the word just before the token
+	right = 2 // the word just after it
+)
+
+// appendNeighbour appends the keys of the static features of a token that depend on
+// the word x next to it alone, on the given side (clusters: the token's own word has a
+// cluster, which turns on the cluster features). For a given x, side and clusters they
+// are the same at every occurrence (Tagger caches their scores).
+func appendNeighbour(dst []uint64, x *attr, side int, clusters bool) []uint64 {
+	if side == left {
+		dst = append(dst, key1(14, x.lower), key1(18, x.suf[2]), key1(20, x.shape))
+		if clusters {
+			dst = append(dst, key1(32, x.cf), key1(34, x.cc))
+		}
+		return dst
+	}
+	dst = append(dst, key1(15, x.lower), key1(19, x.suf[2]), key1(21, x.shape), key1(24, x.suf[1]))
+	if clusters {
+		dst = append(dst, key1(33, x.cf), key1(35, x.cc))
+	}
+	return dst
+}
+
 // appendContext appends the keys of the static features of token i that depend on its
-// position or its neighbours' words.
+// position, on the words two away, or on pairs of words.
 func appendContext(dst []uint64, a []attr, i int) []uint64 {
 	c := i + pad
 	w := &a[c]
 	l1, l2, r1, r2 := &a[c-1], &a[c-2], &a[c+1], &a[c+2]
 	dst = append(dst,
 		key2(13, w.shape, boolHash(i == 0)),
-		key1(14, l1.lower),
-		key1(15, r1.lower),
 		key1(16, l2.lower),
 		key1(17, r2.lower),
-		key1(18, l1.suf[2]),
-		key1(19, r1.suf[2]),
-		key1(20, l1.shape),
-		key1(21, r1.shape),
 		key2(22, l1.lower, w.lower),
 		key2(23, w.lower, r1.lower),
-		key1(24, r1.suf[1]),
 	)
 	if w.cf != 0 {
 		dst = append(dst,
-			key1(32, l1.cf),
-			key1(33, r1.cf),
-			key1(34, l1.cc),
-			key1(35, r1.cc),
 			key1(36, r2.cc),
 			key2(37, w.cf, r1.cc),
 			key2(38, l1.cc, w.cf),

@@ -1,6 +1,7 @@
 package tagger
 
 import (
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"slices"
 
@@ -113,14 +114,16 @@ type Tagger struct {
 	p1, p2 []int32 // tags of pass 1 and 2
 	runs   [][2]uint32
 	sure   []bool // the first pass is confident: no second pass
-	// words caches the scores of the word features (appendWord) by form hash: the offset
-	// of a word's T scores in wordScores. Emptied when it holds wordCacheSize words.
+	// words caches the scores of the features of one word alone (see cached) by a hash of
+	// the form and the role: the offset of the T scores in wordScores. Emptied when it
+	// holds wordCacheSize entries.
 	words      map[uint64]int32
 	wordScores []int32
 }
 
-// wordCacheSize bounds the words a Tagger caches (about 200 bytes each with 49 tags).
-const wordCacheSize = 8192
+// wordCacheSize bounds the entries a Tagger caches (about 200 bytes each with 49 tags; a
+// word takes up to three: its own, as a left and as a right neighbour).
+const wordCacheSize = 16384
 
 // NewTagger returns a Tagger that uses m.
 func (m *Model) NewTagger() *Tagger {
@@ -149,10 +152,16 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 			t.p1[i], t.p2[i] = d, d
 			continue
 		}
-		copy(t.scores[:T], t.word(&a[i+pad], T))
+		c := i + pad
+		clusters := a[c].cf != 0
+		st := t.static[i*T : (i+1)*T]
+		copy(st, t.cached(&a[c], 0, false, T))
+		addVec(st, t.cached(&a[c-1], left, clusters, T))
+		addVec(st, t.cached(&a[c+1], right, clusters, T))
+		copy(t.scores[:T], st)
 		t.keys = appendContext(t.keys[:0], a, i)
 		t.addScores(&t.scores, t.keys)
-		copy(t.static[i*T:(i+1)*T], t.scores[:T])
+		copy(st, t.scores[:T])
 	}
 	// Pass 1 runs right to left and sees the tags on the right; pass 2 runs left to right
 	// and sees its own tags on the left and those of pass 1 on the right.
@@ -181,11 +190,20 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 	}
 }
 
-// word returns the T scores of the word features of w, from the cache or computed and
-// cached. Frequent words recur within and across sentences, and their features are a
-// third of all feature lookups.
-func (t *Tagger) word(w *attr, T int) []int32 {
-	if off, ok := t.words[w.form]; ok {
+// cached returns the T scores of the features of x alone: its word features (side 0,
+// appendWord) or its features as the left or right neighbour of a token (appendNeighbour),
+// from the cache or computed and cached. Frequent words recur within and across
+// sentences, and these features are more than half of all feature lookups.
+func (t *Tagger) cached(x *attr, side int, clusters bool, T int) []int32 {
+	key := x.form
+	if side != 0 {
+		salt := uint64(side) << 1
+		if clusters {
+			salt |= 1
+		}
+		key = hashing.Fmix(key ^ salt*0x9E3779B97F4A7C15)
+	}
+	if off, ok := t.words[key]; ok {
 		return t.wordScores[off : int(off)+T]
 	}
 	if t.words == nil {
@@ -196,12 +214,24 @@ func (t *Tagger) word(w *attr, T int) []int32 {
 		t.wordScores = t.wordScores[:0]
 	}
 	clear(t.scores[:T])
-	t.keys = appendWord(t.keys[:0], w)
+	if side == 0 {
+		t.keys = appendWord(t.keys[:0], x)
+	} else {
+		t.keys = appendNeighbour(t.keys[:0], x, side, clusters)
+	}
 	t.addScores(&t.scores, t.keys)
 	off := len(t.wordScores)
 	t.wordScores = append(t.wordScores, t.scores[:T]...)
-	t.words[w.form] = int32(off)
+	t.words[key] = int32(off)
 	return t.wordScores[off : off+T]
+}
+
+// addVec adds src to dst.
+func addVec(dst, src []int32) {
+	src = src[:len(dst)]
+	for j, v := range src {
+		dst[j] += v
+	}
 }
 
 // addScores adds the weights of the features keys to sc. The slots of all keys are

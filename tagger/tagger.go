@@ -8,8 +8,9 @@
 // whose rows hold the weights of all tags for one feature (quantized to int16, tiny
 // weights pruned), so tagging needs no string building and no allocations once a Tagger
 // has warmed up. Frequent unambiguous words are tagged from a dictionary, and each Tagger
-// caches, by word form, the summed scores of the features that depend on the word alone
-// (a third of the lookups), for up to 8,192 words.
+// caches, by word form, the summed scores of the features that depend on one word alone:
+// the word's own and those it gives its left and right neighbours (more than half of the
+// lookups), up to 16,384 entries (about 3 MB).
 //
 // Optional word clusters learned from unlabeled text (see LearnClusters) help with words
 // unseen in the labeled training data. Train can average the weights of several

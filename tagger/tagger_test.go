@@ -344,3 +344,35 @@ func TestWordCache(t *testing.T) {
 		t.Errorf("the cache was never emptied (%d words in it): the test does not reach that path", len(shared.words))
 	}
 }
+
+// TestStaticScores checks the cached scores against the features themselves: after Tag,
+// the static scores of every token (its word, its neighbours and its context, summed from
+// the cache) must equal the sum of the weights of appendStatic's keys, looked up directly.
+func TestStaticScores(t *testing.T) {
+	m, sents := trainFixture(t, 1, true)
+	tg := m.NewTagger()
+	T := len(m.tags)
+	checked := 0
+	for round := range 2 { // the second round finds every word in the cache
+		for _, s := range sents {
+			c := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+			tg.Tag(c)
+			a := tg.ex.attrs
+			for i := range c.Tokens {
+				if a[i+pad].dict >= 0 {
+					continue
+				}
+				var want [maxTags]int32
+				ref := m.NewTagger()
+				ref.addScores(&want, appendStatic(nil, a, i))
+				if got := tg.static[i*T : (i+1)*T]; !slices.Equal(got, want[:T]) {
+					t.Fatalf("round %d, %q token %d: static scores %v, want %v", round, c.Tokens[i].Form, i, got, want[:T])
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no token was scored")
+	}
+}
