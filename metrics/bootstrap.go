@@ -77,3 +77,24 @@ func PairedBootstrap(a, b []float64, samples int, seed uint64) (Bootstrap, error
 	}
 	return Bootstrap{Delta: delta, P: float64(exceed) / float64(samples), Samples: samples}, nil
 }
+
+// PairedSE returns the standard error of the mean of the paired differences a[i] − b[i]
+// (sample standard deviation over √n), for instance of a method's per-sentence compression
+// ratio against the gold's. It returns 0 for fewer than two pairs or slices of unequal
+// length.
+func PairedSE(a, b []float64) float64 {
+	n := len(a)
+	if n < 2 || len(b) != n {
+		return 0
+	}
+	var sum, sq float64
+	for i := range a {
+		sum += a[i] - b[i]
+	}
+	mean := sum / float64(n)
+	for i := range a {
+		d := a[i] - b[i] - mean
+		sq += d * d
+	}
+	return math.Sqrt(sq / float64(n-1) / float64(n))
+}

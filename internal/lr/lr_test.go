@@ -298,18 +298,3 @@ func TestThresholdCRGap(t *testing.T) {
 		t.Errorf("the constraint did not exclude the unconstrained choice %+v", chosen)
 	}
 }
-
-// TestPairedSE checks the standard error of a paired difference against a hand value.
-func TestPairedSE(t *testing.T) {
-	// Differences 1, 2, 3, 4: mean 2.5, sample variance 5/3, SE sqrt(5/3/4).
-	got := pairedSE([]float64{1, 3, 5, 7}, []float64{0, 1, 2, 3})
-	if want := math.Sqrt(5.0 / 3 / 4); math.Abs(got-want) > 1e-12 {
-		t.Errorf("pairedSE = %v, want %v", got, want)
-	}
-	if got := pairedSE([]float64{1}, []float64{0}); got != 0 {
-		t.Errorf("one pair: %v, want 0", got)
-	}
-	if got := pairedSE([]float64{1, 2}, []float64{0}); got != 0 {
-		t.Errorf("unequal lengths: %v, want 0", got)
-	}
-}

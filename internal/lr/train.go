@@ -3,6 +3,7 @@ package lr
 import (
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 	"io"
 	"math"
@@ -241,7 +242,7 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 			}
 			p.F1, p.CR = ev.F1, ev.CR
 			if goldCR != nil {
-				p.GapSE = pairedSE(ev.PerCR, goldCR)
+				p.GapSE = metrics.PairedSE(ev.PerCR, goldCR)
 			}
 		}
 		gap := math.Abs(p.CR - res.GoldCR)
@@ -267,24 +268,6 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 
 // crZ is the normal quantile of a two-sided 95% confidence interval.
 const crZ = 1.96
-
-// pairedSE returns the standard error of the mean of a[i] − b[i].
-func pairedSE(a, b []float64) float64 {
-	n := len(a)
-	if n < 2 || len(b) != n {
-		return 0
-	}
-	var sum, sq float64
-	for i := range a {
-		sum += a[i] - b[i]
-	}
-	mean := sum / float64(n)
-	for i := range a {
-		d := a[i] - b[i] - mean
-		sq += d * d
-	}
-	return math.Sqrt(sq / float64(n-1) / float64(n))
-}
 
 // collect runs the oracle over the inputs and extracts the features of every decision,
 // in input order, with workers goroutines over fixed chunks.
