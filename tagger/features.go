@@ -1,10 +1,10 @@
 package tagger
 
 import (
-	"github.com/qsc-nlp/qsc/internal/hashing"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
