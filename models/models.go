@@ -10,7 +10,7 @@ import (
 
 // File names of the default models.
 const (
-	TaggerName  = "en-ewt-tagger-v1.qsm" // Penn Treebank tagger, UD_English-EWT train
+	TaggerName  = "en-ewt-tagger-v2.qsm" // Penn Treebank tagger, UD_English-EWT train
 	ParserName  = "en-ewt-parser-v1.qsm" // UD dependency parser, UD_English-EWT train
 	LRName      = "va-lr-v3.qsm"         // VERTEX ADDITION_LR
 	AblatedName = "va-ablated-v5.qsm"    // ABLATED (edge features only)

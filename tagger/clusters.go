@@ -22,6 +22,10 @@ type Clusters struct {
 	fine   []uint16 // fine cluster by slot
 	coarse []uint8  // coarse cluster by fine cluster
 	words  int
+	// Tag profile by slot (see lexicon.go); nil when the corpus had no tags.
+	lexTop  []uint8  // most frequent tag + 1 (0: none)
+	lexCls  []uint64 // bit set of the frequent tags
+	lexTags []string // tag names of the bits, sorted
 }
 
 // Len returns the number of words with a cluster.
@@ -36,14 +40,15 @@ func (c *Clusters) NumClusters() (fine, coarse int) {
 	return len(c.coarse), n
 }
 
-func (c *Clusters) lookup(k uint64) (uint16, bool) {
+// slot returns the slot of word key k.
+func (c *Clusters) slot(k uint64) (uint64, bool) {
 	if len(c.keys) == 0 {
 		return 0, false
 	}
 	for s := k & c.mask; ; s = (s + 1) & c.mask {
 		switch c.keys[s] {
 		case k:
-			return c.fine[s], true
+			return s, true
 		case 0:
 			return 0, false
 		}
@@ -326,7 +331,9 @@ func normalizeRows(m []float32, D int) {
 }
 
 // LearnClustersFile runs LearnClusters on the forms of a plain or gzip-compressed
-// CoNLL-U file, such as the Google compression corpus.
+// CoNLL-U file, such as the Google compression corpus. When the file has XPOS tags, each
+// clustered word also gets its tag profile in the file: its most frequent tag and the
+// tags of at least 10% of its occurrences (features of models trained with the clusters).
 func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 	r, err := conllu.Open(path)
 	if err != nil {
@@ -334,6 +341,8 @@ func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 	}
 	defer r.Close()
 	var readErr error
+	tc := newTagCounter()
+	var buf []rune
 	corpus := func(yield func([]string) bool) {
 		var forms []string
 		for {
@@ -347,6 +356,9 @@ func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 			forms = forms[:0]
 			for _, w := range s.Words {
 				forms = append(forms, w.Form)
+				var k uint64
+				k, buf = normalizeKey(w.Form, buf)
+				tc.add(k, w.XPOS)
 			}
 			if !yield(forms) {
 				return
@@ -357,5 +369,9 @@ func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
-	return c, err
+	if err != nil {
+		return nil, err
+	}
+	tc.attach(c)
+	return c, nil
 }

@@ -24,6 +24,7 @@ type attr struct {
 	pre, suf    [4]uint64 // hashes of the first/last k+1 lowercased runes, 0 when shorter
 	shape       uint64
 	cf, cc      uint64 // fine and coarse cluster + 1, 0 when there are no clusters
+	lt, lc      uint64 // tag profile in the cluster corpus: top tag + 1 and class, 0 when none
 	dict        int32  // tag from the tag dictionary, or -1
 }
 
@@ -136,12 +137,17 @@ func (x *extractor) word(a *attr, form string, m *Model) {
 		if digit {
 			k = numHash
 		}
-		fine, ok := c.lookup(k)
+		s, ok := c.slot(k)
 		if !ok {
-			fine, ok = c.lookup(unkHash)
+			s, ok = c.slot(unkHash)
 		}
+		a.lt, a.lc = 0, 0
 		if ok {
+			fine := c.fine[s]
 			a.cf, a.cc = uint64(fine)+1, uint64(c.coarse[fine])+1
+			if c.lexTop != nil && c.lexTop[s] != 0 {
+				a.lt, a.lc = uint64(c.lexTop[s]), c.lexCls[s]
+			}
 		}
 	}
 }
@@ -189,6 +195,9 @@ func appendWord(dst []uint64, w *attr) []uint64 {
 	if w.cf != 0 {
 		dst = append(dst, key1(30, w.cf), key1(31, w.cc))
 	}
+	if w.lt != 0 {
+		dst = append(dst, key1(60, w.lt), key1(61, w.lc), key2(62, w.lt, w.shape))
+	}
 	return dst
 }
 
@@ -208,11 +217,17 @@ func appendNeighbour(dst []uint64, x *attr, side int, clusters bool) []uint64 {
 		if clusters {
 			dst = append(dst, key1(32, x.cf), key1(34, x.cc))
 		}
+		if x.lt != 0 {
+			dst = append(dst, key1(63, x.lt))
+		}
 		return dst
 	}
 	dst = append(dst, key1(15, x.lower), key1(19, x.suf[2]), key1(21, x.shape), key1(24, x.suf[1]))
 	if clusters {
 		dst = append(dst, key1(33, x.cf), key1(35, x.cc))
+	}
+	if x.lt != 0 {
+		dst = append(dst, key1(64, x.lt))
 	}
 	return dst
 }
@@ -236,6 +251,9 @@ func appendContext(dst []uint64, a []attr, i int) []uint64 {
 			key2(37, w.cf, r1.cc),
 			key2(38, l1.cc, w.cf),
 		)
+	}
+	if w.lt != 0 {
+		dst = append(dst, key2(65, l1.lt, w.lt), key2(66, w.lt, r1.lt))
 	}
 	return dst
 }

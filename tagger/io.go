@@ -10,8 +10,9 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// MarshalBinary encodes the model in the modelfile container (kind "tagger", version 1).
-// The encoding is deterministic: the same model gives the same bytes.
+// MarshalBinary encodes the model in the modelfile container (kind "tagger", version 2:
+// version 1 plus the tag profiles of the clustered words). The encoding is
+// deterministic: the same model gives the same bytes.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	var b []byte
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(m.tags)))
@@ -27,21 +28,35 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 		b = append(b, 1)
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(c.coarse)))
 		b = append(b, c.coarse...)
-		type kv struct {
-			k uint64
-			f uint16
-		}
-		var words []kv
+		var slots []int
 		for s, k := range c.keys {
 			if k != 0 {
-				words = append(words, kv{k, c.fine[s]})
+				slots = append(slots, s)
 			}
 		}
-		slices.SortFunc(words, func(a, b kv) int { return cmp.Compare(a.k, b.k) })
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(words)))
-		for _, w := range words {
-			b = binary.LittleEndian.AppendUint64(b, w.k)
-			b = binary.LittleEndian.AppendUint16(b, w.f)
+		slices.SortFunc(slots, func(x, y int) int { return cmp.Compare(c.keys[x], c.keys[y]) })
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(slots)))
+		for _, s := range slots {
+			b = binary.LittleEndian.AppendUint64(b, c.keys[s])
+			b = binary.LittleEndian.AppendUint16(b, c.fine[s])
+		}
+		// Version 2: the tag profiles (lexicon.go), in the same word order.
+		if len(c.lexTags) > 64 {
+			return nil, fmt.Errorf("tagger: %d lexicon tags (at most 64)", len(c.lexTags))
+		}
+		b = append(b, byte(len(c.lexTags)))
+		for _, t := range c.lexTags {
+			if len(t) > 255 {
+				return nil, fmt.Errorf("tagger: lexicon tag %q is too long", t)
+			}
+			b = append(b, byte(len(t)))
+			b = append(b, t...)
+		}
+		if len(c.lexTags) > 0 {
+			for _, s := range slots {
+				b = append(b, c.lexTop[s])
+				b = binary.LittleEndian.AppendUint64(b, c.lexCls[s])
+			}
 		}
 	} else {
 		b = append(b, 0)
@@ -143,10 +158,39 @@ func (d *decoder) table(nTags int) table {
 	return buildTable(rows)
 }
 
+// lexicon reads the tag profiles of the clustered words, keys in file order.
+func (d *decoder) lexicon(c *Clusters, keys []uint64) {
+	nt := int(d.u8())
+	if nt > 64 {
+		d.err = errCorrupt
+	}
+	for i := 0; i < nt && d.err == nil; i++ {
+		c.lexTags = append(c.lexTags, string(d.take(int(d.u8()))))
+	}
+	if nt == 0 || d.err != nil {
+		return
+	}
+	if len(keys) > len(d.b)/9 {
+		d.err = errCorrupt
+		return
+	}
+	c.lexTop = make([]uint8, len(c.keys))
+	c.lexCls = make([]uint64, len(c.keys))
+	for _, k := range keys {
+		top, cls := d.u8(), d.u64()
+		if int(top) > nt || cls>>nt != 0 && nt < 64 {
+			d.err = errCorrupt
+			return
+		}
+		s, _ := c.slot(max(k, 1))
+		c.lexTop[s], c.lexCls[s] = top, cls
+	}
+}
+
 // Load decodes a model written by MarshalBinary. It checks the container (magic, kind,
 // version, checksum) and the payload, and returns an error for any fault.
 func Load(data []byte) (*Model, error) {
-	payload, _, err := modelfile.Decode(data, Kind, Version)
+	payload, version, err := modelfile.Decode(data, Kind, 1, Version)
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +222,9 @@ func Load(data []byte) (*Model, error) {
 		}
 		if d.err == nil {
 			m.clust = newClusters(keys, fine, coarse)
+		}
+		if version >= 2 && d.err == nil {
+			d.lexicon(m.clust, keys)
 		}
 	default:
 		d.err = errCorrupt

@@ -13,7 +13,9 @@
 // lookups), up to 16,384 entries (about 3 MB).
 //
 // Optional word clusters learned from unlabeled text (see LearnClusters) help with words
-// unseen in the labeled training data. Train can average the weights of several
+// unseen in the labeled training data. When that text also carries tags of its own, as the
+// Google compression corpus does, LearnClustersFile keeps each clustered word's tag
+// profile there (its most frequent tag and its frequent tags), which become features too. Train can average the weights of several
 // perceptrons trained with different seeds (TrainOptions.Mix).
 //
 // A Model is read-only after Train or Load and safe for concurrent use; each goroutine
@@ -30,7 +32,7 @@ import (
 // Kind and Version identify tagger model files in the modelfile container.
 const (
 	Kind    = "tagger"
-	Version = 1
+	Version = 2
 )
 
 // TrainOptions controls Train. The zero value is usable: it means the defaults below.

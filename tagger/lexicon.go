@@ -1,0 +1,84 @@
+package tagger
+
+import (
+	"slices"
+)
+
+// Lexicon knowledge of the cluster corpus: when the unlabeled corpus also carries XPOS
+// tags (the Google compression corpus was tagged on its original, cased text before it
+// was lowercased), each clustered word also gets its tag profile there: the most frequent
+// tag and the set of tags with at least lexMinShare of its occurrences. These are
+// features like any other: the perceptron learns how far to trust the other corpus's
+// tagging.
+const lexMinShare = 0.1
+
+// tagCounter counts the tags of normalized words while the cluster corpus is read.
+type tagCounter struct {
+	tags   []string           // tag names by id, in order of first appearance
+	ids    map[string]int     // tag name -> id
+	counts map[uint64][]int32 // word key -> count by tag id
+}
+
+func newTagCounter() *tagCounter {
+	return &tagCounter{ids: map[string]int{}, counts: map[uint64][]int32{}}
+}
+
+func (tc *tagCounter) add(key uint64, tag string) {
+	if tag == "" || tag == "_" {
+		return
+	}
+	id, ok := tc.ids[tag]
+	if !ok {
+		if len(tc.tags) == 64 {
+			return // the class is a 64-bit mask: ignore further tag names
+		}
+		id = len(tc.tags)
+		tc.ids[tag] = id
+		tc.tags = append(tc.tags, tag)
+	}
+	c := tc.counts[key]
+	for len(c) <= id {
+		c = append(c, 0)
+	}
+	c[id]++
+	tc.counts[key] = c
+}
+
+// attach gives every clustered word of c its tag profile from the counts.
+func (tc *tagCounter) attach(c *Clusters) {
+	if len(tc.tags) == 0 {
+		return
+	}
+	// Tag ids by sorted name, so that the profile does not depend on reading order.
+	order := slices.Clone(tc.tags)
+	slices.Sort(order)
+	rank := make([]uint8, len(tc.tags))
+	for i, t := range tc.tags {
+		rank[i] = uint8(slices.Index(order, t))
+	}
+	c.lexTop = make([]uint8, len(c.keys))
+	c.lexCls = make([]uint64, len(c.keys))
+	for s, k := range c.keys {
+		if k == 0 {
+			continue
+		}
+		cnt := tc.counts[k]
+		n, best, bestN := int32(0), -1, int32(0)
+		for id, v := range cnt {
+			n += v
+			if v > bestN || (v == bestN && v > 0 && rank[id] < rank[best]) {
+				best, bestN = id, v
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		c.lexTop[s] = rank[best] + 1
+		for id, v := range cnt {
+			if float64(v) >= lexMinShare*float64(n) {
+				c.lexCls[s] |= 1 << rank[id]
+			}
+		}
+	}
+	c.lexTags = order
+}
