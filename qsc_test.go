@@ -91,7 +91,20 @@ func TestQueryResolution(t *testing.T) {
 // TestCompressConstraints checks the product's promise on real requests: every query term
 // is kept, the compression fits the budget, the ids ascend, and the text is the kept forms.
 func TestCompressConstraints(t *testing.T) {
-	e := newEngine(t)
+	t.Run("default", func(t *testing.T) { testCompressConstraints(t, newEngine(t)) })
+	t.Run("accurate", func(t *testing.T) {
+		e, err := NewWithOptions(Options{Accurate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := e.pipe.Parser.Beam(); b != 8 {
+			t.Fatalf("Accurate engine parses with beam %d, want 8", b)
+		}
+		testCompressConstraints(t, e)
+	})
+}
+
+func testCompressConstraints(t *testing.T, e *Engine) {
 	ctx := context.Background()
 	text := "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries."
 	for _, method := range Methods() {

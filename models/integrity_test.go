@@ -22,8 +22,9 @@ import (
 func loaders(t *testing.T) map[string]map[string]func([]byte) error {
 	t.Helper()
 	out := map[string]map[string]func([]byte) error{
-		models.TaggerName: {"tagger.Load": func(b []byte) error { _, err := tagger.Load(b); return err }},
-		models.ParserName: {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
+		models.TaggerName:     {"tagger.Load": func(b []byte) error { _, err := tagger.Load(b); return err }},
+		models.ParserName:     {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
+		models.ParserBeamName: {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
 	}
 	for _, e := range methods.All() {
 		if e.File == "" {

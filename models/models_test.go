@@ -8,7 +8,7 @@ import (
 )
 
 func TestEmbedded(t *testing.T) {
-	for _, name := range []string{TaggerName, ParserName} {
+	for _, name := range []string{TaggerName, ParserName, ParserBeamName} {
 		b, err := Load(name)
 		if err != nil {
 			t.Fatal(err)

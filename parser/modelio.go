@@ -12,10 +12,11 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// Model file: a modelfile container of kind "parser", version 1, whose payload is
-// DEFLATE-compressed:
+// Model file: a modelfile container of kind "parser", version 1 (greedy models) or 2
+// (beam models), whose payload is DEFLATE-compressed:
 //
 //	uvarint actBits, labBits
+//	uvarint beam width (version 2 only)
 //	uvarint count, then count × (uvarint length, bytes): words in id order, then tags,
 //	        then labels
 //	uvarint root label class
@@ -26,17 +27,25 @@ import (
 //	bfloat16 LE label weights, len(labels) per row
 const (
 	modelKind    = "parser"
-	modelVersion = 1
+	modelVersion = 2 // the newest version; greedy models are still written as version 1
 	maxStrings   = 1 << 21
 )
 
 // MarshalBinary encodes the model as a qsc model file.
 func (m *Model) MarshalBinary() ([]byte, error) {
-	return encodeModel(m.payload())
+	return encodeModel(m.payload(), m.version())
+}
+
+// version is the oldest format version that holds m: 1 unless it parses with a beam.
+func (m *Model) version() uint16 {
+	if m.beam > 1 {
+		return 2
+	}
+	return 1
 }
 
 // encodeModel compresses a payload and wraps it in the container.
-func encodeModel(raw []byte) ([]byte, error) {
+func encodeModel(raw []byte, version uint16) ([]byte, error) {
 	var z bytes.Buffer
 	zw, err := flate.NewWriter(&z, flate.BestCompression)
 	if err != nil {
@@ -48,7 +57,7 @@ func encodeModel(raw []byte) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	return modelfile.Encode(modelKind, modelVersion, z.Bytes())
+	return modelfile.Encode(modelKind, version, z.Bytes())
 }
 
 // payload returns the uncompressed payload.
@@ -64,6 +73,9 @@ func (m *Model) payload() []byte {
 	}
 	putU(uint64(m.actBits))
 	putU(uint64(m.labBits))
+	if m.version() >= 2 {
+		putU(uint64(m.beam))
+	}
 	putStrings(byID(m.words))
 	putStrings(byID(m.tags))
 	putStrings(m.labels)
@@ -112,7 +124,7 @@ var errFormat = errors.New("parser: malformed model payload")
 // Load decodes a model written by MarshalBinary. A truncated, corrupt or foreign file gives
 // an error saying so.
 func Load(data []byte) (*Model, error) {
-	payload, _, err := modelfile.Decode(data, modelKind, modelVersion)
+	payload, version, err := modelfile.Decode(data, modelKind, 1, modelVersion)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}
@@ -149,6 +161,10 @@ func Load(data []byte) (*Model, error) {
 	}
 	m := &Model{}
 	ab, lb := getU(), getU()
+	beam := uint64(1)
+	if version >= 2 {
+		beam = getU()
+	}
 	words, tags, labels := getStrings(), getStrings(), getStrings()
 	root := getU()
 	cwords := getStrings()
@@ -203,10 +219,11 @@ func Load(data []byte) (*Model, error) {
 		return nil, err
 	}
 	if ab < 1 || ab > 26 || lb < 1 || lb > 24 || len(words) > maxWords-idMin || len(tags) > maxTags-idMin ||
-		len(labels) == 0 || len(labels) > 63 || root >= uint64(len(labels)) || labels[root] != "root" {
+		len(labels) == 0 || len(labels) > 63 || root >= uint64(len(labels)) || labels[root] != "root" ||
+		beam < 1 || beam > MaxBeam || version >= 2 && beam == 1 {
 		return nil, fmt.Errorf("%w: bad header", errFormat)
 	}
-	m.actBits, m.labBits, m.labels, m.rootLab = uint(ab), uint(lb), labels, int32(root)
+	m.actBits, m.labBits, m.labels, m.rootLab, m.beam = uint(ab), uint(lb), labels, int32(root), int(beam)
 	m.words = make(map[string]uint32, len(words))
 	for i, w := range words {
 		m.words[w] = uint32(i + idMin)

@@ -11,6 +11,12 @@
 // costs one memory access per feature. Several training runs can be averaged into one
 // model (TrainOptions.Runs) at no cost in parsing speed.
 //
+// A model trained with TrainOptions.Beam > 1 parses with beam search instead: it keeps the
+// Beam best partial parses at every step, ranked by the sum of their transition scores,
+// and is trained globally (structured perceptron with early update along the static
+// oracle's transitions). It is more accurate and several times slower; Model.Beam tells
+// which kind a model is, and Parse uses it either way.
+//
 // Non-projective training trees are projectivized by lifting (the shortest
 // non-projective arc is re-attached to its head's head until none is left; labels are
 // kept), and the dynamic oracle is trained against that projective tree, which arc-hybrid
@@ -27,11 +33,11 @@ package parser
 import (
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -94,6 +100,7 @@ type Model struct {
 	rootLab  int32             // class of "root"
 
 	actBits, labBits uint // log2 of the number of rows of each table
+	beam             int  // beam width for parsing (≤ 1: greedy)
 	// Parsing uses bfloat16 weights, half the memory of float32 and so fewer cache
 	// misses: actH has (1<<actBits) rows of actStride action weights, labH (1<<labBits)
 	// rows of len(labels) label weights. act and lab are the float32 weights, only
@@ -123,6 +130,9 @@ type Parser struct {
 	af  [numActFeats]uint64
 	lf  [numLabFeats]uint64
 	lsc []float32
+	// Beam search (beam.go): 2 × width items, the front half the current beam.
+	beam  []*beamItem
+	cands []beamCand
 }
 
 // NewParser returns a Parser that uses m.
@@ -150,7 +160,11 @@ func (p *Parser) Parse(s *syntax.Sentence) error {
 		}
 	}
 	p.encode(s)
-	p.run(nil, nil)
+	if p.m.beam > 1 {
+		p.runBeam(p.m.beam, nil)
+	} else {
+		p.run(nil, nil)
+	}
 	for k := 1; k <= n; k++ {
 		t := &s.Tokens[k-1]
 		t.Head = int(p.st.head[k])
@@ -391,3 +405,6 @@ func argmax(sc []float32) int {
 	}
 	return best
 }
+
+// Beam returns the beam width the model parses with (1: greedy).
+func (m *Model) Beam() int { return max(m.beam, 1) }

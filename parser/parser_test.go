@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -27,13 +28,21 @@ func fixture(t testing.TB) []*syntax.Sentence {
 }
 
 func fixtureModel(t testing.TB, seed uint64) *Model {
+	return fixtureModelBeam(t, seed, 1)
+}
+
+// fixtureModelBeam trains on the fixture with beam width beam (1: greedy).
+func fixtureModelBeam(t testing.TB, seed uint64, beam int) *Model {
 	t.Helper()
-	m, _, err := Train(fixture(t), nil, TrainOptions{Seed: seed, Epochs: 5, Runs: 2, MinWordCount: 1, ActionBits: 12, LabelBits: 10})
+	m, _, err := Train(fixture(t), nil, TrainOptions{Seed: seed, Epochs: 5, Runs: 2, MinWordCount: 1, ActionBits: 12, LabelBits: 10, Beam: beam})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
+
+// widths are the beam widths the model tests cover: greedy and a beam.
+var widths = []int{1, 4}
 
 func goldHeads(s *syntax.Sentence) []int32 {
 	return append([]int32{-1}, headsOf(s)...)
@@ -252,7 +261,12 @@ func minLoss(st *state, g []int32) int {
 }
 
 func TestParseAlwaysValidTree(t *testing.T) {
-	m := fixtureModel(t, 1)
+	for _, w := range widths {
+		t.Run(fmt.Sprintf("beam%d", w), func(t *testing.T) { testAlwaysValidTree(t, fixtureModelBeam(t, 1, w)) })
+	}
+}
+
+func testAlwaysValidTree(t *testing.T, m *Model) {
 	p := m.NewParser()
 	rng := rand.New(rand.NewPCG(5, 6))
 	forms := []string{"the", "The", "cat", "sat", "on", "ran", ",", ".", "Zyzzyva", "42", "", "über", "'s"}
@@ -313,8 +327,14 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestLearnsFixture(t *testing.T) {
+	for _, w := range widths {
+		t.Run(fmt.Sprintf("beam%d", w), func(t *testing.T) { testLearnsFixture(t, w) })
+	}
+}
+
+func testLearnsFixture(t *testing.T, beam int) {
 	sents := fixture(t)
-	m, _, err := Train(sents, nil, TrainOptions{Epochs: 20, MinWordCount: 1, ActionBits: 14, LabelBits: 12})
+	m, _, err := Train(sents, nil, TrainOptions{Epochs: 20, MinWordCount: 1, ActionBits: 14, LabelBits: 12, Beam: beam})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,21 +357,28 @@ func TestLearnsFixture(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	a, err := fixtureModel(t, 7).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := fixtureModel(t, 7).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Error("same seed, different model bytes")
+	for _, w := range widths {
+		a, err := fixtureModelBeam(t, 7, w).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := fixtureModelBeam(t, 7, w).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("beam %d: same seed, different model bytes", w)
+		}
 	}
 }
 
 func TestRoundTrip(t *testing.T) {
-	m := fixtureModel(t, 1)
+	for _, w := range widths {
+		t.Run(fmt.Sprintf("beam%d", w), func(t *testing.T) { testRoundTrip(t, fixtureModelBeam(t, 1, w), w) })
+	}
+}
+
+func testRoundTrip(t *testing.T, m *Model, beam int) {
 	data, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -366,6 +393,11 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if !bytes.Equal(data, data2) {
 		t.Error("model bytes changed after a round trip")
+	}
+	// Greedy models keep format version 1, so that older qsc versions read them.
+	_, v, err := modelfile.Decode(data, modelKind)
+	if err != nil || m2.Beam() != beam || (beam == 1) != (v == 1) {
+		t.Errorf("beam %d: loaded beam %d, format version %d (%v)", beam, m2.Beam(), v, err)
 	}
 	p1, p2 := m.NewParser(), m2.NewParser()
 	for _, g := range fixture(t) {
@@ -410,7 +442,13 @@ func TestCorruptModel(t *testing.T) {
 }
 
 func TestParseZeroAllocs(t *testing.T) {
-	p := fixtureModel(t, 1).NewParser()
+	for _, w := range widths {
+		t.Run(fmt.Sprintf("beam%d", w), func(t *testing.T) { testZeroAllocs(t, fixtureModelBeam(t, 1, w)) })
+	}
+}
+
+func testZeroAllocs(t *testing.T, m *Model) {
+	p := m.NewParser()
 	sents := fixture(t)
 	s := &syntax.Sentence{Tokens: make([]syntax.Token, 0, 64)}
 	i := 0
@@ -455,7 +493,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add(m.payload())
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		data, err := encodeModel(raw)
+		data, err := encodeModel(raw, 1+uint16(len(raw)&1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -471,4 +509,89 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestOracleSequence checks the static oracle used by beam training: on every fixture tree
+// and on random projective trees it rebuilds the tree with its labels.
+func TestOracleSequence(t *testing.T) {
+	m := fixtureModel(t, 1)
+	p := m.NewParser()
+	check := func(name string, g *instance) {
+		p.ws, p.ps, p.cs = g.ws, g.ps, g.cs
+		seq, ok := p.oracleSequence(g)
+		n := len(g.ws) - 1
+		if !ok || len(seq) != 2*n {
+			t.Fatalf("%s: rebuilt %v, %d transitions for %d tokens", name, ok, len(seq), n)
+		}
+		for k := 1; k <= n; k++ {
+			want := g.glab[k]
+			if g.gold[k] == 0 {
+				want = m.rootLab
+			}
+			if p.st.label[k] != want {
+				t.Fatalf("%s: token %d labelled %d, want %d", name, k, p.st.label[k], want)
+			}
+		}
+	}
+	for i, s := range fixture(t) {
+		g, _ := m.instance(s, 0)
+		check(fmt.Sprintf("fixture %d", i), &g)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 500 {
+		n := 1 + rng.IntN(30)
+		gold := randomProjective(rng, n)
+		g := instance{ws: make([]uint32, n+1), ps: make([]uint32, n+1), cs: make([]uint32, n+1), gold: gold, glab: make([]int32, n+1)}
+		for k := 1; k <= n; k++ {
+			g.glab[k] = int32(rng.IntN(len(m.labels)))
+			for g.glab[k] == m.rootLab {
+				g.glab[k] = int32(rng.IntN(len(m.labels)))
+			}
+		}
+		check(fmt.Sprintf("random tree %d", trial), &g)
+	}
+}
+
+// TestBeamOneIsGreedy checks beam search against greedy parsing: with width 1 it must
+// make the same choices, and a wider beam must never score its parse below the greedy one.
+func TestBeamOneIsGreedy(t *testing.T) {
+	m := fixtureModel(t, 1)
+	p := m.NewParser()
+	for i, s := range fixture(t) {
+		p.encode(s)
+		p.run(nil, nil)
+		greedyHeads, greedyLabels := slices.Clone(p.st.head), slices.Clone(p.st.label)
+		p.runBeam(1, nil)
+		if !slices.Equal(p.st.head, greedyHeads) || !slices.Equal(p.st.label, greedyLabels) {
+			t.Fatalf("sentence %d: beam 1 parsed %v, greedy %v", i, p.st.head, greedyHeads)
+		}
+		p.runBeam(8, nil)
+		if wide := p.beam[0].score; wide < p.greedyScore()-1e-6 {
+			t.Fatalf("sentence %d: beam 8 found a parse scored %g below the greedy one", i, wide)
+		}
+	}
+}
+
+// greedyScore parses the encoded sentence greedily and returns the sum of the scores of
+// its transitions (the score beam search ranks parses by).
+func (p *Parser) greedyScore() float64 {
+	st := &p.st
+	st.reset(len(p.ws) - 1)
+	total := 0.0
+	for !st.terminal() {
+		a := st.forced()
+		if a < 0 {
+			st.actionFeatures(p.ws, p.ps, p.cs, &p.af)
+			sc := p.m.scoreActs(&p.af)
+			a = bestValid(st, &sc)
+			total += float64(sc[a])
+		}
+		var lab int32
+		if a != actShift {
+			h, d := st.arc(a)
+			lab = p.bestLabel(h, d)
+		}
+		st.apply(a, lab)
+	}
+	return total
 }

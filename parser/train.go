@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/hashing"
 	"io"
 	"math/rand/v2"
 	"slices"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -40,6 +40,10 @@ type TrainOptions struct {
 	// Clusters, when not nil, adds word-cluster features (see LearnClusters); the model
 	// keeps them (Clusters are immutable).
 	Clusters *Clusters
+	// Beam is the beam width (default 1: greedy, trained with the dynamic oracle). A
+	// width above 1 trains globally with early update and the model parses with that
+	// width; exploration does not apply.
+	Beam int
 	// Log, when not nil, receives one line per epoch.
 	Log io.Writer
 }
@@ -69,6 +73,9 @@ func (o *TrainOptions) defaults() {
 	if o.LabelBits == 0 {
 		o.LabelBits = 16
 	}
+	if o.Beam <= 0 {
+		o.Beam = 1
+	}
 }
 
 // EpochReport describes one training epoch.
@@ -97,6 +104,7 @@ type instance struct {
 	ws, ps, cs []uint32
 	gold       []int32 // projectivized gold heads, gold[0] = -1
 	glab       []int32 // gold label classes
+	seq        []int32 // static oracle transitions, for beam training (action | label<<2)
 }
 
 // Train trains a parser on train (gold heads and labels, XPOS tags as they should be seen
@@ -108,6 +116,9 @@ func Train(train, dev []*syntax.Sentence, opts TrainOptions) (*Model, TrainRepor
 	var rep TrainReport
 	if opts.ActionBits < 10 || opts.ActionBits > 26 || opts.LabelBits < 8 || opts.LabelBits > 24 {
 		return nil, rep, fmt.Errorf("parser: table sizes out of range (ActionBits %d, LabelBits %d)", opts.ActionBits, opts.LabelBits)
+	}
+	if opts.Beam > MaxBeam {
+		return nil, rep, fmt.Errorf("parser: beam width %d (at most %d)", opts.Beam, MaxBeam)
 	}
 	var usable []*syntax.Sentence
 	for _, s := range train {
@@ -133,6 +144,18 @@ func Train(train, dev []*syntax.Sentence, opts TrainOptions) (*Model, TrainRepor
 		rep.Words += len(s.Tokens)
 	}
 	rep.Sentences = len(usable)
+	m.beam = opts.Beam
+	if opts.Beam > 1 {
+		p := m.NewParser()
+		for i := range insts {
+			g := &insts[i]
+			p.ws, p.ps, p.cs = g.ws, g.ps, g.cs
+			var ok bool
+			if g.seq, ok = p.oracleSequence(g); !ok {
+				return nil, rep, fmt.Errorf("parser: the static oracle does not rebuild training tree %d", i+1)
+			}
+		}
+	}
 
 	final := m.withWeights()
 	for run := 1; run <= opts.Runs; run++ {
@@ -198,7 +221,11 @@ func trainRun(m *Model, insts []instance, dev []*syntax.Sentence, opts TrainOpti
 		for k, i := range order {
 			g := &insts[i]
 			p.ws, p.ps, p.cs = g.ws, g.ps, g.cs
-			p.run(tr, g)
+			if opts.Beam > 1 {
+				tr.beamStep(p, g, opts.Beam)
+			} else {
+				p.run(tr, g)
+			}
 			if k%256 == 255 {
 				bar.Add(256)
 			}
@@ -361,6 +388,7 @@ type trainer struct {
 	rng            *rand.Rand
 	explore        bool
 	prob           float64
+	bt             beamTrain
 }
 
 // step takes one transition on the training sentence g, updating the weights when the

@@ -28,10 +28,11 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	method := fs.String("method", qsc.DefaultMethod, "method: "+strings.Join(qsc.Methods(), ", "))
 	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
+	accurate := fs.Bool("accurate", false, accurateUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	eng, err := qsc.NewWithOptions(qsc.Options{Seed: *seed})
+	eng, err := qsc.NewWithOptions(qsc.Options{Seed: *seed, Accurate: *accurate})
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,13 @@ func TestHelpAndUnknown(t *testing.T) {
 }
 
 func TestParseText(t *testing.T) {
-	code, out, errs := runQSC(t, "parse", "Police arrested two men.", "They", "left.")
+	for _, flags := range [][]string{nil, {"--accurate"}} {
+		t.Run(strings.Join(append([]string{"parse"}, flags...), " "), func(t *testing.T) { testParseText(t, flags) })
+	}
+}
+
+func testParseText(t *testing.T, flags []string) {
+	code, out, errs := runQSC(t, append(append([]string{"parse"}, flags...), "Police arrested two men.", "They", "left.")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -61,6 +67,8 @@ func TestParseErrors(t *testing.T) {
 	cases := [][]string{
 		{"parse", "--keep-xpos", "text"},
 		{"parse", "--conllu", "x.conllu", "text"},
+		{"parse", "--accurate", "--parser", "x.qsm", "text"},
+		{"eval", "parser", "--accurate", "--model", "x.qsm"},
 	}
 	for _, args := range cases {
 		if code, _, _ := runQSC(t, args...); code != 2 {

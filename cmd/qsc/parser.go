@@ -35,6 +35,7 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	clusterPath := fs.String("clusters", shared.Path(shared.GoogleTrain), "unlabeled CoNLL-U file to learn word clusters from (the Google compression train split when found; \"\" for none)")
 	actBits := fs.Uint("action-bits", 0, "log2 rows of the action weight table (0: default)")
 	labBits := fs.Uint("label-bits", 0, "log2 rows of the label weight table (0: default)")
+	beam := fs.Int("beam", 1, fmt.Sprintf("beam width: 1 parses greedily (dynamic oracle); 2 to %d trains globally and the model parses with that beam", parser.MaxBeam))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,6 +47,9 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out == "" {
 		return usagef("no --out file")
+	}
+	if *beam < 1 || *beam > parser.MaxBeam {
+		return usagef("--beam %d: want 1 to %d", *beam, parser.MaxBeam)
 	}
 	start := time.Now()
 	train, err := readTreebank(*trainPath)
@@ -64,7 +68,7 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := parser.TrainOptions{Seed: *seed, Epochs: *epochs, Runs: *runs, ActionBits: *actBits, LabelBits: *labBits, Log: stderr}
+	opts := parser.TrainOptions{Seed: *seed, Epochs: *epochs, Runs: *runs, ActionBits: *actBits, LabelBits: *labBits, Beam: *beam, Log: stderr}
 	if *clusterPath != "" {
 		t0 := time.Now()
 		if opts.Clusters, err = parser.LearnClustersFile(*clusterPath, parser.ClusterOptions{}); err != nil {
@@ -100,8 +104,16 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 	taggerPath := fs.String("tagger", "", "tagger model file for predicted tags (default: the embedded "+models.TaggerName+")")
 	goldTags := fs.Bool("gold-tags", false, "parse with the gold XPOS tags of the files instead of tagging")
 	normalize := fs.Bool("normalize", false, "first normalize the forms as in the Google compression train split (parser.NormalizeForm)")
+	accurate := fs.Bool("accurate", false, "evaluate the embedded beam-search parser "+models.ParserBeamName)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	name := models.ParserName
+	if *accurate {
+		if *modelPath != "" {
+			return usagef("--accurate chooses the embedded beam-search parser; it does not go with --model")
+		}
+		name = models.ParserBeamName
 	}
 	files := fs.Args()
 	if len(files) == 0 {
@@ -114,13 +126,13 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 			return usagef("no files given and the shared EWT data was not found")
 		}
 	}
-	data, err := modelBytes(*modelPath, models.ParserName)
+	data, err := modelBytes(*modelPath, name)
 	if err != nil {
 		return err
 	}
 	m, err := parser.Load(data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, models.ParserName), err)
+		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, name), err)
 	}
 	var tag func(*syntax.Sentence) error
 	if !*goldTags {

@@ -30,6 +30,7 @@ type serveOptions struct {
 	timeout   time.Duration
 	noDemo    bool
 	seed      uint64
+	accurate  bool
 	inFlight  int
 	spareProc bool
 	yield     bool
@@ -48,6 +49,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
+	fs.BoolVar(&o.accurate, "accurate", false, accurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
 	fs.BoolVar(&o.yield, "yield", true, "after each compression, offer the core to a thread waiting for one (the server's network thread, or a client on the same machine) before the next compression starts (Linux)")
 	fs.BoolVar(&o.spareProc, "spare-proc", true, "run one Go processor more than the compression slots (--max-in-flight), so that requests are read as they arrive while every slot compresses")
@@ -132,7 +134,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 			ixc <- r
 		}()
 	}
-	eng, err := qsc.NewWithOptions(qsc.Options{Seed: o.seed})
+	eng, err := qsc.NewWithOptions(qsc.Options{Seed: o.seed, Accurate: o.accurate})
 	if err == nil {
 		// Load the default method now, so that the first request does not wait for it.
 		if _, err = eng.Compress(ctx, "Dogs bark.", []string{"dogs"}, 20); err != nil {
@@ -162,7 +164,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		return err
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "startup", time.Since(start).Round(time.Millisecond),
-		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs, "yield", o.yield)
+		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs, "yield", o.yield, "accurate", o.accurate)
 	if serveReady != nil {
 		serveReady(ln.Addr().String())
 	}

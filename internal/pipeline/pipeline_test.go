@@ -34,7 +34,39 @@ func checkTree(t *testing.T, s *syntax.Sentence) {
 }
 
 func TestText(t *testing.T) {
-	p := defaultPipeline(t)
+	t.Run("default", func(t *testing.T) { testText(t, defaultPipeline(t)) })
+	t.Run("accurate", func(t *testing.T) {
+		p, err := Accurate()
+		if err != nil {
+			t.Fatalf("embedded models: %v", err)
+		}
+		testText(t, p)
+	})
+}
+
+// TestEmbedded checks the two embedded pipelines: decoded once, the accurate one with the
+// beam-search parser.
+func TestEmbedded(t *testing.T) {
+	d, a := defaultPipeline(t), must(Accurate())
+	if d2, a2 := must(Embedded(false)), must(Embedded(true)); d2 != d || a2 != a {
+		t.Error("Embedded does not return the pipelines of Default and Accurate, decoded once")
+	}
+	if d.Parser.Beam() != 1 || a.Parser.Beam() != 8 {
+		t.Errorf("beams %d and %d, IDs %s and %s", d.Parser.Beam(), a.Parser.Beam(), d.ID, a.ID)
+	}
+	if d.ID == a.ID {
+		t.Error("the two pipelines share a cache ID")
+	}
+}
+
+func must(p *Pipeline, err error) *Pipeline {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func testText(t *testing.T, p *Pipeline) {
 	text := "Police in Syracuse arrested two men on Tuesday. They don't know why!\n\nMr. Smith paid $5.50."
 	sents, err := p.NewWorker().Text(text)
 	if err != nil {
