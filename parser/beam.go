@@ -1,6 +1,9 @@
 package parser
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Beam search. A model trained with TrainOptions.Beam > 1 keeps the Beam best partial
 // parses at every step instead of one, ranked by the sum of their transition scores
@@ -109,15 +112,7 @@ func (p *Parser) runBeam(k int, tr *beamTrain) {
 			}
 		}
 		// The k best, by score, then by parent and action (deterministic ties).
-		slices.SortStableFunc(p.cands, func(a, b beamCand) int {
-			switch {
-			case a.score > b.score:
-				return -1
-			case a.score < b.score:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(p.cands, func(a, b beamCand) int { return cmp.Compare(b.score, a.score) })
 		kept := p.cands[:min(k, len(p.cands))]
 		if train {
 			goldKept := false
