@@ -2,10 +2,11 @@ package nn
 
 import (
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/synth"
-	"github.com/qsc-nlp/qsc/model"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/model"
 )
 
 // benchSentence returns paper-sized parameters and a sentence of 27 tokens with 17

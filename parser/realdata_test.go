@@ -2,12 +2,12 @@ package parser
 
 import (
 	"cmp"
-	"github.com/qsc-nlp/qsc/internal/cputime"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/cputime"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"

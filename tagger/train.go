@@ -3,12 +3,12 @@ package tagger
 import (
 	"cmp"
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/syntax"
 )

@@ -27,12 +27,12 @@ package features
 import (
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/internal/hashing"
 	"math"
 	"slices"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )

@@ -1,8 +1,6 @@
 package lr
 
 import (
-	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +9,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/parser"
 )
 

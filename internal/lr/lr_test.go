@@ -3,8 +3,6 @@ package lr
 import (
 	"bytes"
 	"errors"
-	"github.com/qsc-nlp/qsc/internal/synth"
-	"github.com/qsc-nlp/qsc/model"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +10,8 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/model"
 )
 
 func randomExamples(rng *rand.Rand, n, dim int) *examples {

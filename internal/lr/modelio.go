@@ -5,11 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/model"
 	"math"
 
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/model"
 )
 
 // Model file: the modelfile container, kind "va-lr", version 3 (version 2 lacks the

@@ -3,8 +3,6 @@ package lr
 import (
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"io"
 	"math"
 	"slices"
@@ -13,6 +11,8 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"
 )
 
