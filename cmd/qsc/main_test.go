@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,5 +163,36 @@ func TestEvalOnFixture(t *testing.T) {
 	}
 	if code, _, errs := runQSC(t, "eval", "--data", data, "--methods", "magic"); code != 2 || !strings.Contains(errs, "unknown method") {
 		t.Errorf("bad method: %d %s", code, errs)
+	}
+}
+
+// TestTrainParser trains tiny parsers on the parser package's fixture: greedy, with the
+// fixture again as silver trees, and with a beam; each writes a model that qsc can load.
+func TestTrainParser(t *testing.T) {
+	fixture := filepath.Join("..", "..", "parser", "testdata", "small.conllu")
+	dir := t.TempDir()
+	for i, flags := range [][]string{
+		nil,
+		{"--silver", fixture, "--silver-n", "3", "--gold-copies", "2"},
+		{"--beam", "4"},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("p%d.qsm", i))
+		args := append([]string{"train", "parser", "--train", fixture, "--dev", "", "--clusters", "", "--epochs", "2", "--runs", "1", "--out", out}, flags...)
+		code, _, errs := runQSC(t, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", flags, code, errs)
+		}
+		if len(flags) > 0 && flags[0] == "--silver" && !strings.Contains(errs, "(3 sentences)") {
+			t.Errorf("%q: stderr does not report 3 silver sentences: %s", flags, errs)
+		}
+		if code, _, errs := runQSC(t, "parse", "--parser", out, "Dogs bark."); code != 0 {
+			t.Errorf("%q: the model does not parse: %d %s", flags, code, errs)
+		}
+	}
+	for _, flags := range [][]string{{"--beam", "0"}, {"--gold-copies", "2"}, {"--silver", fixture, "--gold-copies", "0"}} {
+		args := append([]string{"train", "parser", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")}, flags...)
+		if code, _, _ := runQSC(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", flags, code)
+		}
 	}
 }
