@@ -11,7 +11,7 @@ import (
 // File names of the default models.
 const (
 	TaggerName = "en-ewt-tagger-v2.qsm" // Penn Treebank tagger, UD_English-EWT train
-	ParserName = "en-ewt-parser-v1.qsm" // UD dependency parser, UD_English-EWT train
+	ParserName = "en-ewt-parser-v2.qsm" // UD dependency parser (greedy): EWT train and silver trees
 	// ParserBeamName is the accurate parser: the same features with beam search (width 8)
 	// and global training; about 6 times slower than ParserName.
 	ParserBeamName = "en-ewt-parser-beam8-v1.qsm"

@@ -14,7 +14,7 @@ import (
 )
 
 const (
-	parserModelPath = "../models/en-ewt-parser-v1.qsm"
+	parserModelPath = "../models/en-ewt-parser-v2.qsm"
 	taggerModelPath = "../models/en-ewt-tagger-v2.qsm"
 )
 

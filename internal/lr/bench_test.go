@@ -28,7 +28,7 @@ func benchFile(tb testing.TB, env, name string) []byte {
 	return data
 }
 
-// testInputs parses the Google test tuples with the parser model (models/en-ewt-parser-v1.qsm
+// testInputs parses the Google test tuples with the parser model (models/en-ewt-parser-v2.qsm
 // or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
 func testInputs(tb testing.TB) []model.Input {
 	tb.Helper()
