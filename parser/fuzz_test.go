@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,26 +11,23 @@ import (
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
-var (
-	embeddedOnce  sync.Once
-	embeddedModel *Model
-	embeddedErr   error
-)
-
-// embedded returns the default parser model, loaded once per test binary.
-func embedded(t testing.TB) *Model {
-	t.Helper()
-	embeddedOnce.Do(func() {
-		var data []byte
-		if data, embeddedErr = models.Load(models.ParserName); embeddedErr == nil {
-			embeddedModel, embeddedErr = Load(data)
+// embedded returns the embedded parser models, the default (greedy) and the accurate
+// (beam search) one, loaded once per test binary.
+var embedded = sync.OnceValues(func() ([]*Model, error) {
+	var out []*Model
+	for _, name := range []string{models.ParserName, models.ParserBeamName} {
+		data, err := models.Load(name)
+		if err != nil {
+			return nil, err
 		}
-	})
-	if embeddedErr != nil {
-		t.Fatal(embeddedErr)
+		m, err := Load(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, m)
 	}
-	return embeddedModel
-}
+	return out, nil
+})
 
 // fuzzTags are the tags a fuzz input picks from: the Penn Treebank tags, tags the model
 // never saw, and the empty tag (an error).
@@ -41,7 +39,8 @@ var fuzzTags = []string{
 	"nn", "XYZ", "-NONE-", "\xff", "",
 }
 
-// FuzzParse parses arbitrary token sequences with arbitrary tags with the embedded model:
+// FuzzParse parses arbitrary token sequences with arbitrary tags with each embedded model
+// (greedy and beam search):
 // the forms are forms split at spaces (empty forms included), token i takes the tag
 // fuzzTags[tags[i mod len(tags)]]. Parse must never panic; it fails with ErrNoTag exactly
 // when a tag is empty, and otherwise gives a valid projective tree with one token on the
@@ -51,69 +50,84 @@ var fuzzTags = []string{
 //	go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 10m -parallel 1 ./parser
 func FuzzParse(f *testing.F) {
 	f.Add("The cat sat on the mat .", []byte{2, 11, 27, 5, 2, 11, 38})
-	m := embedded(f)
-	reused := m.NewParser()
+	ms, err := embedded()
+	if err != nil {
+		f.Fatal(err)
+	}
+	reused := make([]*Parser, len(ms))
+	for i, m := range ms {
+		reused[i] = m.NewParser()
+	}
 	f.Fuzz(func(t *testing.T, forms string, tags []byte) {
-		words := strings.Split(forms, " ")
-		if len(words) > 1000 {
-			words = words[:1000]
-		}
-		s := &syntax.Sentence{Tokens: make([]syntax.Token, len(words))}
-		noTag := len(tags) == 0
-		for i, w := range words {
-			tag := ""
-			if len(tags) > 0 {
-				tag = fuzzTags[int(tags[i%len(tags)])%len(fuzzTags)]
-			}
-			noTag = noTag || tag == ""
-			s.Tokens[i] = syntax.Token{Form: w, XPOS: tag, Head: syntax.NoHead}
-		}
-		err := reused.Parse(s)
-		if noTag {
-			if !errors.Is(err, ErrNoTag) {
-				t.Fatalf("a token has no tag: err = %v, want ErrNoTag", err)
-			}
-			for i, tk := range s.Tokens {
-				if tk.Head != syntax.NoHead || tk.Rel != "" {
-					t.Fatalf("failed Parse changed token %d: %+v", i+1, tk)
-				}
-			}
-			return
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := syntax.NewTree(s.Heads()); err != nil {
-			t.Fatalf("invalid tree %v: %v", s.Heads(), err)
-		}
-		roots := 0
-		h := []int32{-1}
-		for i, tk := range s.Tokens {
-			switch {
-			case tk.Head == 0:
-				roots++
-				if tk.Rel != "root" {
-					t.Fatalf("token %d on the root labelled %q", i+1, tk.Rel)
-				}
-			case tk.Rel == "" || tk.Rel == "root":
-				t.Fatalf("token %d: label %q on the arc from %d", i+1, tk.Rel, tk.Head)
-			}
-			h = append(h, int32(tk.Head))
-		}
-		if roots != 1 || !isProjective(h) {
-			t.Fatalf("%d tokens on the root, projective %v: %v", roots, isProjective(h), h)
-		}
-		fresh := &syntax.Sentence{Tokens: make([]syntax.Token, len(s.Tokens))}
-		for i, tk := range s.Tokens {
-			fresh.Tokens[i] = syntax.Token{Form: tk.Form, XPOS: tk.XPOS, Head: syntax.NoHead}
-		}
-		if err := m.NewParser().Parse(fresh); err != nil {
-			t.Fatal(err)
-		}
-		for i := range s.Tokens {
-			if a, b := s.Tokens[i], fresh.Tokens[i]; a.Head != b.Head || a.Rel != b.Rel {
-				t.Fatalf("token %d: a reused parser gives %d/%s, a fresh one %d/%s", i+1, a.Head, a.Rel, b.Head, b.Rel)
-			}
+		for i, m := range ms {
+			checkParse(t, m, reused[i], forms, tags)
 		}
 	})
+}
+
+// checkParse is one FuzzParse check with model m, parsing with reused and with a fresh
+// parser.
+func checkParse(t *testing.T, m *Model, reused *Parser, forms string, tags []byte) {
+	t.Helper()
+	words := strings.Split(forms, " ")
+	if len(words) > 1000 {
+		words = words[:1000]
+	}
+	s := &syntax.Sentence{Tokens: make([]syntax.Token, len(words))}
+	noTag := len(tags) == 0
+	for i, w := range words {
+		tag := ""
+		if len(tags) > 0 {
+			tag = fuzzTags[int(tags[i%len(tags)])%len(fuzzTags)]
+		}
+		noTag = noTag || tag == ""
+		s.Tokens[i] = syntax.Token{Form: w, XPOS: tag, Head: syntax.NoHead}
+	}
+	err := reused.Parse(s)
+	if noTag {
+		if !errors.Is(err, ErrNoTag) {
+			t.Fatalf("a token has no tag: err = %v, want ErrNoTag", err)
+		}
+		for i, tk := range s.Tokens {
+			if tk.Head != syntax.NoHead || tk.Rel != "" {
+				t.Fatalf("failed Parse changed token %d: %+v", i+1, tk)
+			}
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := syntax.NewTree(s.Heads()); err != nil {
+		t.Fatalf("invalid tree %v: %v", s.Heads(), err)
+	}
+	roots := 0
+	h := []int32{-1}
+	for i, tk := range s.Tokens {
+		switch {
+		case tk.Head == 0:
+			roots++
+			if tk.Rel != "root" {
+				t.Fatalf("token %d on the root labelled %q", i+1, tk.Rel)
+			}
+		case tk.Rel == "" || tk.Rel == "root":
+			t.Fatalf("token %d: label %q on the arc from %d", i+1, tk.Rel, tk.Head)
+		}
+		h = append(h, int32(tk.Head))
+	}
+	if roots != 1 || !isProjective(h) {
+		t.Fatalf("%d tokens on the root, projective %v: %v", roots, isProjective(h), h)
+	}
+	fresh := &syntax.Sentence{Tokens: make([]syntax.Token, len(s.Tokens))}
+	for i, tk := range s.Tokens {
+		fresh.Tokens[i] = syntax.Token{Form: tk.Form, XPOS: tk.XPOS, Head: syntax.NoHead}
+	}
+	if err := m.NewParser().Parse(fresh); err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.Tokens {
+		if a, b := s.Tokens[i], fresh.Tokens[i]; a.Head != b.Head || a.Rel != b.Rel {
+			t.Fatalf("token %d: a reused parser gives %d/%s, a fresh one %d/%s", i+1, a.Head, a.Rel, b.Head, b.Rel)
+		}
+	}
 }
