@@ -154,9 +154,9 @@ func (p *Parser) runBeam(k int, tr *beamTrain) {
 	}
 }
 
-// history returns the transition sequence of candidate c of the beam cur, with the label
-// its arc would get (unused by updates, which replay with the recorded labels of the
-// parent and score only the actions).
+// history returns the transition sequence of candidate c of the beam cur. Its last
+// transition carries no label: an update scores the actions in the states before them, and
+// nothing follows the last one.
 func (c beamCand) history(cur []*beamItem) []int32 {
 	h := slices.Clone(cur[c.parent].hist)
 	return append(h, int32(c.act))

@@ -369,6 +369,9 @@ func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
+	if tc.extra != "" {
+		return nil, fmt.Errorf("tagger: %s has more than 64 distinct XPOS tags (%q is the 65th): tag profiles hold at most 64", path, tc.extra)
+	}
 	if err != nil {
 		return nil, err
 	}

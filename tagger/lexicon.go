@@ -4,12 +4,11 @@ import (
 	"slices"
 )
 
-// Lexicon knowledge of the cluster corpus: when the unlabeled corpus also carries XPOS
-// tags (the Google compression corpus was tagged on its original, cased text before it
-// was lowercased), each clustered word also gets its tag profile there: the most frequent
-// tag and the set of tags with at least lexMinShare of its occurrences. These are
-// features like any other: the perceptron learns how far to trust the other corpus's
-// tagging.
+// Tag profiles. When the unlabeled corpus of the clusters also carries XPOS tags (the
+// Google compression corpus was tagged on its original, cased text before it was
+// lowercased), each clustered word also gets its tag profile there: its most frequent tag
+// and the set of tags with at least lexMinShare of its occurrences. They are features like
+// any other: the perceptron learns how far to trust the other corpus's tagging.
 const lexMinShare = 0.1
 
 // tagCounter counts the tags of normalized words while the cluster corpus is read.
@@ -17,6 +16,7 @@ type tagCounter struct {
 	tags   []string           // tag names by id, in order of first appearance
 	ids    map[string]int     // tag name -> id
 	counts map[uint64][]int32 // word key -> count by tag id
+	extra  string             // the first tag name beyond the 64 a profile can hold
 }
 
 func newTagCounter() *tagCounter {
@@ -29,8 +29,11 @@ func (tc *tagCounter) add(key uint64, tag string) {
 	}
 	id, ok := tc.ids[tag]
 	if !ok {
-		if len(tc.tags) == 64 {
-			return // the class is a 64-bit mask: ignore further tag names
+		if len(tc.tags) == 64 { // the class is a 64-bit mask
+			if tc.extra == "" {
+				tc.extra = tag
+			}
+			return
 		}
 		id = len(tc.tags)
 		tc.ids[tag] = id

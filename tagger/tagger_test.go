@@ -482,3 +482,20 @@ func TestLoadFormatV1(t *testing.T) {
 		t.Fatalf("tags of the version-1 model changed:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestLexiconTooManyTags checks that a cluster corpus with more tag names than a profile
+// can hold is refused with an error naming the file and the tag, not silently cut.
+func TestLexiconTooManyTags(t *testing.T) {
+	var b strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&b, "1\tw%d\t_\t_\tT%d\t_\t_\t_\t_\t_\n\n", i, i)
+	}
+	path := filepath.Join(t.TempDir(), "tags.conllu")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LearnClustersFile(path, ClusterOptions{MinCount: 1, Fine: 2, Coarse: 1})
+	if err == nil || !strings.Contains(err.Error(), "tags.conllu") || !strings.Contains(err.Error(), `"T64"`) {
+		t.Fatalf("err = %v, want one naming the file and tag T64", err)
+	}
+}
