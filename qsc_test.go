@@ -159,7 +159,17 @@ func testCompressConstraints(t *testing.T, e *Engine) {
 
 // TestConcurrent checks that concurrent requests give the same results as serial ones.
 func TestConcurrent(t *testing.T) {
-	e := newEngine(t)
+	t.Run("default", func(t *testing.T) { testConcurrent(t, newEngine(t)) })
+	t.Run("accurate", func(t *testing.T) {
+		e, err := NewWithOptions(Options{Accurate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		testConcurrent(t, e)
+	})
+}
+
+func testConcurrent(t *testing.T, e *Engine) {
 	ctx := context.Background()
 	texts := []string{
 		"Five people have been taken to hospital with minor injuries following a crash on the A17 near Sleaford this morning.",
