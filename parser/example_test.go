@@ -55,3 +55,37 @@ func Example() {
 	// 7 . 3 punct
 	// ##
 }
+
+// A model trained with a beam parses with beam search: it keeps the Beam best partial
+// parses at every step.
+func ExampleTrainOptions_beam() {
+	cs, err := conllu.ReadAll("testdata/small.conllu")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var train []*syntax.Sentence
+	for _, c := range cs {
+		train = append(train, syntax.FromCoNLLU(c))
+	}
+	m, _, err := parser.Train(train, nil, parser.TrainOptions{Epochs: 10, MinWordCount: 1, ActionBits: 16, LabelBits: 12, Beam: 4})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := &syntax.Sentence{}
+	for _, w := range [][2]string{{"The", "DT"}, {"dog", "NN"}, {"sat", "VBD"}, {".", "."}} {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: w[0], XPOS: w[1]})
+	}
+	if err := m.NewParser().Parse(s); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("beam", m.Beam())
+	for i, t := range s.Tokens {
+		fmt.Printf("%d %s %d %s\n", i+1, t.Form, t.Head, t.Rel)
+	}
+	// Output:
+	// beam 4
+	// 1 The 2 det
+	// 2 dog 3 nsubj
+	// 3 sat 0 root
+	// 4 . 3 punct
+}
