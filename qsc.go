@@ -69,8 +69,8 @@ type Options struct {
 	// Seed seeds the RANDOM method (default 0).
 	Seed uint64
 	// Accurate parses every request with the embedded beam-search parser instead of the
-	// greedy one: better trees and better compressions, at about 6 times the parsing time
-	// (the figures are in MODELS.md).
+	// greedy one: better trees, at about 6 times the parsing time; the compressions are
+	// about as good as with the default parser (the figures are in MODELS.md).
 	Accurate bool
 }
 

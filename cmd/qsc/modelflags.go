@@ -10,7 +10,7 @@ import (
 )
 
 // accurateUsage describes the --accurate flag of every command that parses raw text.
-var accurateUsage = "parse with the embedded beam-search parser " + models.ParserBeamName + ": better trees and compressions, about 6 times slower parsing"
+var accurateUsage = "parse with the embedded beam-search parser " + models.ParserBeamName + ": better trees, about 6 times slower parsing"
 
 // modelFlags are the flags that choose the tagger and parser: the embedded defaults, the
 // embedded accurate parser, or files.
