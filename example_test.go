@@ -84,19 +84,22 @@ func ExampleEngine_DoSnippets() {
 }
 
 // The accurate engine parses with the embedded beam-search parser: better trees, about a
-// quarter of the parsing speed.
+// quarter of the parsing speed. Here the tree decides which words may go.
 func ExampleNewWithOptions() {
 	eng, err := qsc.NewWithOptions(qsc.Options{Accurate: true})
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := eng.Compress(context.Background(),
-		"Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries.",
-		[]string{"police", "Syracuse"}, 40)
+	req := &qsc.Request{
+		Text:   "Five people have been taken to hospital with minor injuries following a crash on the A17 near Sleaford this morning.",
+		Query:  []string{"crash"},
+		Budget: 80,
+	}
+	res, err := eng.Do(context.Background(), req, false)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Compression)
 	// Output:
-	// Police in Syracuse arrested two men .
+	// Five people have been taken to hospital with minor injuries following a crash .
 }

@@ -11,15 +11,7 @@ import (
 
 func Example() {
 	// Train a toy model on a few sentences (real models are trained by "qsc train parser").
-	cs, err := conllu.ReadAll("testdata/small.conllu")
-	if err != nil {
-		log.Fatal(err)
-	}
-	var train []*syntax.Sentence
-	for _, c := range cs {
-		train = append(train, syntax.FromCoNLLU(c))
-	}
-	m, _, err := parser.Train(train, nil, parser.TrainOptions{Epochs: 10, MinWordCount: 1, ActionBits: 16, LabelBits: 12})
+	m, _, err := parser.Train(toyTreebank(), nil, parser.TrainOptions{Epochs: 10, MinWordCount: 1, ActionBits: 16, LabelBits: 12})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,15 +51,7 @@ func Example() {
 // A model trained with a beam parses with beam search: it keeps the Beam best partial
 // parses at every step.
 func ExampleTrainOptions_beam() {
-	cs, err := conllu.ReadAll("testdata/small.conllu")
-	if err != nil {
-		log.Fatal(err)
-	}
-	var train []*syntax.Sentence
-	for _, c := range cs {
-		train = append(train, syntax.FromCoNLLU(c))
-	}
-	m, _, err := parser.Train(train, nil, parser.TrainOptions{Epochs: 10, MinWordCount: 1, ActionBits: 16, LabelBits: 12, Beam: 4})
+	m, _, err := parser.Train(toyTreebank(), nil, parser.TrainOptions{Epochs: 10, MinWordCount: 1, ActionBits: 16, LabelBits: 12, Beam: 4})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -88,4 +72,17 @@ func ExampleTrainOptions_beam() {
 	// 2 dog 3 nsubj
 	// 3 sat 0 root
 	// 4 . 3 punct
+}
+
+// toyTreebank reads the few training sentences of the examples.
+func toyTreebank() []*syntax.Sentence {
+	cs, err := conllu.ReadAll("testdata/small.conllu")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var train []*syntax.Sentence
+	for _, c := range cs {
+		train = append(train, syntax.FromCoNLLU(c))
+	}
+	return train
 }
