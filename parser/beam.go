@@ -20,7 +20,7 @@ const MaxBeam = 64
 type beamItem struct {
 	st    state
 	score float64
-	hist  []int32 // transitions so far: action | label<<2
+	hist  []int32 // transitions so far, while training: action | label<<2
 	gold  bool    // hist is a prefix of the oracle sequence
 }
 
@@ -128,7 +128,6 @@ func (p *Parser) runBeam(k int, tr *beamTrain) {
 		for j, c := range kept {
 			it, par := next[j], cur[c.parent]
 			it.st.copyFrom(&par.st)
-			it.hist = append(it.hist[:0], par.hist...)
 			it.score, it.gold = c.score, c.gold
 			var lab int32
 			if c.act != actShift {
@@ -140,7 +139,9 @@ func (p *Parser) runBeam(k int, tr *beamTrain) {
 				}
 			}
 			it.st.apply(c.act, lab)
-			it.hist = append(it.hist, int32(c.act)|lab<<2)
+			if train { // only updates replay the transitions
+				it.hist = append(append(it.hist[:0], par.hist...), int32(c.act)|lab<<2)
+			}
 		}
 		// The successors move to the front half of p.beam.
 		for j := range k {
