@@ -27,10 +27,23 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	}
 }
 
+// embeddedParser returns the name of the embedded parser that --accurate chooses, or an
+// error when a parser file (given with the flag named fileFlag) is chosen too.
+func embeddedParser(accurate bool, file, fileFlag string) (string, error) {
+	if !accurate {
+		return models.ParserName, nil
+	}
+	if file != "" {
+		return "", usagef("--accurate chooses the embedded beam-search parser; it does not go with %s", fileFlag)
+	}
+	return models.ParserBeamName, nil
+}
+
 // pipeline loads the chosen models.
 func (m *modelFlags) pipeline() (*pipeline.Pipeline, error) {
-	if *m.accurate && *m.parser != "" {
-		return nil, usagef("--accurate chooses the embedded beam-search parser; it does not go with --parser")
+	parserName, err := embeddedParser(*m.accurate, *m.parser, "--parser")
+	if err != nil {
+		return nil, err
 	}
 	if *m.tagger == "" && *m.parser == "" {
 		return pipeline.Embedded(*m.accurate)
@@ -38,10 +51,6 @@ func (m *modelFlags) pipeline() (*pipeline.Pipeline, error) {
 	td, err := modelBytes(*m.tagger, models.TaggerName)
 	if err != nil {
 		return nil, fmt.Errorf("tagger model: %w", err)
-	}
-	parserName := models.ParserName
-	if *m.accurate {
-		parserName = models.ParserBeamName
 	}
 	pd, err := modelBytes(*m.parser, parserName)
 	if err != nil {

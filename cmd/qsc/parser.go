@@ -132,12 +132,9 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	name := models.ParserName
-	if *accurate {
-		if *modelPath != "" {
-			return usagef("--accurate chooses the embedded beam-search parser; it does not go with --model")
-		}
-		name = models.ParserBeamName
+	name, err := embeddedParser(*accurate, *modelPath, "--model")
+	if err != nil {
+		return err
 	}
 	files := fs.Args()
 	if len(files) == 0 {
