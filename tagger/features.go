@@ -57,6 +57,11 @@ func nz(k uint64) uint64 {
 	return k
 }
 
+// absent is the form and shape of a token whose letter case is unknown (a silver training
+// token, see TrainOptions.Silver): the features that use them are left out. Real hashes
+// are never 0 (see extractor.word).
+const absent = 0
+
 // boundary attrs: distinct constant hashes.
 var (
 	bosAttr = attr{form: 0xB05, lower: 0xB05, shape: 0xB05, cf: 0xB05, cc: 0xB05, dict: -1}
@@ -115,9 +120,9 @@ func (x *extractor) word(a *attr, form string, m *Model) {
 		rs = append(rs, r)
 	}
 	x.runes = rs
-	a.form = hashing.String(form)
+	a.form = nz(hashing.String(form))
 	a.lower = hashing.Runes(rs)
-	a.shape = shape
+	a.shape = nz(shape)
 	for k := range 4 {
 		if len(rs) > k+1 {
 			a.pre[k] = hashing.Runes(rs[:k+1])
@@ -178,12 +183,10 @@ func appendStatic(dst []uint64, a []attr, i int) []uint64 {
 // appendWord appends the keys of the static features that depend on the word w alone, so
 // that their scores are the same at every occurrence of the word (Tagger caches them).
 func appendWord(dst []uint64, w *attr) []uint64 {
-	dst = append(dst,
-		key1(1, 0),
-		key1(2, w.form),
-		key1(3, w.lower),
-		key1(12, w.shape),
-	)
+	dst = append(dst, key1(1, 0), key1(3, w.lower))
+	if w.shape != absent { // silver training tokens have neither form nor shape
+		dst = append(dst, key1(2, w.form), key1(12, w.shape))
+	}
 	for k := range 4 {
 		if w.suf[k] != 0 {
 			dst = append(dst, key1(uint64(4+k), w.suf[k]))
@@ -196,7 +199,10 @@ func appendWord(dst []uint64, w *attr) []uint64 {
 		dst = append(dst, key1(30, w.cf), key1(31, w.cc))
 	}
 	if w.lt != 0 {
-		dst = append(dst, key1(60, w.lt), key1(61, w.lc), key2(62, w.lt, w.shape))
+		dst = append(dst, key1(60, w.lt), key1(61, w.lc))
+		if w.shape != absent {
+			dst = append(dst, key2(62, w.lt, w.shape))
+		}
 	}
 	return dst
 }
@@ -213,7 +219,10 @@ const (
 // are the same at every occurrence (Tagger caches their scores).
 func appendNeighbour(dst []uint64, x *attr, side int, clusters bool) []uint64 {
 	if side == left {
-		dst = append(dst, key1(14, x.lower), key1(18, x.suf[2]), key1(20, x.shape))
+		dst = append(dst, key1(14, x.lower), key1(18, x.suf[2]))
+		if x.shape != absent {
+			dst = append(dst, key1(20, x.shape))
+		}
 		if clusters {
 			dst = append(dst, key1(32, x.cf), key1(34, x.cc))
 		}
@@ -222,7 +231,10 @@ func appendNeighbour(dst []uint64, x *attr, side int, clusters bool) []uint64 {
 		}
 		return dst
 	}
-	dst = append(dst, key1(15, x.lower), key1(19, x.suf[2]), key1(21, x.shape), key1(24, x.suf[1]))
+	dst = append(dst, key1(15, x.lower), key1(19, x.suf[2]), key1(24, x.suf[1]))
+	if x.shape != absent {
+		dst = append(dst, key1(21, x.shape))
+	}
 	if clusters {
 		dst = append(dst, key1(33, x.cf), key1(35, x.cc))
 	}
@@ -238,8 +250,10 @@ func appendContext(dst []uint64, a []attr, i int) []uint64 {
 	c := i + pad
 	w := &a[c]
 	l1, l2, r1, r2 := &a[c-1], &a[c-2], &a[c+1], &a[c+2]
+	if w.shape != absent {
+		dst = append(dst, key2(13, w.shape, boolHash(i == 0)))
+	}
 	dst = append(dst,
-		key2(13, w.shape, boolHash(i == 0)),
 		key1(16, l2.lower),
 		key1(17, r2.lower),
 		key2(22, l1.lower, w.lower),
@@ -291,10 +305,10 @@ func appendDyn(dst []uint64, a []attr, i int, l1, l2, r1, r2 uint64) []uint64 {
 		)
 	}
 	if l1 != noTag && r1 != noTag {
-		dst = append(dst,
-			key2(52, l1, r1),
-			key3(56, l1, r1, w.shape),
-		)
+		dst = append(dst, key2(52, l1, r1))
+		if w.shape != absent {
+			dst = append(dst, key3(56, l1, r1, w.shape))
+		}
 	}
 	return dst
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/cputime"
+	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -497,5 +498,72 @@ func TestLexiconTooManyTags(t *testing.T) {
 	_, err := LearnClustersFile(path, ClusterOptions{MinCount: 1, Fine: 2, Coarse: 1})
 	if err == nil || !strings.Contains(err.Error(), "tags.conllu") || !strings.Contains(err.Error(), `"T64"`) {
 		t.Fatalf("err = %v, want one naming the file and tag T64", err)
+	}
+}
+
+// silverTags are the tags of the silver sentence "the blorf cat sleeps .".
+var silverTags = []string{"DT", "JJ", "NN", "VBZ", "."}
+
+// silverSents returns n caseless silver sentences "the blorf cat sleeps ." tagged
+// silverTags, and one with a tag outside the gold tag set.
+func silverSents(n int) []*syntax.Sentence {
+	var out []*syntax.Sentence
+	for range n {
+		s := &syntax.Sentence{}
+		for i, w := range strings.Fields("the blorf cat sleeps .") {
+			wt := [2]string{w, silverTags[i]}
+			s.Tokens = append(s.Tokens, syntax.Token{Form: wt[0], XPOS: wt[1]})
+		}
+		out = append(out, s)
+	}
+	return append(out, &syntax.Sentence{Tokens: []syntax.Token{{Form: "zork", XPOS: "ZZZ"}}})
+}
+
+// TestTrainSilver checks TrainOptions.Silver: the silver sentences teach the model (the
+// fixture alone tags their words otherwise), lose their case-sensitive attributes,
+// stay out of the tag set and the tag dictionary, and training stays deterministic.
+func TestTrainSilver(t *testing.T) {
+	sents := readFile(t, fixture)
+	train := func(silver []*syntax.Sentence, copies int) *Model {
+		m, _, err := Train(sents[:50], nil, TrainOptions{Epochs: 4, Seed: 3, Quiet: true, Silver: silver, GoldCopies: copies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	tagsOf := func(m *Model) []string {
+		s := &syntax.Sentence{Tokens: []syntax.Token{{Form: "The"}, {Form: "blorf"}, {Form: "cat"}, {Form: "sleeps"}, {Form: "."}}}
+		m.NewTagger().Tag(s)
+		var tags []string
+		for _, tok := range s.Tokens {
+			tags = append(tags, tok.XPOS)
+		}
+		return tags
+	}
+	without, with := train(nil, 1), train(silverSents(40), 2)
+	if got := tagsOf(without); slices.Equal(got, silverTags) {
+		t.Fatalf("without silver data the sentence is already tagged %v: the test proves nothing", got)
+	}
+	if got := tagsOf(with); !slices.Equal(got, silverTags) {
+		t.Errorf("with silver data the sentence is tagged %v, want the silver tags %v", got, silverTags)
+	}
+	if slices.Contains(with.Tags(), "ZZZ") {
+		t.Errorf("a tag found only in the silver data entered the tag set %v", with.Tags())
+	}
+	if e := with.dict.find(hashing.String("blorf")); len(e) > 0 {
+		t.Errorf("a word seen only in the silver data entered the tag dictionary")
+	}
+	b1, _ := with.MarshalBinary()
+	b2, _ := train(silverSents(40), 2).MarshalBinary()
+	if !bytes.Equal(b1, b2) {
+		t.Errorf("two trainings with the same silver data and seed gave different model bytes")
+	}
+	// Silver tokens carry no case-sensitive attribute.
+	tr := &trainer{base: with}
+	tr.prepare(silverSents(1), true)
+	for _, a := range tr.sents[0].attrs[pad : len(tr.sents[0].attrs)-pad] {
+		if a.form != absent || a.shape != absent {
+			t.Fatalf("silver attrs keep form %x / shape %x", a.form, a.shape)
+		}
 	}
 }

@@ -43,13 +43,24 @@ func Train(train, dev []*syntax.Sentence, opts TrainOptions) (*Model, TrainRepor
 	}
 	rep.Tags = len(base.tags)
 	tr := &trainer{T: len(base.tags), base: base}
-	tr.prepare(train)
+	tr.prepare(train, false)
+	gold := len(tr.sents)
+	tr.prepare(opts.Silver, true)
+	tr.order = nil
+	for range max(opts.GoldCopies, 1) {
+		for i := range gold {
+			tr.order = append(tr.order, i)
+		}
+	}
+	for i := gold; i < len(tr.sents); i++ {
+		tr.order = append(tr.order, i)
+	}
 	var runs []*Model
 	for run := 1; run <= opts.Mix; run++ {
 		m := tr.run(dev, opts, run, &rep)
 		runs = append(runs, m)
 	}
-	best := mix(runs)
+	best := mix(runs, float64(cmp.Or(opts.Prune, pruneMin)))
 	if len(dev) > 0 {
 		rep.DevAcc, _, _ = Accuracy(best, dev)
 	}
@@ -64,10 +75,7 @@ func (tr *trainer) run(dev []*syntax.Sentence, opts TrainOptions, run int, rep *
 	tr.c = 1
 	tr.tab.init(1 << 16)
 	tr.w, tr.u = tr.w[:0], tr.u[:0]
-	order := make([]int, len(tr.sents))
-	for i := range order {
-		order[i] = i
-	}
+	order := slices.Clone(tr.order)
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed)+uint64(run-1), 0x7a66e5))
 	var best *Model
 	bestAcc, bestEp := -1.0, 0
@@ -106,14 +114,14 @@ func (tr *trainer) run(dev []*syntax.Sentence, opts TrainOptions, run int, rep *
 	return best
 }
 
-// pruneMin is the smallest weight magnitude (in quantization steps) kept in the final
-// model. Pruning the weights below 0.75 halves the model and speeds up tagging; on EWT
-// dev it costs 0.03 points (measured with Mix 3).
+// pruneMin is the default smallest weight magnitude (in quantization steps, see
+// quantScale) kept in the final model. Pruning the weights below 0.75 halves the model and
+// speeds up tagging; on EWT dev it costs 0.03 points (measured with Mix 3).
 const pruneMin = 48
 
 // mix returns a model whose weights are the rounded means of those of ms, which share
-// the tag set, dictionary and clusters, without the weights smaller than pruneMin.
-func mix(ms []*Model) *Model {
+// the tag set, dictionary and clusters, without the weights smaller than prune.
+func mix(ms []*Model, prune float64) *Model {
 	T := len(ms[0].tags)
 	sum := map[uint64][]int32{}
 	for _, m := range ms {
@@ -138,7 +146,7 @@ func mix(ms []*Model) *Model {
 	for _, k := range keys {
 		var ents []uint32
 		for j, v := range sum[k] {
-			if q := math.Round(float64(v) / n); math.Abs(q) >= pruneMin {
+			if q := math.Round(float64(v) / n); math.Abs(q) >= prune {
 				ents = append(ents, pack(j, int16(q)))
 			}
 		}
@@ -222,6 +230,7 @@ type trainer struct {
 	T      int
 	base   *Model
 	sents  []tsent
+	order  []int // indices into sents of one epoch, before shuffling
 	tab    growTable
 	w      []float32
 	u      []float64
@@ -231,18 +240,25 @@ type trainer struct {
 	dyn    []uint64
 }
 
-func (tr *trainer) prepare(train []*syntax.Sentence) {
+// prepare appends the training sentences of train to tr.sents; silver ones lose their
+// case-sensitive attributes (see TrainOptions.Silver).
+func (tr *trainer) prepare(train []*syntax.Sentence, silver bool) {
 	id := map[string]int32{}
 	for i, t := range tr.base.tags {
 		id[t] = int32(i)
 	}
 	var ex extractor
-	tr.sents = make([]tsent, 0, len(train))
+	tr.sents = slices.Grow(tr.sents, len(train))
 	for _, s := range train {
 		if len(s.Tokens) == 0 {
 			continue
 		}
 		ex.load(s, tr.base)
+		if silver {
+			for i := pad; i < len(ex.attrs)-pad; i++ {
+				ex.attrs[i].form, ex.attrs[i].shape = absent, absent
+			}
+		}
 		ts := tsent{attrs: slices.Clone(ex.attrs), gold: make([]int32, len(s.Tokens)), off: make([]int32, 1, len(s.Tokens)+1)}
 		for i, t := range s.Tokens {
 			g, ok := id[t.XPOS]

@@ -196,3 +196,34 @@ func TestTrainParser(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainTagger trains tiny taggers on the tagger package's fixture, plain and with the
+// fixture again as silver sentences; each writes a model that qsc can load. Bad flag
+// combinations are usage errors.
+func TestTrainTagger(t *testing.T) {
+	fixture := filepath.Join("..", "..", "tagger", "testdata", "ewt-sample.conllu")
+	dir := t.TempDir()
+	for i, flags := range [][]string{
+		nil,
+		{"--silver", fixture, "--silver-n", "5", "--gold-copies", "2", "--prune", "64"},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("t%d.qsm", i))
+		args := append([]string{"train", "tagger", "--train", fixture, "--dev", "", "--clusters", "", "--epochs", "2", "--mix", "1", "--out", out}, flags...)
+		code, stdout, errs := runQSC(t, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", flags, code, errs)
+		}
+		if len(flags) > 0 && !strings.Contains(stdout, "silver: 5 sentences") {
+			t.Errorf("%q: output does not report 5 silver sentences: %s", flags, stdout)
+		}
+		if code, _, errs := runQSC(t, "parse", "--tagger", out, "Dogs bark."); code != 0 {
+			t.Errorf("%q: the model does not tag: %d %s", flags, code, errs)
+		}
+	}
+	for _, flags := range [][]string{{"--gold-copies", "2"}, {"--silver-n", "3"}, {"--silver", fixture, "--gold-copies", "0"}, {"--prune", "0"}} {
+		args := append([]string{"train", "tagger", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")}, flags...)
+		if code, _, _ := runQSC(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", flags, code)
+		}
+	}
+}
