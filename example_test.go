@@ -78,9 +78,10 @@ func ExampleEngine_DoSnippets() {
 		fmt.Printf("%q\n", doc[k.Start:k.End])
 	}
 	// Output:
-	// the storm could bring flooding to low-lying of New York City
-	// "the storm could bring flooding to low-lying"
-	// "of New York City"
+	// the storm could bring flooding to low-lying areas New York .
+	// "the storm could bring flooding to low-lying areas"
+	// "New York"
+	// "."
 }
 
 // The accurate engine parses with the embedded beam-search parser: better trees, about a
@@ -101,5 +102,5 @@ func ExampleNewWithOptions() {
 	}
 	fmt.Println(res.Compression)
 	// Output:
-	// Five people have been taken to hospital with minor injuries following a crash .
+	// Five people have been taken following a crash near Sleaford this morning .
 }

@@ -10,7 +10,7 @@ import (
 
 // File names of the default models.
 const (
-	TaggerName = "en-ewt-tagger-v2.qsm" // Penn Treebank tagger, UD_English-EWT train
+	TaggerName = "en-ewt-tagger-v3.qsm" // Penn Treebank tagger: UD_English-EWT train and silver tags
 	ParserName = "en-ewt-parser-v2.qsm" // UD dependency parser (greedy): EWT train and silver trees
 	// ParserBeamName is the accurate parser: the same features with beam search (width 8)
 	// and global training; about 6 times slower than ParserName.

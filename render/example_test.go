@@ -26,10 +26,10 @@ func Example() {
 	fmt.Println(render.Ellipsis(doc, s))
 	fmt.Println(render.HTML(doc, s, true))
 	// Output:
-	// Police in Syracuse N.Y. arrested two men after a long investigation .
-	// Police in Syracuse N.Y. arrested two men after a long investigation .
-	// Police in Syracuse N.Y. arrested two men … after a long investigation …
-	// <mark>Police</mark> in Syracuse N.Y. <mark>arrested</mark> two men … after a long investigation …
+	// Police arrested two men after a long investigation into a string .
+	// Police arrested two men after a long investigation into a string .
+	// Police … arrested two men … after a long investigation into a string …
+	// <mark>Police</mark> … <mark>arrested</mark> two men … after a long investigation into a string …
 }
 
 // HTML escapes the document's text, so any input is safe to show.

@@ -15,8 +15,11 @@
 // Optional word clusters learned from unlabeled text (see LearnClusters) help with words
 // unseen in the labeled training data. When that text also carries tags of its own, as the
 // Google compression corpus does, LearnClustersFile keeps each clustered word's tag
-// profile there (its most frequent tag and its frequent tags), which become features too. Train can average the weights of several
-// perceptrons trained with different seeds (TrainOptions.Mix).
+// profile there (its most frequent tag and its frequent tags), which become features too.
+// Train can also learn from that corpus's sentences directly, as silver training data
+// whose lowercased forms lose the features that see letter case (TrainOptions.Silver),
+// and can average the weights of several perceptrons trained with different seeds
+// (TrainOptions.Mix).
 //
 // A Model is read-only after Train or Load and safe for concurrent use; each goroutine
 // tags with its own Tagger from Model.NewTagger.
