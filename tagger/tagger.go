@@ -64,8 +64,8 @@ type TrainOptions struct {
 	// weigh the gold sentences against Silver.
 	GoldCopies int
 	// Prune is the smallest weight magnitude kept in the model, in 1/64 units (default
-	// 48, that is 0.75). Weights trained with Silver sentences grow larger: there 256
-	// keeps the accuracy with a third of the features.
+	// 48, that is 0.75). Weights trained with Silver sentences grow larger: for the
+	// shipped tagger 192 kept the dev accuracy with 40% of the features.
 	Prune int
 	// Quiet turns off the progress report on stderr.
 	Quiet bool
