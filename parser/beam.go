@@ -48,20 +48,6 @@ func (st *state) copyFrom(src *state) {
 	st.rset = append(st.rset[:0], src.rset...)
 }
 
-// labelOn returns the label class of the arc h → d in state st (see bestLabel); float
-// selects the float32 weights being trained.
-func (p *Parser) labelOn(st *state, h, d int32, float bool) int32 {
-	if h == 0 {
-		return p.m.rootLab
-	}
-	st.labelFeatures(p.ws, p.ps, p.cs, h, d, &p.lf)
-	cands := p.m.labelCands(p.ps[d], h < d)
-	if float {
-		return p.m.scoreLabelsF(&p.lf, cands, p.lsc)
-	}
-	return p.m.scoreLabels(&p.lf, cands, p.lsc)
-}
-
 // beamTrain is the training side of a beam search (see runBeam).
 type beamTrain struct {
 	gold []int32 // the static oracle's transitions, action | label<<2

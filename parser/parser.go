@@ -258,7 +258,7 @@ func (p *Parser) run(tr *trainer, g *instance) {
 		var lab int32
 		if a != actShift {
 			h, d := st.arc(a)
-			lab = p.bestLabel(h, d)
+			lab = p.labelOn(st, h, d, false)
 		}
 		st.apply(a, lab)
 	}
@@ -337,13 +337,18 @@ func growUint16(s []uint16, n int) []uint16 {
 	return make([]uint16, n)
 }
 
-// bestLabel returns the label class of the arc h → d; the root's dependent is "root".
-func (p *Parser) bestLabel(h, d int32) int32 {
+// labelOn returns the label class of the arc h → d in state st, leaving the label
+// features in p.lf; the root's dependent is "root". float selects the float32 weights
+// being trained.
+func (p *Parser) labelOn(st *state, h, d int32, float bool) int32 {
 	if h == 0 {
 		return p.m.rootLab
 	}
-	p.st.labelFeatures(p.ws, p.ps, p.cs, h, d, &p.lf)
+	st.labelFeatures(p.ws, p.ps, p.cs, h, d, &p.lf)
 	cands := p.m.labelCands(p.ps[d], h < d)
+	if float {
+		return p.m.scoreLabelsF(&p.lf, cands, p.lsc)
+	}
 	return p.m.scoreLabels(&p.lf, cands, p.lsc)
 }
 

@@ -589,7 +589,7 @@ func (p *Parser) greedyScore() float64 {
 		var lab int32
 		if a != actShift {
 			h, d := st.arc(a)
-			lab = p.bestLabel(h, d)
+			lab = p.labelOn(st, h, d, false)
 		}
 		st.apply(a, lab)
 	}

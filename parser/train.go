@@ -428,8 +428,7 @@ func (tr *trainer) step(p *Parser, g *instance) {
 		if h == 0 {
 			lab = m.rootLab
 		} else {
-			st.labelFeatures(p.ws, p.ps, p.cs, h, d, &p.lf)
-			lab = m.scoreLabelsF(&p.lf, m.labelCands(p.ps[d], h < d), p.lsc)
+			lab = p.labelOn(st, h, d, true)
 			gl := g.glab[d]
 			if g.gold[d] == h && gl != m.rootLab && gl >= 0 {
 				if lab != gl {
