@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,9 +190,16 @@ func TestTrainParser(t *testing.T) {
 			t.Errorf("%q: the model does not parse: %d %s", flags, code, errs)
 		}
 	}
-	for _, flags := range [][]string{{"--beam", "0"}, {"--gold-copies", "2"}, {"--silver", fixture, "--gold-copies", "0"}} {
-		args := append([]string{"train", "parser", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")}, flags...)
-		if code, _, _ := runQSC(t, args...); code != 2 {
+	wantUsageErrors(t, []string{"train", "parser", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")},
+		[]string{"--beam", "0"}, []string{"--gold-copies", "2"}, []string{"--silver", fixture, "--gold-copies", "0"})
+}
+
+// wantUsageErrors checks that qsc with args and each set of bad flags exits with 2, the
+// code of a usage error.
+func wantUsageErrors(t *testing.T, args []string, bad ...[]string) {
+	t.Helper()
+	for _, flags := range bad {
+		if code, _, _ := runQSC(t, append(slices.Clone(args), flags...)...); code != 2 {
 			t.Errorf("%q: exit %d, want 2", flags, code)
 		}
 	}
@@ -220,10 +228,6 @@ func TestTrainTagger(t *testing.T) {
 			t.Errorf("%q: the model does not tag: %d %s", flags, code, errs)
 		}
 	}
-	for _, flags := range [][]string{{"--gold-copies", "2"}, {"--silver-n", "3"}, {"--silver", fixture, "--gold-copies", "0"}, {"--prune", "0"}} {
-		args := append([]string{"train", "tagger", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")}, flags...)
-		if code, _, _ := runQSC(t, args...); code != 2 {
-			t.Errorf("%q: exit %d, want 2", flags, code)
-		}
-	}
+	wantUsageErrors(t, []string{"train", "tagger", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")},
+		[]string{"--gold-copies", "2"}, []string{"--silver-n", "3"}, []string{"--silver", fixture, "--gold-copies", "0"}, []string{"--prune", "0"})
 }

@@ -35,9 +35,7 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	clusterPath := fs.String("clusters", shared.Path(shared.GoogleTrain), "unlabeled CoNLL-U file to learn word clusters from (the Google compression train split when found; \"\" for none)")
 	actBits := fs.Uint("action-bits", 0, "log2 rows of the action weight table (0: default)")
 	labBits := fs.Uint("label-bits", 0, "log2 rows of the label weight table (0: default)")
-	silverPath := fs.String("silver", "", "extra training trees used as they are, not jackknifed (CoNLL-U with XPOS, HEAD and DEPREL; for example the Google corpus parsed by the accurate parser)")
-	silverN := fs.Int("silver-n", 0, "use only the first N sentences of --silver (0: all)")
-	goldCopies := fs.Int("gold-copies", 1, "with --silver: how many times each --train sentence is seen per epoch, to weigh the gold trees against the silver ones")
+	sf := addSilverFlags(fs, "extra training trees used as they are, not jackknifed (CoNLL-U with XPOS, HEAD and DEPREL; for example the Google corpus parsed by the accurate parser)")
 	beam := fs.Int("beam", 1, fmt.Sprintf("beam width: 1 parses greedily (dynamic oracle); 2 to %d trains globally and the model parses with that beam", parser.MaxBeam))
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -54,11 +52,8 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	if *beam < 1 || *beam > parser.MaxBeam {
 		return usagef("--beam %d: want 1 to %d", *beam, parser.MaxBeam)
 	}
-	if *goldCopies < 1 || *silverN < 0 {
-		return usagef("--gold-copies must be at least 1 and --silver-n at least 0")
-	}
-	if *silverPath == "" && (*goldCopies != 1 || *silverN != 0) {
-		return usagef("--gold-copies and --silver-n only apply with --silver")
+	if err := sf.check(); err != nil {
+		return err
 	}
 	start := time.Now()
 	train, err := readTreebank(*trainPath)
@@ -77,17 +72,14 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *silverPath != "" {
-		silver, err := readTreebank(*silverPath)
-		if err != nil {
-			return err
-		}
-		if *silverN > 0 && *silverN < len(silver) {
-			silver = silver[:*silverN]
-		}
-		fmt.Fprintf(stderr, "silver: %s (%d sentences)\n", *silverPath, len(silver))
+	silver, err := sf.read()
+	if err != nil {
+		return err
+	}
+	if silver != nil {
+		fmt.Fprintf(stderr, "silver: %s (%d sentences)\n", *sf.path, len(silver))
 		gold := train
-		for range *goldCopies - 1 {
+		for range *sf.goldCopies - 1 {
 			train = append(train, gold...)
 		}
 		train = append(train, silver...)

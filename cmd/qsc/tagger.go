@@ -27,10 +27,8 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "random seed")
 	epochs := fs.Int("epochs", 10, "training epochs")
 	mixN := fs.Int("mix", 3, "number of perceptrons (seeds seed, seed+1, …) whose weights are averaged")
-	silverPath := fs.String("silver", "", "extra training `file` tagged by another tagger, with caseless forms (CoNLL-U with XPOS; for example the Google compression train split)")
-	silverN := fs.Int("silver-n", 0, "use only the first `N` sentences of --silver (0: all)")
+	sf := addSilverFlags(fs, "extra training `file` tagged by another tagger, with caseless forms (CoNLL-U with XPOS; for example the Google compression train split)")
 	prune := fs.Int("prune", 48, "smallest weight magnitude kept in the model, in 1/64 units (raise it with --silver, whose weights grow larger)")
-	goldCopies := fs.Int("gold-copies", 1, "with --silver: how many times each --train sentence is seen per epoch, to weigh it against the silver ones")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -49,11 +47,8 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	if *mixN < 1 {
 		return usagef("--mix must be at least 1")
 	}
-	if *goldCopies < 1 || *silverN < 0 {
-		return usagef("--gold-copies must be at least 1 and --silver-n at least 0")
-	}
-	if *silverPath == "" && (*goldCopies != 1 || *silverN != 0) {
-		return usagef("--gold-copies and --silver-n only apply with --silver")
+	if err := sf.check(); err != nil {
+		return err
 	}
 	if *prune < 1 || *prune > 32767 {
 		return usagef("--prune must be 1 to 32767")
@@ -69,15 +64,12 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	opts := tagger.TrainOptions{Epochs: *epochs, Seed: *seed, Mix: *mixN, GoldCopies: *goldCopies, Prune: *prune}
-	if *silverPath != "" {
-		if opts.Silver, err = readTreebank(*silverPath); err != nil {
-			return err
-		}
-		if *silverN > 0 && *silverN < len(opts.Silver) {
-			opts.Silver = opts.Silver[:*silverN]
-		}
-		fmt.Fprintf(stdout, "silver: %d sentences from %s, gold seen %d times per epoch\n", len(opts.Silver), *silverPath, *goldCopies)
+	opts := tagger.TrainOptions{Epochs: *epochs, Seed: *seed, Mix: *mixN, GoldCopies: *sf.goldCopies, Prune: *prune}
+	if opts.Silver, err = sf.read(); err != nil {
+		return err
+	}
+	if opts.Silver != nil {
+		fmt.Fprintf(stdout, "silver: %d sentences from %s, gold seen %d times per epoch\n", len(opts.Silver), *sf.path, *sf.goldCopies)
 	}
 	if *clusterPath != "" {
 		t0 := time.Now()
