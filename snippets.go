@@ -281,8 +281,8 @@ func invalidUTF8(s string) int {
 type termQuery struct {
 	terms     [][]string
 	starts    map[string][]int    // first key → terms starting with it
-	ascii     [utf8.RuneSelf]bool // folded ASCII first runes of every key
-	first     map[rune]bool       // the other folded first runes of every key
+	ascii     [utf8.RuneSelf]bool // folded ASCII first runes of the words that may match a key
+	first     map[rune]bool       // their other folded first runes
 	long      int                 // sentences with a term that collect skipped for their length
 	maxTokens int                 // the longest sentence collect keeps (maxTokens of the method)
 }
@@ -311,10 +311,11 @@ func newTermQuery(query []string) (*termQuery, error) {
 		keys := make([]string, len(toks))
 		for j, t := range toks {
 			keys[j] = stem.Key(t.Form)
-			if r, _ := utf8.DecodeRuneInString(keys[j]); r < utf8.RuneSelf {
-				q.ascii[r] = true
-			} else {
-				q.first[r] = true
+			// A word matches when its key is keys[j]: it begins with the key's first
+			// rune, or is one of the key's irregular forms (stem.Key's first-rune rule).
+			q.admit(keys[j])
+			for _, f := range stem.IrregularForms(keys[j]) {
+				q.admit(f)
 			}
 		}
 		id := strings.Join(keys, "\x00")
@@ -326,6 +327,15 @@ func newTermQuery(query []string) (*termQuery, error) {
 		q.terms = append(q.terms, keys)
 	}
 	return q, nil
+}
+
+// admit lets the key filter pass the words that begin with the first rune of s.
+func (q *termQuery) admit(s string) {
+	if r, _ := utf8.DecodeRuneInString(s); r < utf8.RuneSelf {
+		q.ascii[r] = true
+	} else {
+		q.first[r] = true
+	}
 }
 
 // key returns the matching key of a token form, or "" when it cannot match any term.

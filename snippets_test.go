@@ -375,3 +375,26 @@ func BenchmarkSnippets(b *testing.B) {
 		}
 	})
 }
+
+// TestSnippetsIrregularForms is the regression test of the first-rune filter (issue 23):
+// an irregular form whose key begins with another letter (went → go, ate → eat) is found
+// by its infinitive, and the reverse.
+func TestSnippetsIrregularForms(t *testing.T) {
+	e := newEngine(t)
+	doc := "The children ate the cake quickly. Then everyone went home after the party."
+	for _, c := range []struct{ term, hit string }{
+		{"eat", "ate"}, {"go", "went"}, {"Ate", "ate"}, {"goes", "went"}, {"eaten", "ate"},
+	} {
+		sn, err := e.Snippets(context.Background(), doc, []string{c.term}, 60, 1)
+		if err != nil || len(sn) != 1 || len(sn[0].Hits) != 1 || doc[sn[0].Hits[0].Start:sn[0].Hits[0].End] != c.hit {
+			t.Errorf("query %q: %+v, %v; want one snippet with the hit %q", c.term, sn, err, c.hit)
+		}
+	}
+	doc = "They eat at noon. We go there."
+	for _, c := range []struct{ term, hit string }{{"ate", "eat"}, {"went", "go"}} {
+		sn, err := e.Snippets(context.Background(), doc, []string{c.term}, 60, 1)
+		if err != nil || len(sn) != 1 || len(sn[0].Hits) != 1 || doc[sn[0].Hits[0].Start:sn[0].Hits[0].End] != c.hit {
+			t.Errorf("query %q: %+v, %v; want one snippet with the hit %q", c.term, sn, err, c.hit)
+		}
+	}
+}

@@ -13,9 +13,16 @@
 // Key lower-cases any word; only words of ASCII letters (with inner hyphens or apostrophes)
 // are stemmed, others are returned lower-cased. It never panics and allocates only when
 // the key differs from the input.
+//
+// The first-rune rule. A key begins with the folded first rune of its word (Fold), with two
+// exceptions: leading apostrophes are dropped ('tis → tis), and an irregular form takes the
+// key of its infinitive or singular, which may begin with another letter (went → go, ate →
+// eat). IrregularForms lists the words of the second kind for a key, so that a caller that
+// skips words by their first rune (the snippet matcher) can admit them too.
 package stem
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -64,6 +71,24 @@ var irregular = map[string]string{
 	"mistaken": "mistake", "foresaw": "foresee", "foreseen": "foresee", "oversaw": "oversee",
 	"overseen": "oversee", "undergone": "undergo", "underwent": "undergo",
 }
+
+// irregularByKey maps a key to the irregular forms that have it (go → went, gone, goes).
+var irregularByKey = func() map[string][]string {
+	m := map[string][]string{}
+	for form := range irregular {
+		k := Key(form)
+		m[k] = append(m[k], form)
+	}
+	for _, forms := range m {
+		slices.Sort(forms)
+	}
+	return m
+}()
+
+// IrregularForms returns the irregular forms whose key is key, sorted (for "go": gone,
+// goes, went; for "eat": ate, eaten), or nil. They are the only words whose key may begin
+// with another letter than the word (see Key). The slice must not be modified.
+func IrregularForms(key string) []string { return irregularByKey[key] }
 
 // special are Porter2's exceptional forms (those of the inflectional steps).
 var special = map[string]string{

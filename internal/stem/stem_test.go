@@ -3,6 +3,7 @@ package stem
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -88,6 +89,25 @@ func TestKeyEdgeCases(t *testing.T) {
 	}
 }
 
+// TestIrregularForms checks the exceptions to the first-rune rule: every irregular form
+// whose key begins with another letter is listed under its key.
+func TestIrregularForms(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		forms []string
+	}{{"go", []string{"goes", "gone", "went"}}, {"eat", []string{"ate", "eaten"}}, {"arrest", nil}} {
+		if got := IrregularForms(Key(c.key)); !slices.Equal(got, c.forms) {
+			t.Errorf("IrregularForms(Key(%q)) = %q, want %q", c.key, got, c.forms)
+		}
+	}
+	for form, base := range irregular {
+		k := Key(form)
+		if k != Key(base) || !slices.Contains(IrregularForms(k), form) {
+			t.Errorf("irregular %q: key %q, base %q has key %q; forms of the key %q", form, k, base, Key(base), IrregularForms(k))
+		}
+	}
+}
+
 func TestKeyDoesNotAllocateForPlainWords(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Key("rest") }); n > 1 {
 		t.Errorf("Key(rest) allocates %v times", n)
@@ -98,7 +118,7 @@ func TestKeyDoesNotAllocateForPlainWords(t *testing.T) {
 }
 
 func FuzzKey(f *testing.F) {
-	for _, s := range []string{"arrested", "ties", "'s'", "sses", "eedly", "Y", "yy", "a-'", "\xe2\x80"} {
+	for _, s := range []string{"arrested", "ties", "'s'", "sses", "eedly", "Y", "yy", "a-'", "\xe2\x80", "went", "ATe"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, w string) {
@@ -106,9 +126,12 @@ func FuzzKey(f *testing.F) {
 		if isASCIILetters(w) && (Key(strings.ToUpper(w)) != k || Key(strings.ToLower(w)) != k) {
 			t.Errorf("Key(%q) = %q, but Key(upper) = %q, Key(lower) = %q", w, k, Key(strings.ToUpper(w)), Key(strings.ToLower(w)))
 		}
+		// The first-rune rule: the key begins with the word's folded first rune, unless
+		// that is an apostrophe or the word is one of the key's irregular forms.
 		if r, _ := utf8.DecodeRuneInString(w); w != "" && k != "" && Fold(r) != '\'' {
-			if f, _ := utf8.DecodeRuneInString(k); f != Fold(r) && utf8.ValidString(w) {
-				t.Errorf("Key(%q) = %q does not begin with %q", w, k, Fold(r))
+			if f, _ := utf8.DecodeRuneInString(k); f != Fold(r) && utf8.ValidString(w) &&
+				!slices.Contains(IrregularForms(k), strings.Map(Fold, w)) {
+				t.Errorf("Key(%q) = %q does not begin with %q, and %q is not an irregular form of %q", w, k, Fold(r), w, k)
 			}
 		}
 	})
