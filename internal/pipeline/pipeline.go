@@ -30,6 +30,9 @@ type Pipeline struct {
 	// ID identifies the pair of model files (a prefix of the SHA-256 of both), so that
 	// results computed with them can be cached under it.
 	ID string
+	// TaggerSum and ParserSum are the SHA-256 of each model file (stored annotations
+	// record their prefixes: package annotation).
+	TaggerSum, ParserSum [sha256.Size]byte
 }
 
 // Load decodes a tagger and a parser model file.
@@ -45,7 +48,8 @@ func Load(taggerData, parserData []byte) (*Pipeline, error) {
 	h := sha256.New()
 	h.Write(taggerData)
 	h.Write(parserData)
-	return &Pipeline{Tagger: tm, Parser: pm, ID: hex.EncodeToString(h.Sum(nil))[:12]}, nil
+	return &Pipeline{Tagger: tm, Parser: pm, ID: hex.EncodeToString(h.Sum(nil))[:12],
+		TaggerSum: sha256.Sum256(taggerData), ParserSum: sha256.Sum256(parserData)}, nil
 }
 
 // Options control how a sentence is analysed.
