@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/methods"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/model"
@@ -134,8 +135,10 @@ type Request struct {
 	XPOS []string `json:"xpos,omitempty"`
 	// QueryIDs are 1-based token ids that must be kept.
 	QueryIDs []int `json:"query_ids,omitempty"`
-	// Query are terms that must be kept; each is matched case-insensitively to its first
-	// occurrence in the sentence (a term of several words to a run of tokens).
+	// Query are terms that must be kept; each is matched to its first occurrence in the
+	// sentence (a term of several words to a run of tokens), ignoring case, accents,
+	// inflection and trailing punctuation, and finding a word inside a hyphenated one, as
+	// the snippets do (see DoSnippets).
 	Query []string `json:"query,omitempty"`
 	// Budget is the maximum length in characters of the kept tokens joined by spaces.
 	Budget int `json:"budget"`
@@ -320,17 +323,25 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 		slices.Sort(q)
 		return q, nil
 	case req.Query != nil:
-		if len(req.Query) > MaxQueryTerms {
-			return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(req.Query), MaxQueryTerms)
+		mq, err := compileQuery(req.Query)
+		if err != nil {
+			return nil, err
+		}
+		// The first occurrence of each term.
+		first := make([]match.Hit, mq.Len())
+		for _, h := range mq.NewScanner().Scan(s.Tokens) {
+			if first[h.Term].End == 0 {
+				first[h.Term] = h
+			}
 		}
 		seen := make([]bool, n+1)
 		var q []int
-		for _, term := range req.Query {
-			ids, err := matchTerm(s, term)
-			if err != nil {
-				return nil, err
+		for i, term := range req.Query {
+			h := first[mq.Term(i)]
+			if h.End == 0 {
+				return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, term)
 			}
-			for _, id := range ids {
+			for id := h.Start + 1; id <= h.End; id++ {
 				if !seen[id] {
 					seen[id] = true
 					q = append(q, id)
@@ -343,36 +354,24 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 	return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
 }
 
-// matchTerm finds the first run of tokens equal, ignoring case, to the tokens of term.
-func matchTerm(s *syntax.Sentence, term string) ([]int, error) {
-	switch off := invalidUTF8(term); {
-	case len(term) > MaxSentenceBytes:
-		return nil, fmt.Errorf("%w: a query term is %d bytes, more than the maximum of %d", ErrBadRequest, len(term), MaxSentenceBytes)
-	case off >= 0:
-		return nil, fmt.Errorf("%w: query term %q is not valid UTF-8 (byte offset %d)", ErrBadRequest, term, off)
+// compileQuery checks and compiles the query terms of a request (internal/match: the one
+// matcher of Do, Compress and the snippets): at most MaxQueryTerms terms, each valid UTF-8,
+// at most MaxSentenceBytes and with 1 to MaxTermWords words. Its errors wrap ErrBadRequest.
+func compileQuery(terms []string) (*match.Query, error) {
+	if len(terms) > MaxQueryTerms {
+		return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(terms), MaxQueryTerms)
 	}
-	parts := tokenize.Tokens(term)
-	switch {
-	case len(parts) == 0:
-		return nil, fmt.Errorf("%w: empty query term", ErrBadRequest)
-	case len(parts) > MaxTermWords:
-		return nil, fmt.Errorf("%w: query term has %d words, more than the maximum of %d", ErrBadRequest, len(parts), MaxTermWords)
-	}
-	for i := 0; i+len(parts) <= len(s.Tokens); i++ {
-		ok := true
-		for j, p := range parts {
-			if !strings.EqualFold(s.Tokens[i+j].Form, p.Form) {
-				ok = false
-				break
-			}
+	for i, term := range terms {
+		if len(term) > MaxSentenceBytes {
+			return nil, fmt.Errorf("%w: a query term is %d bytes, more than the maximum of %d", ErrBadRequest, len(term), MaxSentenceBytes)
 		}
-		if ok {
-			ids := make([]int, len(parts))
-			for j := range parts {
-				ids[j] = i + j + 1
-			}
-			return ids, nil
+		if off := invalidUTF8(term); off >= 0 {
+			return nil, fmt.Errorf("%w: query term %d is not valid UTF-8 (byte offset %d)", ErrBadRequest, i+1, off)
 		}
 	}
-	return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, term)
+	q, err := match.Compile(terms, MaxTermWords)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	return q, nil
 }

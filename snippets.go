@@ -10,8 +10,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
-	"github.com/qsc-nlp/qsc/internal/stem"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
@@ -81,10 +81,12 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // DoSnippets returns the best compressed sentences of a document for a query, best first.
 //
 // Matching. The document is tokenized and split into sentences once. A query term matches
-// a run of whole tokens (never part of a word: "art" does not match "party"), ignoring
-// case and inflection: tokens are compared by their stem.Key, the inflectional part of the
-// Porter2 stemmer, so "arrest" matches "Arrested" and "arrests", and "children" matches
-// "child". A phrase term matches a run of tokens in the same order.
+// a run of whole tokens (never part of a word: "art" does not match "party", but a word
+// of a hyphenated token does: "transformer" matches "transformer-based"), ignoring case,
+// accents, inflection and trailing punctuation, with internal/match, the matcher of Do
+// too: "arrest" matches "Arrested" and "arrests", "children" matches "child", "went"
+// matches "go", "Zurich" matches "Zürich", and "U.S" matches "U.S.". A phrase term matches
+// a run of tokens in the same order.
 //
 // Compression. The query of a sentence is the first occurrence of each term it contains (a
 // term absent from a sentence is not required there); the sentence is tagged, parsed and
@@ -98,7 +100,7 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // nn), is skipped, and the next one takes its place.
 //
 // Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
-// stemming; only the sentences that make the top n are tagged, parsed and compressed, in
+// stemming (stem's first-rune rule, irregular forms included); only the sentences that make the top n are tagged, parsed and compressed, in
 // parallel on the Engine's workers. So the cost is one tokenization of the document plus n
 // compressions, whatever its length. A long document is tokenized in chunks cut at blank
 // lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
@@ -277,14 +279,12 @@ func invalidUTF8(s string) int {
 	return -1
 }
 
-// termQuery is a parsed snippet query: each term a sequence of token keys.
+// termQuery is a compiled snippet query and the state of one DoSnippets.
 type termQuery struct {
-	terms     [][]string
-	starts    map[string][]int    // first key → terms starting with it
-	ascii     [utf8.RuneSelf]bool // folded ASCII first runes of the words that may match a key
-	first     map[rune]bool       // their other folded first runes
-	long      int                 // sentences with a term that collect skipped for their length
-	maxTokens int                 // the longest sentence collect keeps (maxTokens of the method)
+	q         *match.Query
+	sc        *match.Scanner
+	long      int // sentences with a term that collect skipped for their length
+	maxTokens int // the longest sentence collect keeps (maxTokens of the method)
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -292,71 +292,11 @@ func newTermQuery(query []string) (*termQuery, error) {
 	if len(query) == 0 {
 		return nil, fmt.Errorf("%w: give at least one query term", ErrBadRequest)
 	}
-	if len(query) > MaxQueryTerms {
-		return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(query), MaxQueryTerms)
+	mq, err := compileQuery(query)
+	if err != nil {
+		return nil, err
 	}
-	q := &termQuery{starts: map[string][]int{}, first: map[rune]bool{}, maxTokens: MaxSentenceTokens}
-	seen := map[string]bool{}
-	for i, term := range query {
-		if off := invalidUTF8(term); off >= 0 {
-			return nil, fmt.Errorf("%w: query term %d is not valid UTF-8 (byte offset %d)", ErrBadRequest, i+1, off)
-		}
-		toks := tokenize.Tokens(term)
-		switch {
-		case len(toks) == 0:
-			return nil, fmt.Errorf("%w: query term %d (%q) has no word", ErrBadRequest, i+1, term)
-		case len(toks) > MaxTermWords:
-			return nil, fmt.Errorf("%w: query term %d has %d words, more than the maximum of %d", ErrBadRequest, i+1, len(toks), MaxTermWords)
-		}
-		keys := make([]string, len(toks))
-		for j, t := range toks {
-			keys[j] = stem.Key(t.Form)
-			// A word matches when its key is keys[j]: it begins with the key's first
-			// rune, or is one of the key's irregular forms (stem.Key's first-rune rule).
-			q.admit(keys[j])
-			for _, f := range stem.IrregularForms(keys[j]) {
-				q.admit(f)
-			}
-		}
-		id := strings.Join(keys, "\x00")
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		q.starts[keys[0]] = append(q.starts[keys[0]], len(q.terms))
-		q.terms = append(q.terms, keys)
-	}
-	return q, nil
-}
-
-// admit lets the key filter pass the words that begin with the first rune of s.
-func (q *termQuery) admit(s string) {
-	if r, _ := utf8.DecodeRuneInString(s); r < utf8.RuneSelf {
-		q.ascii[r] = true
-	} else {
-		q.first[r] = true
-	}
-}
-
-// key returns the matching key of a token form, or "" when it cannot match any term.
-func (q *termQuery) key(form string) string {
-	if form == "" {
-		return ""
-	}
-	if c := form[0]; c < utf8.RuneSelf {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if q.ascii[c] || c == '\'' {
-			return stem.Key(form)
-		}
-		return ""
-	}
-	r, _ := utf8.DecodeRuneInString(form)
-	if f := stem.Fold(r); f == '\'' || (f < utf8.RuneSelf && q.ascii[f]) || q.first[f] {
-		return stem.Key(form)
-	}
-	return ""
+	return &termQuery{q: mq, sc: mq.NewScanner(), maxTokens: MaxSentenceTokens}, nil
 }
 
 // candidate is a sentence that contains query terms.
@@ -383,18 +323,16 @@ const chunkBytes = 64 << 10
 // n candidates per number of terms: its time is linear in the length of doc (times the
 // bounded term lengths) and its memory is that of one chunk.
 func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int) {
-	levels := make([][]candidate, len(q.terms)+1)
+	levels := make([][]candidate, q.q.Len()+1)
 	var (
-		keys []string
-		done = make([]bool, len(q.terms))
+		done = make([]bool, q.q.Len())
 		cur  candidate
 	)
 	for start := 0; start < len(doc); {
 		end := chunkEnd(doc, start, chunkBytes)
 		for _, sent := range tokenize.Sentences(doc[start:end]) {
 			toks := sent.Tokens
-			keys = slices.Grow(keys[:0], len(toks))[:len(toks)]
-			if !q.match(toks, keys, done, &cur) {
+			if !q.match(toks, done, &cur) {
 				nsent++
 				continue
 			}
@@ -447,44 +385,28 @@ func chunkEnd(doc string, start, size int) int {
 }
 
 // match finds the terms in the tokens of one sentence and fills c.terms, c.query and
-// c.hits (reusing their memory); keys and done are scratch space of len(toks) and
-// len(q.terms). It reports whether a term matched.
-func (q *termQuery) match(toks []syntax.Token, keys []string, done []bool, c *candidate) bool {
-	found := false
-	for i := range toks {
-		keys[i] = q.key(toks[i].Form)
-		found = found || keys[i] != ""
-	}
-	if !found {
+// c.hits (reusing their memory); done is scratch space of q.q.Len(). It reports whether a
+// term matched.
+func (q *termQuery) match(toks []syntax.Token, done []bool, c *candidate) bool {
+	hits := q.sc.Scan(toks)
+	if len(hits) == 0 {
 		return false
 	}
 	c.terms, c.query, c.hits = 0, c.query[:0], c.hits[:0]
 	clear(done)
 	last := -1
-	for i := range toks {
-		if keys[i] == "" {
-			continue
+	for _, h := range hits {
+		for j := max(h.Start, last+1); j < h.End; j++ {
+			c.hits = append(c.hits, int32(j))
+			last = j
 		}
-		for _, ti := range q.starts[keys[i]] {
-			t := q.terms[ti]
-			if i+len(t) > len(toks) || !slices.Equal(t, keys[i:i+len(t)]) {
-				continue
-			}
-			for j := max(i, last+1); j < i+len(t); j++ {
-				c.hits = append(c.hits, int32(j))
-				last = j
-			}
-			if !done[ti] {
-				done[ti] = true
-				c.terms++
-				for j := i; j < i+len(t); j++ {
-					c.query = append(c.query, j+1)
-				}
+		if !done[h.Term] {
+			done[h.Term] = true
+			c.terms++
+			for j := h.Start; j < h.End; j++ {
+				c.query = append(c.query, j+1)
 			}
 		}
-	}
-	if c.terms == 0 {
-		return false
 	}
 	slices.Sort(c.query)
 	c.query = slices.Compact(c.query)

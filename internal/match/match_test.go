@@ -1,0 +1,153 @@
+package match
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
+)
+
+func TestKey(t *testing.T) {
+	same := [][]string{
+		{"appeal", "appeals", "Appealed", "APPEAL"},
+		{"Zurich", "Zürich", "ZÜRICH", "zu\u0308rich"},
+		{"Sao", "São"}, {"Orsted", "Ørsted"}, {"strasse", "Straße"}, {"Encyclopaedia", "Encyclopædia"},
+		{"U.S", "U.S.", "u.s."}, {"police", "police.", "Police!"},
+		{"go", "went", "gone"}, {"eat", "ate"}, {"don't", "don’t"},
+	}
+	for _, g := range same {
+		for _, w := range g[1:] {
+			if Key(w) != Key(g[0]) {
+				t.Errorf("Key(%q) = %q, Key(%q) = %q: want equal", w, Key(w), g[0], Key(g[0]))
+			}
+		}
+	}
+	for _, p := range [][2]string{{"art", "party"}, {"U.S", "us"}, {".", ""}, {"...", "."}, {"Zürich", "Zürch"}} {
+		if Key(p[0]) == Key(p[1]) {
+			t.Errorf("Key(%q) = Key(%q) = %q: want different", p[0], p[1], Key(p[0]))
+		}
+	}
+	if Key("...") != "..." || Key("?!") != "?!" {
+		t.Errorf("punctuation alone: Key(...) = %q, Key(?!) = %q", Key("..."), Key("?!"))
+	}
+}
+
+func TestWords(t *testing.T) {
+	for term, want := range map[string][]string{
+		"U.S.": {"U.S."}, "police.": {"police"}, "(New York)": {"New", "York"}, "...": {"..."},
+		"transformer-based": {"transformer-based"}, "rock , roll": {"rock", ",", "roll"}, " ": {},
+	} {
+		if got := Words(term); !slices.Equal(got, want) {
+			t.Errorf("Words(%q) = %q, want %q", term, got, want)
+		}
+	}
+}
+
+// hits returns the hits of terms in text as "term:start-end" (token indexes).
+func hits(t *testing.T, terms []string, text string) []string {
+	t.Helper()
+	q, err := Compile(terms, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range q.NewScanner().Scan(tokenize.Tokens(text)) {
+		first := slices.IndexFunc(terms, func(s string) bool { return q.Term(slices.Index(terms, s)) == h.Term })
+		out = append(out, fmt.Sprintf("%s:%02d-%02d", terms[first], h.Start, h.End))
+	}
+	return out
+}
+
+func TestScan(t *testing.T) {
+	cases := []struct {
+		terms []string
+		text  string
+		want  []string
+	}{
+		{[]string{"court", "appeal"}, "The appeals court ruled.", []string{"appeal:01-02", "court:02-03"}},
+		{[]string{"Zurich"}, "She flew to Zürich.", []string{"Zurich:03-04"}},
+		{[]string{"Sao Paulo"}, "Rain in São Paulo and in Sao Paulo.", []string{"Sao Paulo:02-04", "Sao Paulo:06-08"}},
+		{[]string{"transformer"}, "A transformer-based model and transformers.", []string{"transformer:01-02", "transformer:04-05"}},
+		{[]string{"based model"}, "A transformer-based model.", []string{"based model:01-03"}},
+		{[]string{"U.S"}, "Troops of the U.S. left the U.S.", []string{"U.S:03-04", "U.S:06-07"}},
+		{[]string{"U.S."}, "Troops of the U.S left.", []string{"U.S.:03-04"}},
+		{[]string{"new york", "york"}, "New York, newly york.", []string{"new york:00-02", "york:01-02", "york:04-05"}},
+		{[]string{"art"}, "The party was for art lovers.", []string{"art:04-05"}},
+		{[]string{"go", "eat"}, "They went out and ate.", []string{"go:01-02", "eat:04-05"}},
+		{[]string{"went", "ate"}, "We go and eat.", []string{"went:01-02", "ate:03-04"}},
+		{[]string{"police", "POLICE"}, "Police.", []string{"police:00-01"}},
+		{[]string{"don't"}, "I don’t know.", []string{"don't:01-03"}}, // both are "do n't"
+	}
+	for _, c := range cases {
+		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {
+			t.Errorf("%q in %q: %q, want %q", c.terms, c.text, got, c.want)
+		}
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	for _, c := range []struct {
+		terms []string
+		msg   string
+	}{
+		{[]string{"a", " "}, `empty query term 2 (" ")`},
+		{[]string{"a b c"}, "query term 1 has 3 words, more than the maximum of 2"},
+	} {
+		if _, err := Compile(c.terms, 2); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: %v, want %q", c.terms, err, c.msg)
+		}
+	}
+	q, err := Compile([]string{"arrest", "Arrests", "police"}, 2)
+	if err != nil || q.Len() != 2 || q.Term(1) != 0 || q.Term(2) != 1 {
+		t.Errorf("identical terms: %v, %d terms", err, q.Len())
+	}
+}
+
+// slowScan is Scan without the token filter: every token is keyed.
+func slowScan(q *Query, toks []syntax.Token) []Hit {
+	var out []Hit
+	for i := range toks {
+		for t, words := range q.terms {
+			if i+len(words) > len(toks) {
+				continue
+			}
+			ok := true
+			for j, w := range words {
+				f := toks[i+j].Form
+				ok = ok && f != "" && (Key(f) == w || slices.ContainsFunc(strings.Split(f, "-"), func(p string) bool {
+					return p != "" && p != f && strings.IndexByte(f, '-') > 0 && Key(p) == w
+				}))
+			}
+			if ok {
+				out = append(out, Hit{Term: t, Start: i, End: i + len(words)})
+			}
+		}
+	}
+	return out
+}
+
+// FuzzScan checks that the token filter of Scan never drops a hit: Scan finds what keying
+// every token finds, for any term and sentence.
+func FuzzScan(f *testing.F) {
+	for _, s := range [][2]string{
+		{"eat", "The children ATe."}, {"go", "Everyone went home."}, {"Zurich", "ZÜRICH’s banks"},
+		{"transformer", "transformer-based-models"}, {"U.S.", "the U.S left"}, {"’tis", "'tis"},
+		{"new york", "New York-based firms in New York."}, {"\u0301a", "a \u0301a"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, term, text string) {
+		q, err := Compile([]string{term}, 16)
+		if err != nil {
+			return
+		}
+		toks := tokenize.Tokens(text)
+		got, want := q.NewScanner().Scan(toks), slowScan(q, toks)
+		if !slices.Equal(got, want) {
+			t.Errorf("term %q in %q: Scan %v, keying every token %v", term, text, got, want)
+		}
+	})
+}
