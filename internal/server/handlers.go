@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,13 +35,21 @@ var (
 
 // writeJSON writes v as the JSON answer with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	body := encodeJSON(v)
+	if body == nil {
+		status = http.StatusInternalServerError
+		body = encodeJSON(errorBody{Error: "internal error: encoding the answer"})
+	}
+	writeBody(w, status, body)
+}
+
+// encodeJSON returns v encoded as one line of JSON, or nil if it cannot be encoded.
+func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
 	if err := wire.NewEncoder(&buf).Encode(v); err != nil {
-		status = http.StatusInternalServerError
-		buf.Reset()
-		wire.NewEncoder(&buf).Encode(errorBody{Error: "internal error: encoding the answer"})
+		return nil
 	}
-	writeBody(w, status, buf.Bytes())
+	return buf.Bytes()
 }
 
 // writeBody writes an encoded JSON answer with status.
@@ -97,11 +106,16 @@ func statusOf(err error) int {
 		return http.StatusUnprocessableEntity
 	case errors.Is(err, qsc.ErrBadRequest), errors.Is(err, qsc.ErrUnknownMethod):
 		return http.StatusBadRequest
+	case errors.Is(err, errSlowBody):
+		return http.StatusRequestTimeout
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
+
+// errSlowBody is the error of a body that did not arrive before the request's deadline.
+var errSlowBody = errors.New("the request body did not arrive in time")
 
 // fail answers err with its status; the message of a server fault is not shown.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
@@ -115,6 +129,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		msg = fmt.Sprintf("the request took longer than %s", s.cfg.RequestTimeout)
 	case errors.Is(err, context.Canceled):
 		msg = "the request was cancelled"
+	case status == http.StatusRequestTimeout:
+		msg = fmt.Sprintf("the request body did not arrive within %s (the request's deadline)", s.cfg.RequestTimeout)
+		w.Header().Set("Connection", "close") // the rest of the body may still come
 	}
 	writeError(w, status, msg)
 }
@@ -124,16 +141,42 @@ func badRequest(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", qsc.ErrBadRequest, fmt.Sprintf(format, args...))
 }
 
-// readBody reads a request body that must hold one JSON object, within the size limit.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	return checkBody(body, err)
-}
-
-// readBodyInto is readBody into buf: the body is buf's memory.
-func (s *Server) readBodyInto(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	return checkBody(buf.Bytes(), err)
+// readBody reads a request body that must hold one JSON object, within the size limit,
+// into buf, or, when buf is nil, into memory of the body's announced length. The body must
+// arrive before the request's deadline: a read still blocked then is woken and the
+// request gets 408 (withDeadline bounds the rest of the request).
+func (s *Server) readBody(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.ContentLength > s.cfg.MaxBodyBytes { // refused before it is read
+		return nil, fmt.Errorf("the body is larger than %d bytes: %w", s.cfg.MaxBodyBytes, &http.MaxBytesError{Limit: s.cfg.MaxBodyBytes})
+	}
+	if err := r.Context().Err(); err != nil { // out of time before the turn to read came
+		return nil, err
+	}
+	rc := http.NewResponseController(w)
+	stop := context.AfterFunc(r.Context(), func() { rc.SetReadDeadline(time.Now()) })
+	defer func() {
+		if !stop() {
+			// The deadline was set: net/http's read of the next request would fail on it
+			// and cancel the connection's context, so this connection serves no more.
+			w.Header().Set("Connection", "close")
+		}
+	}()
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	var err error
+	var b []byte
+	switch {
+	case buf != nil:
+		_, err = buf.ReadFrom(body)
+		b = buf.Bytes()
+	case r.ContentLength > 0:
+		b = make([]byte, r.ContentLength)
+		var n int
+		n, err = io.ReadFull(body, b)
+		b = b[:n]
+	default:
+		b, err = io.ReadAll(body)
+	}
+	return checkBody(b, err)
 }
 
 // checkBody checks a request body read with error err: within the size limit, not empty,
@@ -143,6 +186,8 @@ func checkBody(body []byte, err error) ([]byte, error) {
 	switch {
 	case errors.As(err, &mbe):
 		return nil, fmt.Errorf("the body is larger than %d bytes: %w", mbe.Limit, err)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("%w: %v", errSlowBody, err)
 	case err != nil:
 		return nil, badRequest("reading the body: %v", err)
 	}
@@ -207,7 +252,7 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 	}
 	buf := getBuffer()
 	defer putBuffer(buf)
-	body, err := s.readBodyInto(buf, w, r)
+	body, err := s.readBody(buf, w, r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -264,7 +309,7 @@ type snippetsResponse struct {
 
 // snippets serves POST /v1/snippets.
 func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
+	body, err := s.readBody(nil, w, r)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -84,14 +84,25 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// withDeadline bounds the context of each request by the request timeout.
+// withDeadline gives each request one deadline, the request timeout from the moment its
+// header has been read: it bounds the request's context, hence the wait for a turn, the
+// work (503 beyond) and the reading of the body (408 beyond, readBody), so that a client
+// that dribbles its body cannot hold the request longer than its budget. The answer may
+// then take writeGrace more to be written, so that even the answer to a request out of
+// time reaches the client (the connection's write deadline; none where the writer has no
+// connection, as with httptest.ResponseRecorder).
 func (s *Server) withDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		deadline := time.Now().Add(s.cfg.RequestTimeout)
+		ctx, cancel := context.WithDeadline(r.Context(), deadline)
 		defer cancel()
+		http.NewResponseController(w).SetWriteDeadline(deadline.Add(writeGrace))
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
+
+// writeGrace is the time an answer may take to be written after the request's deadline.
+const writeGrace = 5 * time.Second
 
 // contentSecurityPolicy lets the page load its own script and style sheet and nothing
 // else: no inline script, no other origin.
@@ -109,12 +120,16 @@ var (
 // from elsewhere.
 func secureHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h["X-Content-Type-Options"] = nosniff
-		h["Content-Security-Policy"] = csp
-		h["Referrer-Policy"] = noReferrer
+		setSecurityHeaders(w.Header())
 		next.ServeHTTP(w, r)
 	})
+}
+
+// setSecurityHeaders sets the headers of secureHeaders in h.
+func setSecurityHeaders(h http.Header) {
+	h["X-Content-Type-Options"] = nosniff
+	h["Content-Security-Policy"] = csp
+	h["Referrer-Policy"] = noReferrer
 }
 
 // methodNotAllowed answers 405 for a path served only for method.

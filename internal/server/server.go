@@ -135,30 +135,38 @@ func New(cfg Config) (*Server, error) {
 // recovery, request deadline and security headers.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Timeouts of the HTTP server, beyond the per-request deadline.
+// Timeouts of the HTTP server, beyond the per-request deadline (withDeadline).
 const (
 	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 30 * time.Second
 	idleTimeout       = 2 * time.Minute
 	shutdownTimeout   = 15 * time.Second
 )
 
+// maxHeaderBytes bounds the request line and header fields of a request (431 beyond).
+const maxHeaderBytes = 64 << 10
+
 // Serve serves on ln until ctx is done, then shuts down gracefully: it stops accepting
 // connections and waits (up to 15 s) for the requests in flight to finish. It returns nil
 // after a graceful shutdown.
+//
+// Every request gets an answer within its deadline: the header must arrive within 5 s,
+// the body within the request timeout (408 beyond, withDeadline), and the answer has 5 s
+// more to be written. The server's own read and write timeouts are only a backstop for
+// connections that never reach a handler. The answers net/http gives itself (431 for
+// header fields over 64 KiB, 400 for a malformed request) are JSON too (jsonErrors).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      s.cfg.RequestTimeout + 5*time.Second,
+		ReadTimeout:       readHeaderTimeout + s.cfg.RequestTimeout,
+		WriteTimeout:      s.cfg.RequestTimeout + writeGrace,
 		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(jsonErrors{Listener: ln, maxHeaderBytes: maxHeaderBytes}) }()
 	select {
 	case err := <-errc:
 		return err
