@@ -2,7 +2,10 @@ package ilp
 
 import (
 	"errors"
+	"fmt"
 	"math"
+
+	"github.com/qsc-nlp/qsc/va"
 )
 
 // TreeDP is the exact solver of the default build: a dynamic program over the parse tree,
@@ -61,6 +64,12 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 		return err
 	}
 	t := p.Tree
+	if p.Rules != nil {
+		if p.Rules.N() != t.N() {
+			return fmt.Errorf("%w: rules for %d tokens, tree of %d", va.ErrInvalidInput, p.Rules.N(), t.N())
+		}
+		t = p.Rules.Tree()
+	}
 	n := t.N()
 	K := p.capacity() // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
 	d.w, _ = grow(d.w[:0], n+1)
@@ -109,14 +118,24 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 		d.choice, _ = grow(d.choice, 2*(cv+1))
 		d.foff[v] = off
 		for pIn := range 2 {
-			g := p.gain(v, pIn == 1, d.mark[v])
+			g := p.gain(v, pIn == 1, d.mark[v]) + p.Fill*float64(d.w[v])
+			// The rules: v ∈ C needs its head (pIn = 1); its head in C needs v.
+			outOK, inOK := capS[0] >= 0, capS[1] >= 0
+			if r := p.Rules; r != nil {
+				if pIn == 0 && r.NeedsHead(v) {
+					inOK = false
+				}
+				if pIn == 1 && r.WithHead(v) {
+					outOK = false
+				}
+			}
 			base := off + pIn*(cv+1)
 			for c := 0; c <= cv; c++ {
 				best, in := negInf, false
-				if capS[0] >= 0 && c <= capS[0] {
+				if outOK && c <= capS[0] {
 					best = rowS[0][c]
 				}
-				if j := c - d.w[v]; capS[1] >= 0 && j >= 0 && j <= capS[1] && rowS[1][j] > negInf {
+				if j := c - d.w[v]; inOK && j >= 0 && j <= capS[1] && rowS[1][j] > negInf {
 					if x := rowS[1][j] + g; x > best {
 						best, in = x, true
 					}

@@ -123,6 +123,9 @@ type MIP struct {
 
 // Optimize solves p with GLPK.
 func (m *MIP) Optimize(p *Problem, sol *Solution) error {
+	if p.Rules != nil || p.Fill != 0 {
+		return fmt.Errorf("%w: the glpk backend solves the paper's program only (no rules, no fill); use dp for snippets", ErrNoBackend)
+	}
 	var err error
 	if m.mark, err = p.validate(m.mark); err != nil {
 		return err

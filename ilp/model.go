@@ -54,7 +54,8 @@ type Model struct {
 	cfg     features.Config
 	vocab   *features.Vocab
 	variant variant
-	backend string // DP or GLPK
+	backend string  // DP or GLPK
+	fill    float64 // the bonus per kept character under the Snippet decoding
 	// Info describes the training.
 	Info Info
 }
@@ -115,6 +116,22 @@ func (m *Model) RootQuery() *Model {
 	return &c
 }
 
+// DefaultFill is the bonus per kept character (token length + 1) that the Snippet
+// decoding adds to the arc scores, so that the optimum uses the budget; it was chosen on
+// the validation split (docs/snippets.md).
+const DefaultFill = 1.0
+
+// Fill returns the bonus per kept character under the Snippet decoding.
+func (m *Model) Fill() float64 { return m.fill }
+
+// WithFill returns the model with the bonus per kept character f under the Snippet
+// decoding (DefaultFill by default).
+func (m *Model) WithFill(f float64) *Model {
+	c := *m
+	c.fill = f
+	return &c
+}
+
 // WithBackend returns the model solved by the named backend (see Backends).
 func (m *Model) WithBackend(backend string) (*Model, error) {
 	if _, ok := backends[backend]; !ok {
@@ -163,8 +180,15 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	}
 	m.problem(&sc.p, &sc.x, &sc.vec, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery
+	sc.p.Rules, sc.p.Fill = nil, 0
+	if in.Rules != nil && m.variant == constrained {
+		sc.p.Rules, sc.p.Fill = in.Rules, m.fill
+	}
 	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 		return nil, err
+	}
+	if sc.p.Rules != nil {
+		return sc.p.Rules.Trim(in.Sentence, sc.sol.Kept), nil
 	}
 	return sc.sol.Kept, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // Problem is the integer linear program of one sentence, with its arc scores. There is a
@@ -43,6 +44,14 @@ type Problem struct {
 	// incoming edge of q with the smallest governor index is kept"), instead of only
 	// q ∈ C.
 	QueryViaRoot bool
+	// Rules, when set, constrain C to be well-formed: every token that Rules.NeedsHead
+	// is kept only with its rule head, every token that Rules.WithHead is kept iff its
+	// rule head is, and the tree of the program is Rules.Tree(). The rules must have
+	// been computed for this problem (its sentence, lengths, query and budget).
+	Rules *wellformed.Rules
+	// Fill is a bonus per character of every kept token (Lens + 1): a positive Fill
+	// makes the optimum use more of the budget.
+	Fill float64
 }
 
 // N returns the number of tokens.

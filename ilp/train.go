@@ -140,7 +140,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP,
+		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill,
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric}}
 		ev, err := model.Evaluate(m, valid, max(cfg.Workers, 1))
 		if err != nil {

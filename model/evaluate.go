@@ -15,24 +15,43 @@ type Evaluation struct {
 	PerF1, PerCR []float64
 	// Kept are the compressions (kept token ids), in input order.
 	Kept [][]int
+	// Yielded counts the inputs for which the well-formedness rules yielded to the query
+	// (Snippet decoding only).
+	Yielded int
 }
 
 // Evaluate compresses every input with m (workers goroutines) and returns the mean token
-// F1 against the gold compressions and the mean compression ratio (package metrics).
+// F1 against the gold compressions and the mean compression ratio (package metrics), with
+// the Paper decoding.
 func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
+	return EvaluateWith(m, inputs, workers, Paper)
+}
+
+// EvaluateWith is Evaluate with the decoding dec.
+func EvaluateWith(m Method, inputs []Input, workers int, dec Decoding) (*Evaluation, error) {
+	return EvaluateCompressor(m, inputs, workers, Compressor{Decoding: dec})
+}
+
+// EvaluateCompressor is Evaluate with each worker's Compressor a copy of proto (its
+// Decoding and RulesOff; proto must not have been used).
+func EvaluateCompressor(m Method, inputs []Input, workers int, proto Compressor) (*Evaluation, error) {
 	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs)),
 		Kept: make([][]int, len(inputs))}
 	errs := make([]error, len(inputs))
+	yielded := make([]bool, len(inputs))
 	var wg sync.WaitGroup
 	workers = max(workers, 1)
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var c Compressor
+			c := Compressor{Decoding: proto.Decoding, RulesOff: proto.RulesOff}
 			for i := w; i < len(inputs); i += workers {
 				in := inputs[i]
 				kept, err := c.Compress(m, in)
+				if c.Yielded() {
+					yielded[i] = true
+				}
 				ev.Kept[i] = append([]int(nil), kept...)
 				if err == nil {
 					ev.PerF1[i], err = metrics.F1(in.Tree.N(), kept, in.Gold)
@@ -47,6 +66,11 @@ func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	for _, y := range yielded {
+		if y {
+			ev.Yielded++
+		}
 	}
 	if len(inputs) == 0 {
 		return ev, nil

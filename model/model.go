@@ -17,9 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // Method names, for Open.
@@ -72,6 +75,10 @@ type Input struct {
 	Budget int
 	// Gold is the gold compression C_g (1-based ids). The oracle and training need it.
 	Gold []int
+	// Rules are the well-formedness rules of the input under the Snippet decoding, set
+	// by the Compressor for a Solver (nil under the Paper decoding). A Solver that honours
+	// them returns a compression closed under them; a baseline may ignore them.
+	Rules *wellformed.Rules
 }
 
 // Problem returns the VERTEX ADDITION problem of in: S, its tree, Q and b.
@@ -103,16 +110,83 @@ func TreeOf(s *syntax.Sentence) (*syntax.Tree, error) {
 	return syntax.NewTree(s.Heads())
 }
 
+// Decoding selects how a Compressor turns a method's decisions into a compression.
+type Decoding uint8
+
+// Decodings.
+const (
+	// Paper is the decoder of Handler & O'Connor (2019), which reproduces their Table 2:
+	// VERTEX ADDITION accepts a candidate iff the model's p > 0.5 and stops when nothing
+	// fits; the ILP maximises its arc scores under the budget.
+	Paper Decoding = iota
+	// Snippet is budget-true, well-formed decoding for a snippet box: when the sentence
+	// fits, it is the compression; otherwise every method keeps a set closed under the
+	// rules of package wellformed (no function word without its head, whole names,
+	// numbers with their symbols, negations and hedges with their heads, balanced
+	// quotes and brackets) and uses the budget: VERTEX ADDITION fills the budget left
+	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP adds
+	// a bonus per character kept (ilp.Model). The oracle and the window baseline ignore
+	// it.
+	Snippet
+)
+
+// String returns "paper" or "snippet".
+func (d Decoding) String() string {
+	switch d {
+	case Paper:
+		return "paper"
+	case Snippet:
+		return "snippet"
+	}
+	return fmt.Sprintf("Decoding(%d)", uint8(d))
+}
+
+// ParseDecoding returns the decoding called name ("paper" or "snippet").
+func ParseDecoding(name string) (Decoding, error) {
+	switch name {
+	case "paper":
+		return Paper, nil
+	case "snippet":
+		return Snippet, nil
+	}
+	return 0, fmt.Errorf("model: unknown decoding %q (want paper or snippet)", name)
+}
+
 // Compressor compresses Inputs with a Method. It reuses its buffers, so that compressing
 // allocates nothing once they have grown; it is not safe for concurrent use (use one per
-// goroutine). The zero value is ready to use.
+// goroutine). The zero value is ready to use and decodes as the paper does.
 type Compressor struct {
 	// VA is the underlying engine; set VA.Trace to record the steps (VA.Steps).
 	VA va.Compressor
+	// Decoding selects the decoder; the zero value is Paper.
+	Decoding Decoding
+	// RulesOff switches well-formedness rules off under the Snippet decoding
+	// (wellformed.Rules.Off), for ablations.
+	RulesOff uint16
 
 	gold    va.Gold
 	scratch any // a Solver's reusable memory
+	rules   wellformed.Rules
+	lens    []int
+	all     []int
+	yielded bool
 }
+
+func sum(a []int) int {
+	t := 0
+	for _, x := range a {
+		t += x
+	}
+	return t
+}
+
+// Yielded reports whether the last Snippet compression could not keep the closure of its
+// query under the rules within the budget, so that the rules yielded for the query tokens
+// (wellformed.Rules.Yielded).
+func (c *Compressor) Yielded() bool { return c.yielded }
+
+// Rules returns the rules of the last Snippet compression (valid until the next call).
+func (c *Compressor) Rules() *wellformed.Rules { return &c.rules }
 
 // Compress compresses in with m and returns the kept token ids in sentence order. The
 // slice is valid until the next call on c. Errors wrap ErrNoSentence, ErrNoGold,
@@ -123,6 +197,10 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 		return nil, ErrNoSentence
 	}
 	p := in.Problem()
+	c.yielded = false
+	if _, ok := m.(Oracle); !ok && c.Decoding == Snippet {
+		return c.snippet(m, in)
+	}
 	if _, ok := m.(Oracle); ok {
 		if in.Gold == nil {
 			return nil, ErrNoGold
@@ -137,6 +215,40 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 		return m.Solve(in, &c.scratch)
 	case va.Decider:
 		return c.VA.Run(p, m)
+	case nil:
+		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
+	}
+	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
+}
+
+// snippet compresses in with m under the Snippet decoding.
+func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
+	n := in.Tree.N()
+	if in.Sentence.Len() != n {
+		return nil, fmt.Errorf("%w: sentence has %d tokens but tree has %d", va.ErrInvalidInput, in.Sentence.Len(), n)
+	}
+	c.lens = slices.Grow(c.lens[:0], n)[:n]
+	for i := range in.Sentence.Tokens {
+		c.lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)
+	}
+	c.rules.Off = c.RulesOff
+	if err := c.rules.Reset(in.Sentence, in.Tree, c.lens, in.Query, in.Budget); err != nil {
+		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
+	}
+	c.yielded = c.rules.Yielded()
+	switch m := m.(type) {
+	case Solver:
+		if total := len(c.lens) - 1 + sum(c.lens); total <= in.Budget && n > 0 && len(in.Query) > 0 {
+			c.all = c.all[:0]
+			for v := 1; v <= n; v++ {
+				c.all = append(c.all, v)
+			}
+			return c.all, nil
+		}
+		in.Rules = &c.rules
+		return m.Solve(in, &c.scratch)
+	case va.Decider:
+		return c.VA.Snippet(in.Problem(), &c.rules, m)
 	case nil:
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	}

@@ -171,7 +171,7 @@ const (
 	Skipped                     // it did not fit the budget; the Decider was not asked
 )
 
-// String returns "accept", "reject" or "skip".
+// String returns "accept", "reject", "skip" or "fill".
 func (o Outcome) String() string {
 	switch o {
 	case Accepted:
@@ -180,6 +180,8 @@ func (o Outcome) String() string {
 		return "reject"
 	case Skipped:
 		return "skip"
+	case Filled:
+		return "fill"
 	}
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
@@ -418,6 +420,7 @@ type Compressor struct {
 	gold  Gold
 	steps []Step
 	out   []int
+	snip  snippetState
 }
 
 // Run compresses p with the Decider d and returns C in sentence order (ascending). The

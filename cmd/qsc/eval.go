@@ -134,6 +134,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	methodList := fs.String("methods", "lr,ablated,random,oracle,ilp,ilp-unconstrained", "comma-separated methods to evaluate")
 	samples := fs.Int("samples", 20000, "latency samples per method and tag set (0: no latency)")
 	out := fs.String("out", "", "directory to write eval.md and eval.json (default: only print the Markdown)")
+	sf := addSnippetFlags(fs)
 	all := fs.Bool("all", false, "every method, SLOR, and the paper's Table 2, compression-ratio table, significance and Figure 3 (table2.md/.json, figure3.svg/.png) in --out (default docs/results); builds the language model first if needed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -149,6 +150,12 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := env.setup(); err != nil {
 		return err
+	}
+	if *sf.snippets || *sf.ood {
+		if *out == "" {
+			*out = filepath.Join("docs", "results")
+		}
+		return runSnippetEval(env, sf, *out, stdout, stderr)
 	}
 	var ms []model.Method
 	for _, name := range strings.Split(*methodList, ",") {

@@ -227,6 +227,20 @@ func intern(m map[string]string, s string) string {
 	return s
 }
 
+// NewTuple builds the tuple of one sentence read from a corpus in this package's format
+// (Keep=Yes|No in MISC), with its query drawn with seed as Load draws it. Its Sentence
+// keeps the heads and relations of cs, so a treebank with gold trees gives parsed tuples.
+// Query is empty when the gold holds no noun.
+func NewTuple(cs *conllu.Sentence, split Split, seed uint64) (*Tuple, error) {
+	id, _ := cs.Meta("sent_id")
+	t, err := newTuple(cs, id, seed)
+	if err != nil {
+		return nil, fmt.Errorf("sentence %s: %w", id, err)
+	}
+	t.Split = split
+	return t, nil
+}
+
 // newTuple builds the tuple of one sentence; Query is empty when the gold has no noun.
 func newTuple(cs *conllu.Sentence, id string, seed uint64) (*Tuple, error) {
 	t := &Tuple{ID: id, Sentence: syntax.FromCoNLLU(cs)}

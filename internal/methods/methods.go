@@ -66,6 +66,8 @@ func openRandom(data []byte, seed uint64) (model.Method, error) {
 // openNN opens a VERTEX ADDITION_NN model file.
 func openNN(data []byte, _ uint64) (model.Method, error) { return nn.Load(data) }
 
+func openWindow([]byte, uint64) (model.Method, error) { return model.Window{}, nil }
+
 func openOracle([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }
 
 // openILP opens the ILP variant called name.
@@ -94,6 +96,7 @@ var table = []Entry{
 	{Name: ilp.Name, File: models.ILPName, Public: true, Summary: "ILP: Filippova & Altun (2013) arc scores, Q ⊆ C and ℓ(C) ≤ b, solved exactly", Open: openILP(ilp.Name)},
 	{Name: ilp.NameUnconstrained, File: models.ILPName, Summary: "the ILP without the query constraint, Q = ∅ (evaluation only)", Open: openILP(ilp.NameUnconstrained)},
 	{Name: ilp.NameRootQuery, File: models.ILPName, Summary: "the ILP with the authors' query constraint: each query token hangs off the root (evaluation only)", Open: openILP(ilp.NameRootQuery)},
+	{Name: model.NameWindow, Public: true, Summary: "window: Q, then the tokens nearest to Q while they fit (a search engine's highlighter; the baseline)", Open: openWindow},
 	{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)", Open: openOracle},
 }
 

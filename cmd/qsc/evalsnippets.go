@@ -1,0 +1,293 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/qsc-nlp/qsc/ilp"
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/evaluate"
+	"github.com/qsc-nlp/qsc/internal/parsecache"
+	"github.com/qsc-nlp/qsc/lm"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// snippetFlags are the flags of qsc eval --snippets and --ood.
+type snippetFlags struct {
+	snippets, ood, validation *bool
+	methods                   *string
+	sweepN, examples          *int
+	fill                      *float64
+	slor                      *bool
+	rulesOff                  *string
+}
+
+func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
+	return &snippetFlags{
+		snippets:   fs.Bool("snippets", false, "evaluate the methods as snippet compressors on the Google test split: F1, CR, SLOR, budget use and the well-formedness checker under the paper's and the snippet decoding, the budget sweep and 20 examples (snippets.md/.json in --out, default docs/results)"),
+		ood:        fs.Bool("ood", false, "the same on the out-of-domain EWT development set shipped in internal/ood (gold trees, and qsc's own parse)"),
+		validation: fs.Bool("validation", false, "with --snippets: use the validation split of the train file instead of the test split (for model selection)"),
+		methods:    fs.String("snippet-methods", "window,lr,ablated,random,nn,ilp", "with --snippets or --ood: comma-separated methods"),
+		sweepN:     fs.Int("sweep-n", 2000, "with --snippets: sentences in the budget sweep (the first N of the split)"),
+		examples:   fs.Int("examples", 20, "with --snippets: fixed examples to print"),
+		fill:       fs.Float64("ilp-fill", math.NaN(), "with --snippets or --ood: the ILP's bonus per kept character under the snippet decoding (default ilp.DefaultFill)"),
+		rulesOff:   fs.String("rules-off", "", "with --snippets or --ood: comma-separated well-formedness rules to switch off, for ablations ("+strings.Join(ruleNames(), ", ")+")"),
+		slor:       fs.Bool("slor", true, "with --snippets or --ood: SLOR from the 3-gram language model (built first if needed)"),
+	}
+}
+
+// snippetReport is the JSON output of qsc eval --snippets / --ood.
+type snippetReport struct {
+	Date    string                `json:"date"`
+	Seed    uint64                `json:"seed"`
+	Split   string                `json:"split"`
+	Rows    []evaluate.SnippetRow `json:"rows"`
+	Sweeps  []evaluate.Sweep      `json:"sweeps,omitempty"`
+	Default string                `json:"default_method"`
+}
+
+// runSnippetEval is qsc eval --snippets or --ood.
+func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr io.Writer) error {
+	off, err := wellformed.ParseOff(*sf.rulesOff)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	evaluate.RulesOff = off
+	var ms []model.Method
+	for _, name := range strings.Split(*sf.methods, ",") {
+		m, err := env.method(strings.TrimSpace(name))
+		if err != nil {
+			return err
+		}
+		if im, ok := m.(*ilp.Model); ok && !math.IsNaN(*sf.fill) {
+			m = im.WithFill(*sf.fill)
+		}
+		ms = append(ms, m)
+	}
+	var slorLM *lm.Model
+	if *sf.slor {
+		var err error
+		if slorLM, err = evalLM(env, stderr); err != nil {
+			return err
+		}
+	}
+	rep := snippetReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.seed, Default: defaultSnippetMethod}
+	var md strings.Builder
+	if *sf.ood {
+		sets, err := oodInputs(env)
+		if err != nil {
+			return err
+		}
+		rep.Split = "ood"
+		fmt.Fprintf(&md, "# Out-of-domain snippet evaluation (EWT development set, seed %d, %s)\n\n", rep.Seed, rep.Date)
+		for _, set := range sets {
+			rows, err := snippetRows(ms, set.inputs, slorLM)
+			if err != nil {
+				return err
+			}
+			for i := range rows {
+				rows[i].Method += " [" + set.name + "]"
+			}
+			rep.Rows = append(rep.Rows, rows...)
+			fmt.Fprintf(&md, "## %s (%d sentences)\n\n", set.title, len(set.inputs))
+			writeSnippetTable(&md, rows)
+		}
+		writeSnippetNotes(&md)
+		return writeSnippetOutputs(&md, &rep, out, "ood", stdout)
+	}
+	inputs, split, err := snippetInputs(env, *sf.validation)
+	if err != nil {
+		return err
+	}
+	rep.Split = split
+	rows, err := snippetRows(ms, inputs, slorLM)
+	if err != nil {
+		return err
+	}
+	rep.Rows = rows
+	fmt.Fprintf(&md, "# Snippet evaluation (%s split, seed %d, %s)\n\n", split, rep.Seed, rep.Date)
+	fmt.Fprintf(&md, "%d tuples; b = ℓ(gold), Q = 1–3 gold nouns; the corpus's own XPOS, trees from qsc's parser.\n\n", len(inputs))
+	writeSnippetTable(&md, rows)
+	writeSnippetNotes(&md)
+	if n := min(*sf.sweepN, len(inputs)); n > 0 {
+		fmt.Fprintf(&md, "\n## Budget sweep (the first %d sentences, b = 30%% … 120%% of ℓ(S))\n\n", n)
+		fmt.Fprintf(&md, "Use = ℓ(C) / min(b, ℓ(S)); a length regression is a larger b giving a shorter C; nested means C(b) ⊆ C(b′) for adjacent b < b′. F1 is against the gold made for b = ℓ(gold).\n\n")
+		fmt.Fprintf(&md, "| method | decoding | length regressions | nested |")
+		for _, f := range evaluate.SweepFractions {
+			fmt.Fprintf(&md, " %.0f%%: F1 / use / broken |", 100*f)
+		}
+		fmt.Fprintf(&md, "\n|---|---|--:|--:|%s\n", strings.Repeat("--:|", len(evaluate.SweepFractions)))
+		for _, m := range ms {
+			for _, dec := range []model.Decoding{model.Paper, model.Snippet} {
+				if m.Name() == model.NameWindow && dec == model.Paper {
+					continue
+				}
+				sw, err := evaluate.SweepBudgets(m, dec, inputs[:n])
+				if err != nil {
+					return err
+				}
+				rep.Sweeps = append(rep.Sweeps, sw)
+				fmt.Fprintf(&md, "| %s | %s | %.2f%% | %.1f%% |", sw.Method, sw.Decoding,
+					pct(sw.Regressions, sw.Pairs), pct(sw.Nested, sw.Pairs))
+				for _, p := range sw.Points {
+					fmt.Fprintf(&md, " %.3f / %.2f / %d |", p.F1, p.BudgetUse, p.Broken)
+				}
+				fmt.Fprintln(&md)
+			}
+		}
+	}
+	if *sf.examples > 0 {
+		writeExamples(&md, rows, inputs, *sf.examples, *env.seed)
+	}
+	return writeSnippetOutputs(&md, &rep, out, "snippets", stdout)
+}
+
+// defaultSnippetMethod is the method that the library, CLI, service and page use by
+// default; the evaluation marks it.
+const defaultSnippetMethod = "ilp"
+
+func ruleNames() []string {
+	var out []string
+	for _, k := range wellformed.Categories() {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// snippetRows evaluates the gold, then each method under each decoding.
+func snippetRows(ms []model.Method, inputs []model.Input, slorLM *lm.Model) ([]evaluate.SnippetRow, error) {
+	var slor evaluate.SLORFunc
+	if slorLM != nil {
+		slor = func(i int, kept []int) (float64, error) {
+			return slorLM.SLORTokens(inputs[i].Sentence.Forms(), kept)
+		}
+	}
+	gold, err := evaluate.SnippetScore(nil, model.Snippet, inputs, slor)
+	if err != nil {
+		return nil, err
+	}
+	rows := []evaluate.SnippetRow{gold}
+	for _, m := range ms {
+		for _, dec := range []model.Decoding{model.Paper, model.Snippet} {
+			if m.Name() == model.NameWindow && dec == model.Paper {
+				continue // the window has one decoding
+			}
+			row, err := evaluate.SnippetScore(m, dec, inputs, slor)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
+func writeSnippetTable(w io.Writer, rows []evaluate.SnippetRow) {
+	fmt.Fprintf(w, "| method | decoding | F1 | CR | SLOR | budget use | broken | yielded |")
+	for _, k := range wellformed.Categories() {
+		fmt.Fprintf(w, " %s |", k)
+	}
+	fmt.Fprintf(w, "\n|---|---|--:|--:|--:|--:|--:|--:|%s\n", strings.Repeat("--:|", int(wellformed.NumCategories)))
+	for _, r := range rows {
+		slor := "—"
+		if !math.IsNaN(r.SLOR) {
+			slor = fmt.Sprintf("%.3f", r.SLOR)
+		}
+		fmt.Fprintf(w, "| %s | %s | %.4f | %.3f | %s | %.3f | %d | %d |", r.Method, r.Decoding, r.F1, r.CR, slor, r.BudgetUse, r.Broken, r.Yielded)
+		for _, k := range wellformed.Categories() {
+			if f := r.Counts.Forced[k]; f > 0 {
+				fmt.Fprintf(w, " %d (%d by Q) |", r.Counts.Total[k], f)
+			} else {
+				fmt.Fprintf(w, " %d |", r.Counts.Total[k])
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func writeSnippetNotes(w io.Writer) {
+	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; the budget used). window = Q, then the nearest tokens while they fit. broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
+}
+
+// writeExamples prints n fixed examples (drawn with the seed among the sentences longer
+// than their budget): the window, the paper's VA_LR, and the default method.
+func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input, n int, seed uint64) {
+	find := func(method, dec string) *evaluate.SnippetRow {
+		for i := range rows {
+			if rows[i].Method == method && rows[i].Decoding == dec {
+				return &rows[i]
+			}
+		}
+		return nil
+	}
+	win, old, def := find(model.NameWindow, "snippet"), find(model.NameLR, "paper"), find(defaultSnippetMethod, "snippet")
+	if win == nil || old == nil || def == nil {
+		return
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xe8a))
+	fmt.Fprintf(w, "\n## %d examples (fixed by the seed)\n\n", n)
+	fmt.Fprintf(w, "| # | b | query | window | VA_LR, paper decoder (old default) | %s, snippet decoder (default) |\n|--:|--:|---|---|---|---|\n", defaultSnippetMethod)
+	for k, tries := 0, 0; k < n && tries < 100*n; tries++ {
+		i := rng.IntN(len(inputs))
+		in := inputs[i]
+		forms := in.Sentence.Forms()
+		if len(def.Kept[i]) == len(forms) || len(forms) > 45 {
+			continue
+		}
+		var q []string
+		for _, v := range in.Query {
+			q = append(q, forms[v-1])
+		}
+		cell := func(kept []int) string { return strings.ReplaceAll(evaluate.Words(forms, kept), "|", `\|`) }
+		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s |\n", k+1, in.Budget, strings.Join(q, ", "), cell(win.Kept[i]), cell(old.Kept[i]), cell(def.Kept[i]))
+		k++
+	}
+}
+
+func writeSnippetOutputs(md *strings.Builder, rep *snippetReport, out, base string, stdout io.Writer) error {
+	fmt.Fprint(stdout, md.String())
+	if out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, base+".json"), append(js, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, base+".md"), []byte(md.String()), 0o644)
+}
+
+// snippetInputs returns the Google test inputs (given XPOS, qsc's trees), or the
+// validation split's.
+func snippetInputs(env *evalEnv, validation bool) ([]model.Input, string, error) {
+	if !validation {
+		t, err := env.test(parsecache.Given)
+		if err != nil {
+			return nil, "", err
+		}
+		return t.Inputs, "test", nil
+	}
+	_, valid, err := trainingInputs("", *env.seed, 1, 0, false, io.Discard)
+	return valid, string(dataset.Validation), err
+}

@@ -1,0 +1,247 @@
+package evaluate
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// SLORFunc returns the SLOR of compression kept of input i; nil when no language model
+// is at hand.
+type SLORFunc func(i int, kept []int) (float64, error)
+
+// SnippetRow is the evaluation of one method and decoding as a snippet compressor.
+type SnippetRow struct {
+	Method   string  `json:"method"`
+	Decoding string  `json:"decoding"`
+	N        int     `json:"sentences"`
+	F1       float64 `json:"f1"`
+	CR       float64 `json:"cr"`
+	// SLOR is the mean SLOR of the compressions (NaN without a language model).
+	SLOR float64 `json:"-"`
+	// SLORJSON is SLOR for the JSON report (absent without a language model).
+	SLORJSON *float64 `json:"slor,omitempty"`
+	// BudgetUse is the mean of ℓ(C) / min(b, ℓ(S)).
+	BudgetUse float64 `json:"budget_use"`
+	// Yielded counts the inputs where the rules yielded to the query.
+	Yielded int `json:"yielded"`
+	// Checks are the rule violations of the compressions, by category
+	// (wellformed.Categories order); Forced those that involve a query token.
+	Checks  map[string]int `json:"violations"`
+	Forced  map[string]int `json:"violations_forced_by_query"`
+	Counts  wellformed.Counts `json:"-"`
+	// Broken counts the compressions with at least one violation (hedges aside).
+	Broken int `json:"broken"`
+	// PerF1, PerSLOR and Kept are per input, in input order.
+	PerF1   []float64 `json:"-"`
+	PerSLOR []float64 `json:"-"`
+	Kept    [][]int   `json:"-"`
+}
+
+// RulesOff switches well-formedness rules off in SnippetScore and SweepBudgets, for
+// ablations (wellformed.Rules.Off).
+var RulesOff uint16
+
+// Gold is a pseudo-method whose compressions are the gold ones, for the checker and
+// SLOR tables.
+const Gold = "gold"
+
+// SnippetScore compresses every input with m under dec (m nil: the gold compressions) and
+// measures F1 against the gold, CR, SLOR (when slor is not nil), budget use, the rule
+// checker and the yields.
+func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor SLORFunc) (SnippetRow, error) {
+	name := Gold
+	if m != nil {
+		name = m.Name()
+	}
+	row := SnippetRow{Method: name, Decoding: dec.String(), N: len(inputs), Kept: make([][]int, len(inputs)),
+		PerF1: make([]float64, len(inputs))}
+	if m == nil {
+		row.Decoding = "—"
+		for i, in := range inputs {
+			row.Kept[i] = in.Gold
+		}
+	} else {
+		ev, err := model.EvaluateCompressor(m, inputs, runtime.GOMAXPROCS(0), model.Compressor{Decoding: dec, RulesOff: RulesOff})
+		if err != nil {
+			return row, fmt.Errorf("%s: %w", name, err)
+		}
+		row.Kept, row.Yielded = ev.Kept, ev.Yielded
+	}
+	var crs, use []float64
+	var ck wellformed.Checker
+	for i, in := range inputs {
+		kept := row.Kept[i]
+		f1, err := metrics.F1(in.Tree.N(), kept, in.Gold)
+		if err != nil {
+			return row, err
+		}
+		row.PerF1[i] = f1
+		forms := in.Sentence.Forms()
+		cr, err := metrics.CompressionRatio(forms, kept)
+		if err != nil {
+			return row, err
+		}
+		crs = append(crs, cr)
+		use = append(use, budgetUse(forms, kept, in.Budget))
+		c := ck.Check(in.Sentence, kept, in.Query)
+		row.Counts.Add(c)
+		if c.Any() {
+			row.Broken++
+		}
+	}
+	row.F1, _ = metrics.Mean(row.PerF1)
+	row.CR, _ = metrics.Mean(crs)
+	row.BudgetUse, _ = metrics.Mean(use)
+	row.Checks, row.Forced = map[string]int{}, map[string]int{}
+	for _, k := range wellformed.Categories() {
+		row.Checks[k.String()] = row.Counts.Total[k]
+		row.Forced[k.String()] = row.Counts.Forced[k]
+	}
+	row.SLOR = math.NaN()
+	if slor != nil {
+		row.PerSLOR = make([]float64, len(inputs))
+		for i, k := range row.Kept {
+			v, err := slor(i, k)
+			if err != nil {
+				return row, fmt.Errorf("%s: SLOR: %w", name, err)
+			}
+			row.PerSLOR[i] = v
+		}
+		row.SLOR, _ = metrics.Mean(row.PerSLOR)
+		row.SLORJSON = &row.SLOR
+	}
+	return row, nil
+}
+
+// charLen returns ℓ of kept (tokens joined by single spaces), in runes.
+func charLen(forms []string, kept []int) int {
+	n, _ := metrics.CharLen(forms, kept)
+	return n
+}
+
+// fullLen returns ℓ(S).
+func fullLen(forms []string) int {
+	n := -1
+	for _, f := range forms {
+		n += utf8.RuneCountInString(f) + 1
+	}
+	return max(n, 0)
+}
+
+// budgetUse returns ℓ(C) / min(b, ℓ(S)).
+func budgetUse(forms []string, kept []int, b int) float64 {
+	all := fullLen(forms)
+	if all == 0 {
+		return 1
+	}
+	return float64(charLen(forms, kept)) / float64(min(b, all))
+}
+
+// SweepFractions are the budgets of the sweep, as fractions of ℓ(S).
+var SweepFractions = []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2}
+
+// SweepPoint is a method's evaluation at one budget fraction.
+type SweepPoint struct {
+	Fraction  float64 `json:"fraction"`
+	F1        float64 `json:"f1"`
+	BudgetUse float64 `json:"budget_use"`
+	Broken    int     `json:"broken"`
+	Yielded   int     `json:"yielded"`
+}
+
+// Sweep is a method's budget sweep.
+type Sweep struct {
+	Method   string       `json:"method"`
+	Decoding string       `json:"decoding"`
+	N        int          `json:"sentences"`
+	Points   []SweepPoint `json:"points"`
+	// Pairs counts adjacent budget pairs (b < b') over all sentences; Regressions those
+	// where ℓ(C(b')) < ℓ(C(b)), and Nested those where C(b) ⊆ C(b').
+	Pairs       int `json:"pairs"`
+	Regressions int `json:"length_regressions"`
+	Nested      int `json:"nested"`
+}
+
+// SweepBudgets compresses every input at budgets SweepFractions of ℓ(S) (at least ℓ(Q),
+// rounded up) with m under dec, and measures F1 against the gold (which was made for
+// b = ℓ(gold), so it measures fidelity, not an upper bound), budget use, the checker,
+// length regressions and nesting between adjacent budgets.
+func SweepBudgets(m model.Method, dec model.Decoding, inputs []model.Input) (Sweep, error) {
+	sw := Sweep{Method: m.Name(), Decoding: dec.String(), N: len(inputs)}
+	prev := make([][]int, len(inputs))
+	for fi, f := range SweepFractions {
+		ins := make([]model.Input, len(inputs))
+		for i, in := range inputs {
+			forms := in.Sentence.Forms()
+			b := int(math.Ceil(f * float64(fullLen(forms))))
+			ins[i] = in
+			ins[i].Budget = max(b, charLen(forms, slices.Sorted(slices.Values(in.Query))), 1)
+		}
+		row, err := SnippetScore(m, dec, ins, nil)
+		if err != nil {
+			return sw, err
+		}
+		pt := SweepPoint{Fraction: f, F1: row.F1, BudgetUse: row.BudgetUse, Broken: row.Broken, Yielded: row.Yielded}
+		sw.Points = append(sw.Points, pt)
+		if fi > 0 {
+			for i := range inputs {
+				a, b := prev[i], row.Kept[i]
+				forms := inputs[i].Sentence.Forms()
+				sw.Pairs++
+				if charLen(forms, b) < charLen(forms, a) {
+					sw.Regressions++
+				}
+				if subset(a, b) {
+					sw.Nested++
+				}
+			}
+		}
+		for i := range inputs {
+			prev[i] = slices.Clone(row.Kept[i])
+		}
+	}
+	return sw, nil
+}
+
+// subset reports whether the ascending a is a subset of the ascending b.
+func subset(a, b []int) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+	}
+	return true
+}
+
+// Words joins the forms of kept with spaces, with "…" where tokens were cut, for
+// examples in reports.
+func Words(forms []string, kept []int) string {
+	var b strings.Builder
+	last := 0
+	for _, v := range kept {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if v != last+1 && (last > 0 || v > 1) {
+			b.WriteString("… ")
+		}
+		b.WriteString(forms[v-1])
+		last = v
+	}
+	if last > 0 && last < len(forms) {
+		b.WriteString(" …")
+	}
+	return b.String()
+}

@@ -1,0 +1,263 @@
+package va
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"slices"
+
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// Filled is the outcome of a candidate that the Decider rejected and that Snippet added
+// afterwards, to use the budget.
+const Filled Outcome = Skipped + 1
+
+// rejected is a candidate the Decider rejected, with its probability.
+type rejected struct {
+	v int
+	p float64
+}
+
+// fillHeap orders rejected candidates by p, highest first, then leftmost.
+type fillHeap []rejected
+
+func (h fillHeap) Len() int { return len(h) }
+func (h fillHeap) Less(i, j int) bool {
+	if h[i].p != h[j].p {
+		return h[i].p > h[j].p
+	}
+	return h[i].v < h[j].v
+}
+func (h fillHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *fillHeap) Push(x any)   { *h = append(*h, x.(rejected)) }
+func (h *fillHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// snippetState is the extra memory of Snippet.
+type snippetState struct {
+	rules  *wellformed.Rules
+	rej    []rejected // rejected candidates, in order of decision
+	prob   []float64  // prob[v]: the Decider's p for a rejected v
+	heap   fillHeap
+	filled bool
+}
+
+// Snippet compresses p for a snippet: budget-true and well-formed under rules r, which
+// must have been computed for p's sentence, lengths, query and budget.
+//
+//   - When the whole sentence fits, ℓ(S) ≤ b, the result is S, and d is not asked.
+//   - Otherwise C starts as the closure of Q under r and grows by VERTEX ADDITION, as
+//     Run does, except that accepting a candidate adds its closure (its unit and the
+//     units it needs), and a candidate whose closure does not fit is skipped.
+//   - Then the budget left is used: the rejected candidates adjacent to C, highest p
+//     first, join C with their closure while they fit; then the other rejected ones, in
+//     the same order.
+//   - Last, r.Trim drops trailing function words.
+//
+// The main pass is linear, as Run's; the fill orders the rejected candidates by p, in
+// O(r log r) for r rejections. Q ⊆ C, ℓ(C) ≤ b and C closed under r always hold.
+func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, error) {
+	if d == nil || r == nil {
+		return nil, errNil(d == nil)
+	}
+	if err := c.start(&p); err != nil {
+		return nil, err
+	}
+	s := &c.s
+	if r.N() != s.N() {
+		return nil, errRules(r.N(), s.N())
+	}
+	if s.total() <= s.budget { // the whole sentence fits
+		c.out = c.out[:0]
+		for v := 1; v <= s.N(); v++ {
+			c.out = append(c.out, v)
+		}
+		return c.out, nil
+	}
+	sn := &c.snip
+	sn.rules, sn.filled = r, false
+	sn.rej = sn.rej[:0]
+	sn.heap = sn.heap[:0]
+	sn.prob = resize(sn.prob, s.N()+1)
+	// C = closure(Q): the query's units, and the units they need.
+	nq := len(s.order)
+	for i := range nq {
+		c.addQueryClosure(s.order[i])
+	}
+	if s.length > s.budget { // the rules yield when the closure of Q does not fit
+		return nil, errRules(-1, s.length)
+	}
+	tr, _ := d.(Tracker)
+	if tr != nil {
+		tr.Start(s)
+		for _, v := range s.order[nq:] {
+			tr.Added(s, v)
+		}
+	}
+	for s.more() {
+		v, _ := s.pop()
+		cost := c.closureCost(v)
+		var dec Decision
+		out := Skipped
+		if s.length+cost <= s.budget {
+			dec = d.Decide(s, v)
+			out = Rejected
+			if dec.Accept {
+				out = Accepted
+			}
+		}
+		switch out {
+		case Skipped:
+			s.status[v] = stSkipped
+		case Rejected:
+			s.status[v] = stRejected
+			sn.prob[v] = dec.P
+			sn.rej = append(sn.rej, rejected{v, dec.P})
+		case Accepted:
+			c.addClosure(v, tr)
+		}
+		if c.Trace {
+			c.steps = append(c.steps, Step{V: v, P: dec.P, Outcome: out, Len: s.length})
+		}
+	}
+	c.fill(tr)
+	return r.Trim(s.sent, c.result()), nil
+}
+
+// total returns ℓ(S).
+func (s *State) total() int {
+	t := -1
+	for _, l := range s.lens[1:] {
+		t += l + 1
+	}
+	return max(t, 0)
+}
+
+// closureCost returns ℓ(C ∪ closure(v)) − ℓ(C) for v ∉ C.
+func (c *Compressor) closureCost(v int) int {
+	s := &c.s
+	w := c.snip.rules.Closure(v, s.InC, nil)
+	if len(s.order) == 0 {
+		w--
+	}
+	return w
+}
+
+// addClosure adds v and its closure to C, telling the tracker of each new member.
+func (c *Compressor) addClosure(v int, tr Tracker) {
+	c.snip.rules.Closure(v, c.s.InC, func(u int) { c.take(u, tr) })
+}
+
+// take moves u into C, from wherever it is.
+func (c *Compressor) take(u int, tr Tracker) {
+	s := &c.s
+	switch s.status[u] {
+	case stC:
+		return
+	case stP:
+		s.np--
+		s.frontier.remove(u)
+	}
+	s.status[u] = stC
+	s.enter(u)
+	s.push(u)
+	if c.snip.filled {
+		c.pushRejected(u)
+	}
+	if tr != nil {
+		tr.Added(s, u)
+	}
+}
+
+// addQueryClosure adds the closure of query token q, which is in C on its own, to C:
+// the other members of its unit, and the units they need.
+func (c *Compressor) addQueryClosure(q int) {
+	s, r := &c.s, c.snip.rules
+	t := r.Top(q)
+	for u := t; u != 0; u = r.Next(u) {
+		c.take(u, nil)
+	}
+	if req := r.Requires(t); req != 0 && !s.InC(req) {
+		c.addClosure(req, nil)
+	}
+}
+
+// pushRejected adds the rejected neighbours of u, which just joined C, to the fill heap.
+func (c *Compressor) pushRejected(u int) {
+	s := &c.s
+	if h := s.tree.Head(u); h > 0 && s.status[h] == stRejected {
+		heap.Push(&c.snip.heap, rejected{h, c.snip.prob[h]})
+	}
+	for _, k := range s.tree.Children(u) {
+		if s.status[k] == stRejected {
+			heap.Push(&c.snip.heap, rejected{int(k), c.snip.prob[k]})
+		}
+	}
+}
+
+// adjacent reports whether v is a tree neighbour of C.
+func (s *State) adjacent(v int) bool {
+	if h := s.tree.Head(v); h > 0 && s.status[h] == stC {
+		return true
+	}
+	for _, k := range s.tree.Children(v) {
+		if s.status[k] == stC {
+			return true
+		}
+	}
+	return false
+}
+
+// fill uses the budget left with the rejected candidates: those adjacent to C first,
+// highest p first, then the others.
+func (c *Compressor) fill(tr Tracker) {
+	s, sn := &c.s, &c.snip
+	sn.filled = true
+	for _, x := range sn.rej {
+		if s.adjacent(x.v) {
+			sn.heap = append(sn.heap, x)
+		}
+	}
+	heap.Init(&sn.heap)
+	try := func(v int) {
+		if s.status[v] != stRejected || s.length+c.closureCost(v) > s.budget {
+			return
+		}
+		c.addClosure(v, tr)
+		if c.Trace {
+			c.steps = append(c.steps, Step{V: v, P: sn.prob[v], Outcome: Filled, Len: s.length})
+		}
+	}
+	for sn.heap.Len() > 0 && s.length < s.budget {
+		try(heap.Pop(&sn.heap).(rejected).v)
+	}
+	sn.filled = false
+	if s.length >= s.budget {
+		return
+	}
+	slices.SortStableFunc(sn.rej, func(a, b rejected) int { return cmp.Compare(b.p, a.p) })
+	for _, x := range sn.rej {
+		try(x.v)
+	}
+}
+
+// errNil is the error for a nil Decider or nil rules.
+func errNil(decider bool) error {
+	if decider {
+		return fmt.Errorf("%w: nil Decider", ErrInvalidInput)
+	}
+	return fmt.Errorf("%w: nil rules", ErrInvalidInput)
+}
+
+// errRules is the error for rules that do not belong to the problem.
+func errRules(rn, n int) error {
+	if rn < 0 {
+		return fmt.Errorf("%w: the closure of the query (%d) does not fit the budget; the rules were computed for another budget", ErrInvalidInput, n)
+	}
+	return fmt.Errorf("%w: rules for %d tokens, sentence of %d", ErrInvalidInput, rn, n)
+}

@@ -1,0 +1,103 @@
+package wellformed
+
+import "github.com/qsc-nlp/qsc/syntax"
+
+// Counts are the violations of one or more compressions, by category. A violation that
+// involves a query token (the token or the head it is bound to is in Q) is counted in
+// Forced as well as in Total: only the query could force it.
+type Counts struct {
+	Total  [NumCategories]int
+	Forced [NumCategories]int
+}
+
+// Add adds o to c.
+func (c *Counts) Add(o Counts) {
+	for i := range c.Total {
+		c.Total[i] += o.Total[i]
+		c.Forced[i] += o.Forced[i]
+	}
+}
+
+// Unforced returns the violations of category k that the query did not force.
+func (c *Counts) Unforced(k Category) int { return c.Total[k] - c.Forced[k] }
+
+// Any reports whether c holds a violation of a rule (hedges aside).
+func (c *Counts) Any() bool {
+	for k := range Hedge {
+		if c.Total[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Checker counts the violations of compressions. It reuses its memory; the zero value is
+// ready. It is not safe for concurrent use.
+type Checker struct {
+	in []bool
+	q  []bool
+}
+
+// Check counts the violations of kept (1-based token ids of s, any order) under the
+// relations and heads of s, with query tokens query. A token id outside s is ignored.
+func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
+	var c Counts
+	n := s.Len()
+	k.in = resize(k.in, n+1)
+	k.q = resize(k.q, n+1)
+	clear(k.in)
+	clear(k.q)
+	last := 0
+	for _, v := range kept {
+		if v >= 1 && v <= n {
+			k.in[v] = true
+		}
+	}
+	for _, v := range query {
+		if v >= 1 && v <= n {
+			k.q[v] = true
+		}
+	}
+	count := func(cat Category, forced bool) {
+		c.Total[cat]++
+		if forced {
+			c.Forced[cat]++
+		}
+	}
+	for v := 1; v <= n; v++ {
+		tok := &s.Tokens[v-1]
+		if k.in[v] && !isPunct(tok) {
+			last = v
+		}
+		h := tok.Head
+		if h < 1 || h > n {
+			continue
+		}
+		forced := k.q[v] || k.q[h]
+		b, why := bindOf(s, v, h)
+		switch {
+		case why == Balance: // quotes and brackets are checked by pairs below
+		case b == NeedsHead:
+			if k.in[v] && !k.in[h] {
+				count(FunctionHead, forced)
+			}
+		case b == WithHead && (why == Negation || why == Hedge):
+			if k.in[h] && !k.in[v] {
+				count(why, forced)
+			}
+		case b == WithHead:
+			if k.in[v] != k.in[h] {
+				count(why, forced)
+			}
+		}
+	}
+	if last > 0 && IsFunction(s.Tokens[last-1].Rel) {
+		count(FunctionEnd, k.q[last])
+	}
+	Pairs(s, func(o, cl int) {
+		if k.in[o] != k.in[cl] {
+			count(Balance, k.q[o] || k.q[cl])
+		}
+	})
+	return c
+}

@@ -1,0 +1,322 @@
+package wellformed
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Rules are the bindings of one sentence, for one query and budget. A method keeps a set
+// C closed under them: for every kept token v, its unit is kept, and when v's unit needs
+// its head, the unit of that head too (Closure). Rules reuse their memory: the zero value
+// is ready, Reset costs O(n) and, once the buffers have grown, allocates nothing.
+type Rules struct {
+	// Off switches rules off: bit k set leaves category k unenforced (for ablations;
+	// FunctionEnd switches off Trim). The zero value enforces every rule.
+	Off uint16
+
+	n       int
+	head    []int32    // rule head: the tree head, or the head shared by a pair's halves
+	bind    []Binding  // binding of v to head[v]
+	why     []Category // the rule behind bind[v]
+	top     []int32    // the unit of v: its highest member
+	next    []int32    // the next member of v's unit (0 ends), a list from the top
+	ulen    []int      // at a top: Σ (len + 1) over the unit's members
+	inQ     []bool
+	tree    syntax.Tree // the rule tree (rule heads)
+	heads   []int
+	stack   []int32
+	yielded bool
+}
+
+// N returns the number of tokens.
+func (r *Rules) N() int { return r.n }
+
+// Head returns the rule head of v: its tree head, except for the closing half of a pair
+// of quotes or brackets, which takes the head of the opening half (or the reverse) so
+// that the two are kept together.
+func (r *Rules) Head(v int) int { return int(r.head[v]) }
+
+// Binding returns the binding of v to its rule head.
+func (r *Rules) Binding(v int) Binding { return r.bind[v] }
+
+// Why returns the rule that binds v (meaningful when Binding(v) is not Free).
+func (r *Rules) Why(v int) Category { return r.why[v] }
+
+// Top returns the unit of v: its highest member. A unit is kept all or none.
+func (r *Rules) Top(v int) int { return int(r.top[v]) }
+
+// Next returns the member of v's unit after v (0 after the last); the list starts at the
+// unit's top.
+func (r *Rules) Next(v int) int { return int(r.next[v]) }
+
+// UnitWeight returns Σ (len + 1) over the members of the unit whose top is t.
+func (r *Rules) UnitWeight(t int) int { return r.ulen[t] }
+
+// Requires returns the unit that the unit with top t needs (the unit of its rule head,
+// when t is a function word), or 0.
+func (r *Rules) Requires(t int) int {
+	if r.bind[t] == NeedsHead && r.head[t] != 0 {
+		return int(r.top[r.head[t]])
+	}
+	return 0
+}
+
+// NeedsHead reports whether v ∈ C implies Head(v) ∈ C.
+func (r *Rules) NeedsHead(v int) bool { return r.bind[v] != Free && r.head[v] != 0 }
+
+// WithHead reports whether Head(v) ∈ C implies v ∈ C (and the reverse).
+func (r *Rules) WithHead(v int) bool { return r.bind[v] == WithHead && r.head[v] != 0 }
+
+// Tree returns the rule tree: the parse with each token under its rule head. It is valid
+// until the next Reset.
+func (r *Rules) Tree() *syntax.Tree { return &r.tree }
+
+// ParseOff returns the Off mask of the named categories (comma-separated, as
+// Category.String gives them).
+func ParseOff(names string) (uint16, error) {
+	var m uint16
+	for _, name := range strings.Split(names, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		found := false
+		for _, k := range Categories() {
+			if k.String() == name {
+				m |= 1 << k
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("wellformed: unknown rule %q (want one of %v)", name, categoryNames)
+		}
+	}
+	return m, nil
+}
+
+// Yielded reports whether the closure of the query did not fit the budget, so that the
+// query tokens were freed of their bindings for this request.
+func (r *Rules) Yielded() bool { return r.yielded }
+
+// Reset computes the rules of s (parsed, with tree t and token lengths lens) for the
+// query and budget. It fails only on inconsistent input.
+func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []int, budget int) error {
+	n := t.N()
+	if s == nil || s.Len() != n || len(lens) != n {
+		return fmt.Errorf("wellformed: sentence, tree and lengths disagree")
+	}
+	r.n, r.yielded = n, false
+	r.head = resize(r.head, n+1)
+	r.bind = resize(r.bind, n+1)
+	r.why = resize(r.why, n+1)
+	r.inQ = resize(r.inQ, n+1)
+	clear(r.inQ)
+	r.head[0], r.bind[0] = 0, Free
+	for v := 1; v <= n; v++ {
+		h := t.Head(v)
+		r.head[v] = int32(h)
+		r.bind[v], r.why[v] = bindOf(s, v, h)
+		if r.Off&(1<<r.why[v]) != 0 && r.bind[v] != Free {
+			r.bind[v] = Free
+		}
+	}
+	Pairs(s, func(o, c int) {
+		if r.Off&(1<<Balance) != 0 {
+			return
+		}
+		ho, hc := r.head[o], r.head[c]
+		switch {
+		case ho == hc:
+		case t.NumChildren(c) == 0 && int(ho) != c:
+			r.head[c] = ho
+		case t.NumChildren(o) == 0 && int(hc) != o:
+			r.head[o] = hc
+		default:
+			return // cannot share a head without a cycle; rare
+		}
+		for _, v := range [2]int{o, c} {
+			if r.head[v] != 0 {
+				r.bind[v], r.why[v] = WithHead, Balance
+			}
+		}
+	})
+	r.heads = resize(r.heads, n)
+	for v := 1; v <= n; v++ {
+		r.heads[v-1] = int(r.head[v])
+	}
+	if err := r.tree.Reset(r.heads); err != nil {
+		return fmt.Errorf("wellformed: rule tree: %w", err)
+	}
+	for _, q := range query {
+		if q >= 1 && q <= n {
+			r.inQ[q] = true
+		}
+	}
+	r.units(lens)
+	if r.closureLen(query) > budget {
+		// Yield: free the query tokens, and let their WithHead dependents merely need them.
+		r.yielded = true
+		for _, q := range query {
+			if q < 1 || q > n {
+				continue
+			}
+			r.bind[q] = Free
+		}
+		for v := 1; v <= n; v++ {
+			if h := r.head[v]; h != 0 && r.inQ[h] && r.bind[v] == WithHead {
+				r.bind[v] = NeedsHead
+			}
+		}
+		r.units(lens)
+	}
+	return nil
+}
+
+// units computes the units from the bindings: top, the member lists and their weights.
+func (r *Rules) units(lens []int) {
+	n := r.n
+	r.top = resize(r.top, n+1)
+	r.next = resize(r.next, n+1)
+	r.ulen = resize(r.ulen, n+1)
+	clear(r.top)
+	clear(r.next)
+	clear(r.ulen)
+	for v := 1; v <= n; v++ {
+		// Follow WithHead bindings up to the first token whose top is known or that is a
+		// top itself, then set the path.
+		r.stack = r.stack[:0]
+		u := int32(v)
+		for r.top[u] == 0 {
+			r.stack = append(r.stack, u)
+			if r.bind[u] != WithHead || r.head[u] == 0 {
+				r.top[u] = u
+				break
+			}
+			u = r.head[u]
+		}
+		t := r.top[u]
+		for _, w := range r.stack {
+			r.top[w] = t
+		}
+	}
+	for v := n; v >= 1; v-- { // lists in ascending order after the top
+		t := r.top[v]
+		r.ulen[t] += lens[v-1] + 1
+		if int(t) != v {
+			r.next[v] = r.next[t]
+			r.next[t] = int32(v)
+		}
+	}
+}
+
+// closureLen returns ℓ of the closure of the query.
+func (r *Rules) closureLen(query []int) int {
+	w := 0
+	r.stack = r.stack[:0]
+	seen := func(t int32) bool {
+		for _, x := range r.stack {
+			if x == t {
+				return true
+			}
+		}
+		return false
+	}
+	for _, q := range query {
+		if q < 1 || q > r.n {
+			continue
+		}
+		for t := r.top[q]; t != 0 && !seen(t); t = int32(r.Requires(int(t))) {
+			r.stack = append(r.stack, t)
+			w += r.ulen[t]
+		}
+	}
+	return max(w-1, 0)
+}
+
+// Closure calls add for every token that keeping v brings into C: the members of v's
+// unit, then of the unit it requires, and so on, stopping at a unit for which inC
+// reports true (units are kept whole, so its top tells). It returns the added weight
+// Σ (len + 1). With add nil it only measures.
+func (r *Rules) Closure(v int, inC func(int) bool, add func(int)) int {
+	w := 0
+	for t := r.Top(v); t != 0 && !inC(t); t = r.Requires(t) {
+		w += r.ulen[t]
+		if add != nil {
+			for u := t; u != 0; u = int(r.next[u]) {
+				add(u)
+			}
+		}
+	}
+	return w
+}
+
+// Trim drops trailing function words and separators (comma, colon, semicolon, dash)
+// from kept (ascending token ids), with their units, so that the compression does not
+// end on one: the last kept token must not be a separator, and the last kept word
+// (trailing punctuation aside) must not be a function word, unless it is a query token or
+// something kept needs it. It returns the shortened slice (sharing kept's memory).
+func (r *Rules) Trim(s *syntax.Sentence, kept []int) []int {
+	for len(kept) > 0 && r.Off&(1<<FunctionEnd) == 0 {
+		i := len(kept) - 1
+		for i >= 0 && isPunct(&s.Tokens[kept[i]-1]) {
+			i--
+		}
+		if i < 0 {
+			return kept
+		}
+		// A trailing separator (comma, colon, semicolon, dash) goes first.
+		v := kept[len(kept)-1]
+		if !isSeparator(s.Tokens[v-1].Form) {
+			v = kept[i]
+			if !IsFunction(s.Tokens[v-1].Rel) {
+				return kept
+			}
+		}
+		t := r.Top(v)
+		// The unit must hold no query token, and nothing kept outside it may need it.
+		for u := t; u != 0; u = int(r.next[u]) {
+			if r.inQ[u] {
+				return kept
+			}
+		}
+		for _, x := range kept {
+			if r.top[x] != int32(t) && r.NeedsHead(x) && r.top[r.head[x]] == int32(t) {
+				return kept
+			}
+		}
+		out := kept[:0]
+		for _, x := range kept {
+			if r.top[x] != int32(t) {
+				out = append(out, x)
+			}
+		}
+		if len(out) == len(kept) {
+			return kept
+		}
+		kept = out
+	}
+	return kept
+}
+
+// isSeparator reports whether a form is punctuation that cannot end a compression.
+func isSeparator(form string) bool {
+	switch form {
+	case ",", ";", ":", "-", "--", "–", "—":
+		return true
+	}
+	return false
+}
+
+// isPunct reports whether a token is punctuation.
+func isPunct(tok *syntax.Token) bool {
+	return relBase(tok.Rel) == "punct" || tok.UPOS == "PUNCT"
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

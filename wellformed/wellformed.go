@@ -1,0 +1,265 @@
+// Package wellformed holds the well-formedness rules that every compression method obeys
+// when it decodes a snippet, and the checker that counts how often an output breaks them.
+// The rules are stated over UD relations, so that they read the same parse the methods
+// read:
+//
+//   - Function words: a token whose relation is case, mark, det, cc, aux or cop (any
+//     subtype; the possessive 's is case) is kept only with its head (NeedsHead), and a
+//     compression does not end on one (FunctionEnd; enforced by Trim).
+//   - Chains: the members of a flat, fixed or goeswith chain, and proper nouns joined by
+//     compound ("New York", "Aung San Suu Kyi"), are kept all or none (WithHead).
+//   - Symbols: a currency symbol or % and its number are kept together, and so are the
+//     parts of a number ("89.5 billion").
+//   - Negation: "not", "n't", "never" and "no" are kept whenever their head is.
+//   - Hedges: epistemic hedges ("reportedly", "allegedly", "may", …) are kept whenever
+//     their head is.
+//   - Punctuation goes with the phrase it delimits: a punct token (but sentence-final
+//     punctuation, which is free) is kept only with its head, a compression does not end on a comma, colon, semicolon or dash (Trim), and
+//     the two halves of a pair of quotes or brackets are kept together, with their head.
+//
+// Rules turns these into a binding of each token to its rule head (Free, NeedsHead,
+// WithHead) and into units: the sets of tokens bound WithHead to one another, which are
+// kept all or none. A method keeps a set C that is closed under the bindings: it adds a
+// token with Closure. Query tokens are always kept: when the closure of the query does
+// not fit the budget, the rules yield (Rules.Yielded) and the query tokens are freed of
+// their bindings for that request.
+//
+// Check counts the violations of a compression by Category. It reads the relations
+// directly, with the same definitions as the rules, so it measures any output: gold,
+// a method decoded without the rules, or the window baseline.
+package wellformed
+
+import (
+	"strings"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Binding is how a token is bound to its rule head.
+type Binding uint8
+
+// Bindings.
+const (
+	// Free tokens may be kept or dropped on their own.
+	Free Binding = iota
+	// NeedsHead tokens (function words) are kept only with their rule head.
+	NeedsHead
+	// WithHead tokens are kept iff their rule head is kept.
+	WithHead
+)
+
+// Category is a kind of ill-formedness that Check counts.
+type Category uint8
+
+// Categories. Hedge is reported beside the others.
+const (
+	FunctionHead Category = iota // a function word kept without its head
+	FunctionEnd                  // the compression ends on a function word
+	Chain                        // part of a name, flat, fixed or goeswith chain
+	Symbol                       // a currency symbol or % without its number, or part of a number
+	Negation                     // a kept head whose negation was dropped
+	Balance                      // one half of a pair of quotes or brackets
+	Hedge                        // a kept head whose epistemic hedge was dropped
+	NumCategories
+)
+
+var categoryNames = [NumCategories]string{"function-head", "function-end", "chain", "symbol", "negation", "balance", "hedge"}
+
+// String returns the category's name, as the reports show it.
+func (c Category) String() string {
+	if c < NumCategories {
+		return categoryNames[c]
+	}
+	return "category?"
+}
+
+// Categories returns every category, in report order.
+func Categories() []Category {
+	out := make([]Category, NumCategories)
+	for i := range out {
+		out[i] = Category(i)
+	}
+	return out
+}
+
+// relBase returns the relation without its subtype ("aux:pass" → "aux").
+func relBase(rel string) string {
+	if i := strings.IndexByte(rel, ':'); i >= 0 {
+		return rel[:i]
+	}
+	return rel
+}
+
+// IsFunction reports whether a token with this relation is a function word: case, mark,
+// det, cc, aux or cop, with any subtype.
+func IsFunction(rel string) bool {
+	switch relBase(rel) {
+	case "case", "mark", "det", "cc", "aux", "cop":
+		return true
+	}
+	return false
+}
+
+// IsNegation reports whether a token is a negation of its head.
+func IsNegation(tok *syntax.Token) bool {
+	switch strings.ToLower(tok.Form) {
+	case "not", "n't", "never", "no", "nt":
+		switch relBase(tok.Rel) {
+		case "advmod", "det", "neg", "discourse":
+			return true
+		}
+	}
+	return false
+}
+
+// hedges are the epistemic hedges, lowercased.
+var hedges = map[string]bool{
+	"reportedly": true, "allegedly": true, "apparently": true, "supposedly": true,
+	"purportedly": true, "possibly": true, "probably": true, "perhaps": true, "maybe": true,
+	"presumably": true, "seemingly": true, "likely": true, "unlikely": true,
+	"may": true, "might": true, "could": true,
+}
+
+// IsHedge reports whether a token is an epistemic hedge on its head: a hedging adverb or
+// the modal may, might or could.
+func IsHedge(tok *syntax.Token) bool {
+	if !hedges[strings.ToLower(tok.Form)] {
+		return false
+	}
+	switch relBase(tok.Rel) {
+	case "advmod", "aux", "amod", "discourse", "parataxis":
+		return true
+	}
+	return false
+}
+
+// IsSymbol reports whether a token is a currency symbol or a percent sign.
+func IsSymbol(tok *syntax.Token) bool {
+	if tok.XPOS == "$" {
+		return true
+	}
+	switch tok.Form {
+	case "%", "$", "€", "£", "¥", "US$", "C$", "A$", "HK$", "S$", "NZ$", "percent":
+		return tok.Form != "percent" || tok.XPOS == "NN"
+	}
+	return false
+}
+
+// isNumber reports whether a token is a cardinal number.
+func isNumber(tok *syntax.Token) bool { return tok.XPOS == "CD" || tok.UPOS == "NUM" }
+
+// isChainRel reports whether a relation joins the parts of one name or expression.
+func isChainRel(rel string) bool {
+	switch relBase(rel) {
+	case "flat", "fixed", "goeswith":
+		return true
+	}
+	return false
+}
+
+// isProper reports whether a token is a proper noun.
+func isProper(tok *syntax.Token) bool {
+	return strings.HasPrefix(tok.XPOS, "NNP") || tok.UPOS == "PROPN"
+}
+
+// bindOf returns the binding of token v (1-based) to its tree head h and the rule that
+// makes it, from the relations alone (quotes and brackets are paired separately).
+func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
+	tok := &s.Tokens[v-1]
+	if h == 0 {
+		return Free, 0
+	}
+	head := &s.Tokens[h-1]
+	base := relBase(tok.Rel)
+	switch {
+	case base == "punct" && isFinal(tok.Form):
+		return Free, 0
+	case base == "punct":
+		return NeedsHead, Balance
+	case isChainRel(tok.Rel):
+		return WithHead, Chain
+	case base == "compound" && isProper(tok) && isProper(head):
+		return WithHead, Chain
+	case IsNegation(tok):
+		return WithHead, Negation
+	case IsHedge(tok):
+		return WithHead, Hedge
+	case IsSymbol(tok) && isNumber(head), IsSymbol(head) && isNumber(tok):
+		return WithHead, Symbol
+	case isNumber(tok) && isNumber(head) && (base == "compound" || base == "nummod" || base == "flat"):
+		return WithHead, Symbol
+	case IsFunction(tok.Rel):
+		return NeedsHead, FunctionHead
+	}
+	return Free, 0
+}
+
+// pairKind classifies a token as the opening (+1) or closing (−1) half of a pair, or
+// neither (0); straight quotes (±2) open or close by alternation. typ tells pairs apart.
+func pairKind(form string) (dir int, typ byte) {
+	switch form {
+	case "(", "-LRB-":
+		return 1, '('
+	case ")", "-RRB-":
+		return -1, '('
+	case "[", "-LSB-":
+		return 1, '['
+	case "]", "-RSB-":
+		return -1, '['
+	case "{", "-LCB-":
+		return 1, '{'
+	case "}", "-RCB-":
+		return -1, '{'
+	case "“", "``":
+		return 1, '"'
+	case "”", "''":
+		return -1, '"'
+	case `"`:
+		return 2, '"'
+	}
+	return 0, 0
+}
+
+// Pairs calls f for every matched pair of quotes or brackets of s (1-based open < close).
+// Brackets pair by nesting; straight double quotes alternate. Unmatched halves are
+// ignored.
+func Pairs(s *syntax.Sentence, f func(open, close int)) {
+	var stack []int // open positions
+	var types []byte
+	for i := range s.Tokens {
+		dir, typ := pairKind(s.Tokens[i].Form)
+		if dir == 0 {
+			continue
+		}
+		if dir == 2 { // straight quote: closes an open straight quote on top, else opens
+			if n := len(stack); n > 0 && types[n-1] == '"' && s.Tokens[stack[n-1]-1].Form == `"` {
+				f(stack[n-1], i+1)
+				stack, types = stack[:n-1], types[:n-1]
+				continue
+			}
+			dir = 1
+		}
+		if dir == 1 {
+			stack, types = append(stack, i+1), append(types, typ)
+			continue
+		}
+		// A closing half: match the nearest open one of its type.
+		for j := len(stack) - 1; j >= 0; j-- {
+			if types[j] == typ {
+				f(stack[j], i+1)
+				stack, types = stack[:j], types[:j]
+				break
+			}
+		}
+	}
+}
+
+// isFinal reports whether a form is sentence-final punctuation, which is free: a
+// compression may end with it whatever it keeps.
+func isFinal(form string) bool {
+	switch form {
+	case ".", "!", "?", "...", "…":
+		return true
+	}
+	return false
+}
