@@ -177,13 +177,22 @@ type Result struct {
 // MaxQueryTerms query terms, a term over MaxTermWords words) or whose strings are not
 // valid UTF-8 fails with ErrBadRequest.
 func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, error) {
+	return e.do(ctx, req, nil, explain)
+}
+
+// do is Do; pre, when not nil, is the sentence of req, tagged and parsed (from an annotation:
+// CompressAnnotated).
+func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, explain bool) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if req.Budget <= 0 {
 		return nil, fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, req.Budget)
 	}
-	s, err := sentenceOf(req)
+	s, err := pre, error(nil)
+	if s == nil {
+		s, err = sentenceOf(req)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -196,8 +205,10 @@ func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, e
 	}
 	w := e.pool.Get().(*worker)
 	defer e.pool.Put(w)
-	if err := w.pw.Sentence(s, pipeline.Options{KeepXPOS: req.XPOS != nil}); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	if pre == nil {
+		if err := w.pw.Sentence(s, pipeline.Options{KeepXPOS: req.XPOS != nil}); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+		}
 	}
 	q, err := queryOf(req, s)
 	if err != nil {

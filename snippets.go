@@ -14,7 +14,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
-	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // Limits of a snippet request. Beyond them a request fails with ErrBadRequest.
@@ -111,6 +110,12 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // a negative N, an empty query or term, a document over MaxDocumentBytes or not valid UTF-8
 // give errors wrapping ErrBadRequest; an unknown method ErrUnknownMethod.
 func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet, error) {
+	return e.doSnippets(ctx, req, nil)
+}
+
+// doSnippets is DoSnippets, with the sentences of ann (tagged and parsed) when not nil
+// (SnippetsAnnotated).
+func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annotatedDoc) ([]Snippet, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -124,16 +129,15 @@ func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet
 		return nil, fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, req.Budget)
 	case n < 0:
 		return nil, fmt.Errorf("%w: n must be a positive number of snippets, got %d", ErrBadRequest, req.N)
-	case len(doc) > MaxDocumentBytes:
-		return nil, fmt.Errorf("%w: document is %d bytes, more than the maximum of %d", ErrBadRequest, len(doc), MaxDocumentBytes)
 	}
-	if i := invalidUTF8(doc); i >= 0 {
-		return nil, fmt.Errorf("%w: document is not valid UTF-8 (byte offset %d)", ErrBadRequest, i)
+	if err := checkDocument(doc); err != nil {
+		return nil, err
 	}
 	q, err := newTermQuery(req.Query)
 	if err != nil {
 		return nil, err
 	}
+	q.ann = ann
 	m, err := e.method(req.Method)
 	if err != nil {
 		return nil, err
@@ -215,8 +219,10 @@ func (e *Engine) parallel(n int, run func(w *worker, i int)) {
 // snippet tags, parses and compresses the sentence of candidate c.
 func (w *worker) snippet(m model.Method, c *candidate, budget int) (Snippet, error) {
 	s := &c.s
-	if err := w.pw.Sentence(s, pipeline.Options{}); err != nil {
-		return Snippet{}, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	if !parsed(s) {
+		if err := w.pw.Sentence(s, pipeline.Options{}); err != nil {
+			return Snippet{}, fmt.Errorf("%w: %v", ErrBadRequest, err)
+		}
 	}
 	tree, err := syntax.NewTree(s.Heads())
 	if err != nil {
@@ -264,6 +270,17 @@ func queryLength(s *syntax.Sentence, q []int) int {
 	return l
 }
 
+// checkDocument checks the limits of a document: at most MaxDocumentBytes, valid UTF-8.
+func checkDocument(doc string) error {
+	if len(doc) > MaxDocumentBytes {
+		return fmt.Errorf("%w: document is %d bytes, more than the maximum of %d", ErrBadRequest, len(doc), MaxDocumentBytes)
+	}
+	if i := invalidUTF8(doc); i >= 0 {
+		return fmt.Errorf("%w: document is not valid UTF-8 (byte offset %d)", ErrBadRequest, i)
+	}
+	return nil
+}
+
 // invalidUTF8 returns the offset of the first byte of s that is not valid UTF-8, or -1.
 func invalidUTF8(s string) int {
 	if utf8.ValidString(s) {
@@ -285,6 +302,8 @@ type termQuery struct {
 	sc        *match.Scanner
 	long      int // sentences with a term that collect skipped for their length
 	maxTokens int // the longest sentence collect keeps (maxTokens of the method)
+	// ann is the source of the sentences instead of the tokenizer, or nil.
+	ann *annotatedDoc
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -330,7 +349,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 	)
 	for start := 0; start < len(doc); {
 		end := chunkEnd(doc, start, chunkBytes)
-		for _, sent := range tokenize.Sentences(doc[start:end]) {
+		for _, sent := range q.sentences(doc, start, end) {
 			toks := sent.Tokens
 			if !q.match(toks, done, &cur) {
 				nsent++

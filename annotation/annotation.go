@@ -292,16 +292,8 @@ func (a *Annotation) validate() error {
 	if n > 0 && (len(a.Ends) == 0 || int(a.Ends[len(a.Ends)-1]) != n) {
 		return fmt.Errorf("%w: the sentences do not cover the %d tokens", ErrInvalid, n)
 	}
-	if a.Tables != nil {
-		if len(a.Tables.Tags) > MaxTableSize || len(a.Tables.Labels) > MaxTableSize {
-			return fmt.Errorf("%w: tables of %d tags and %d labels (at most %d each)", ErrInvalid, len(a.Tables.Tags), len(a.Tables.Labels), MaxTableSize)
-		}
-		nt, nl := uint8(len(a.Tables.Tags)), uint8(len(a.Tables.Labels))
-		for i := range n {
-			if a.Tag[i] >= nt || a.Label[i] >= nl {
-				return fmt.Errorf("%w: token %d has tag id %d and label id %d, beyond the tables (%d tags, %d labels)", ErrInvalid, i+1, a.Tag[i], a.Label[i], nt, nl)
-			}
-		}
+	if err := a.checkIDs(); err != nil {
+		return err
 	}
 	prev := int32(0)
 	for i := range n {
@@ -319,6 +311,24 @@ func (a *Annotation) validate() error {
 			return err
 		}
 		lo = hi
+	}
+	return nil
+}
+
+// checkIDs checks that the tag and label ids are within a's tables, when it has them.
+func (a *Annotation) checkIDs() error {
+	t := a.Tables
+	if t == nil {
+		return nil
+	}
+	if len(t.Tags) > MaxTableSize || len(t.Labels) > MaxTableSize {
+		return fmt.Errorf("%w: tables of %d tags and %d labels (at most %d each)", ErrInvalid, len(t.Tags), len(t.Labels), MaxTableSize)
+	}
+	nt, nl := uint8(len(t.Tags)), uint8(len(t.Labels))
+	for i := range a.Tag {
+		if a.Tag[i] >= nt || a.Label[i] >= nl {
+			return fmt.Errorf("%w: token %d has tag id %d and label id %d, beyond the tables (%d tags, %d labels)", ErrInvalid, i+1, a.Tag[i], a.Label[i], nt, nl)
+		}
 	}
 	return nil
 }
@@ -498,55 +508,51 @@ func Decode(data []byte, dst *Annotation) error {
 			}
 			return fmt.Errorf("%w: sentence %d declares %d tokens in %d bytes", ErrInvalid, j+1, nt, len(r.b)-r.off)
 		}
-		k := int(nt)
-		lo := len(dst.Start)
-		dst.Start, dst.End = slices.Grow(dst.Start, k), slices.Grow(dst.End, k)
-		dst.Tag, dst.Head, dst.Label = slices.Grow(dst.Tag, k), slices.Grow(dst.Head, k), slices.Grow(dst.Label, k)
+		k, lo := int(nt), len(dst.Start)
+		dst.Start, dst.End = slices.Grow(dst.Start, k)[:lo+k], slices.Grow(dst.End, k)[:lo+k]
+		dst.Tag, dst.Head, dst.Label = slices.Grow(dst.Tag, k)[:lo+k], slices.Grow(dst.Head, k)[:lo+k], slices.Grow(dst.Label, k)[:lo+k]
+		st, en, tg, hd, lb := dst.Start[lo:], dst.End[lo:], dst.Tag[lo:], dst.Head[lo:], dst.Label[lo:]
+		b, off := r.b, r.off
 		for i := range k {
-			c := r.uvarint()
-			gap := c & 3
-			if gap == 3 {
-				gap += r.uvarint()
-			}
-			start, end := prev+gap, prev+gap+c>>2+1
-			if gap > textLen || c>>2 >= textLen || end > textLen {
+			var c, gap, h uint64
+			var tag, lab byte
+			if off+4 <= len(b) && b[off] < 0x80 && b[off]&3 != 3 && b[off+2] < 0x80 { // 4 bytes
+				c, tag, h, lab = uint64(b[off]), b[off+1], uint64(b[off+2]), b[off+3]
+				gap = c & 3
+				off += 4
+			} else {
+				r.off = off
+				c = r.uvarint()
+				if gap = c & 3; gap == 3 {
+					gap += r.uvarint()
+				}
+				tag = r.byte()
+				h = r.uvarint()
+				lab = r.byte()
 				if r.err != nil {
 					return r.err
 				}
+				off = r.off
+			}
+			start, end := prev+gap, prev+gap+c>>2+1
+			if gap > textLen || c>>2 >= textLen || end > textLen {
 				return fmt.Errorf("%w: sentence %d, token %d ends beyond the text (%d bytes)", ErrInvalid, j+1, i+1, textLen)
 			}
 			prev = end
-			if r.off >= len(r.b) {
-				return r.short("tag")
-			}
-			tag := r.b[r.off]
-			r.off++
-			h := r.uvarint()
 			head := int64(0)
 			if h != 0 {
 				head = int64(i+1) + (int64(h>>1) ^ -int64(h&1))
 			}
-			if r.off >= len(r.b) {
-				return r.short("label")
-			}
-			lab := r.b[r.off]
-			r.off++
 			if head < 0 || head > int64(k) || (h != 0 && head == 0) { // the root is always code 0
-				if r.err != nil {
-					return r.err
-				}
 				return fmt.Errorf("%w: sentence %d, token %d has head %d (sentence of %d tokens)", ErrInvalid, j+1, i+1, head, k)
 			}
-			dst.Start = append(dst.Start, int32(start))
-			dst.End = append(dst.End, int32(end))
-			dst.Tag = append(dst.Tag, tag)
-			dst.Head = append(dst.Head, int32(head))
-			dst.Label = append(dst.Label, lab)
+			st[i], en[i], tg[i], hd[i], lb[i] = int32(start), int32(end), tag, int32(head), lab
 		}
-		if r.err != nil {
-			return r.err
-		}
+		r.off = off
 		dst.Ends = append(dst.Ends, int32(lo+k))
+		if err := dst.checkSentence(j, lo); err != nil {
+			return err
+		}
 	}
 	if r.err != nil {
 		return r.err
@@ -554,7 +560,7 @@ func Decode(data []byte, dst *Annotation) error {
 	if r.off != len(r.b) {
 		return fmt.Errorf("%w: %d unexpected bytes after the last sentence", ErrInvalid, len(r.b)-r.off)
 	}
-	return dst.validate()
+	return dst.checkIDs()
 }
 
 // reader reads uvarints from b, recording the first error.
@@ -581,6 +587,19 @@ func (r *reader) uvarint() uint64 {
 	}
 	r.off += n
 	return v
+}
+
+// byte reads one byte.
+func (r *reader) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if r.off >= len(r.b) {
+		r.err = fmt.Errorf("%w: cut at byte %d", ErrInvalid, r.off)
+		return 0
+	}
+	r.off++
+	return r.b[r.off-1]
 }
 
 func (r *reader) short(what string) error {
