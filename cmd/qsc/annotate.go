@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/qsc-nlp/qsc"
+	annbatch "github.com/qsc-nlp/qsc/annotation/batch"
+	"github.com/qsc-nlp/qsc/internal/progress"
+)
+
+func init() {
+	register(&command{name: "annotate", summary: "parse documents once into stored annotations (JSONL in, JSONL with base64 annotations out)", run: runAnnotate})
+}
+
+// annotateSource is one input of qsc annotate: JSONL records or one text document.
+type annotateSource struct {
+	path  string // "-" for stdin
+	jsonl bool
+}
+
+func runAnnotate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("annotate", "[FILE...]", stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: qsc annotate [flags] [FILE...]
+
+Tokenizes, tags and parses documents once and writes their annotations, one JSON line per
+document, in input order: {"id", "annotation" (base64 of the binary form), "sentences",
+"tokens", "bytes"}, or {"id", "error"} for a record that cannot be read or annotated (the
+batch goes on). Inputs: stdin when no FILE (or "-") is given, read as JSONL records
+{"id", "text"}; a FILE ending in .jsonl is JSONL too; any other FILE is one document,
+its whole text, with its path as id.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	accurate := fs.Bool("accurate", false, accurateUsage)
+	tables := fs.Bool("tables", false, "include the tag and label tables in every annotation (self-contained, about 400 bytes more)")
+	asJSON := fs.Bool("json", false, `write each annotation's JSON form ("annotation_json", with tag and label names) instead of base64: for debugging`)
+	var queries [][]string
+	fs.Func("q", "also compress every document for this query (comma-separated terms; repeat -q for several queries)", func(s string) error {
+		q := splitTerms(s)
+		if len(q) == 0 {
+			return fmt.Errorf("empty query")
+		}
+		queries = append(queries, q)
+		return nil
+	})
+	budget := fs.Int("b", 0, "budget of the snippets of -q, in characters")
+	n := fs.Int("n", qsc.DefaultSnippets, "snippets per document and query")
+	method := fs.String("method", qsc.DefaultMethod, "method of the snippets: "+strings.Join(qsc.Methods(), ", "))
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "documents annotated at once")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *jobs < 1 {
+		return usagef("--jobs must be at least 1, got %d", *jobs)
+	}
+	if len(queries) == 0 && *budget != 0 {
+		return usagef("-b applies to the snippets of -q; give a query")
+	}
+	eng, err := qsc.NewWithOptions(qsc.Options{Accurate: *accurate})
+	if err != nil {
+		return err
+	}
+	p, err := annbatch.New(eng, annbatch.Options{Tables: *tables, JSON: *asJSON, Queries: queries, Budget: *budget, N: *n, Method: *method})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var srcs []annotateSource
+	for _, a := range fs.Args() {
+		srcs = append(srcs, annotateSource{path: a, jsonl: a == "-" || strings.HasSuffix(a, ".jsonl")})
+	}
+	if len(srcs) == 0 {
+		srcs = []annotateSource{{path: "-", jsonl: true}}
+	}
+	bar := progress.New("annotate", 0)
+	st, err := annotateAll(context.Background(), p, srcs, os.Stdin, stdout, *jobs, bar)
+	bar.Done()
+	progress.Logf("%d documents, %d error records, %d sentences, %d tokens, %d annotation bytes", st.records, st.errors, st.sentences, st.tokens, st.bytes)
+	return err
+}
+
+// splitTerms splits comma-separated query terms.
+func splitTerms(s string) []string {
+	var terms []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			terms = append(terms, t)
+		}
+	}
+	return terms
+}
+
+// annotateStats count what annotateAll wrote.
+type annotateStats struct {
+	records, errors, sentences, tokens, bytes int
+}
+
+// annotateItem is one input record on its way: the data to process, and where its output
+// arrives.
+type annotateItem struct {
+	run func() annbatch.Output
+	out chan annbatch.Output
+}
+
+// annotateAll processes the records of srcs on jobs goroutines and writes their output
+// records to out in input order. Only a write error (or a failure to read stdin) stops it;
+// a bad record or an unreadable file is an error record.
+func annotateAll(ctx context.Context, p *annbatch.Processor, srcs []annotateSource, stdin io.Reader, out io.Writer, jobs int, bar *progress.Bar) (annotateStats, error) {
+	work := make(chan annotateItem, jobs)
+	order := make(chan chan annbatch.Output, 4*jobs)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var readErr error
+	go func() { // the reader: items in input order
+		defer close(work)
+		defer close(order)
+		emit := func(run func() annbatch.Output) bool {
+			it := annotateItem{run: run, out: make(chan annbatch.Output, 1)}
+			select {
+			case order <- it.out:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case work <- it:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for _, src := range srcs {
+			if !src.jsonl {
+				path := src.path
+				if !emit(func() annbatch.Output { return annotateFile(ctx, p, path) }) {
+					return
+				}
+				continue
+			}
+			if err := readJSONL(ctx, p, src, stdin, emit); err != nil {
+				readErr = err
+				return
+			}
+		}
+	}()
+	for range jobs {
+		go func() {
+			for it := range work {
+				it.out <- it.run()
+			}
+		}()
+	}
+	bw := bufio.NewWriter(out)
+	enc := annbatch.NewEncoder(bw)
+	var st annotateStats
+	for ch := range order {
+		o := <-ch
+		if err := enc.Encode(&o); err != nil {
+			return st, err
+		}
+		st.records++
+		if o.Failed() {
+			st.errors++
+		}
+		st.sentences += o.Sentences
+		st.tokens += o.Tokens
+		st.bytes += o.Bytes
+		bar.Add(1)
+	}
+	if err := bw.Flush(); err != nil {
+		return st, err
+	}
+	return st, readErr
+}
+
+// readJSONL emits the records of a JSONL source; a file that cannot be opened is one error
+// record, a failure to read stdin stops the run.
+func readJSONL(ctx context.Context, p *annbatch.Processor, src annotateSource, stdin io.Reader, emit func(func() annbatch.Output) bool) error {
+	r, name := stdin, "stdin"
+	if src.path != "-" {
+		f, err := os.Open(src.path)
+		if err != nil {
+			emit(func() annbatch.Output { return annbatch.Output{ID: src.path, Error: err.Error()} })
+			return nil
+		}
+		defer f.Close()
+		r, name = f, src.path
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	for lineNo := 1; ; lineNo++ {
+		line, tooLong, err := readRecord(br)
+		if err == io.EOF {
+			return nil
+		}
+		where := fmt.Sprintf("%s:%d", name, lineNo)
+		if err != nil {
+			if src.path == "-" {
+				return fmt.Errorf("reading %s: %w", where, err)
+			}
+			emit(func() annbatch.Output {
+				return annbatch.Output{ID: src.path, Error: fmt.Sprintf("reading %s: %v", where, err)}
+			})
+			return nil
+		}
+		if !tooLong && len(bytes.TrimSpace(line)) == 0 {
+			continue // blank lines are not records
+		}
+		run := func() annbatch.Output { return p.Line(ctx, line, where) }
+		if tooLong {
+			run = func() annbatch.Output {
+				return annbatch.Output{Error: fmt.Sprintf("%s: record longer than %d bytes", where, maxRecordBytes)}
+			}
+		}
+		if !emit(run) {
+			return nil
+		}
+	}
+}
+
+// annotateFile annotates a text file as one document, its path as id.
+func annotateFile(ctx context.Context, p *annbatch.Processor, path string) annbatch.Output {
+	f, err := os.Open(path)
+	if err != nil {
+		return annbatch.Output{ID: path, Error: err.Error()}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, qsc.MaxDocumentBytes+1))
+	if err != nil {
+		return annbatch.Output{ID: path, Error: err.Error()}
+	}
+	if len(data) > qsc.MaxDocumentBytes {
+		return annbatch.Output{ID: path, Error: fmt.Sprintf("%s: %v: file is more than %d bytes", path, qsc.ErrBadRequest, qsc.MaxDocumentBytes)}
+	}
+	return p.Document(ctx, path, string(data))
+}
