@@ -242,8 +242,9 @@ func units(s *conllu.Sentence) []unit {
 // the forms of some of the tokens in order, and a space of the compression may not fall
 // inside a token. So "courts." may keep "courts" and a "." further on, and "don't" keeps the
 // multiword token whole. Of all the ways to match, align takes the one with the fewest runs
-// of consecutive kept tokens, the leftmost among equals, so that "the dog" out of "the cat
-// and the dog" keeps the second "the". It also reports whether a plain greedy left-to-right
+// of consecutive kept tokens, so that "the dog" out of "the cat and the dog" keeps the second
+// "the"; among those, the one with the fewest kept words whose head is dropped, then the
+// leftmost. It also reports whether a plain greedy left-to-right
 // match (each token kept as soon as it fits) would have kept other words.
 func align(s *conllu.Sentence, compression string) (keep []bool, greedyDiffers bool, err error) {
 	us := units(s)
@@ -304,15 +305,43 @@ func align(s *conllu.Sentence, compression string) (keep []bool, greedyDiffers b
 			keep[w] = true
 		}
 	}
-	keep = make([]bool, len(s.Words))
-	for i, p, prev := 0, 0, 0; p < m; i++ {
+	// Enumerate the alignments with the fewest runs (leftmost first) and keep the one that
+	// leaves the fewest kept words whose head is dropped: "demotion, and they" keeps the
+	// ", and" that belongs to "they", not an identical one before a dropped conjunct.
+	const maxAlignments = 10000
+	var cand []bool
+	var taken []int
+	bestOrphans, seen := -1, 0
+	var walk func(i, p, prev int)
+	walk = func(i, p, prev int) {
+		if seen == maxAlignments {
+			return
+		}
+		if p == m {
+			seen++
+			k := make([]bool, len(s.Words))
+			for _, t := range taken {
+				mark(k, us[t])
+			}
+			if o := orphans(s, k); bestOrphans < 0 || o < bestOrphans {
+				cand, bestOrphans = k, o
+			}
+			return
+		}
+		if i == n {
+			return
+		}
 		if q, ok := fits(p, i); ok && cost[1][i+1][q] < inf && cost[1][i+1][q]+1-prev == cost[prev][i][p] {
-			mark(keep, us[i])
-			p, prev = q, 1
-		} else {
-			prev = 0
+			taken = append(taken, i)
+			walk(i+1, q, 1)
+			taken = taken[:len(taken)-1]
+		}
+		if cost[0][i+1][p] == cost[prev][i][p] {
+			walk(i+1, p, 0)
 		}
 	}
+	walk(0, 0, 0)
+	keep = cand
 	greedy := make([]bool, len(s.Words))
 	for i, p := 0, 0; i < n && p < m; i++ {
 		if q, ok := fits(p, i); ok {
@@ -321,6 +350,17 @@ func align(s *conllu.Sentence, compression string) (keep []bool, greedyDiffers b
 		}
 	}
 	return keep, !slices.Equal(greedy, keep), nil
+}
+
+// orphans counts the kept words whose head is dropped.
+func orphans(s *conllu.Sentence, keep []bool) int {
+	n := 0
+	for i, w := range s.Words {
+		if keep[i] && w.Head > 0 && !keep[w.Head-1] {
+			n++
+		}
+	}
+	return n
 }
 
 // render writes the kept tokens as text: a space between two kept tokens unless they are
@@ -457,10 +497,17 @@ func compress(c chosen, e entry) (*conllu.Sentence, float64, error) {
 		return nil, 0, fmt.Errorf("%s (%s:%d): character ratio %.3f outside [%.1f, %.1f]", c.id, tsvPath, e.line, r, minRatio, maxRatio)
 	}
 	var bad []string
+	broken := map[string]bool{}
 	for _, v := range violations(c.s, keep) {
 		rule, _, _ := strings.Cut(v, ":")
+		broken[rule] = true
 		if !slices.Contains(e.waive, rule) {
 			bad = append(bad, v)
+		}
+	}
+	for _, w := range e.waive {
+		if !broken[w] {
+			bad = append(bad, fmt.Sprintf("waive=%s: the compression breaks no %q rule", w, w))
 		}
 	}
 	if len(bad) > 0 {
