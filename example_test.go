@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
 )
@@ -19,11 +20,33 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(res.Compression)
+	fmt.Println(res.Compression) // cut from the text: its own spacing, "men." not "men ."
+	fmt.Println(res.Ellipsis())  // "…" where words were cut
 	fmt.Println(res.Kept)
 	// Output:
-	// Police in Syracuse arrested two men .
+	// Police in Syracuse arrested two men.
+	// Police in Syracuse arrested two men …
 	// [1 2 3 4 5 6 18]
+}
+
+// A budget that counts the display keeps the ellipsis rendering within it, "…" included.
+func ExampleRequest_budgetCounts() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := eng.Do(context.Background(), &qsc.Request{
+		Text:         `The city's deficit grew 3.7% to $89.5 billion, said Sen. John Cornyn (R-Texas).`,
+		Query:        []string{"deficit", "Cornyn"},
+		Budget:       40,
+		BudgetCounts: qsc.BudgetDisplay,
+	}, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s (%d characters)\n", res.Ellipsis(), utf8.RuneCountInString(res.Ellipsis()))
+	// Output:
+	// … deficit grew … said … John Cornyn … (37 characters)
 }
 
 // Snippets picks the sentences of a document that contain the query terms (in any
@@ -47,10 +70,10 @@ func ExampleEngine_Snippets() {
 		}
 	}
 	// Output:
-	// 2 terms: Police arrested two men after a long investigation
+	// 2 terms: Police arrested into a string of burglaries.
 	//   hit "Police" at 0
 	//   hit "arrested" at 19
-	// 2 terms: A police spokesman said the arrests followed a tip
+	// 2 terms: police the arrests followed a tip a car.
 	//   hit "police" at 158
 	//   hit "arrests" at 184
 }
@@ -78,9 +101,9 @@ func ExampleEngine_DoSnippets() {
 		fmt.Printf("%q\n", doc[k.Start:k.End])
 	}
 	// Output:
-	// the storm could bring flooding to low-lying areas New York .
-	// "the storm could bring flooding to low-lying areas"
-	// "New York"
+	// storm could bring flooding to areas of New York City.
+	// "storm could bring flooding to"
+	// "areas of New York City"
 	// "."
 }
 
@@ -102,5 +125,5 @@ func ExampleNewWithOptions() {
 	}
 	fmt.Println(res.Compression)
 	// Output:
-	// Five people have been taken following a crash near Sleaford this morning .
+	// Five people have been taken to hospital with minor injuries a crash on the A17.
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/model"
@@ -37,7 +38,8 @@ var fuzzMethods = [8]string{"lr", "ablated", "random", "ilp", "no-such-method", 
 // fuzzMethods), the form of the sentence (bit 3: tokens split at
 // white space instead of text), the form of the query (bit 4: one query id per byte of
 // query, signed, so out-of-range and repeated ids occur, instead of terms separated by
-// "|"; an empty query is an empty list) and whether to explain (bit 5).
+// "|"; an empty query is an empty list), whether to explain (bit 5) and whether the budget
+// counts the display (bit 6).
 func fuzzRequest(text, query string, budget int, sel uint8) (*Request, bool) {
 	req := &Request{Budget: budget, Method: fuzzMethods[sel&7]}
 	if sel&8 != 0 {
@@ -56,12 +58,16 @@ func fuzzRequest(text, query string, budget int, sel uint8) (*Request, bool) {
 	default:
 		req.Query = strings.Split(query, "|")
 	}
+	if sel&64 != 0 {
+		req.BudgetCounts = BudgetDisplay
+	}
 	return req, sel&32 != 0
 }
 
 // checkResult checks a successful compression: kept ids ascending, distinct and in range;
-// Q ⊆ C; ℓ(C) ≤ b; the compression is the kept forms joined by single spaces; the
-// offsets of a text request give the forms; explained steps accept only kept tokens.
+// Q ⊆ C; ℓ(C) ≤ b; the compression spells the kept forms, in order, with only separators
+// between them, and with a display budget the ellipsis rendering fits too; the offsets of a
+// text request give the forms; explained steps accept only kept tokens.
 func checkResult(t *testing.T, req *Request, res *Result) {
 	t.Helper()
 	n := len(res.Sentence.Tokens)
@@ -82,8 +88,11 @@ func checkResult(t *testing.T, req *Request, res *Result) {
 	for i, id := range res.Kept {
 		forms[i] = res.Sentence.Tokens[id-1].Form
 	}
-	if got := strings.Join(forms, " "); got != res.Compression {
-		t.Fatalf("compression %q is not the kept forms %q", res.Compression, got)
+	if got := strings.Join(forms, ""); unseparated(got) != unseparated(res.Compression) {
+		t.Fatalf("compression %q does not spell the kept forms %q", res.Compression, forms)
+	}
+	if l := utf8.RuneCountInString(res.Ellipsis()); req.BudgetCounts == BudgetDisplay && l > req.Budget {
+		t.Fatalf("display budget: the ellipsis rendering %q is %d > b = %d", res.Ellipsis(), l, req.Budget)
 	}
 	if req.Text != "" {
 		for i, tok := range res.Sentence.Tokens {
@@ -97,6 +106,17 @@ func checkResult(t *testing.T, req *Request, res *Result) {
 			t.Fatalf("step accepted token %d, which is not kept", st.Token)
 		}
 	}
+}
+
+// unseparated returns s without white space, control and format characters (the
+// separators that renderings collapse).
+func unseparated(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // FuzzDo checks that Engine.Do, on arbitrary text or tokens, query terms or ids, budgets

@@ -25,8 +25,10 @@ import (
 	"github.com/qsc-nlp/qsc/va"
 )
 
-// DefaultMethod is the method used when a request names none: VERTEX ADDITION_LR.
-const DefaultMethod = model.NameLR
+// DefaultMethod is the method used when a request names none: the ILP (exact tree DP)
+// under the snippet decoding, the best of the methods on F1, readability (SLOR) and the
+// well-formedness checker together (docs/results/snippets.md).
+const DefaultMethod = "ilp"
 
 // Limits of the sentence of a Request; a longer sentence fails with ErrBadRequest. They
 // bound the time and memory of one compression (the ILP's is quadratic in the length of
@@ -85,7 +87,7 @@ func NewWithOptions(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{pipe: p, seed: opts.Seed, methods: map[string]model.Method{}}
-	e.pool.New = func() any { return &worker{pw: p.NewWorker()} }
+	e.pool.New = func() any { return &worker{pw: p.NewWorker(), mc: model.Compressor{Decoding: model.Snippet}} }
 	return e, nil
 }
 
@@ -125,7 +127,7 @@ func maxTokens(name string) int {
 // Request is one compression problem, as the batch interface and the HTTP service take
 // it. Give the sentence as Tokens or as Text, and the query as QueryIDs or as Query.
 type Request struct {
-	// ID is echoed in the response.
+	// ID is echoed in the response (required by the batch interface, optional over HTTP).
 	ID string `json:"id"`
 	// Tokens is the sentence, tokenized.
 	Tokens []string `json:"tokens,omitempty"`
@@ -140,10 +142,42 @@ type Request struct {
 	// inflection and trailing punctuation, and finding a word inside a hyphenated one, as
 	// the snippets do (see DoSnippets).
 	Query []string `json:"query,omitempty"`
-	// Budget is the maximum length in characters of the kept tokens joined by spaces.
+	// Budget is the maximum length in characters (runes) of the compression, counted as
+	// BudgetCounts says.
 	Budget int `json:"budget"`
-	// Method is one of Methods(): "lr" (the default), "ablated", "random"….
+	// BudgetCounts is what the budget counts: BudgetTokens (the default: the kept tokens
+	// joined by single spaces) or BudgetDisplay (the compression as displayed, "…" marks
+	// included).
+	BudgetCounts string `json:"budget_counts,omitempty"`
+	// Method is one of Methods() (default DefaultMethod).
 	Method string `json:"method,omitempty"`
+	// Decoding is DecodingSnippet (the default: budget-true and well-formed) or
+	// DecodingPaper (the decoder of Handler & O'Connor 2019, as their Table 2 measures it).
+	Decoding string `json:"decoding,omitempty"`
+}
+
+// Decodings: how a method's decisions become a compression (package model).
+const (
+	// DecodingSnippet is budget-true, well-formed decoding, the default: the sentence
+	// itself when it fits; otherwise no function word without its head, names, numbers,
+	// negations and hedges kept whole, balanced quotes and brackets, and the budget used
+	// (package wellformed).
+	DecodingSnippet = "snippet"
+	// DecodingPaper is the paper's decoder: VERTEX ADDITION accepts a candidate iff
+	// p > 0.5 and stops when nothing fits; the ILP maximises its arc scores.
+	DecodingPaper = "paper"
+)
+
+// decodingOf returns the model decoding called name ("" is DecodingSnippet).
+func decodingOf(name string) (model.Decoding, error) {
+	if name == "" {
+		return model.Snippet, nil
+	}
+	d, err := model.ParseDecoding(strings.ToLower(name))
+	if err != nil {
+		return 0, fmt.Errorf("%w: decoding %q (want %s or %s)", ErrBadRequest, name, DecodingSnippet, DecodingPaper)
+	}
+	return d, nil
 }
 
 // Step is one decision of a compression, for explanations.
@@ -160,8 +194,13 @@ type Step struct {
 type Result struct {
 	// Kept are the 1-based ids of the kept tokens, ascending.
 	Kept []int
-	// Compression is the kept tokens joined by single spaces.
+	// Compression is the compression as text: the kept runs of tokens cut from Text in
+	// their own spelling ("$89.5 billion", "city's"), joined by a space, or by none before
+	// closing punctuation ("men."). Its length in runes is at most the budget.
 	Compression string
+	// Text is the text the compression is cut from: the request's text, or its tokens
+	// joined as a detokenizer would (no space before , . 's n't % ), none after ( $).
+	Text string
 	// Sentence is the analysed sentence: tokens (with byte offsets into Text when the
 	// request gave text), tags and tree.
 	Sentence *syntax.Sentence
@@ -169,6 +208,30 @@ type Result struct {
 	Query []int
 	// Steps are the decisions, when asked for.
 	Steps []Step
+
+	view  view // Text and the span of each token in it
+	terms int  // the number of query terms (or query ids)
+}
+
+// Ellipsis returns the compression with "…" where words were cut, as search pages show it
+// (the rendering of package render). With BudgetDisplay, its length in runes is at most the
+// budget.
+func (r *Result) Ellipsis() string {
+	if len(r.Kept) == 0 {
+		return ""
+	}
+	return r.view.render(r.Kept, r.Query, true, false)
+}
+
+// Snippet returns the compression as a Snippet of Text, for package render: the span of the
+// sentence, the runs of kept tokens, the query tokens as hits, and Compression as its text.
+// Terms is the number of query terms and Score is 0.
+func (r *Result) Snippet() Snippet {
+	if len(r.Kept) == 0 {
+		return Snippet{Text: r.Compression}
+	}
+	return Snippet{Sentence: r.view.sentence(), Kept: r.view.runs(r.Kept), Hits: r.view.spansOf(r.Query),
+		Text: r.Compression, Terms: r.terms}
 }
 
 // Do compresses one request. explain records every decision in Result.Steps.
@@ -214,21 +277,29 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if err != nil {
 		return nil, err
 	}
+	mode, err := budgetMode(req.BudgetCounts, BudgetTokens)
+	if err != nil {
+		return nil, err
+	}
 	tree, err := syntax.NewTree(s.Heads())
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
+	v := viewOf(req.Text, s)
+	fit := &v
+	if mode == BudgetTokens {
+		fit = nil
+	}
 	w.mc.VA.Trace = explain
-	kept, err := w.mc.Compress(m, model.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget})
+	if w.mc.Decoding, err = decodingOf(req.Decoding); err != nil {
+		return nil, err
+	}
+	kept, err := w.compress(m, model.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
 	if err != nil {
-		return nil, classify(err)
+		return nil, err
 	}
-	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q}
-	parts := make([]string, len(kept))
-	for i, id := range kept {
-		parts[i] = s.Tokens[id-1].Form
-	}
-	res.Compression = strings.Join(parts, " ")
+	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs)}
+	res.Compression = v.render(kept, q, false, false)
 	if _, solver := m.(model.Solver); explain && !solver { // a Solver (the ILP) has no steps
 		for _, st := range w.mc.VA.Steps() {
 			res.Steps = append(res.Steps, Step{Token: st.V, Form: s.Tokens[st.V-1].Form, P: st.P,

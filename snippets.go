@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/display"
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/model"
@@ -29,11 +30,9 @@ const (
 // DefaultSnippets is the number of snippets returned when a request gives none.
 const DefaultSnippets = 3
 
-// Span is a byte range [Start, End) of the document.
-type Span struct {
-	Start int `json:"start"`
-	End   int `json:"end"`
-}
+// Span is a byte range [Start, End) of the document: {"start", "end"} in JSON. It is the
+// span of package render too (an alias of the internal type both share).
+type Span = display.Span
 
 // SnippetRequest asks for the best compressed sentences of a document.
 type SnippetRequest struct {
@@ -41,13 +40,19 @@ type SnippetRequest struct {
 	Document string `json:"document"`
 	// Query are the query terms: words or phrases of several words.
 	Query []string `json:"query"`
-	// Budget is the maximum length of each snippet, in characters of its kept tokens
-	// joined by single spaces.
+	// Budget is the maximum length of each snippet in characters (runes), counted as
+	// BudgetCounts says.
 	Budget int `json:"budget"`
+	// BudgetCounts is what the budget counts: BudgetDisplay (the default: the snippet's
+	// Text and its ellipsis rendering, render.Ellipsis, "…" marks included, both fit) or
+	// BudgetTokens (its kept tokens joined by single spaces).
+	BudgetCounts string `json:"budget_counts,omitempty"`
 	// N is the maximum number of snippets (default DefaultSnippets).
 	N int `json:"n,omitempty"`
 	// Method is one of Methods() (default DefaultMethod).
 	Method string `json:"method,omitempty"`
+	// Decoding is DecodingSnippet (the default) or DecodingPaper; see Request.
+	Decoding string `json:"decoding,omitempty"`
 }
 
 // Snippet is one compressed sentence of the document. All spans are byte offsets into the
@@ -60,8 +65,9 @@ type Snippet struct {
 	Kept []Span `json:"kept"`
 	// Hits are the kept tokens that match a query term.
 	Hits []Span `json:"hits"`
-	// Text is the kept tokens joined by single spaces (its length in runes is at most the
-	// budget).
+	// Text is the snippet as text, render.Plain: the kept runs in their own spelling,
+	// joined by a space, or by none before closing punctuation. Its length in runes is at
+	// most the budget.
 	Text string `json:"text"`
 	// Terms is the number of distinct query terms matched in the sentence.
 	Terms int `json:"terms"`
@@ -143,6 +149,15 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		return nil, err
 	}
 	q.maxTokens = maxTokens(m.Name())
+	mode, err := budgetMode(req.BudgetCounts, BudgetDisplay)
+	if err != nil {
+		return nil, err
+	}
+	q.display = mode == BudgetDisplay
+	dec, err := decodingOf(req.Decoding)
+	if err != nil {
+		return nil, err
+	}
 	jobs, nsent, matched, shortest := q.collect(doc, n, req.Budget)
 	if len(jobs) == 0 {
 		switch {
@@ -159,7 +174,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	run := func(w *worker, i int) {
 		defer func() { // a panic here must not take the caller's process down
 			if v := recover(); v != nil {
-				*w = worker{pw: e.pipe.NewWorker()} // its scratch state may be broken
+				*w = worker{pw: e.pipe.NewWorker(), mc: model.Compressor{Decoding: model.Snippet}} // its scratch state may be broken
 				errs[i] = fmt.Errorf("qsc: internal error: panic while compressing: %v\n%s", v, debug.Stack())
 			}
 		}()
@@ -168,7 +183,8 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 			return
 		}
 		c := &jobs[i]
-		out[i], errs[i] = w.snippet(m, c, req.Budget)
+		w.mc.Decoding = dec
+		out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display)
 		out[i].Score = float64(c.terms) + float64(nsent-c.sent)/float64(nsent+1)
 	}
 	e.parallel(len(jobs), run)
@@ -216,8 +232,9 @@ func (e *Engine) parallel(n int, run func(w *worker, i int)) {
 	wg.Wait()
 }
 
-// snippet tags, parses and compresses the sentence of candidate c.
-func (w *worker) snippet(m model.Method, c *candidate, budget int) (Snippet, error) {
+// snippet tags, parses and compresses the sentence of candidate c of doc to budget,
+// counted on the display when display.
+func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, display bool) (Snippet, error) {
 	s := &c.s
 	if !parsed(s) {
 		if err := w.pw.Sentence(s, pipeline.Options{}); err != nil {
@@ -228,36 +245,29 @@ func (w *worker) snippet(m model.Method, c *candidate, budget int) (Snippet, err
 	if err != nil {
 		return Snippet{}, fmt.Errorf("parse: %w", err)
 	}
-	kept, err := w.mc.Compress(m, model.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget})
+	v := view{text: doc, toks: s.Tokens}
+	hits := make([]int, len(c.hits))
+	for i, h := range c.hits {
+		hits[i] = int(h) + 1
+	}
+	fit := &v
+	if !display {
+		fit = nil
+	}
+	kept, err := w.compress(m, model.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget}, fit, hits)
 	if err != nil {
-		return Snippet{}, classify(err)
+		return Snippet{}, err
 	}
-	toks := s.Tokens
-	sn := Snippet{
-		Sentence: Span{toks[0].Start, toks[len(toks)-1].End},
-		Terms:    c.terms,
-	}
-	var text strings.Builder
+	sn := Snippet{Sentence: v.sentence(), Kept: v.runs(kept), Terms: c.terms, Text: v.render(kept, hits, false, false)}
 	h := 0
-	for k, id := range kept {
-		t := toks[id-1]
-		if k > 0 {
-			text.WriteByte(' ')
-		}
-		text.WriteString(t.Form)
-		if k > 0 && kept[k-1] == id-1 {
-			sn.Kept[len(sn.Kept)-1].End = t.End
-		} else {
-			sn.Kept = append(sn.Kept, Span{t.Start, t.End})
-		}
-		for h < len(c.hits) && int(c.hits[h]) < id-1 {
+	for _, id := range kept {
+		for h < len(hits) && hits[h] < id {
 			h++
 		}
-		if h < len(c.hits) && int(c.hits[h]) == id-1 {
-			sn.Hits = append(sn.Hits, Span{t.Start, t.End})
+		if h < len(hits) && hits[h] == id {
+			sn.Hits = append(sn.Hits, v.span(id))
 		}
 	}
-	sn.Text = text.String()
 	return sn, nil
 }
 
@@ -300,8 +310,9 @@ func invalidUTF8(s string) int {
 type termQuery struct {
 	q         *match.Query
 	sc        *match.Scanner
-	long      int // sentences with a term that collect skipped for their length
-	maxTokens int // the longest sentence collect keeps (maxTokens of the method)
+	long      int  // sentences with a term that collect skipped for their length
+	maxTokens int  // the longest sentence collect keeps (maxTokens of the method)
+	display   bool // the budget counts the display (BudgetDisplay)
 	// ann is the source of the sentences instead of the tokenizer, or nil.
 	ann *annotatedDoc
 }
@@ -357,6 +368,9 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 			}
 			matched++
 			l := queryLength(&sent, cur.query)
+			if q.display { // the display of the query alone: the fallback of worker.compress
+				l = q.displayLength(doc[start:end], toks, cur.query, cur.hits)
+			}
 			if len(toks) > q.maxTokens {
 				q.long++
 			} else if l > budget {
@@ -380,6 +394,19 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 		best = append(best, levels[t][:min(len(levels[t]), n-len(best))]...)
 	}
 	return best, nsent, matched, shortest
+}
+
+// displayLength returns the displayed length (view.length) of the query alone of a
+// sentence of text, with the hits (0-based) among them marked.
+func (q *termQuery) displayLength(text string, toks []syntax.Token, query []int, hits []int32) int {
+	v := view{text: text, toks: toks}
+	var marked []int
+	for _, h := range hits {
+		if _, ok := slices.BinarySearch(query, int(h)+1); ok {
+			marked = append(marked, int(h)+1)
+		}
+	}
+	return v.length(query, marked)
 }
 
 // chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first

@@ -243,7 +243,8 @@ func TestSnippetsBadRequests(t *testing.T) {
 		{"many terms", SnippetRequest{Document: doc, Query: many, Budget: 50}, ErrBadRequest, "65 query terms"},
 		{"long term", SnippetRequest{Document: doc, Query: []string{strings.Repeat("w ", MaxTermWords+1)}, Budget: 50}, ErrBadRequest, "17 words"},
 		{"unknown method", SnippetRequest{Document: doc, Query: []string{"police"}, Budget: 50, Method: "magic"}, ErrUnknownMethod, `"magic"`},
-		{"infeasible", SnippetRequest{Document: doc, Query: []string{"investigation"}, Budget: 10}, ErrInfeasible, "shortest needs 13"},
+		{"infeasible", SnippetRequest{Document: doc, Query: []string{"investigation"}, Budget: 10}, ErrInfeasible, "shortest needs 15"}, // "… investigation"
+		{"infeasible, tokens", SnippetRequest{Document: doc, Query: []string{"investigation"}, Budget: 10, BudgetCounts: BudgetTokens}, ErrInfeasible, "shortest needs 13"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

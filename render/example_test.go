@@ -26,10 +26,31 @@ func Example() {
 	fmt.Println(render.Ellipsis(doc, s))
 	fmt.Println(render.HTML(doc, s, true))
 	// Output:
-	// Police arrested two men after a long investigation into a string .
-	// Police arrested two men after a long investigation into a string .
-	// Police … arrested two men … after a long investigation into a string …
-	// <mark>Police</mark> … <mark>arrested</mark> two men … after a long investigation into a string …
+	// Police in Syracuse arrested two men into a string of burglaries.
+	// Police in Syracuse arrested two men into a string of burglaries.
+	// Police in Syracuse … arrested two men … into a string of burglaries.
+	// <mark>Police</mark> in Syracuse … <mark>arrested</mark> two men … into a string of burglaries.
+}
+
+// A compression of the library renders as a snippet does.
+func ExampleHTMLResult() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := eng.Do(context.Background(), &qsc.Request{
+		Text:  `The city's deficit grew 3.7% to $89.5 billion, said Sen. John Cornyn (R-Texas).`,
+		Query: []string{"deficit", "Cornyn"}, Budget: 45, BudgetCounts: qsc.BudgetDisplay}, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Compression)
+	fmt.Println(render.EllipsisResult(res))
+	fmt.Println(render.HTMLResult(res, true))
+	// Output:
+	// deficit grew 3.7% said Sen. John Cornyn.
+	// … deficit grew 3.7% … said Sen. John Cornyn …
+	// … <mark>deficit</mark> grew 3.7% … said Sen. John <mark>Cornyn</mark> …
 }
 
 // HTML escapes the document's text, so any input is safe to show.

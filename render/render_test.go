@@ -56,10 +56,10 @@ func TestRender(t *testing.T) {
 			name:        "cut at the start, lone period after a cut, phrase hit",
 			kept:        []string{"two men", "Tuesday", "."},
 			hits:        []string{"two", "men"},
-			plain:       "two men Tuesday .",
+			plain:       "two men Tuesday.",
 			ellipsis:    "… two men … Tuesday …",
 			markup:      "… <mark>two men</mark> … Tuesday …",
-			markupPlain: "<mark>two men</mark> Tuesday .",
+			markupPlain: "<mark>two men</mark> Tuesday.",
 		},
 	}
 	for _, c := range cases {

@@ -166,5 +166,9 @@ func checkSnippets(t *testing.T, st shown, budget int) {
 		if !strings.Contains(sn.Chars, "of "+strconv.Itoa(budget)+" characters") {
 			t.Errorf("snippet %q: count %q", sn.Text, sn.Chars)
 		}
+		// The budget counts what the page shows, "…" marks included, and so does the count.
+		if n := utf8.RuneCountInString(sn.Shown); n > budget || !strings.HasPrefix(sn.Chars, " ("+strconv.Itoa(n)+" of ") {
+			t.Errorf("snippet %q shows %d characters, budget %d, count %q", sn.Shown, n, budget, sn.Chars)
+		}
 	}
 }

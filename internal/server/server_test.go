@@ -201,9 +201,10 @@ func TestOpenAPIValid(t *testing.T) {
 		body   string
 		ok     bool
 	}{
-		{200, `{"id":"a","kept":[1,3],"compression":"Dogs ."}`, true},
-		{200, `{"id":"a","kept":[1,3]}`, false},                                  // no compression
-		{200, `{"id":"a","kept":[1,3],"compression":"Dogs .","extra":1}`, false}, // unknown field
+		{200, `{"id":"a","kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …"}`, true},
+		{200, `{"kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …"}`, true},                     // no id: optional
+		{200, `{"id":"a","kept":[1,3]}`, false},                                                                 // no compression
+		{200, `{"id":"a","kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …","extra":1}`, false}, // unknown field
 		{422, `{"id":"a","error":"infeasible"}`, true},
 		{422, `{"message":"infeasible"}`, false},
 		{418, `{"error":"teapot"}`, false}, // a status the description does not give
@@ -286,7 +287,7 @@ func TestClientErrors(t *testing.T) {
 		{"POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","query":["dogs"],"budget":"20"}`, 400, `field "budget" must be an integer, not string`},
 		{"POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","query":"dogs","budget":20}`, 400, `field "query" must be a list of strings`},
 		{"POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","querry":["dogs"],"budget":20}`, 400, `unknown field "querry"`},
-		{"POST", "/v1/compress", `{"text":"Dogs bark.","query":["dogs"],"budget":20}`, 400, `request has no "id"`},
+		{"POST", "/v1/compress", `{"text":"Dogs bark.","query":["cats"],"budget":20}`, 422, `"cats" is not in the sentence`}, // the id is optional
 		{"POST", "/v1/compress", good + ` {"id":"b"}`, 400, "more than one JSON value in the body"},
 		{"POST", "/v1/compress", `[1,2]`, 400, "must be a JSON object"},
 		{"POST", "/v1/compress", ``, 400, "the body is empty"},

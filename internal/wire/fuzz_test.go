@@ -31,26 +31,32 @@ func engine(t testing.TB) *qsc.Engine {
 }
 
 // referenceJSON encodes res with encoding/json, as Result.MarshalJSON must: the error
-// form, or the success form with "kept" and "compression" always present.
+// form, or the success form with "kept", "compression" and "compression_ellipsis" always
+// present; "id" unless the request had none over HTTP.
 func referenceJSON(t *testing.T, res Result) []byte {
 	t.Helper()
 	var v any
+	id := &res.ID
+	if res.noID {
+		id = nil
+	}
 	if res.Error != "" {
 		v = struct {
-			ID    string `json:"id"`
-			Error string `json:"error"`
-		}{res.ID, res.Error}
+			ID    *string `json:"id,omitempty"`
+			Error string  `json:"error"`
+		}{id, res.Error}
 	} else {
 		kept := res.Kept
 		if kept == nil {
 			kept = []int{}
 		}
 		v = struct {
-			ID          string  `json:"id"`
+			ID          *string `json:"id,omitempty"`
 			Kept        []int   `json:"kept"`
 			Compression string  `json:"compression"`
+			Ellipsis    string  `json:"compression_ellipsis"`
 			Tokens      []Token `json:"tokens,omitempty"`
-		}{res.ID, kept, res.Compression, res.Tokens}
+		}{id, kept, res.Compression, res.Ellipsis, res.Tokens}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -96,6 +102,9 @@ func FuzzCompress(f *testing.F) {
 			if utf8.RuneCountInString(res.Compression) > req.Budget {
 				t.Fatalf("compression %q is over the budget %d", res.Compression, req.Budget)
 			}
+			if req.BudgetCounts == qsc.BudgetDisplay && utf8.RuneCountInString(res.Ellipsis) > req.Budget {
+				t.Fatalf("display budget: %q is over the budget %d", res.Ellipsis, req.Budget)
+			}
 			if !line && len(res.Tokens) < len(res.Kept) {
 				t.Fatalf("%d tokens for %d kept", len(res.Tokens), len(res.Kept))
 			}
@@ -130,7 +139,9 @@ func TestEncodeStrings(t *testing.T) {
 		"\u2028\u2029 \ufeff \u200b 👍🏽", "\xed\xa0\x80 surrogate", strings.Repeat("é\n", 100),
 	} {
 		for _, res := range []Result{
-			{ID: s, Kept: []int{1, 20}, Compression: s, Tokens: []Token{{Form: s, Kept: true}, {Form: "x", Start: new(3), End: new(4), Query: true}}},
+			{ID: s, noID: true, Kept: []int{1}, Compression: s, Ellipsis: s},
+			{noID: true, Error: s + "!"},
+			{ID: s, Kept: []int{1, 20}, Compression: s, Ellipsis: s, Tokens: []Token{{Form: s, Kept: true}, {Form: "x", Start: new(3), End: new(4), Query: true}}},
 			{ID: s, Error: s + "!"},
 			{ID: s},
 		} {

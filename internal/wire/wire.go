@@ -3,8 +3,9 @@
 // accept and answer exactly the same records.
 //
 // A request is one JSON object decoding to a qsc.Request: unknown fields, wrong types and
-// trailing data are errors, and the "id" is required. A result is a Result: the id, the
-// kept token ids and the compression, or the id and an error.
+// trailing data are errors, and the "id" is required in a batch (optional over HTTP). A
+// result is a Result: the id, the kept token ids, the compression and its ellipsis
+// rendering, or the id and an error.
 package wire
 
 import (
@@ -21,20 +22,25 @@ import (
 )
 
 // Result is the answer to one request. It encodes (MarshalJSON) as {"id", "kept",
-// "compression"} (and "tokens" when set) for a success, and as {"id", "error"} for a
-// failure.
+// "compression", "compression_ellipsis"} (and "tokens" when set) for a success, and as
+// {"id", "error"} for a failure; without "id" when the request had none over HTTP.
 type Result struct {
 	// ID is the request's id ("" when it could not be read).
 	ID string `json:"id"`
 	// Kept are the 1-based ids of the kept tokens, ascending.
 	Kept []int `json:"kept,omitempty"`
-	// Compression is the kept tokens joined by single spaces.
+	// Compression is the compression as text (qsc.Result.Compression): the kept runs of
+	// the sentence in their own spelling.
 	Compression string `json:"compression,omitempty"`
+	// Ellipsis is the compression with "…" where words were cut (qsc.Result.Ellipsis).
+	Ellipsis string `json:"compression_ellipsis,omitempty"`
 	// Tokens describe every token of the sentence, when asked for (the service's
 	// ?tokens=true); the batch interface never sets them.
 	Tokens []Token `json:"tokens,omitempty"`
 	// Error says why the request failed; Kept and Compression are then empty.
 	Error string `json:"error,omitempty"`
+
+	noID bool // the request had no "id" (Unit.OptionalID): the answer has none either
 }
 
 // Token is one token of the analysed sentence, in Result.Tokens.
@@ -60,6 +66,8 @@ type Unit struct {
 	Noun string
 	// Where says where a second JSON value was found: "on the line", "in the body".
 	Where string
+	// OptionalID lets a request leave out its "id"; its answer then has none.
+	OptionalID bool
 }
 
 // Line is the unit of the batch interface: line n of the input.
@@ -67,8 +75,8 @@ func Line(n int) Unit {
 	return Unit{Prefix: fmt.Sprintf("line %d: ", n), Noun: "record", Where: "on the line"}
 }
 
-// Body is the unit of the HTTP service: the request body.
-var Body = Unit{Noun: "request", Where: "in the body"}
+// Body is the unit of the HTTP service: the request body, whose "id" is optional.
+var Body = Unit{Noun: "request", Where: "in the body", OptionalID: true}
 
 // decodeError is a malformed request; it matches qsc.ErrBadRequest without saying so in
 // its message.
@@ -88,7 +96,7 @@ func Decode(data []byte, u Unit) (req qsc.Request, id string, err error) {
 		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: %v", u.Prefix, u.Noun, JSONError(err))}
 	case dec.More():
 		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: more than one JSON value %s", u.Prefix, u.Noun, u.Where)}
-	case req.ID == "" && !hasID(data):
+	case req.ID == "" && !u.OptionalID && !hasID(data):
 		return req, "", &decodeError{fmt.Sprintf("%s%s has no \"id\"", u.Prefix, u.Noun)}
 	}
 	return req, req.ID, nil
@@ -129,7 +137,7 @@ type Options struct {
 // fault of the request.
 func Compress(ctx context.Context, eng *qsc.Engine, data []byte, u Unit, opts Options) (Result, error) {
 	req, id, err := Decode(data, u)
-	res := Result{ID: id}
+	res := Result{ID: id, noID: u.OptionalID && id == "" && !hasID(data)}
 	if err != nil {
 		res.Error = err.Error()
 		return res, err
@@ -142,7 +150,7 @@ func Compress(ctx context.Context, eng *qsc.Engine, data []byte, u Unit, opts Op
 		res.Error = err.Error()
 		return res, err
 	}
-	res.Kept, res.Compression = r.Kept, r.Compression
+	res.Kept, res.Compression, res.Ellipsis = r.Kept, r.Compression, r.Ellipsis()
 	if opts.Tokens {
 		res.Tokens = tokensOf(r)
 	}
@@ -168,20 +176,25 @@ func tokensOf(r *qsc.Result) []Token {
 }
 
 // MarshalJSON encodes a result: {"id", "error"} when Error is set, else {"id", "kept",
-// "compression"}, both present even when the compression is empty, and "tokens" when
-// set. Strings are escaped as encoding/json escapes them, without HTML escaping.
+// "compression", "compression_ellipsis"}, all present even when the compression is empty,
+// and "tokens" when set; "id" is left out when the request over HTTP had none. Strings are
+// escaped as encoding/json escapes them, without HTML escaping.
 func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 
 // AppendJSON appends the encoding of MarshalJSON to b, without a newline.
 func (r *Result) AppendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = appendString(b, r.ID)
+	b = append(b, '{')
+	if !r.noID {
+		b = append(b, `"id":`...)
+		b = appendString(b, r.ID)
+		b = append(b, ',')
+	}
 	if r.Error != "" {
-		b = append(b, `,"error":`...)
+		b = append(b, `"error":`...)
 		b = appendString(b, r.Error)
 		return append(b, '}')
 	}
-	b = append(b, `,"kept":[`...)
+	b = append(b, `"kept":[`...)
 	for i, id := range r.Kept {
 		if i > 0 {
 			b = append(b, ',')
@@ -190,6 +203,8 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `],"compression":`...)
 	b = appendString(b, r.Compression)
+	b = append(b, `,"compression_ellipsis":`...)
+	b = appendString(b, r.Ellipsis)
 	if len(r.Tokens) > 0 {
 		b = append(b, `,"tokens":[`...)
 		for i := range r.Tokens {

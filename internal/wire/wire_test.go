@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
 )
@@ -20,7 +21,8 @@ func TestDecode(t *testing.T) {
 		{`{"id":"c","budget":5,"nope":1}`, "c", `invalid request: json: unknown field "nope"`, Body},
 		{`{"id":"d"} {"id":"e"}`, "d", "invalid request: more than one JSON value in the body", Body},
 		{`{"id":"d"} {"id":"e"}`, "d", "line 3: invalid record: more than one JSON value on the line", Line(3)},
-		{`{"budget":5}`, "", `request has no "id"`, Body},
+		{`{"budget":5}`, "", `record has no "id"`, Line(4)},
+		{`{"budget":5}`, "", "", Body}, // optional over HTTP
 		{`{"id":7}`, "", `field "id" must be a string, not number`, Body},
 		{`{"id":"f",`, "", "invalid request: unexpected EOF", Body},
 	} {
@@ -62,6 +64,15 @@ func TestCompress(t *testing.T) {
 	if got := buf.String(); !strings.HasPrefix(got, `{"id":"x","kept":[`) || !strings.Contains(got, `],"compression":"`) || !strings.HasSuffix(got, "\"}\n") {
 		t.Errorf("encoded %s, want {\"id\", \"kept\", \"compression\"} on one line", got)
 	}
+	// Over HTTP the id is optional: the answer then has none; the budget may count the
+	// display.
+	res, err = Compress(ctx, eng, []byte(`{"text":"`+text+`","query":["Syracuse"],"budget":20,"budget_counts":"display"}`), Body, Options{})
+	buf.Reset()
+	NewEncoder(&buf).Encode(res)
+	if err != nil || strings.Contains(buf.String(), `"id"`) || !strings.Contains(buf.String(), `"compression_ellipsis":"`) ||
+		utf8.RuneCountInString(res.Ellipsis) > 20 || !strings.Contains(res.Ellipsis, "…") {
+		t.Errorf("no id, display budget: %s (%v)", buf.String(), err)
+	}
 	// The default method applies only when the request names none.
 	res, err = Compress(ctx, eng, []byte(`{"id":"y","text":"Dogs bark.","query":["dogs"],"budget":20}`), Body, Options{DefaultMethod: "nope"})
 	if !errors.Is(err, qsc.ErrUnknownMethod) || res.ID != "y" || !strings.Contains(res.Error, `unknown method "nope"`) {
@@ -73,7 +84,7 @@ func TestCompress(t *testing.T) {
 	}
 	var out bytes.Buffer
 	NewEncoder(&out).Encode(Result{ID: "h", Compression: "<b>&"})
-	if out.String() != `{"id":"h","kept":[],"compression":"<b>&"}`+"\n" {
+	if out.String() != `{"id":"h","kept":[],"compression":"<b>&","compression_ellipsis":""}`+"\n" {
 		t.Errorf("HTML escaped: %s", out.String())
 	}
 }

@@ -60,7 +60,8 @@
         text.innerHTML = useEllipsis ? s.html_ellipsis : s.html;
         const n = document.createElement("span");
         n.className = "chars";
-        n.textContent = " (" + chars(s.text) + " of " + last.budget + " characters)";
+        // The count is of what is shown: the budget counts the display, "…" included.
+        n.textContent = " (" + chars(useEllipsis ? s.ellipsis : s.plain) + " of " + last.budget + " characters)";
         item.dataset.text = s.text;
         item.append(text, n);
         ul.append(item);

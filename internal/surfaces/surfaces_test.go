@@ -1,7 +1,4 @@
-package qsc_test
-
-// Tests of the library's behaviour through the real surfaces that wrap it: the HTTP
-// service (internal/server on httptest). The CLI binary's tests are in cmd/qsc.
+package surfaces
 
 import (
 	"context"
@@ -10,9 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/demo"
@@ -167,5 +167,89 @@ func TestSearchUSHasSnippets(t *testing.T) {
 		if sn, _ := m["snippets"].([]any); len(sn) == 0 {
 			t.Errorf("document %v found for U.S. has no snippet (terms %v, error %v)", m["id"], got["terms"], m["error"])
 		}
+	}
+}
+
+// TestCompressReadable: POST /v1/compress answers with the compression cut from the text
+// in its own spelling and its ellipsis rendering, without an "id" when the request has
+// none, and with a display budget both fit.
+func TestCompressReadable(t *testing.T) {
+	text := `The city's deficit grew 3.7% to $89.5 billion, said Sen. John Cornyn (R-Texas), calling it "quoted" nonsense.`
+	body, _ := json.Marshal(map[string]any{"text": text, "query": []string{"deficit"}, "budget": 500})
+	code, got := post(t, "/v1/compress", string(body))
+	if _, hasID := got["id"]; code != http.StatusOK || hasID || got["compression"] != text || got["compression_ellipsis"] != text {
+		t.Errorf("whole sentence, no id: %d %v", code, got)
+	}
+	toks := strings.Fields(`The city 's deficit grew 3.7 % to $ 89.5 billion , said Sen. John Cornyn ( R-Texas ) , calling it " quoted " nonsense .`)
+	body, _ = json.Marshal(map[string]any{"id": "t", "tokens": toks, "query": []string{"deficit"}, "budget": 500})
+	if code, got = post(t, "/v1/compress", string(body)); code != http.StatusOK || got["id"] != "t" || got["compression"] != text {
+		t.Errorf("tokens detokenized: %d %v", code, got)
+	}
+	for _, b := range []int{20, 30, 45, 60, 80} {
+		body, _ = json.Marshal(map[string]any{"id": "d", "text": text, "query": []string{"deficit", "Cornyn"}, "budget": b, "budget_counts": "display"})
+		code, got = post(t, "/v1/compress", string(body))
+		if code == http.StatusUnprocessableEntity {
+			continue
+		}
+		c, e := got["compression"].(string), got["compression_ellipsis"].(string)
+		if code != http.StatusOK || utf8.RuneCountInString(c) > b || utf8.RuneCountInString(e) > b || !strings.Contains(e, "…") {
+			t.Errorf("b=%d display: %d %q %q", b, code, c, e)
+		}
+		for _, bad := range []string{"$ 89", "city 's", "3.7 %", "( R", " ."} {
+			if strings.Contains(c, bad) {
+				t.Errorf("b=%d: %q has the joined tokens %q", b, c, bad)
+			}
+		}
+	}
+	if code, got = post(t, "/v1/compress", `{"text":"Dogs bark.","query":["dogs"],"budget":20,"budget_counts":"bytes"}`); code != http.StatusBadRequest ||
+		!strings.Contains(got["error"].(string), "budget_counts") {
+		t.Errorf("bad budget_counts: %d %v", code, got)
+	}
+}
+
+// TestDisplayBudget: with the default display budget, every snippet of the search page's
+// API and of POST /v1/snippets displays at most budget characters, as text and with its
+// "…" marks. Before, 428 of 616 snippets at b = 30 displayed more.
+func TestDisplayBudget(t *testing.T) {
+	checked, over := 0, 0
+	check := func(where string, b int, sn map[string]any) {
+		checked++
+		for _, f := range []string{"text", "plain", "ellipsis"} {
+			if s := sn[f].(string); utf8.RuneCountInString(s) > b {
+				over++
+				t.Errorf("%s b=%d: %s %q is %d characters", where, b, f, s, utf8.RuneCountInString(s))
+			}
+		}
+	}
+	for _, q := range []string{"police", "government minister", "court", "fire", "world cup", "president", "company shares", "U.S.", "school children"} {
+		for _, b := range []int{20, 30, 50, 80} {
+			resp, err := http.Get(serverURL(t) + "/v1/search?k=50&n=3&q=" + url.QueryEscape(q) + "&budget=" + strconv.Itoa(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := decode(t, resp.Body)
+			resp.Body.Close()
+			for _, r := range got["results"].([]any) {
+				for _, sn := range r.(map[string]any)["snippets"].([]any) {
+					check("search "+q, b, sn.(map[string]any))
+				}
+			}
+		}
+	}
+	doc, err := os.ReadFile("../../testdata/news.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []int{15, 25, 40} {
+		body, _ := json.Marshal(map[string]any{"document": string(doc), "query": []string{"police", "arrest", "court"}, "budget": b, "n": 10})
+		if code, got := post(t, "/v1/snippets", string(body)); code == http.StatusOK {
+			for _, sn := range got["snippets"].([]any) {
+				check("snippets", b, sn.(map[string]any))
+			}
+		}
+	}
+	t.Logf("%d snippets checked, %d over the budget", checked, over)
+	if checked < 500 {
+		t.Errorf("only %d snippets checked", checked)
 	}
 }

@@ -1,0 +1,155 @@
+package qsc
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// What a budget counts: Request.BudgetCounts and SnippetRequest.BudgetCounts.
+const (
+	// BudgetTokens counts the characters of the kept tokens joined by single spaces, as
+	// the paper (and the compression models' training) does. The default of Request.
+	BudgetTokens = "tokens"
+	// BudgetDisplay counts the characters a reader sees: the compression as text (its
+	// kept runs in their own spelling) and its ellipsis rendering, "…" marks and their
+	// spaces included; both fit in the budget. The default of SnippetRequest.
+	BudgetDisplay = "display"
+)
+
+// budgetMode checks a BudgetCounts value; "" is def.
+func budgetMode(mode, def string) (string, error) {
+	switch mode {
+	case "":
+		return def, nil
+	case BudgetTokens, BudgetDisplay:
+		return mode, nil
+	}
+	return "", fmt.Errorf("%w: budget_counts must be %q or %q, not %q", ErrBadRequest, BudgetTokens, BudgetDisplay, mode)
+}
+
+// view is a sentence as it is displayed: the text it was cut from and the span of each
+// token in it. The spans are those of toks when set (offsets into text), else spans.
+type view struct {
+	text  string
+	toks  []syntax.Token
+	spans []Span
+}
+
+// viewOf returns the view of sentence s of text: its tokens' own offsets when they are
+// spans of text, ascending; else (a sentence given as tokens) the tokens detokenized.
+func viewOf(text string, s *syntax.Sentence) view {
+	end := 0
+	for _, t := range s.Tokens {
+		if t.Start < end || t.End <= t.Start || t.End > len(text) {
+			forms := make([]string, len(s.Tokens))
+			for i, t := range s.Tokens {
+				forms[i] = t.Form
+			}
+			v := view{}
+			v.text, v.spans = display.Detokenize(forms)
+			return v
+		}
+		end = t.End
+	}
+	return view{text: text, toks: s.Tokens}
+}
+
+// span returns the span of the token of 1-based id.
+func (v *view) span(id int) Span {
+	if v.toks != nil {
+		t := &v.toks[id-1]
+		return Span{Start: t.Start, End: t.End}
+	}
+	return v.spans[id-1]
+}
+
+// len returns the number of tokens.
+func (v *view) len() int {
+	if v.toks != nil {
+		return len(v.toks)
+	}
+	return len(v.spans)
+}
+
+// sentence returns the span of the whole sentence.
+func (v *view) sentence() Span {
+	return Span{Start: v.span(1).Start, End: v.span(v.len()).End}
+}
+
+// runs returns the maximal runs of consecutive tokens among ids (1-based, ascending).
+func (v *view) runs(ids []int) []Span {
+	var out []Span
+	for k, id := range ids {
+		sp := v.span(id)
+		if k > 0 && ids[k-1] == id-1 {
+			out[len(out)-1].End = sp.End
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// spansOf returns the spans of the tokens of ids (1-based).
+func (v *view) spansOf(ids []int) []Span {
+	out := make([]Span, len(ids))
+	for i, id := range ids {
+		out[i] = v.span(id)
+	}
+	return out
+}
+
+// render returns the compression kept as text, with the hits (1-based ids of the tokens
+// that match the query) marked when markup, and "…" where words were cut when ellipsis.
+func (v *view) render(kept, hits []int, ellipsis, markup bool) string {
+	return display.Render(v.text, v.sentence(), v.runs(kept), v.spansOf(hits), ellipsis, markup)
+}
+
+// length returns the displayed length of the compression kept: the larger number of
+// characters of its text and of its ellipsis rendering.
+func (v *view) length(kept, hits []int) int {
+	return max(utf8.RuneCountInString(v.render(kept, hits, false, false)),
+		utf8.RuneCountInString(v.render(kept, hits, true, false)))
+}
+
+// fitRounds bounds the recompressions of a display budget before the query alone.
+const fitRounds = 8
+
+// compress compresses in, whose Budget is the request's budget b. With a display budget
+// (v not nil), it renders the compression, and while the display (view.length, with the
+// hits) is longer than b it shrinks the compressor's budget by the excess and compresses
+// again: at most fitRounds times, the budget decreasing each time, and then with the
+// budget of the query alone, which keeps the query alone. So the display of the result is
+// at most b, or the error wraps ErrInfeasible. The slice is the compressor's memory.
+func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) ([]int, error) {
+	b := in.Budget
+	lq := queryLength(in.Sentence, in.Query)
+	if v != nil {
+		in.Budget = max(b, lq) // the display of the query may be shorter than ℓ(Q) (city's)
+	}
+	for round := 0; ; round++ {
+		kept, err := w.mc.Compress(m, in)
+		if err != nil {
+			return nil, classify(err)
+		}
+		if v == nil {
+			return kept, nil
+		}
+		d := v.length(kept, hits)
+		switch {
+		case d <= b:
+			return kept, nil
+		case in.Budget <= lq:
+			return nil, fmt.Errorf("%w: the query terms take %d characters as displayed (%q), more than the budget %d",
+				ErrInfeasible, d, v.render(kept, hits, true, false), b)
+		case round == fitRounds:
+			in.Budget = lq
+		default:
+			in.Budget = max(lq, in.Budget-(d-b))
+		}
+	}
+}

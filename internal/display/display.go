@@ -1,0 +1,279 @@
+// Package display renders a compression as the text a reader sees: the kept runs of the
+// original text in their own spelling, with "…" where words were removed, or as HTML with
+// the query terms in <mark>. It is the one implementation behind package render, the
+// library's Result and Snippet texts and the "display" budget of package qsc.
+//
+// Ellipsis rendering: the kept runs are joined by " … " where words were removed, with a
+// leading "… " when words were removed before the first run and a trailing " …" when words
+// were removed after the last one, as search pages show. Words are letters and digits: a
+// gap that holds none (a dropped comma) is shown as a space, or as nothing at the ends (a
+// dropped final period), and a kept run of punctuation alone between cuts is left out
+// unless it holds a hit.
+//
+// Every function is safe for any input: spans out of the document's range, reversed,
+// overlapping or not ascending are clamped or skipped, invalid UTF-8 is shown as U+FFFD,
+// and HTML output is always escaped.
+package display
+
+import (
+	"html"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Cut is the mark shown where words were removed.
+const Cut = "…"
+
+// Span is a byte range [Start, End) of a text.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Render returns the kept runs of the sentence sent of doc as text: in their original
+// spelling, any run of separators (white space, control and invisible format characters)
+// shown as one space, and the runs joined by one space, or by none before a run that
+// attaches to the word before it (AttachesLeft: a final period after a cut sits against
+// the last word). With ellipsis, "…" marks where words were removed (see the package
+// documentation); with markup, the text is HTML-escaped and the hits are in <mark>.
+func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) string {
+	runs := clean(doc, kept, 0, len(doc))
+	if len(runs) == 0 {
+		return ""
+	}
+	sent = Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
+	hits = clean(doc, hits, 0, len(doc))
+	if ellipsis {
+		runs = wordy(doc, runs, hits)
+	}
+	var b strings.Builder
+	w := writer{b: &b, markup: markup}
+	if ellipsis && hasWord(doc[sent.Start:runs[0].Start]) {
+		b.WriteString(Cut + " ")
+	}
+	h := 0
+	for i, r := range runs {
+		if i > 0 {
+			if ellipsis && hasWord(doc[runs[i-1].End:r.Start]) {
+				b.WriteString(" " + Cut)
+			}
+			if !AttachesLeft(doc[r.Start:r.End]) {
+				b.WriteByte(' ')
+			}
+		}
+		w.space = false
+		pos := r.Start
+		for ; h < len(hits) && hits[h].Start < r.End; h++ {
+			hs, he := max(hits[h].Start, pos), min(hits[h].End, r.End)
+			if hs >= he {
+				continue
+			}
+			w.text(doc[pos:hs])
+			// Merge the next hits of this run that only white space separates.
+			for h+1 < len(hits) && hits[h+1].Start < r.End && hits[h+1].Start >= he && isSpace(doc[he:hits[h+1].Start]) {
+				h++
+				he = min(hits[h].End, r.End)
+			}
+			w.mark(doc[hs:he])
+			pos = he
+		}
+		w.text(doc[pos:r.End])
+	}
+	if ellipsis && hasWord(doc[runs[len(runs)-1].End:sent.End]) {
+		b.WriteString(" " + Cut)
+	}
+	return b.String()
+}
+
+// wordy returns the runs that hold a letter, a digit or a hit: a run of punctuation alone
+// (a final period after a cut) is treated as part of the cut. When no run holds one, it
+// returns runs unchanged.
+func wordy(doc string, runs, hits []Span) []Span {
+	out := make([]Span, 0, len(runs))
+	h := 0
+	for _, r := range runs {
+		for h < len(hits) && hits[h].End <= r.Start {
+			h++
+		}
+		if hasWord(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return runs
+	}
+	return out
+}
+
+// clean returns the spans clamped to [lo, hi], without empty ones and without any that
+// starts before the end of the previous one, moved to UTF-8 boundaries.
+func clean(doc string, spans []Span, lo, hi int) []Span {
+	out := make([]Span, 0, len(spans))
+	end := lo
+	for _, sp := range spans {
+		st, en := boundary(doc, max(sp.Start, lo), false), boundary(doc, min(sp.End, hi), true)
+		if st < end || st >= en {
+			continue
+		}
+		out = append(out, Span{Start: st, End: en})
+		end = en
+	}
+	return out
+}
+
+// boundary moves i (clamped to the document) back to the start of the rune it is in, or
+// forward past it when forward.
+func boundary(doc string, i int, forward bool) int {
+	i = max(0, min(i, len(doc)))
+	for i > 0 && i < len(doc) && !utf8.RuneStart(doc[i]) {
+		if forward {
+			i++
+		} else {
+			i--
+		}
+	}
+	return i
+}
+
+// hasWord reports whether s holds a letter or a digit.
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// isSpace reports whether s is only white space or control characters.
+func isSpace(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return !separator(r) }) < 0
+}
+
+// separator reports whether r separates words without being shown: white space, control
+// and invisible format characters (as the tokenizer treats them).
+func separator(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+}
+
+// writer writes document text with separators collapsed, escaped when markup.
+type writer struct {
+	b      *strings.Builder
+	markup bool
+	space  bool // a separator is pending
+}
+
+// text writes s, collapsing runs of separators into one space.
+func (w *writer) text(s string) {
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, separator)
+		if i < 0 {
+			i = len(s)
+		}
+		if i > 0 {
+			w.word(s[:i])
+		}
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !separator(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		if j > 0 {
+			w.space = true
+		}
+		s = s[j:]
+	}
+}
+
+// word writes s, which holds no separator, after a pending space.
+func (w *writer) word(s string) {
+	if w.space {
+		w.b.WriteByte(' ')
+		w.space = false
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if w.markup {
+		s = html.EscapeString(s)
+	}
+	w.b.WriteString(s)
+}
+
+// mark writes s inside <mark> when markup, else as text.
+func (w *writer) mark(s string) {
+	if !w.markup {
+		w.text(s)
+		return
+	}
+	if w.space {
+		w.b.WriteByte(' ')
+		w.space = false
+	}
+	w.b.WriteString("<mark>")
+	w.text(s)
+	w.space = false
+	w.b.WriteString("</mark>")
+}
+
+// AttachesLeft reports whether text, the start of a run or a token, is written against the
+// word before it, without a space: closing punctuation (, . ; : ! ? % ) ] } and closing
+// quotes), a lone apostrophe (students'), and the clitics 's 're 've 'll 'd 'm n't.
+func AttachesLeft(text string) bool {
+	r, size := utf8.DecodeRuneInString(text)
+	switch r {
+	case ',', '.', ';', ':', '!', '?', '%', ')', ']', '}', '\u201D', '\u00BB', '\u2026':
+		return true
+	case '\'', '\u2019':
+		// A closing quote or an apostrophe, unless a letter follows that is not a clitic
+		// ('quoted' opens a quote; 's does not).
+		next, _ := utf8.DecodeRuneInString(text[size:])
+		return !unicode.IsLetter(next) || clitic(text[size:], "s", "re", "ve", "ll", "d", "m")
+	case 'n', 'N':
+		return clitic(text[size:], "'t", "\u2019t")
+	}
+	return false
+}
+
+// clitic reports whether text begins with one of the endings (ignoring case) and no letter
+// follows it.
+func clitic(text string, endings ...string) bool {
+	for _, e := range endings {
+		if len(text) >= len(e) && strings.EqualFold(text[:len(e)], e) {
+			next, _ := utf8.DecodeRuneInString(text[len(e):])
+			if !unicode.IsLetter(next) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// attachesRight reports whether a token is written against the word after it: opening
+// brackets and quotes, and currency and number signs ($89.5, #1).
+func attachesRight(form string) bool {
+	switch form {
+	case "(", "[", "{", "``", "\u201C", "\u2018", "\u00AB", "#":
+		return true
+	}
+	r, size := utf8.DecodeRuneInString(form)
+	return size == len(form) && unicode.Is(unicode.Sc, r)
+}
+
+// Detokenize joins tokens as a detokenizer would, for a sentence given as tokens without
+// its text: one space between tokens, but none before a token that AttachesLeft, none after
+// an opening bracket, quote or currency sign, and straight double quotes taken as opening
+// and closing in turn. It returns the text and the span of each token in it.
+func Detokenize(forms []string) (string, []Span) {
+	var b strings.Builder
+	spans := make([]Span, len(forms))
+	glue, quotes := true, 0
+	for i, f := range forms {
+		closing := f == "\"" && quotes%2 == 1
+		if !glue && !closing && !(f != "\"" && AttachesLeft(f)) {
+			b.WriteByte(' ')
+		}
+		spans[i].Start = b.Len()
+		b.WriteString(f)
+		spans[i].End = b.Len()
+		glue = attachesRight(f) || (f == "\"" && !closing)
+		if f == "\"" {
+			quotes++
+		}
+	}
+	return b.String(), spans
+}
