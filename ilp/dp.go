@@ -36,6 +36,12 @@ type TreeDP struct {
 	out    []float64 // the merged row of state 0 while state 1 is merged
 	idx    []int32   // the reachable weights of the child being merged
 	stack  []frame
+	// nested decoding (NestedOptimize)
+	rank   []int32   // the first grid point whose optimum holds v
+	in     []bool    // membership of the current set
+	byRank []int32   // tokens by rank
+	lf     []float64 // the Lagrangian DP's table: lf[2v+p]
+	lc     []bool    // its choices
 }
 
 type frame struct{ v, p, c int }
@@ -57,8 +63,12 @@ func grow[T any](s []T, n int) ([]T, int) {
 	return t, off
 }
 
-// Optimize solves p exactly; see the type's doc.
+// Optimize solves p exactly; see the type's doc. A problem with Nested set is solved by
+// NestedOptimize instead.
 func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
+	if p.Nested {
+		return d.NestedOptimize(p, sol)
+	}
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
 		return err

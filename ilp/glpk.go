@@ -123,7 +123,7 @@ type MIP struct {
 
 // Optimize solves p with GLPK.
 func (m *MIP) Optimize(p *Problem, sol *Solution) error {
-	if p.Rules != nil || p.Fill != 0 {
+	if p.Rules != nil || p.Fill != 0 || p.Nested {
 		return fmt.Errorf("%w: the glpk backend solves the paper's program only (no rules, no fill); use dp for snippets", ErrNoBackend)
 	}
 	var err error

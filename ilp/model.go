@@ -56,6 +56,7 @@ type Model struct {
 	variant variant
 	backend string  // DP or GLPK
 	fill    float64 // the bonus per kept character under the Snippet decoding
+	nested  bool    // nested decoding under the Snippet decoding
 	// Info describes the training.
 	Info Info
 }
@@ -132,6 +133,17 @@ func (m *Model) WithFill(f float64) *Model {
 	return &c
 }
 
+// Nested reports whether the model decodes snippets by nested decoding
+// (Problem.Nested).
+func (m *Model) Nested() bool { return m.nested }
+
+// WithNested returns the model with nested decoding of snippets on or off.
+func (m *Model) WithNested(on bool) *Model {
+	c := *m
+	c.nested = on
+	return &c
+}
+
 // WithBackend returns the model solved by the named backend (see Backends).
 func (m *Model) WithBackend(backend string) (*Model, error) {
 	if _, ok := backends[backend]; !ok {
@@ -180,9 +192,9 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	}
 	m.problem(&sc.p, &sc.x, &sc.vec, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery
-	sc.p.Rules, sc.p.Fill = nil, 0
+	sc.p.Rules, sc.p.Fill, sc.p.Nested = nil, 0, false
 	if in.Rules != nil && m.variant == constrained {
-		sc.p.Rules, sc.p.Fill = in.Rules, m.fill
+		sc.p.Rules, sc.p.Fill, sc.p.Nested = in.Rules, m.fill, m.nested
 	}
 	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 		return nil, err

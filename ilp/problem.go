@@ -49,6 +49,10 @@ type Problem struct {
 	// rule head is, and the tree of the program is Rules.Tree(). The rules must have
 	// been computed for this problem (its sentence, lengths, query and budget).
 	Rules *wellformed.Rules
+	// Nested asks the TreeDP for nested decoding (NestedOptimize): not the exact
+	// optimum under the budget, but a greedy fill in an order that does not depend on the
+	// budget, so that a larger budget gives a superset. It needs Rules.
+	Nested bool
 	// Fill is a bonus per character of every kept token (Lens + 1): a positive Fill
 	// makes the optimum use more of the budget.
 	Fill float64

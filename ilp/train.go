@@ -10,6 +10,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // TrainConfig controls Train.
@@ -30,6 +31,11 @@ type TrainConfig struct {
 	Workers int
 	// Log receives a line per epoch; nil for none.
 	Log io.Writer
+	// Snippet trains for the Snippet decoding: each training input is solved as a
+	// snippet is, with its query and under the well-formedness rules (package
+	// wellformed), and the epoch is chosen on the validation F1 of the Snippet decoding.
+	// Without it, training is the authors' (Q = ∅, no rules).
+	Snippet bool
 }
 
 // Defaults of TrainConfig.
@@ -109,7 +115,11 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	})
 	dim := fcfg.Size()
-	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim)}
+	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet}
+	dec := model.Paper
+	if cfg.Snippet {
+		dec = model.Snippet
+	}
 	res := &TrainResult{}
 	var best []float32
 	order := make([]int, len(train))
@@ -142,7 +152,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill,
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric}}
-		ev, err := model.Evaluate(m, valid, max(cfg.Workers, 1))
+		ev, err := model.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
 			return nil, err
 		}
@@ -180,6 +190,9 @@ type perceptron struct {
 	p      Problem
 	dp     TreeDP
 	sol    Solution
+
+	snippet bool             // decode as a snippet: with Q, under the rules
+	rules   wellformed.Rules // the rules of the input, when snippet
 }
 
 // step trains on one input and reports whether it updated the weights.
@@ -207,6 +220,14 @@ func (p *perceptron) step(in model.Input) (bool, error) {
 		p.off[2*v] = p.arcs.Len()
 		p.p.Edge[v-1] = p.score(2*v - 2)
 		p.p.Root[v-1] = p.score(2*v - 1)
+	}
+	p.p.Rules = nil
+	if p.snippet {
+		p.p.Query = in.Query
+		if err := p.rules.Reset(in.Sentence, t, p.p.Lens, in.Query, in.Budget); err != nil {
+			return false, err
+		}
+		p.p.Rules = &p.rules
 	}
 	if err := p.dp.Optimize(&p.p, &p.sol); err != nil {
 		return false, err

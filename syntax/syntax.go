@@ -126,6 +126,7 @@ type Tree struct {
 	start []int32 // children of v are child[start[v]:start[v+1]], ascending
 	child []int32
 	depth []int32 // depth[0] = 0; a child of the root has depth 1
+	stack []int32 // traversal memory, reused by Reset
 }
 
 // NewTree builds a Tree from 1-based heads (heads[i] is the head of token i+1, 0 = root).
@@ -179,8 +180,7 @@ func (t *Tree) Reset(heads []int) error {
 	}
 	t.depth[0] = 0
 	reached := 0
-	stack := make([]int32, 0, n+1)
-	stack = append(stack, 0)
+	stack := append(t.stack[:0], 0)
 	for len(stack) > 0 {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -190,6 +190,7 @@ func (t *Tree) Reset(heads []int) error {
 			stack = append(stack, c)
 		}
 	}
+	t.stack = stack
 	if reached != n {
 		return ErrCycle
 	}

@@ -2,7 +2,6 @@ package va
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"slices"
 
@@ -19,23 +18,53 @@ type rejected struct {
 	p float64
 }
 
-// fillHeap orders rejected candidates by p, highest first, then leftmost.
+// fillHeap is a binary max-heap of rejected candidates: highest p first, then leftmost.
+// It is written out rather than built on container/heap, whose interface boxes every
+// element, so that the fill allocates nothing once grown.
 type fillHeap []rejected
 
-func (h fillHeap) Len() int { return len(h) }
-func (h fillHeap) Less(i, j int) bool {
+func (h fillHeap) less(i, j int) bool {
 	if h[i].p != h[j].p {
 		return h[i].p > h[j].p
 	}
 	return h[i].v < h[j].v
 }
-func (h fillHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *fillHeap) Push(x any)   { *h = append(*h, x.(rejected)) }
-func (h *fillHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *fillHeap) push(x rejected) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !a.less(i, parent) {
+			break
+		}
+		a[i], a[parent] = a[parent], a[i]
+		i = parent
+	}
+}
+
+func (h *fillHeap) pop() rejected {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		l, best := 2*i+1, i
+		if l < len(a) && a.less(l, best) {
+			best = l
+		}
+		if r := l + 1; r < len(a) && a.less(r, best) {
+			best = r
+		}
+		if best == i {
+			break
+		}
+		a[i], a[best] = a[best], a[i]
+		i = best
+	}
+	*h = a
+	return top
 }
 
 // snippetState is the extra memory of Snippet.
@@ -86,9 +115,7 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	sn.prob = resize(sn.prob, s.N()+1)
 	// C = closure(Q): the query's units, and the units they need.
 	nq := len(s.order)
-	for i := range nq {
-		c.addQueryClosure(s.order[i])
-	}
+	r.QueryClosure(s.order[:nq:nq], s.InC, func(u int) { c.take(u, nil) })
 	if s.length > s.budget { // the rules yield when the closure of Q does not fit
 		return nil, errRules(-1, s.length)
 	}
@@ -174,28 +201,15 @@ func (c *Compressor) take(u int, tr Tracker) {
 	}
 }
 
-// addQueryClosure adds the closure of query token q, which is in C on its own, to C:
-// the other members of its unit, and the units they need.
-func (c *Compressor) addQueryClosure(q int) {
-	s, r := &c.s, c.snip.rules
-	t := r.Top(q)
-	for u := t; u != 0; u = r.Next(u) {
-		c.take(u, nil)
-	}
-	if req := r.Requires(t); req != 0 && !s.InC(req) {
-		c.addClosure(req, nil)
-	}
-}
-
 // pushRejected adds the rejected neighbours of u, which just joined C, to the fill heap.
 func (c *Compressor) pushRejected(u int) {
 	s := &c.s
 	if h := s.tree.Head(u); h > 0 && s.status[h] == stRejected {
-		heap.Push(&c.snip.heap, rejected{h, c.snip.prob[h]})
+		c.snip.heap.push(rejected{h, c.snip.prob[h]})
 	}
 	for _, k := range s.tree.Children(u) {
 		if s.status[k] == stRejected {
-			heap.Push(&c.snip.heap, rejected{int(k), c.snip.prob[k]})
+			c.snip.heap.push(rejected{int(k), c.snip.prob[k]})
 		}
 	}
 }
@@ -220,10 +234,9 @@ func (c *Compressor) fill(tr Tracker) {
 	sn.filled = true
 	for _, x := range sn.rej {
 		if s.adjacent(x.v) {
-			sn.heap = append(sn.heap, x)
+			sn.heap.push(x)
 		}
 	}
-	heap.Init(&sn.heap)
 	try := func(v int) {
 		if s.status[v] != stRejected || s.length+c.closureCost(v) > s.budget {
 			return
@@ -233,8 +246,8 @@ func (c *Compressor) fill(tr Tracker) {
 			c.steps = append(c.steps, Step{V: v, P: sn.prob[v], Outcome: Filled, Len: s.length})
 		}
 	}
-	for sn.heap.Len() > 0 && s.length < s.budget {
-		try(heap.Pop(&sn.heap).(rejected).v)
+	for len(sn.heap) > 0 && s.length < s.budget {
+		try(sn.heap.pop().v)
 	}
 	sn.filled = false
 	if s.length >= s.budget {

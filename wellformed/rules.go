@@ -23,10 +23,12 @@ type Rules struct {
 	top     []int32    // the unit of v: its highest member
 	next    []int32    // the next member of v's unit (0 ends), a list from the top
 	ulen    []int      // at a top: Σ (len + 1) over the unit's members
+	w       []int      // len + 1 of each token
 	inQ     []bool
 	tree    syntax.Tree // the rule tree (rule heads)
 	heads   []int
 	stack   []int32
+	pb      pairBuf
 	yielded bool
 }
 
@@ -114,7 +116,9 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	r.inQ = resize(r.inQ, n+1)
 	clear(r.inQ)
 	r.head[0], r.bind[0] = 0, Free
+	r.w = resize(r.w, n+1)
 	for v := 1; v <= n; v++ {
+		r.w[v] = lens[v-1] + 1
 		h := t.Head(v)
 		r.head[v] = int32(h)
 		r.bind[v], r.why[v] = bindOf(s, v, h)
@@ -122,7 +126,7 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 			r.bind[v] = Free
 		}
 	}
-	Pairs(s, func(o, c int) {
+	r.pb.pairs(s, func(o, c int) {
 		if r.Off&(1<<Balance) != 0 {
 			return
 		}
@@ -252,6 +256,30 @@ func (r *Rules) Closure(v int, inC func(int) bool, add func(int)) int {
 	return w
 }
 
+// QueryClosure calls add for every token that the query brings into C, beyond the query
+// tokens themselves: the other members of their units, and the units those need (inC
+// tells what C already holds; add must make inC true). It returns the weight added,
+// Σ (len + 1) over the tokens added.
+func (r *Rules) QueryClosure(query []int, inC func(int) bool, add func(int)) int {
+	w := 0
+	for _, q := range query {
+		if q < 1 || q > r.n {
+			continue
+		}
+		t := r.Top(q)
+		for u := t; u != 0; u = int(r.next[u]) {
+			if !inC(u) {
+				w += r.w[u]
+				add(u)
+			}
+		}
+		if req := r.Requires(t); req != 0 {
+			w += r.Closure(req, inC, add)
+		}
+	}
+	return w
+}
+
 // Trim drops trailing function words and separators (comma, colon, semicolon, dash)
 // from kept (ascending token ids), with their units, so that the compression does not
 // end on one: the last kept token must not be a separator, and the last kept word
@@ -259,20 +287,20 @@ func (r *Rules) Closure(v int, inC func(int) bool, add func(int)) int {
 // something kept needs it. It returns the shortened slice (sharing kept's memory).
 func (r *Rules) Trim(s *syntax.Sentence, kept []int) []int {
 	for len(kept) > 0 && r.Off&(1<<FunctionEnd) == 0 {
+		// The last word, after the trailing punctuation; a separator in that
+		// punctuation goes first.
 		i := len(kept) - 1
-		for i >= 0 && isPunct(&s.Tokens[kept[i]-1]) {
-			i--
+		v := 0
+		for ; i >= 0 && isPunct(&s.Tokens[kept[i]-1]); i-- {
+			if v == 0 && isSeparator(s.Tokens[kept[i]-1].Form) {
+				v = kept[i]
+			}
 		}
-		if i < 0 {
-			return kept
-		}
-		// A trailing separator (comma, colon, semicolon, dash) goes first.
-		v := kept[len(kept)-1]
-		if !isSeparator(s.Tokens[v-1].Form) {
-			v = kept[i]
-			if !IsFunction(s.Tokens[v-1].Rel) {
+		if v == 0 {
+			if i < 0 || !IsFunction(s.Tokens[kept[i]-1].Rel) {
 				return kept
 			}
+			v = kept[i]
 		}
 		t := r.Top(v)
 		// The unit must hold no query token, and nothing kept outside it may need it.

@@ -224,8 +224,18 @@ func pairKind(form string) (dir int, typ byte) {
 // Brackets pair by nesting; straight double quotes alternate. Unmatched halves are
 // ignored.
 func Pairs(s *syntax.Sentence, f func(open, close int)) {
-	var stack []int // open positions
-	var types []byte
+	var b pairBuf
+	b.pairs(s, f)
+}
+
+// pairBuf is the reusable memory of pairing.
+type pairBuf struct {
+	stack []int32 // open positions
+	types []byte
+}
+
+func (b *pairBuf) pairs(s *syntax.Sentence, f func(open, close int)) {
+	stack, types := b.stack[:0], b.types[:0]
 	for i := range s.Tokens {
 		dir, typ := pairKind(s.Tokens[i].Form)
 		if dir == 0 {
@@ -233,25 +243,26 @@ func Pairs(s *syntax.Sentence, f func(open, close int)) {
 		}
 		if dir == 2 { // straight quote: closes an open straight quote on top, else opens
 			if n := len(stack); n > 0 && types[n-1] == '"' && s.Tokens[stack[n-1]-1].Form == `"` {
-				f(stack[n-1], i+1)
+				f(int(stack[n-1]), i+1)
 				stack, types = stack[:n-1], types[:n-1]
 				continue
 			}
 			dir = 1
 		}
 		if dir == 1 {
-			stack, types = append(stack, i+1), append(types, typ)
+			stack, types = append(stack, int32(i+1)), append(types, typ)
 			continue
 		}
 		// A closing half: match the nearest open one of its type.
 		for j := len(stack) - 1; j >= 0; j-- {
 			if types[j] == typ {
-				f(stack[j], i+1)
+				f(int(stack[j]), i+1)
 				stack, types = stack[:j], types[:j]
 				break
 			}
 		}
 	}
+	b.stack, b.types = stack, types
 }
 
 // isFinal reports whether a form is sentence-final punctuation, which is free: a

@@ -299,8 +299,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	env.mf = addModelFlags(fs)
 	methods := fs.String("methods", "lr,ilp", "comma-separated methods to time (an ILP is timed with each solver of the build: DP, and GLPK with -tags glpk)")
 	samples := fs.Int("samples", 100000, "compressions sampled (with replacement) per measurement")
+	decoding := fs.String("decoding", "snippet,paper", "comma-separated decodings to time: snippet (the library's default) and paper (Table 2's)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var decs []model.Decoding
+	for _, name := range strings.Split(*decoding, ",") {
+		d, err := model.ParseDecoding(strings.TrimSpace(name))
+		if err != nil {
+			return usagef("%v", err)
+		}
+		decs = append(decs, d)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected arguments %q", fs.Args())
@@ -322,12 +331,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		for _, v := range benchVariants(m, stdout) {
+		for _, v := range benchVariants(m, decs, stdout) {
 			r := benchRow{label: v.label, name: m.Name()}
-			if r.pre, err = evaluate.Latency(v.m, t.Inputs, *samples, *env.seed, nil); err != nil {
+			if r.pre, err = evaluate.LatencyWith(v.m, v.dec, t.Inputs, *samples, *env.seed, nil); err != nil {
 				return err
 			}
-			if r.full, err = evaluate.Latency(v.m, t.Inputs, *samples, *env.seed, env.pipe); err != nil {
+			if r.full, err = evaluate.LatencyWith(v.m, v.dec, t.Inputs, *samples, *env.seed, env.pipe); err != nil {
 				return err
 			}
 			for _, x := range []struct {
@@ -353,24 +362,38 @@ type benchRow struct {
 type benchVariant struct {
 	label string
 	m     model.Method
+	dec   model.Decoding
 }
 
-// benchVariants returns what bench times for m: m itself or, for an ILP, the ILP with
-// each solver of this build (the GLPK MIP solver only with -tags glpk; bench says so
-// otherwise).
-func benchVariants(m model.Method, stdout io.Writer) []benchVariant {
-	im, ok := m.(*ilp.Model)
-	if !ok {
-		return []benchVariant{{m.Name(), m}}
-	}
+// benchVariants returns what bench times for m under each decoding: m itself or, for an
+// ILP, the ILP with each solver of this build (the GLPK MIP solver only with -tags glpk,
+// and only under the paper's decoding; bench says so otherwise). Rows of the snippet
+// decoding are labelled "…, snippet".
+func benchVariants(m model.Method, decs []model.Decoding, stdout io.Writer) []benchVariant {
 	var vs []benchVariant
-	for _, b := range []string{ilp.DP, ilp.GLPK} {
-		bm, err := im.WithBackend(b)
-		if err != nil {
-			fmt.Fprintf(stdout, "| %s (%s) | not in this build: build with -tags glpk (libglpk-dev) | | | | |\n", m.Name(), strings.ToUpper(b))
+	for _, dec := range decs {
+		suffix := ""
+		if dec == model.Snippet {
+			suffix = ", snippet"
+		}
+		im, ok := m.(*ilp.Model)
+		if !ok {
+			vs = append(vs, benchVariant{m.Name() + suffix, m, dec})
 			continue
 		}
-		vs = append(vs, benchVariant{fmt.Sprintf("%s (%s)", m.Name(), strings.ToUpper(b)), bm})
+		for _, b := range []string{ilp.DP, ilp.GLPK} {
+			bm, err := im.WithBackend(b)
+			if err != nil {
+				if dec == model.Paper {
+					fmt.Fprintf(stdout, "| %s (%s) | not in this build: build with -tags glpk (libglpk-dev) | | | | |\n", m.Name(), strings.ToUpper(b))
+				}
+				continue
+			}
+			if b == ilp.GLPK && dec == model.Snippet {
+				continue // GLPK solves the paper's program only
+			}
+			vs = append(vs, benchVariant{fmt.Sprintf("%s (%s)%s", m.Name(), strings.ToUpper(b), suffix), bm, dec})
+		}
 	}
 	return vs
 }

@@ -27,6 +27,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines of the validation (the model does not depend on it)")
 	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
 	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
+	snippet := fs.Bool("snippet", false, "train for the snippet decoding: solve each training tuple with its query under the well-formedness rules, and choose the epoch on the snippet decoding's validation F1")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
-		Workers: *workers, Log: stderr})
+		Workers: *workers, Log: stderr, Snippet: *snippet})
 	if err != nil {
 		return err
 	}
@@ -54,8 +55,12 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (Q = ∅, b = gold length), numeric features %s, 2^%d buckets, seed %d\n",
-		len(train), *numeric, *bits, *seed)
+	how := "Q = ∅, b = gold length"
+	if *snippet {
+		how = "Q and b = gold length, under the well-formedness rules (--snippet)"
+	}
+	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (%s), numeric features %s, 2^%d buckets, seed %d\n",
+		len(train), how, *numeric, *bits, *seed)
 	fmt.Fprintf(stdout, "| epoch | mistakes | validation F1 | validation CR | unconstrained F1 | unconstrained CR | time |\n|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, e := range res.Epochs {
 		fmt.Fprintf(stdout, "| %d | %d | %.4f | %.4f | %.4f | %.4f | %s |\n", e.Epoch, e.Mistakes, e.F1, e.CR, e.FreeF1, e.FreeCR, e.Elapsed.Round(time.Second))

@@ -142,7 +142,12 @@ func Score(m model.Method, t *Test, samples int, seed uint64) (Row, error) {
 
 // Latency summarizes the times of LatencySamples.
 func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
-	ds, err := LatencySamples(m, inputs, samples, seed, p)
+	return LatencyWith(m, model.Paper, inputs, samples, seed, p)
+}
+
+// LatencyWith is Latency with the decoding dec.
+func LatencyWith(m model.Method, dec model.Decoding, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
+	ds, err := latencySamples(m, dec, inputs, samples, seed, p)
 	if err != nil {
 		return metrics.Latency{}, err
 	}
@@ -154,19 +159,23 @@ func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *
 // the compression is timed; otherwise every timed call also tags and parses the sentence
 // from its forms (a copy), as a raw-token request would.
 func LatencySamples(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
+	return latencySamples(m, model.Paper, inputs, samples, seed, p)
+}
+
+func latencySamples(m model.Method, dec model.Decoding, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no inputs")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x1a7e))
 	ds := make([]time.Duration, samples)
-	var c model.Compressor
+	c := model.Compressor{Decoding: dec}
 	var w *pipeline.Worker
 	var scratch syntax.Sentence
 	var tree syntax.Tree
 	if p != nil {
 		w = p.NewWorker()
 	}
-	bar := progress.New("latency "+m.Name(), samples)
+	bar := progress.New("latency "+m.Name()+" "+dec.String(), samples)
 	for i := range ds {
 		in := inputs[rng.IntN(len(inputs))]
 		if p == nil {

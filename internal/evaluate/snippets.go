@@ -34,9 +34,9 @@ type SnippetRow struct {
 	Yielded int `json:"yielded"`
 	// Checks are the rule violations of the compressions, by category
 	// (wellformed.Categories order); Forced those that involve a query token.
-	Checks  map[string]int `json:"violations"`
-	Forced  map[string]int `json:"violations_forced_by_query"`
-	Counts  wellformed.Counts `json:"-"`
+	Checks map[string]int    `json:"violations"`
+	Forced map[string]int    `json:"violations_forced_by_query"`
+	Counts wellformed.Counts `json:"-"`
 	// Broken counts the compressions with at least one violation (hedges aside).
 	Broken int `json:"broken"`
 	// PerF1, PerSLOR and Kept are per input, in input order.

@@ -1,0 +1,181 @@
+package va_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// ruledSentence gives the tokens of a random tree random forms and relations, so that
+// the rules bind some of them.
+func ruledSentence(rng *rand.Rand, heads []int) *syntax.Sentence {
+	s := &syntax.Sentence{Tokens: make([]syntax.Token, len(heads))}
+	for i, h := range heads {
+		tok := syntax.Token{Form: strings.Repeat("x", 1+rng.IntN(8)), XPOS: "NN", Head: h, Rel: "obj"}
+		switch rng.IntN(8) {
+		case 0:
+			tok.Rel, tok.XPOS = "det", "DT"
+		case 1:
+			tok.Rel = "flat"
+		case 2:
+			tok.Form, tok.Rel, tok.XPOS = "not", "advmod", "RB"
+		case 3:
+			tok.Form, tok.Rel, tok.XPOS = ",", "punct", ","
+		case 4:
+			tok.Rel, tok.XPOS = "case", "IN"
+		}
+		s.Tokens[i] = tok
+	}
+	return s
+}
+
+func TestSnippetInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var c va.Compressor
+	var r wellformed.Rules
+	var ck wellformed.Checker
+	for i := range 4000 {
+		n := 1 + rng.IntN(40)
+		heads := randomHeads(rng, n)
+		s := ruledSentence(rng, heads)
+		tree := mustTree(t, heads)
+		lens := make([]int, n)
+		total := -1
+		for j, tok := range s.Tokens {
+			lens[j] = len(tok.Form)
+			total += lens[j] + 1
+		}
+		var q []int
+		lq := -1
+		for _, v := range rng.Perm(n)[:rng.IntN(min(n, 3))+1] {
+			q = append(q, v+1)
+			lq += lens[v] + 1
+		}
+		b := max(lq, 1) + rng.IntN(total+5)
+		if err := r.Reset(s, tree, lens, q, b); err != nil {
+			t.Fatal(err)
+		}
+		d := coin{Seed: uint64(i), Num: uint64(rng.IntN(17))}
+		got, err := c.Snippet(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, &r, d)
+		if err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		if total <= b {
+			if len(got) != n {
+				t.Fatalf("instance %d: the sentence fits (%d ≤ %d) but got %v", i, total, b, got)
+			}
+			continue
+		}
+		for _, v := range q {
+			if !slices.Contains(got, v) {
+				t.Fatalf("instance %d: query %d missing from %v", i, v, got)
+			}
+		}
+		if l := setLen(lens, got); l > b {
+			t.Fatalf("instance %d: ℓ(C) = %d > b = %d", i, l, b)
+		}
+		in := make([]bool, n+1)
+		for _, v := range got {
+			in[v] = true
+		}
+		for v := 1; v <= n; v++ {
+			h := r.Head(v)
+			if !r.Yielded() && ((in[v] && r.NeedsHead(v) && !in[h]) || (r.WithHead(v) && in[h] && !in[v])) {
+				t.Fatalf("instance %d: %v breaks the rule of token %d", i, got, v)
+			}
+		}
+		if c := ck.Check(s, got, q); !r.Yielded() && c.Any() && c.Total[wellformed.FunctionEnd] == 0 {
+			// Trim drops a trailing function word unless the query or a kept token needs it.
+			t.Fatalf("instance %d: checker found %v in %v", i, c.Total, got)
+		}
+	}
+}
+
+// TestSnippetFills checks that the fill stops only when no rejected candidate fits.
+func TestSnippetFills(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var c va.Compressor
+	var r wellformed.Rules
+	r.Off = 1 << wellformed.FunctionEnd // no Trim, so that the fill's result is seen whole
+	for i := range 2000 {
+		n := 2 + rng.IntN(30)
+		heads := randomHeads(rng, n)
+		s := ruledSentence(rng, heads)
+		tree := mustTree(t, heads)
+		lens := make([]int, n)
+		total := -1
+		for j, tok := range s.Tokens {
+			lens[j] = len(tok.Form)
+			total += lens[j] + 1
+		}
+		q := []int{1 + rng.IntN(n)}
+		b := lens[q[0]-1] + rng.IntN(total)
+		if err := r.Reset(s, tree, lens, q, b); err != nil || r.Yielded() {
+			continue
+		}
+		c.Trace = true
+		got, err := c.Snippet(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, &r, coin{Seed: uint64(i), Num: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := make([]bool, n+1)
+		for _, v := range got {
+			in[v] = true
+		}
+		left := b - setLen(lens, got)
+		for _, st := range c.Steps() {
+			if st.Outcome != va.Rejected || in[st.V] {
+				continue
+			}
+			if w := r.Closure(st.V, func(v int) bool { return in[v] }, nil); w <= left {
+				t.Fatalf("instance %d: rejected %d (closure %d) still fits the %d characters left of %v", i, st.V, w, left, got)
+			}
+		}
+	}
+}
+
+func TestSnippetWholeSentence(t *testing.T) {
+	heads := []int{2, 0, 2}
+	s := &syntax.Sentence{Tokens: []syntax.Token{{Form: "Police", Rel: "nsubj", Head: 2}, {Form: "came", Rel: "root"}, {Form: "home", Rel: "obj", Head: 2}}}
+	tree := mustTree(t, heads)
+	var r wellformed.Rules
+	if err := r.Reset(s, tree, []int{6, 4, 4}, []int{1}, 16); err != nil {
+		t.Fatal(err)
+	}
+	var c va.Compressor
+	got, err := c.Snippet(va.Problem{Sentence: s, Tree: tree, Query: []int{1}, Budget: 16}, &r, coin{Num: 0})
+	if err != nil || !slices.Equal(got, []int{1, 2, 3}) {
+		t.Fatalf("Snippet = %v, %v; want the whole sentence, which fits", got, err)
+	}
+}
+
+func TestSnippetAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	heads := randomHeads(rng, 60)
+	s := ruledSentence(rng, heads)
+	tree := mustTree(t, heads)
+	lens := make([]int, len(heads))
+	for j, tok := range s.Tokens {
+		lens[j] = len(tok.Form)
+	}
+	var r wellformed.Rules
+	var c va.Compressor
+	p := va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 60}
+	run := func() {
+		if err := r.Reset(s, tree, lens, p.Query, p.Budget); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Snippet(p, &r, coin{Seed: 1, Num: 5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	if a := testing.AllocsPerRun(100, run); a != 0 {
+		t.Errorf("Rules.Reset + Snippet allocate %v times per run", a)
+	}
+}

@@ -1,0 +1,172 @@
+package wellformed
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// sent builds a parsed sentence from "form/XPOS/head/rel" words.
+func sent(t testing.TB, words string) (*syntax.Sentence, *syntax.Tree, []int) {
+	t.Helper()
+	s := &syntax.Sentence{}
+	var lens []int
+	for _, w := range strings.Fields(words) {
+		f := strings.Split(w, "/")
+		if len(f) == 5 && f[0] == "." { // "./././4/punct"
+			f = []string{".", ".", f[3], f[4]}
+		}
+		if len(f) != 4 {
+			t.Fatalf("bad word %q", w)
+		}
+		h := 0
+		for _, c := range f[2] {
+			h = 10*h + int(c-'0')
+		}
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f[0], XPOS: f[1], Head: h, Rel: f[3]})
+		lens = append(lens, len([]rune(f[0])))
+	}
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree, lens
+}
+
+// Police did not arrest the "Aung San Suu Kyi" supporters in New York , reportedly .
+const example = `Police/NNS/4/nsubj did/VBD/4/aux not/RB/4/advmod arrest/VB/0/root the/DT/12/det
+"/''/7/punct Aung/NNP/12/compound San/NNP/7/flat Suu/NNP/7/flat Kyi/NNP/7/flat "/''/7/punct
+supporters/NNS/4/obj in/IN/15/case New/NNP/15/compound York/NNP/12/nmod ,/,/17/punct
+reportedly/RB/4/advmod ./././4/punct`
+
+func TestRules(t *testing.T) {
+	s, tree, lens := sent(t, example)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{12}, 200); err != nil {
+		t.Fatal(err)
+	}
+	if r.Yielded() {
+		t.Fatal("yielded with a large budget")
+	}
+	for _, c := range []struct {
+		v    int
+		bind Binding
+		why  Category
+	}{
+		{2, NeedsHead, FunctionHead}, {3, WithHead, Negation}, {5, NeedsHead, FunctionHead},
+		{6, WithHead, Balance}, {8, WithHead, Chain}, {11, WithHead, Balance}, {13, NeedsHead, FunctionHead},
+		{14, WithHead, Chain}, {16, NeedsHead, Balance}, {17, WithHead, Hedge}, {18, Free, 0}, {1, Free, 0},
+	} {
+		if r.Binding(c.v) != c.bind || (c.bind != Free && r.Why(c.v) != c.why) {
+			t.Errorf("token %d (%s): binding %d (%s), want %d (%s)", c.v, s.Tokens[c.v-1].Form, r.Binding(c.v), r.Why(c.v), c.bind, c.why)
+		}
+	}
+	// The name, its quotes and the head "Aung" form one unit.
+	var unit []int
+	for u := r.Top(8); u != 0; u = r.Next(u) {
+		unit = append(unit, u)
+	}
+	if want := []int{7, 6, 8, 9, 10, 11}; !slices.Equal(unit, want) {
+		t.Errorf("unit of San = %v, want %v", unit, want)
+	}
+	if w := r.UnitWeight(7); w != 1+4+3+3+3+1+6 {
+		t.Errorf("unit weight %d", w)
+	}
+	// Keeping "the" brings its head, "supporters", and that head's unit.
+	in := map[int]bool{}
+	r.Closure(5, func(v int) bool { return in[v] }, func(v int) { in[v] = true })
+	if !in[5] || !in[12] || in[7] {
+		t.Errorf("closure of 'the' = %v", in)
+	}
+}
+
+func TestRulesYield(t *testing.T) {
+	s, tree, lens := sent(t, example)
+	var r Rules
+	// Q = San: its unit is the whole quoted name (21 characters); a budget of 5 cannot hold it.
+	if err := r.Reset(s, tree, lens, []int{8}, 5); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Yielded() || r.Top(8) != 8 {
+		t.Fatalf("yielded %v, top of San %d", r.Yielded(), r.Top(8))
+	}
+	if err := r.Reset(s, tree, lens, []int{8}, 30); err != nil {
+		t.Fatal(err)
+	}
+	if r.Yielded() {
+		t.Fatal("yielded with room for the name")
+	}
+}
+
+func TestTrim(t *testing.T) {
+	// He looked at the house they lived in , .
+	s, tree, lens := sent(t, `He/PRP/2/nsubj looked/VBD/0/root at/IN/5/case the/DT/5/det house/NN/2/obl
+they/PRP/7/nsubj lived/VBD/5/acl:relcl in/IN/5/case ,/,/7/punct ./././2/punct`)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{1}, 100); err != nil {
+		t.Fatal(err)
+	}
+	got := r.Trim(s, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	if want := []int{1, 2, 3, 4, 5, 6, 7, 10}; !slices.Equal(got, want) {
+		t.Errorf("Trim = %v, want %v", got, want)
+	}
+	// A query token is never trimmed.
+	if err := r.Reset(s, tree, lens, []int{8}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Trim(s, []int{5, 8}); !slices.Equal(got, []int{5, 8}) {
+		t.Errorf("Trim dropped the query: %v", got)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	s, _, _ := sent(t, example)
+	var k Checker
+	for _, c := range []struct {
+		kept []int
+		want map[Category]int
+	}{
+		{[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}, nil},
+		// "Police arrest the" : negation and hedge dropped, ends on "the", which lacks its head.
+		{[]int{1, 4, 5}, map[Category]int{Negation: 1, Hedge: 1, FunctionEnd: 1, FunctionHead: 1}},
+		// Half a name and one quote.
+		{[]int{1, 2, 3, 4, 6, 7, 8, 12, 17}, map[Category]int{Chain: 2, Balance: 1}},
+	} {
+		got := k.Check(s, c.kept, []int{1})
+		for _, cat := range Categories() {
+			if got.Total[cat] != c.want[cat] {
+				t.Errorf("Check(%v): %s = %d, want %d", c.kept, cat, got.Total[cat], c.want[cat])
+			}
+		}
+	}
+	// A violation that involves a query token is counted as forced.
+	got := k.Check(s, []int{1, 4, 8}, []int{8})
+	if got.Forced[Chain] != 1 || got.Unforced(Chain) != 0 {
+		t.Errorf("forced chain = %d of %d", got.Forced[Chain], got.Total[Chain])
+	}
+}
+
+func TestPairs(t *testing.T) {
+	s := &syntax.Sentence{}
+	for _, f := range strings.Fields(`( a " b " ) “ c ” [ d`) {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f})
+	}
+	var got [][2]int
+	Pairs(s, func(o, c int) { got = append(got, [2]int{o, c}) })
+	want := [][2]int{{3, 5}, {1, 6}, {7, 9}}
+	if !slices.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+}
+
+func TestParseOff(t *testing.T) {
+	m, err := ParseOff("balance, hedge")
+	if err != nil || m != 1<<Balance|1<<Hedge {
+		t.Errorf("ParseOff = %b, %v", m, err)
+	}
+	if _, err := ParseOff("commas"); err == nil {
+		t.Error("ParseOff accepted an unknown rule")
+	}
+}
