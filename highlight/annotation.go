@@ -1,0 +1,142 @@
+package highlight
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/annotation"
+)
+
+// AnnotationSuffix ends the name of the stored field that holds the annotation of a text
+// field: the annotation of "body" is in "body_qsc".
+const AnnotationSuffix = "_qsc"
+
+// AnnotationField returns the name of the field that holds the annotation of the text field
+// called field (its full path, as bleve names fields: "body", "article.body").
+func AnnotationField(field string) string { return field + AnnotationSuffix }
+
+// MapAnnotation adds to dm the mapping of the annotation field of its text property called
+// field: stored, not indexed, not in the composite field "_all", no term vectors or doc
+// values. The annotation of a text field in a sub-document is mapped in that sub-document's
+// mapping. Without it a dynamic mapping would index the annotation's bytes as text.
+func MapAnnotation(dm *mapping.DocumentMapping, field string) {
+	fm := mapping.NewTextFieldMapping()
+	fm.Index, fm.Store = false, true
+	fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = false, false, false
+	dm.AddFieldMappingsAt(field+AnnotationSuffix, fm)
+}
+
+// Annotate returns the value to store in the annotation field of a text field whose value is
+// text: its binary annotation (package annotation) made by eng, as a string of bytes (bleve
+// stores a text field's bytes as they are). It annotates the text as the highlighter reads
+// the field (its first qsc.MaxDocumentBytes bytes, invalid UTF-8 bytes as spaces), so that
+// any text can be annotated.
+func Annotate(ctx context.Context, eng *qsc.Engine, text string) (string, error) {
+	a, err := eng.Annotate(ctx, fieldText([]byte(text)))
+	if err != nil {
+		return "", err
+	}
+	b, err := a.MarshalBinary()
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// AddAnnotations sets, in a document about to be indexed, the annotation field of each of the
+// named fields, whose values must be strings or lists of strings (a list gets a list of
+// annotations, position for position).
+func AddAnnotations(ctx context.Context, eng *qsc.Engine, doc map[string]any, fields ...string) error {
+	for _, f := range fields {
+		switch v := doc[f].(type) {
+		case string:
+			a, err := Annotate(ctx, eng, v)
+			if err != nil {
+				return fmt.Errorf("field %s: %w", f, err)
+			}
+			doc[AnnotationField(f)] = a
+		case []string:
+			anns := make([]string, len(v))
+			for i, s := range v {
+				var err error
+				if anns[i], err = Annotate(ctx, eng, s); err != nil {
+					return fmt.Errorf("field %s, value %d: %w", f, i+1, err)
+				}
+			}
+			doc[AnnotationField(f)] = anns
+		default:
+			return fmt.Errorf("field %s is a %T, not a string or a list of strings", f, doc[f])
+		}
+	}
+	return nil
+}
+
+// Stats count how the highlighter found the sentences of the field values it snippeted.
+type Stats struct {
+	// Annotated values were read from their stored annotation: no parsing.
+	Annotated int64
+	// Parsed values had no annotation and were tokenized, tagged and parsed.
+	Parsed int64
+	// Stale values had an annotation that could not be used (corrupt, of another text, or
+	// of other models) and were parsed: re-index them to get the speed back.
+	Stale int64
+}
+
+// counters are a Highlighter's Stats.
+type counters struct{ annotated, parsed, stale atomic.Int64 }
+
+// Stats returns the highlighter's counts since it was made.
+func (h *Highlighter) Stats() Stats {
+	return Stats{Annotated: h.stats.annotated.Load(), Parsed: h.stats.parsed.Load(), Stale: h.stats.stale.Load()}
+}
+
+// storedAnnotations returns the values of the annotation field of field in doc, with their
+// array positions.
+func storedAnnotations(doc index.Document, field string) (vals [][]byte, pos [][]uint64) {
+	name := AnnotationField(field)
+	doc.VisitFields(func(f index.Field) {
+		if f.Name() == name {
+			vals, pos = append(vals, f.Value()), append(pos, f.ArrayPositions())
+		}
+	})
+	return vals, pos
+}
+
+// annotationAt returns the stored annotation at array positions ap, or nil.
+func annotationAt(vals [][]byte, pos [][]uint64, ap []uint64) []byte {
+	for i := range vals {
+		if slices.Equal(pos[i], ap) {
+			return vals[i]
+		}
+	}
+	return nil
+}
+
+// snippets returns the snippets of text, from its stored annotation when it has a usable
+// one (an annotation of other models, of another text or that cannot be decoded is
+// ignored: the text is parsed).
+func (h *Highlighter) snippets(req *qsc.SnippetRequest, stored []byte) ([]qsc.Snippet, error) {
+	ctx := context.Background()
+	if stored == nil {
+		h.stats.parsed.Add(1)
+		return h.eng.DoSnippets(ctx, req)
+	}
+	a := h.anns.Get().(*annotation.Annotation)
+	defer h.anns.Put(a)
+	if annotation.Decode(stored, a) == nil && a.Models == h.eng.AnnotationModels() {
+		sn, err := h.eng.SnippetsAnnotated(ctx, req, a, qsc.AnnotationOptions{})
+		if !errors.Is(err, annotation.ErrText) && !errors.Is(err, annotation.ErrInvalid) {
+			h.stats.annotated.Add(1)
+			return sn, err
+		}
+	}
+	h.stats.stale.Add(1)
+	return h.eng.DoSnippets(ctx, req)
+}
