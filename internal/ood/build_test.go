@@ -433,6 +433,8 @@ func violations(s *conllu.Sentence, keep []bool) []string {
 			add("root", "the main predicate %d %q is dropped", w.ID, w.Form)
 		case (w.Lemma == "not" || w.Lemma == "never" || (w.Lemma == "no" && rel == "det")) && headKept(w) && !k:
 			add("negation", "word %d %q dropped while its head is kept", w.ID, w.Form)
+		case (rel == "nsubj" || rel == "obj" || rel == "iobj" || rel == "csubj" || rel == "expl") && headKept(w) && w.Head > 0 && !k:
+			add("core", "argument %d %q (%s) dropped while its predicate is kept", w.ID, w.Form, w.DepRel)
 		case (rel == "aux" || rel == "cop") && k != headKept(w):
 			add("aux", "word %d %q (%s) kept=%v but its head kept=%v", w.ID, w.Form, w.DepRel, k, headKept(w))
 		case (rel == "case" || (rel == "det" && strings.Contains(w.Feats, "PronType=Art"))) && !k && headKept(w) &&
@@ -528,6 +530,7 @@ func compress(c chosen, e entry) (*conllu.Sentence, float64, error) {
 		}
 	}
 	out.SetMeta("genre", c.genre)
+	out.SetMeta("ewt_split", c.split)
 	out.SetMeta("compression", render(c.s, keep))
 	return &out, r, nil
 }
