@@ -129,7 +129,7 @@ func TestHostileDo(t *testing.T) {
 		{name: "empty query term", req: Request{Text: hostileSentence, Query: []string{" "}, Budget: 30}, err: ErrBadRequest, msg: "empty query term"},
 		{name: "too many query terms", req: Request{Text: hostileSentence, Query: slices.Repeat([]string{"men"}, MaxQueryTerms+1), Budget: 30}, err: ErrBadRequest, msg: "65 query terms, more than the maximum of 64"},
 		{name: "query term of too many words", req: Request{Text: hostileSentence, Query: []string{strings.Repeat("men ", MaxTermWords+1)}, Budget: 30}, err: ErrBadRequest, msg: "17 words, more than the maximum of 16"},
-		{name: "budget 0", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 0}, err: ErrBadRequest, msg: "budget must be a positive number of characters, got 0"},
+		{name: "budget 0", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 0}, err: ErrBadRequest, msg: "budget is required (budget must be a positive number of characters)"},
 		{name: "budget negative", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: math.MinInt}, err: ErrBadRequest, msg: "budget must be a positive"},
 		{name: "budget below the query", req: Request{Text: hostileSentence, Query: []string{"Syracuse", "Tuesday"}, Budget: 10}, err: ErrInfeasible, msg: "query is longer than the budget (budget 10, query length 16)"},
 		{name: "budget exactly the query", req: Request{Text: hostileSentence, Query: []string{"Syracuse", "Tuesday"}, Budget: 16}, ok: kept("Syracuse Tuesday")},
@@ -223,16 +223,18 @@ func TestSnippetsWorkerPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.methods["panicky"] = panicky{}
-	doc := "Dogs bark. Dogs bite. Dogs sleep. Dogs run. Dogs eat."
+	// Sentences longer than the budget, so that the method is asked (a sentence that fits
+	// is the snippet as it is).
+	doc := "Dogs bark at night. Dogs bite the mailman. Dogs sleep all day. Dogs run in the park. Dogs eat their dinner."
 	for _, procs := range []int{1, 4} { // the caller's goroutine, and worker goroutines
 		t.Run(fmt.Sprint("GOMAXPROCS=", procs), func(t *testing.T) {
 			defer runtimeGOMAXPROCS(procs)()
-			_, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"dogs"}, Budget: 20, N: 5, Method: "panicky"})
+			_, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"dogs"}, Budget: 14, N: 5, Method: "panicky"})
 			if err == nil || !strings.Contains(err.Error(), "panic while compressing: model bug") ||
 				errors.Is(err, ErrBadRequest) || errors.Is(err, ErrInfeasible) || errors.Is(err, ErrUnknownMethod) {
 				t.Fatalf("err = %v, want an internal error naming the panic", err)
 			}
-			sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"dogs"}, Budget: 20, N: 5})
+			sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"dogs"}, Budget: 14, N: 5})
 			if err != nil || len(sn) != 5 {
 				t.Fatalf("after the panic: %d snippets, %v", len(sn), err)
 			}

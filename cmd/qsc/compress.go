@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,11 +22,13 @@ func init() {
 const maxRecordBytes = 8 << 20
 
 func runCompress(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compress", "(-q TERMS -b N \"sentence\" | --jsonl < records.jsonl)", stderr)
-	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression"} or {"id", "error"}`)
-	query := fs.String("q", "", "query terms, comma-separated; each must occur in the sentence")
-	budget := fs.Int("b", 0, "budget: maximum characters of the kept tokens joined by spaces")
-	method := fs.String("method", qsc.DefaultMethod, "method: "+strings.Join(qsc.Methods(), ", "))
+	fs := newFlags("compress", "(-q TERMS -b N [\"sentence\" | < sentence.txt] | --jsonl < records.jsonl)", stderr)
+	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"}`)
+	query := fs.String("q", "", "query terms, comma-separated; each must occur in the sentence (ignoring case, accents and inflection)")
+	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
+	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces) or display (the text and its ellipsis rendering, \"…\" included)")
+	ellipsis := fs.Bool("ellipsis", false, "print the compression with \"…\" where words were cut")
+	method := fs.String("method", qsc.DefaultMethod, "method (any case): "+strings.Join(qsc.Methods(), ", "))
 	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	accurate := fs.Bool("accurate", false, accurateUsage)
@@ -36,31 +39,61 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	*method = strings.ToLower(*method)
 	if *jsonl {
-		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain {
-			return usagef("--jsonl reads everything from stdin; -q, -b, --explain and arguments do not apply")
+		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || isSet(fs, "budget-counts") {
+			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --ellipsis, --explain and arguments do not apply (a record gives its own budget_counts)")
 		}
 		return compressJSONL(eng, os.Stdin, stdout, *method)
 	}
-	if fs.NArg() == 0 {
-		return usagef("give the sentence as an argument (or use --jsonl)")
+	switch {
+	case *query == "":
+		return usagef("-q (the query terms) is required")
+	case *budget == 0:
+		return usagef("-b: the budget is required (a positive number of characters)")
 	}
-	if *query == "" || *budget == 0 {
-		return usagef("-q and -b are required")
-	}
-	var terms []string
-	for _, t := range strings.Split(*query, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			terms = append(terms, t)
+	text := strings.Join(fs.Args(), " ")
+	if fs.NArg() == 0 || text == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, qsc.MaxSentenceBytes+1))
+		if err != nil {
+			return fmt.Errorf("reading the sentence from stdin: %w", err)
+		}
+		if text = strings.TrimSpace(string(b)); text == "" {
+			return usagef("give the sentence as an argument or on stdin (or use --jsonl)")
 		}
 	}
-	req := &qsc.Request{Text: strings.Join(fs.Args(), " "), Query: terms, Budget: *budget, Method: *method}
+	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: *method}
 	res, err := eng.Do(context.Background(), req, *explain)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, res.Compression)
-	if *explain {
+	if *ellipsis {
+		fmt.Fprintln(stdout, res.Ellipsis())
+	} else {
+		fmt.Fprintln(stdout, res.Compression)
+	}
+	if *explain && len(res.Steps) == 0 {
+		// A Solver (the ILP) chooses the whole compression at once: show what it kept.
+		name := *method
+		if name == "" {
+			name = qsc.DefaultMethod
+		}
+		fmt.Fprintf(stdout, "\nquery: %s; budget %d; method %s chooses the whole compression at once (no per-candidate decisions; --method lr shows VERTEX ADDITION's)\n",
+			formsOf(res, res.Query), *budget, name)
+		kept := map[int]bool{}
+		for _, v := range res.Kept {
+			kept[v] = true
+		}
+		fmt.Fprintf(stdout, "%4s  %-20s  %s\n", "id", "token", "outcome")
+		for i, tok := range res.Sentence.Tokens {
+			out := "drop"
+			if kept[i+1] {
+				out = "keep"
+			}
+			fmt.Fprintf(stdout, "%4d  %-20s  %s\n", i+1, tok.Form, out)
+		}
+	}
+	if *explain && len(res.Steps) > 0 {
 		fmt.Fprintf(stdout, "\nquery: %s; budget %d; %d decisions\n", formsOf(res, res.Query), *budget, len(res.Steps))
 		fmt.Fprintf(stdout, "%4s  %-20s  %6s  %-8s  %s\n", "id", "candidate", "p", "outcome", "length")
 		for _, st := range res.Steps {
@@ -72,6 +105,13 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// isSet reports whether the flag called name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func formsOf(res *qsc.Result, ids []int) string {
