@@ -31,6 +31,18 @@ func budgetMode(mode, def string) (string, error) {
 	return "", fmt.Errorf("%w: budget_counts must be %q or %q, not %q", ErrBadRequest, BudgetTokens, BudgetDisplay, mode)
 }
 
+// checkBudget checks the budget of a request: a missing (zero) budget is "required", a
+// negative one is refused with its value. Its errors wrap ErrBadRequest.
+func checkBudget(b int) error {
+	switch {
+	case b == 0:
+		return fmt.Errorf("%w: budget is required (budget must be a positive number of characters)", ErrBadRequest)
+	case b < 0:
+		return fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, b)
+	}
+	return nil
+}
+
 // view is a sentence as it is displayed: the text it was cut from and the span of each
 // token in it. The spans are those of toks when set (offsets into text), else spans.
 type view struct {
@@ -130,6 +142,24 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 	lq := queryLength(in.Sentence, in.Query)
 	if v != nil {
 		in.Budget = max(b, lq) // the display of the query may be shorter than ℓ(Q) (city's)
+		if w.mc.Decoding == model.Snippet {
+			// The whole sentence, when it fits as displayed.
+			n := in.Sentence.Len()
+			w.all = w.all[:0]
+			for i := 1; i <= n; i++ {
+				w.all = append(w.all, i)
+			}
+			d := v.length(w.all, hits)
+			if d <= b {
+				return w.all, nil
+			}
+			// The display leaves out the spaces before punctuation that ℓ counts: start
+			// from the budget they give back, in proportion (the loop below shrinks it if
+			// the display is over).
+			if l := queryLength(in.Sentence, w.all); l > d {
+				in.Budget = max(in.Budget, b+(l-d)*b/l)
+			}
+		}
 	}
 	for round := 0; ; round++ {
 		kept, err := w.mc.Compress(m, in)

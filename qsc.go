@@ -63,8 +63,9 @@ type Engine struct {
 }
 
 type worker struct {
-	pw *pipeline.Worker
-	mc model.Compressor
+	pw  *pipeline.Worker
+	mc  model.Compressor
+	all []int // every token id of the sentence
 }
 
 // Options configure New.
@@ -249,8 +250,8 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if req.Budget <= 0 {
-		return nil, fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, req.Budget)
+	if err := checkBudget(req.Budget); err != nil {
+		return nil, err
 	}
 	s, err := pre, error(nil)
 	if s == nil {

@@ -1,0 +1,89 @@
+package qsc_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+const karachi = "Karachi police in their continued drive against criminals, arrested 135 accused from various parts of the city during last 24 hours."
+
+// TestSentenceThatFits checks the first rule of the snippet decoding on every surface of
+// the library: a sentence that fits the budget is the compression, unchanged.
+func TestSentenceThatFits(t *testing.T) {
+	e, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, b := range []int{134, 150, 200, 400} {
+		res, err := e.Compress(ctx, karachi, []string{"police"}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Compression != karachi {
+			t.Errorf("Compress at b = %d: %q", b, res.Compression)
+		}
+	}
+	// Snippets count the display: the sentence shows in 132 characters.
+	for _, b := range []int{utf8.RuneCountInString(karachi), 200} {
+		sn, err := e.Snippets(ctx, karachi, []string{"police"}, b, 1)
+		if err != nil || len(sn) != 1 {
+			t.Fatal(sn, err)
+		}
+		if sn[0].Text != karachi {
+			t.Errorf("Snippets at b = %d: %q", b, sn[0].Text)
+		}
+	}
+	// The paper's decoder, on request, still drops what its model rejects.
+	res, err := e.Do(ctx, &qsc.Request{Text: karachi, Query: []string{"police"}, Budget: 400, Method: "lr", Decoding: qsc.DecodingPaper}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Compression == karachi {
+		t.Errorf("paper decoding kept the whole sentence: %q", res.Compression)
+	}
+	if _, err := e.Do(ctx, &qsc.Request{Text: karachi, Query: []string{"police"}, Budget: 40, Decoding: "best"}, false); err == nil {
+		t.Error("an unknown decoding was accepted")
+	}
+}
+
+// TestBudgetUse checks that every method but RANDOM uses the budget on a long sentence,
+// that a larger budget never gives a shorter compression, and that the compressions are
+// well-formed.
+func TestBudgetUse(t *testing.T) {
+	e, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, m := range []string{"lr", "ablated", "nn", "ilp"} {
+		prev := 0
+		for _, b := range []int{30, 50, 70, 90, 110, 130} {
+			res, err := e.Do(ctx, &qsc.Request{Text: karachi, Query: []string{"police"}, Budget: b, Method: m}, false)
+			if err != nil {
+				t.Fatalf("%s at %d: %v", m, b, err)
+			}
+			var words []string
+			for _, v := range res.Kept {
+				words = append(words, res.Sentence.Tokens[v-1].Form)
+			}
+			l := utf8.RuneCountInString(strings.Join(words, " "))
+			if l > b || l < prev {
+				t.Errorf("%s at b = %d: ℓ(C) = %d (at the smaller budget: %d): %q", m, b, l, prev, res.Compression)
+			}
+			if l < b-12 {
+				t.Errorf("%s at b = %d: ℓ(C) = %d leaves the budget unused: %q", m, b, l, res.Compression)
+			}
+			prev = l
+			var ck wellformed.Checker
+			if c := ck.Check(res.Sentence, res.Kept, res.Query); c.Any() {
+				t.Errorf("%s at b = %d: %q breaks %v", m, b, res.Compression, c.Total)
+			}
+		}
+	}
+}
