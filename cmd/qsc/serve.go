@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -34,6 +37,11 @@ type serveOptions struct {
 	inFlight  int
 	spareProc bool
 	yield     bool
+	// bodyInFlight bounds the request bodies in memory per lane (0: 4 × maxBody).
+	bodyInFlight int64
+	// memoryLimit is the runtime's soft memory limit in bytes (0: the runtime's own,
+	// from GOMEMLIMIT).
+	memoryLimit int64
 }
 
 // serveReady, when set (by tests), is called with the listening address once the server
@@ -53,6 +61,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
 	fs.BoolVar(&o.yield, "yield", true, "after each compression, offer the core to a thread waiting for one (the server's network thread, or a client on the same machine) before the next compression starts (Linux)")
 	fs.BoolVar(&o.spareProc, "spare-proc", true, "run one Go processor more than the compression slots (--max-in-flight), so that requests are read as they arrive while every slot compresses")
+	fs.Int64Var(&o.bodyInFlight, "max-body-in-flight", 0, "request bodies held in memory at once, in bytes, in each of two lanes (bodies up to 192 KiB, larger ones); a request waits unread until its body fits (0: 4 × --max-body)")
+	fs.Int64Var(&o.memoryLimit, "memory-limit", 0, "soft memory limit of the Go runtime, in bytes: the garbage collector works harder as the heap nears it (0: GOMEMLIMIT, else none)")
+	if err := envFlags(fs, os.LookupEnv); err != nil {
+		return err
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -67,6 +80,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.inFlight < 0 {
 		return usagef("--max-in-flight must be 0 (GOMAXPROCS) or positive, not %d", o.inFlight)
+	}
+	if o.bodyInFlight < 0 || o.memoryLimit < 0 {
+		return usagef("--max-body-in-flight and --memory-limit must be 0 or positive")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -144,7 +160,11 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	tEngine := time.Since(start)
 	inFlight, procs := processors(o)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout, MaxInFlight: inFlight, YieldCPU: o.yield}
+	if o.memoryLimit > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.memoryLimit))
+	}
+	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout, MaxInFlight: inFlight,
+		YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight}
 	if !o.noDemo {
 		r := <-ixc
 		if r.idx != nil {
@@ -163,8 +183,12 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Loading the models and the index leaves about 100 MB of garbage, which the runtime
+	// would return to the system only over minutes.
+	debug.FreeOSMemory()
 	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "startup", time.Since(start).Round(time.Millisecond),
-		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs, "yield", o.yield, "accurate", o.accurate)
+		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs, "yield", o.yield, "accurate", o.accurate,
+		"memory_limit", debug.SetMemoryLimit(-1))
 	if serveReady != nil {
 		serveReady(ln.Addr().String())
 	}
@@ -173,4 +197,27 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// envFlags sets each flag of fs from its environment variable, if set: QSC_ and the flag's
+// name in capitals with "_" for "-" (--max-in-flight: QSC_MAX_IN_FLIGHT). Call it before
+// parsing the command line, so that a flag given there wins. A bad value is a usage error
+// naming the variable. Each flag's help names its variable.
+func envFlags(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		f.Usage += " [$" + name + "]"
+		if v, ok := lookup(name); ok && err == nil {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = usagef("environment variable %s=%q: %v", name, v, e)
+			}
+		}
+	})
+	return err
+}
+
+// envName is the environment variable of a flag: QSC_MAX_IN_FLIGHT for max-in-flight.
+func envName(flagName string) string {
+	return "QSC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }

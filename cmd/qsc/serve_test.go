@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/qsc-nlp/qsc/internal/demo"
 )
@@ -123,5 +125,40 @@ func TestProcessors(t *testing.T) {
 		if in != c.inFlight || procs != c.gomaxprc {
 			t.Errorf("%+v: %d slots, GOMAXPROCS %d; want %d, %d", c.o, in, procs, c.inFlight, c.gomaxprc)
 		}
+	}
+}
+
+// TestServeEnv checks the QSC_* environment variables of qsc serve: each sets its flag,
+// a flag on the command line wins, and a bad value is a usage error naming the variable.
+func TestServeEnv(t *testing.T) {
+	env := map[string]string{"QSC_MAX_IN_FLIGHT": "3", "QSC_TIMEOUT": "2s", "QSC_YIELD": "false", "QSC_MEMORY_LIMIT": "400000000"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	var o serveOptions
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.IntVar(&o.inFlight, "max-in-flight", 0, "")
+	fs.DurationVar(&o.timeout, "timeout", time.Second, "")
+	fs.BoolVar(&o.yield, "yield", true, "")
+	fs.Int64Var(&o.memoryLimit, "memory-limit", 0, "")
+	fs.StringVar(&o.addr, "addr", "x", "")
+	if err := envFlags(fs, lookup); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse([]string{"--max-in-flight", "5"}); err != nil {
+		t.Fatal(err)
+	}
+	if o.inFlight != 5 || o.timeout != 2*time.Second || o.yield || o.memoryLimit != 400000000 || o.addr != "x" {
+		t.Errorf("options %+v", o)
+	}
+	if f := fs.Lookup("max-in-flight"); !strings.Contains(f.Usage, "$QSC_MAX_IN_FLIGHT") {
+		t.Errorf("usage %q does not name the variable", f.Usage)
+	}
+	// Through the command: a bad value names the variable.
+	t.Setenv("QSC_TIMEOUT", "soon")
+	if code, _, errs := runQSC(t, "serve", "--no-demo"); code != 2 || !strings.Contains(errs, `environment variable QSC_TIMEOUT="soon"`) {
+		t.Errorf("bad QSC_TIMEOUT: exit %d, %s", code, errs)
+	}
+	t.Setenv("QSC_TIMEOUT", "0s")
+	if code, _, errs := runQSC(t, "serve", "--no-demo"); code != 2 || !strings.Contains(errs, "and --timeout must be positive") {
+		t.Errorf("QSC_TIMEOUT=0s: exit %d, %s", code, errs)
 	}
 }

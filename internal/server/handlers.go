@@ -258,10 +258,11 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := func() (wire.Result, error) {
-		if err := s.acquire(r.Context()); err != nil {
+		l := laneOf(r)
+		if err := s.acquire(r.Context(), l); err != nil {
 			return wire.Result{}, err
 		}
-		defer s.release() // also after a panic
+		defer s.release(l) // also after a panic
 		return wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{DefaultMethod: qsc.DefaultMethod, Tokens: tokens})
 	}()
 	if err != nil {
@@ -320,10 +321,11 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sn, err := func() ([]qsc.Snippet, error) {
-		if err := s.acquire(r.Context()); err != nil {
+		l := laneOf(r)
+		if err := s.acquire(r.Context(), l); err != nil {
 			return nil, err
 		}
-		defer s.release() // also after a panic
+		defer s.release(l) // also after a panic
 		return s.cfg.Engine.DoSnippets(r.Context(), &req)
 	}()
 	if err != nil {
@@ -416,11 +418,11 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("%w %q (want one of %s)", qsc.ErrUnknownMethod, method, strings.Join(qsc.Methods(), ", ")))
 		return
 	}
-	if err := s.acquire(r.Context()); err != nil {
+	if err := s.acquire(r.Context(), small); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	defer s.release()
+	defer s.release(small)
 	found, err := s.cfg.Index.Search(r.Context(), q, k)
 	if err != nil {
 		s.fail(w, r, err)

@@ -179,7 +179,7 @@ func TestQueueDeadline(t *testing.T) {
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	body := `{"id":"q","text":"Dogs bark.","query":["dogs"],"budget":4}`
-	if err := s.acquire(context.Background()); err != nil { // the only slot
+	if err := s.acquire(context.Background(), small); err != nil { // the only slot
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/v1/compress", "/v1/snippets", "/v1/search?q=dogs"} {
@@ -195,7 +195,7 @@ func TestQueueDeadline(t *testing.T) {
 			t.Errorf("%s while busy: %d %s, want 503", path, ex.status, ex.body)
 		}
 	}
-	s.release()
+	s.release(small)
 	if ex := do(t, ts, "POST", "/v1/compress", body, true); ex.status != http.StatusOK {
 		t.Errorf("after the slot is free: %d %s", ex.status, ex.body)
 	}

@@ -29,7 +29,10 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/demo"
@@ -60,10 +63,16 @@ type Config struct {
 	// DefaultRequestTimeout); a request that runs out of time gets 503.
 	RequestTimeout time.Duration
 	// MaxInFlight is the number of requests that compress at once (default GOMAXPROCS):
-	// the others wait for their turn, first come first served, within their deadline.
-	// More at once would not be faster (compressing is CPU-bound), and the queue keeps
-	// the latency of a burst fair.
+	// the others wait for their turn, within their deadline. More at once would not be
+	// faster (compressing is CPU-bound), and the queue keeps the latency of a burst fair.
+	// Requests with a large body (over 192 KiB) take at most MaxInFlight-1 of the turns
+	// (at least 1), and a freed turn goes to a waiting small request first (admit.go).
 	MaxInFlight int
+	// MaxBodyBytesInFlight bounds the request bodies held in memory at once, in each of
+	// two lanes: small bodies (up to 192 KiB) and large ones (default 4 × MaxBodyBytes).
+	// A request waits, unread, until its announced length fits (the whole MaxBodyBytes
+	// when it announces none), first come first served within its lane and its deadline.
+	MaxBodyBytesInFlight int64
 	// YieldCPU makes a request that has compressed offer its core to any thread waiting
 	// for one (sched_yield, on Linux; nothing elsewhere) before the next compression
 	// starts on it. When every core is busy compressing, a thread woken by the network
@@ -78,7 +87,11 @@ type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	handler http.Handler
-	slots   chan struct{} // a token per request that compresses
+	turns   *turns
+	bytes   [2]*semaphore.Weighted // body bytes admitted per lane
+	memory  reclaimer
+	// inFlightBytes are the body bytes admitted per lane, for the metrics.
+	inFlightBytes [2]atomic.Int64
 }
 
 //go:embed openapi.yaml
@@ -104,7 +117,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = runtime.GOMAXPROCS(0)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, slots: make(chan struct{}, cfg.MaxInFlight)}
+	if cfg.MaxBodyBytesInFlight <= 0 {
+		cfg.MaxBodyBytesInFlight = 4 * cfg.MaxBodyBytes
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, turns: newTurns(cfg.MaxInFlight),
+		bytes: [2]*semaphore.Weighted{semaphore.NewWeighted(cfg.MaxBodyBytesInFlight), semaphore.NewWeighted(cfg.MaxBodyBytesInFlight)}}
+	s.memory.free = func() { freeOSMemory() }
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -127,12 +145,12 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
 	})
-	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(mux))))
+	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(s.admit(mux)))))
 	return s, nil
 }
 
 // Handler returns the server's HTTP handler, with its middleware: request log, panic
-// recovery, request deadline and security headers.
+// recovery, request deadline, security headers and admission by body bytes.
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Timeouts of the HTTP server, beyond the per-request deadline (withDeadline).
@@ -184,26 +202,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// acquire waits, in arrival order, for a turn to compress, until ctx is done; call release
-// after a nil error.
-func (s *Server) acquire(ctx context.Context) error {
-	select {
-	case s.slots <- struct{}{}:
-		return nil
-	default:
-	}
-	select {
-	case s.slots <- struct{}{}: // blocked senders of a channel are served in order
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+// acquire waits for a turn to compress in lane l (laneOf the request), until ctx is done;
+// call release after a nil error.
+func (s *Server) acquire(ctx context.Context, l lane) error {
+	return s.turns.acquire(ctx, l)
 }
 
 // release ends a turn taken by acquire. With Config.YieldCPU the thread then offers its
 // core to any thread waiting for one.
-func (s *Server) release() {
-	<-s.slots
+func (s *Server) release(l lane) {
+	s.turns.release(l)
 	if s.cfg.YieldCPU {
 		yieldCPU()
 	}

@@ -1,0 +1,213 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Admission. A request with a body is admitted in two steps, each in its lane:
+//
+//  1. Bytes: before its body is read, the request takes as many bytes of its lane's body
+//     budget (Config.MaxBodyBytesInFlight) as its Content-Length announces (the whole
+//     size limit when it announces none), and gives them back when answered. So the
+//     bodies held in memory, read or being read, are bounded, whatever the number of
+//     connections: the others wait unread in their sockets.
+//  2. A turn to compress (turns): at most Config.MaxInFlight requests compress at once,
+//     and large ones at most MaxInFlight-1 of them (at least 1), so that a slot is left to
+//     small requests; a freed slot goes to the first waiting small request, if any, before
+//     the first large one.
+//
+// A request is small when it announces a body of at most smallBody bytes (or none, as a
+// GET); the others are large. Within a lane it is first come, first served; every wait
+// ends at the request's deadline (503). So a small request overtakes the queue of large
+// documents instead of waiting behind it.
+type lane int
+
+const (
+	small lane = iota
+	large
+)
+
+// smallBody is the largest body of a small request: room for a sentence of
+// qsc.MaxSentenceBytes with its query and JSON escapes.
+const smallBody = 192 << 10
+
+// laneOf returns the lane of a request.
+func laneOf(r *http.Request) lane {
+	if r.ContentLength >= 0 && r.ContentLength <= smallBody {
+		return small
+	}
+	return large
+}
+
+// admit makes each request with a body wait for its bytes (step 1 above) before next
+// runs, and gives them back after.
+func (s *Server) admit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := r.ContentLength
+		if n == 0 || n > s.cfg.MaxBodyBytes { // nothing to read, or refused unread (413)
+			next.ServeHTTP(w, r)
+			return
+		}
+		if n < 0 { // unknown length: the most it may be
+			n = s.cfg.MaxBodyBytes
+		}
+		n = min(n, s.cfg.MaxBodyBytesInFlight)
+		l := laneOf(r)
+		if err := s.bytes[l].Acquire(r.Context(), n); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.inFlightBytes[l].Add(n)
+		if l == large {
+			s.memory.admitted(n)
+		}
+		defer func() {
+			s.inFlightBytes[l].Add(-n)
+			s.bytes[l].Release(n)
+			if l == large {
+				s.memory.done(n)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// turns gives requests their turns to compress (step 2 above). It is safe for concurrent
+// use.
+type turns struct {
+	mu       sync.Mutex
+	free     int // slots not taken
+	large    int // slots taken by large requests
+	maxLarge int
+	waiting  [2][]chan struct{} // per lane, in arrival order; closed when granted
+}
+
+func newTurns(slots int) *turns {
+	return &turns{free: slots, maxLarge: max(1, slots-1)}
+}
+
+// canTake reports whether a request of lane l may take a slot now; t.mu is held.
+func (t *turns) canTake(l lane) bool {
+	return t.free > 0 && (l == small || t.large < t.maxLarge)
+}
+
+// take takes a slot for lane l; t.mu is held.
+func (t *turns) take(l lane) {
+	t.free--
+	if l == large {
+		t.large++
+	}
+}
+
+// acquire waits for a turn in lane l until ctx is done; call release after a nil error.
+func (t *turns) acquire(ctx context.Context, l lane) error {
+	t.mu.Lock()
+	if len(t.waiting[l]) == 0 && t.canTake(l) {
+		t.take(l)
+		t.mu.Unlock()
+		return nil
+	}
+	ready := make(chan struct{})
+	t.waiting[l] = append(t.waiting[l], ready)
+	t.mu.Unlock()
+	select {
+	case <-ready:
+		return nil
+	case <-ctx.Done():
+	}
+	t.mu.Lock()
+	select {
+	case <-ready: // granted meanwhile: give it on
+		t.mu.Unlock()
+		t.release(l)
+		return ctx.Err()
+	default:
+	}
+	if i := slices.Index(t.waiting[l], ready); i >= 0 {
+		t.waiting[l] = slices.Delete(t.waiting[l], i, i+1)
+	}
+	t.mu.Unlock()
+	return ctx.Err()
+}
+
+// release ends a turn of lane l and grants the freed slot: small requests first.
+func (t *turns) release(l lane) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.free++
+	if l == large {
+		t.large--
+	}
+	for _, l := range [...]lane{small, large} {
+		for len(t.waiting[l]) > 0 && t.canTake(l) {
+			t.take(l)
+			close(t.waiting[l][0])
+			t.waiting[l] = slices.Delete(t.waiting[l], 0, 1)
+		}
+	}
+}
+
+// Returning memory after a burst of large bodies: once the large lane has admitted
+// reclaimAfter bytes since memory was last returned and has none left in flight, the
+// heap is collected and its free memory returned to the system (debug.FreeOSMemory)
+// reclaimSettle later, at most once per reclaimGap. Otherwise the runtime returns it at
+// its own pace, which took minutes after a burst.
+const (
+	reclaimAfter  = 64 << 20
+	reclaimSettle = time.Second
+	reclaimGap    = 10 * time.Second
+)
+
+// reclaimer returns memory after bursts. It is safe for concurrent use.
+type reclaimer struct {
+	mu       sync.Mutex
+	inFlight int64 // large-lane bytes admitted and not yet done
+	since    int64 // large-lane bytes admitted since memory was last returned
+	last     time.Time
+	timer    *time.Timer // pending return
+	free     func()      // debug.FreeOSMemory; tests count the calls
+	returns  atomic.Int64
+}
+
+// admitted notes n bytes admitted to the large lane.
+func (m *reclaimer) admitted(n int64) {
+	m.mu.Lock()
+	m.inFlight += n
+	m.since += n
+	m.mu.Unlock()
+}
+
+// done notes n bytes of the large lane answered, and schedules the return of memory when
+// a burst has ended.
+func (m *reclaimer) done(n int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.inFlight -= n
+	if m.inFlight == 0 && m.since >= reclaimAfter && m.timer == nil {
+		wait := reclaimSettle + max(0, reclaimGap-time.Since(m.last))
+		m.timer = time.AfterFunc(wait, m.reclaim)
+	}
+}
+
+// reclaim returns memory unless a new burst has begun (its end will schedule it again).
+func (m *reclaimer) reclaim() {
+	m.mu.Lock()
+	m.timer = nil
+	if m.inFlight != 0 {
+		m.mu.Unlock()
+		return
+	}
+	m.since, m.last = 0, time.Now()
+	m.mu.Unlock()
+	m.returns.Add(1)
+	m.free()
+}
+
+// freeOSMemory is debug.FreeOSMemory; tests replace it.
+var freeOSMemory = debug.FreeOSMemory
