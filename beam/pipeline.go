@@ -1,0 +1,242 @@
+// Package qscbeam annotates documents at scale with Apache Beam: a pipeline that reads
+// JSONL records {"id", "text"} (or whole text files), parses each document once into its
+// qsc annotation, optionally compresses it for given queries, and writes one JSONL record
+// per input record, the records of `qsc annotate` (package annotation/batch), error
+// records included. It runs on any Beam runner: Prism locally, Flink, Spark, Dataflow (see
+// README.md).
+//
+// No record is dropped silently: every input line, or input file in text mode, gives
+// exactly one output line; the bad ones give {"id", "error"}. Counters in namespace "qsc"
+// (Metrics) count the records, the error records, the failed queries, the sentences,
+// tokens and annotation bytes.
+package qscbeam
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local files
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/annotation/batch"
+)
+
+// Input formats.
+const (
+	FormatJSONL = "jsonl" // one record {"id", "text"} per line (textio)
+	FormatText  = "text"  // each file one document, its path the id (fileio)
+)
+
+// Options configure the pipeline.
+type Options struct {
+	// Input is a file pattern of any filesystem Beam's Go SDK has registered (local files,
+	// gs://, s3://…, with the filesystem imported by the binary).
+	Input string
+	// Format is FormatJSONL (the default) or FormatText.
+	Format string
+	// Output is the file the output records are written to (textio.Write: one file).
+	Output string
+	// Accurate parses with the embedded beam-search parser (qsc.Options.Accurate).
+	Accurate bool
+	// Tables, JSON, Queries, Budget, N and Method are those of batch.Options.
+	Tables  bool
+	JSON    bool
+	Queries [][]string
+	Budget  int
+	N       int
+	Method  string
+}
+
+// Metrics are the names of the pipeline's counters, in namespace "qsc".
+const (
+	Namespace         = "qsc"
+	MetricRecords     = "records"       // output records
+	MetricErrors      = "error_records" // output records that are errors
+	MetricQueryErrors = "query_errors"  // queries of annotated records that failed
+	MetricSentences   = "sentences"
+	MetricTokens      = "tokens"
+	MetricBytes       = "annotation_bytes"
+)
+
+var (
+	records     = beam.NewCounter(Namespace, MetricRecords)
+	errorRecs   = beam.NewCounter(Namespace, MetricErrors)
+	queryErrors = beam.NewCounter(Namespace, MetricQueryErrors)
+	sentences   = beam.NewCounter(Namespace, MetricSentences)
+	tokens      = beam.NewCounter(Namespace, MetricTokens)
+	annBytes    = beam.NewCounter(Namespace, MetricBytes)
+)
+
+func init() {
+	register.DoFn3x1[context.Context, string, func(string), error](&annotateLineFn{})
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string), error](&annotateFileFn{})
+	register.Emitter1[string]()
+	beam.RegisterType(reflect.TypeOf((*processorConfig)(nil)).Elem())
+}
+
+// Check checks the options before a pipeline is built; the same checks run again on every
+// worker.
+func (o *Options) Check() error {
+	switch {
+	case o.Input == "":
+		return fmt.Errorf("no input pattern")
+	case o.Output == "":
+		return fmt.Errorf("no output file")
+	case o.Format != "" && o.Format != FormatJSONL && o.Format != FormatText:
+		return fmt.Errorf("unknown input format %q (want %s or %s)", o.Format, FormatJSONL, FormatText)
+	}
+	for _, path := range []string{o.Input, o.Output} {
+		if err := validScheme(path); err != nil {
+			return err
+		}
+	}
+	_, err := o.config().processor()
+	return err
+}
+
+// validScheme reports an error when no filesystem is registered for path's scheme (Beam's
+// ValidateScheme panics).
+func validScheme(path string) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%v", v)
+		}
+	}()
+	filesystem.ValidateScheme(path)
+	return nil
+}
+
+// Build adds the pipeline to s: read, annotate (and compress), write. It returns the
+// output records, before they are written.
+func Build(s beam.Scope, o Options) (beam.PCollection, error) {
+	if err := o.Check(); err != nil {
+		return beam.PCollection{}, err
+	}
+	out := Annotate(s, Read(s, o), o)
+	textio.Write(s, o.Output, out)
+	return out, nil
+}
+
+// Read returns the input of the pipeline: the lines of the JSONL files, or the files
+// (fileio.ReadableFile) in text mode.
+func Read(s beam.Scope, o Options) beam.PCollection {
+	if o.Format == FormatText {
+		return fileio.ReadMatches(s, fileio.MatchFiles(s, o.Input), fileio.ReadDirectorySkip())
+	}
+	return textio.Read(s, o.Input)
+}
+
+// Annotate turns the input records (lines of JSONL, or files in text mode) into output
+// records: JSON lines, one per input record.
+func Annotate(s beam.Scope, in beam.PCollection, o Options) beam.PCollection {
+	s = s.Scope("qsc.Annotate")
+	if o.Format == FormatText {
+		return beam.ParDo(s, &annotateFileFn{Config: o.config()}, in)
+	}
+	return beam.ParDo(s, &annotateLineFn{Config: o.config()}, in)
+}
+
+// processorConfig is what a worker needs to make its batch.Processor; it is serialized
+// with the DoFns, so its fields are exported.
+type processorConfig struct {
+	Accurate bool       `json:"accurate"`
+	Tables   bool       `json:"tables"`
+	JSON     bool       `json:"json"`
+	Queries  [][]string `json:"queries"`
+	Budget   int        `json:"budget"`
+	N        int        `json:"n"`
+	Method   string     `json:"method"`
+}
+
+func (o *Options) config() processorConfig {
+	return processorConfig{Accurate: o.Accurate, Tables: o.Tables, JSON: o.JSON, Queries: o.Queries, Budget: o.Budget, N: o.N, Method: o.Method}
+}
+
+func (c processorConfig) processor() (*batch.Processor, error) {
+	eng, err := qsc.NewWithOptions(qsc.Options{Accurate: c.Accurate})
+	if err != nil {
+		return nil, err
+	}
+	return batch.New(eng, batch.Options{Tables: c.Tables, JSON: c.JSON, Queries: c.Queries, Budget: c.Budget, N: c.N, Method: c.Method})
+}
+
+// worker is the state a DoFn instance makes in Setup.
+type worker struct{ p *batch.Processor }
+
+func (w *worker) setup(c processorConfig) error {
+	var err error
+	w.p, err = c.processor()
+	return err
+}
+
+// emit counts and writes one output record. Only an output record that cannot be encoded
+// (which would be a bug) fails the bundle.
+func emit(ctx context.Context, o *batch.Output, out func(string)) error {
+	line, err := batch.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("record %q: %w", o.ID, err)
+	}
+	records.Inc(ctx, 1)
+	if o.Failed() {
+		errorRecs.Inc(ctx, 1)
+	}
+	queryErrors.Inc(ctx, int64(o.QueryErrors()))
+	sentences.Inc(ctx, int64(o.Sentences))
+	tokens.Inc(ctx, int64(o.Tokens))
+	annBytes.Inc(ctx, int64(o.Bytes))
+	out(string(line))
+	return nil
+}
+
+// annotateLineFn annotates one JSONL record.
+type annotateLineFn struct {
+	Config processorConfig `json:"config"`
+	w      worker
+}
+
+// Setup makes the worker's engine and processor (the models are decoded once per process).
+func (f *annotateLineFn) Setup() error { return f.w.setup(f.Config) }
+
+// ProcessElement annotates one line; a blank line is not a record.
+func (f *annotateLineFn) ProcessElement(ctx context.Context, line string, out func(string)) error {
+	if strings.TrimSpace(line) == "" {
+		return nil
+	}
+	o := f.w.p.Line(ctx, []byte(line), "")
+	return emit(ctx, &o, out)
+}
+
+// annotateFileFn annotates one text file as a document, its path as id.
+type annotateFileFn struct {
+	Config processorConfig `json:"config"`
+	w      worker
+}
+
+// Setup makes the worker's engine and processor.
+func (f *annotateFileFn) Setup() error { return f.w.setup(f.Config) }
+
+// ProcessElement annotates one file; a file that cannot be read or is over
+// qsc.MaxDocumentBytes is an error record.
+func (f *annotateFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, out func(string)) error {
+	id := file.Metadata.Path
+	var o batch.Output
+	switch {
+	case file.Metadata.Size > qsc.MaxDocumentBytes:
+		o = batch.Output{ID: id, Error: fmt.Sprintf("%v: file is %d bytes, more than %d", qsc.ErrBadRequest, file.Metadata.Size, qsc.MaxDocumentBytes)}
+	default:
+		text, err := file.ReadString(ctx)
+		if err != nil {
+			o = batch.Output{ID: id, Error: err.Error()}
+		} else {
+			o = f.w.p.Document(ctx, id, text)
+		}
+	}
+	return emit(ctx, &o, out)
+}
