@@ -46,7 +46,7 @@ func ExampleRequest_budgetCounts() {
 	}
 	fmt.Printf("%s (%d characters)\n", res.Ellipsis(), utf8.RuneCountInString(res.Ellipsis()))
 	// Output:
-	// … deficit grew … said … John Cornyn … (37 characters)
+	// The city … deficit grew … John Cornyn … (39 characters)
 }
 
 // Snippets picks the sentences of a document that contain the query terms (in any

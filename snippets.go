@@ -132,7 +132,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	doc := req.Document
 	switch {
 	case req.Budget <= 0:
-		return nil, fmt.Errorf("%w: budget must be a positive number of characters, got %d", ErrBadRequest, req.Budget)
+		return nil, checkBudget(req.Budget)
 	case n < 0:
 		return nil, fmt.Errorf("%w: n must be a positive number of snippets, got %d", ErrBadRequest, req.N)
 	}

@@ -48,3 +48,26 @@ func EllipsisResult(r *qsc.Result) string { return Ellipsis(r.Text, r.Snippet())
 
 // HTMLResult is HTML for a compression, with the query tokens in <mark>.
 func HTMLResult(r *qsc.Result, ellipsis bool) string { return HTML(r.Text, r.Snippet(), ellipsis) }
+
+// Rendered is a snippet with its four renderings: the snippet of the JSON answers of
+// POST /v1/snippets and GET /v1/search, and of qsc snippets --json.
+type Rendered struct {
+	qsc.Snippet
+	// Plain is Plain: the kept words in their original spelling (Text).
+	Plain string `json:"plain"`
+	// Ellipsis is Ellipsis: "…" where words were cut.
+	Ellipsis string `json:"ellipsis"`
+	// HTML is HTML without ellipses: escaped, query terms in <mark>.
+	HTML string `json:"html"`
+	// HTMLEllipsis is HTML with ellipses.
+	HTMLEllipsis string `json:"html_ellipsis"`
+}
+
+// All renders the snippets of doc in every form.
+func All(doc string, sn []qsc.Snippet) []Rendered {
+	out := make([]Rendered, len(sn))
+	for i, s := range sn {
+		out[i] = Rendered{Snippet: s, Plain: Plain(doc, s), Ellipsis: Ellipsis(doc, s), HTML: HTML(doc, s, false), HTMLEllipsis: HTML(doc, s, true)}
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/wire"
+	"github.com/qsc-nlp/qsc/render"
+)
+
+func init() {
+	register(&command{name: "snippets", summary: "the best compressed sentences of a document (file or stdin) for a query, as text or JSON", run: runSnippets})
+}
+
+func runSnippets(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("snippets", "-q TERMS -b N [-n K] [FILE|-]", stderr)
+	query := fs.String("q", "", "query terms, comma-separated (required)")
+	budget := fs.Int("b", 0, "budget: maximum characters of each snippet, counted as --budget-counts says (required)")
+	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets")
+	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included) or tokens (the kept tokens joined by spaces)")
+	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output)")
+	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis`)
+	method := fs.String("method", qsc.DefaultMethod, "method (any case): "+strings.Join(qsc.Methods(), ", "))
+	seed := fs.Uint64("seed", 0, "seed of the random method")
+	accurate := fs.Bool("accurate", false, accurateUsage)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *query == "":
+		return usagef("-q (the query terms) is required")
+	case *budget == 0:
+		return usagef("-b: the budget is required (a positive number of characters)")
+	case *n <= 0:
+		return usagef("-n must be a positive number of snippets, not %d", *n)
+	case fs.NArg() > 1:
+		return usagef("give one document (a file, or - for stdin), not %d", fs.NArg())
+	case *plain && *asJSON:
+		return usagef("--plain is for the text output; --json gives every rendering")
+	}
+	doc, err := readDocument(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	eng, err := qsc.NewWithOptions(qsc.Options{Seed: *seed, Accurate: *accurate})
+	if err != nil {
+		return err
+	}
+	sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: splitTerms(*query), Budget: *budget,
+		BudgetCounts: *counts, N: *n, Method: strings.ToLower(*method)})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return wire.NewEncoder(stdout).Encode(struct {
+			Snippets []render.Rendered `json:"snippets"`
+		}{render.All(doc, sn)})
+	}
+	for _, s := range sn {
+		if *plain {
+			fmt.Fprintln(stdout, s.Text)
+		} else {
+			fmt.Fprintln(stdout, render.Ellipsis(doc, s))
+		}
+	}
+	return nil
+}
+
+// readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
+// "-". It reads at most one byte more than qsc.MaxDocumentBytes, so that a larger document
+// gets the library's error without being read whole.
+func readDocument(path string) (string, error) {
+	r := io.Reader(os.Stdin)
+	if path != "" && path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, qsc.MaxDocumentBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("reading the document: %w", err)
+	}
+	return string(b), nil
+}
