@@ -131,7 +131,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", "", stderr)
 	env := addEvalFlags(fs)
 	env.mf = addModelFlags(fs)
-	methodList := fs.String("methods", "lr,ablated,random,oracle,ilp,ilp-unconstrained", "comma-separated methods to evaluate")
+	methodList := fs.String("methods", "window,lr,ablated,random,oracle,ilp,ilp-unconstrained", "comma-separated methods to evaluate")
 	samples := fs.Int("samples", 20000, "latency samples per method and tag set (0: no latency)")
 	out := fs.String("out", "", "directory to write eval.md and eval.json (default: only print the Markdown)")
 	sf := addSnippetFlags(fs)
