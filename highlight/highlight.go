@@ -12,7 +12,7 @@
 // Config keys: "budget" (characters per fragment, default DefaultBudget), "fragments"
 // (fragments per field; default the number bleve asks for, which is 1), "format" ("html",
 // the default: HTML-escaped, hits in <mark>, "…" where words were cut; "text": the same
-// without markup; "plain": the kept words only) and "method" (a qsc method, default "lr");
+// without markup; "plain": the kept words only) and "method" (a qsc method, default qsc.DefaultMethod);
 // any other key (but "type") is an error.
 //
 // The terms are the words bleve located in the field (dm.Locations), as spelled in the
