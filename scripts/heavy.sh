@@ -41,5 +41,5 @@ echo "RSS 5 s after start $(rss)"
 probe=$!
 nice -n "${NICE:-5}" wrk -t1 -c"$conns" -d"${duration}s" --timeout 30s -s scripts/snippets.lua "$base/v1/snippets" | grep RESULT
 wait "$probe"
-grep -v RESULT "$tmp/probe.txt" | awk '{printf "%s%s", sep, $0; sep=" | "} END {print ""}'
+grep '^t=' "$tmp/probe.txt" | awk '{printf "%s%s", sep, $0; sep=" | "} END {print ""}'
 grep RESULT -A 12 "$tmp/probe.txt"

@@ -125,6 +125,29 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		return err
 	}
 	defer ln.Close()
+	inFlight, procs := processors(o)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	if o.memoryLimit > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.memoryLimit))
+	}
+	// Serve at once: /livez answers, /readyz says 503 until the models and the index are
+	// loaded, and so does every other route.
+	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout,
+		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight})
+	if err != nil {
+		return err
+	}
+	sctx, stopServing := context.WithCancel(ctx)
+	defer stopServing()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	stop := func(err error) error { // after a failed start
+		stopServing()
+		<-served
+		return err
+	}
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "max_in_flight", inFlight, "gomaxprocs", procs,
+		"yield", o.yield, "accurate", o.accurate, "memory_limit", debug.SetMemoryLimit(-1))
 	// Index the demo collection while the models load: both take about a second.
 	type indexed struct {
 		idx         *demo.Index
@@ -158,41 +181,32 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		}
 	}
 	tEngine := time.Since(start)
-	inFlight, procs := processors(o)
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	if o.memoryLimit > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(o.memoryLimit))
-	}
-	cfg := server.Config{Engine: eng, Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout, MaxInFlight: inFlight,
-		YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight}
+	var idx *demo.Index
 	if !o.noDemo {
 		r := <-ixc
 		if r.idx != nil {
 			defer r.idx.Close()
 		}
 		if r.err != nil {
-			return r.err
+			return stop(r.err)
 		}
-		cfg.Index = r.idx
+		idx = r.idx
 		log.Info("demo collection indexed", "documents", r.docs, "load", r.load.Round(time.Millisecond), "index", r.index.Round(time.Millisecond))
 	}
 	if err != nil {
-		return err
+		return stop(err)
 	}
-	srv, err := server.New(cfg)
-	if err != nil {
-		return err
+	if err := srv.Ready(eng, idx); err != nil {
+		return stop(err)
 	}
 	// Loading the models and the index leaves about 100 MB of garbage, which the runtime
 	// would return to the system only over minutes.
 	debug.FreeOSMemory()
-	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "startup", time.Since(start).Round(time.Millisecond),
-		"models", tEngine.Round(time.Millisecond), "max_in_flight", inFlight, "gomaxprocs", procs, "yield", o.yield, "accurate", o.accurate,
-		"memory_limit", debug.SetMemoryLimit(-1))
+	log.Info("ready", "startup", time.Since(start).Round(time.Millisecond), "models", tEngine.Round(time.Millisecond))
 	if serveReady != nil {
 		serveReady(ln.Addr().String())
 	}
-	if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
+	if err := <-served; err != nil && !errors.Is(err, net.ErrClosed) {
 		return err
 	}
 	log.Info("stopped")

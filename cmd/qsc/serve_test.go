@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -25,6 +26,16 @@ func TestServeSIGTERM(t *testing.T) {
 	serveReady = func(addr string) {
 		go func() {
 			defer syscall.Kill(os.Getpid(), syscall.SIGTERM)
+			ready, err := http.Get("http://" + addr + "/readyz")
+			if err != nil {
+				answered <- err.Error()
+				return
+			}
+			ready.Body.Close()
+			if ready.StatusCode != http.StatusOK {
+				answered <- fmt.Sprintf("readyz: %d", ready.StatusCode)
+				return
+			}
 			resp, err := http.Post("http://"+addr+"/v1/compress", "application/json",
 				strings.NewReader(`{"id":"1","text":"Police in Syracuse arrested two men.","query":["Syracuse"],"budget":20}`))
 			if err != nil {

@@ -277,31 +277,25 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 		writeResult(w, status, &res) // {"id", "error"}, as the batch interface writes it
 		return
 	}
+	s.metrics.compressed(methodOf(body), 1)
 	writeResult(w, http.StatusOK, &res)
 }
 
-// Snippet is a qsc.Snippet with its renderings.
-type Snippet struct {
-	qsc.Snippet
-	// Plain is render.Plain: the kept words in their original spelling.
-	Plain string `json:"plain"`
-	// Ellipsis is render.Ellipsis: "…" where words were cut.
-	Ellipsis string `json:"ellipsis"`
-	// HTML is render.HTML without ellipses: escaped, query terms in <mark>.
-	HTML string `json:"html"`
-	// HTMLEllipsis is render.HTML with ellipses.
-	HTMLEllipsis string `json:"html_ellipsis"`
+// methodOf returns the method a /v1/compress body names ("" for none), for the metrics.
+func methodOf(body []byte) string {
+	var m struct {
+		Method string `json:"method"`
+	}
+	json.Unmarshal(body, &m)
+	return m.Method
 }
 
+// Snippet is a qsc.Snippet with its renderings (render.Rendered, as qsc snippets --json
+// writes it).
+type Snippet = render.Rendered
+
 // rendered renders the snippets of doc.
-func rendered(doc string, sn []qsc.Snippet) []Snippet {
-	out := make([]Snippet, len(sn))
-	for i, s := range sn {
-		out[i] = Snippet{Snippet: s, Plain: render.Plain(doc, s), Ellipsis: render.Ellipsis(doc, s),
-			HTML: render.HTML(doc, s, false), HTMLEllipsis: render.HTML(doc, s, true)}
-	}
-	return out
-}
+func rendered(doc string, sn []qsc.Snippet) []Snippet { return render.All(doc, sn) }
 
 // snippetsResponse is the answer of POST /v1/snippets.
 type snippetsResponse struct {
@@ -332,6 +326,7 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.metrics.compressed(req.Method, len(sn))
 	writeJSON(w, http.StatusOK, snippetsResponse{Snippets: rendered(req.Document, sn)})
 }
 
@@ -445,6 +440,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		default:
 			res.Snippets = rendered(h.Doc.Text, sn)
 		}
+		s.metrics.compressed(method, len(res.Snippets))
 		resp.Results = append(resp.Results, res)
 	}
 	end := time.Now()
@@ -462,7 +458,7 @@ type health struct {
 // healthz serves GET /healthz.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	h := health{Status: "ok", Methods: qsc.Methods()}
-	if s.cfg.Index != nil {
+	if s.ready.Load() && s.cfg.Index != nil { // cfg.Index is set before ready, not after
 		h.Documents = s.cfg.Index.Len()
 	}
 	writeJSON(w, http.StatusOK, h)

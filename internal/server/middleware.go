@@ -38,20 +38,28 @@ func (r *recorder) Write(p []byte) (int, error) {
 // Unwrap gives http.ResponseController the underlying writer.
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logRequests logs one line per request: method, path, status, duration, response bytes,
-// and the error message of an error response.
+// logRequests gives each request its id (X-Request-Id, echoed in the answer), logs one
+// line per request (method, path, status, duration, response bytes, the id, and the error
+// message of an error response), and counts it in the metrics: by route and status, and
+// in flight while it is served.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		id := s.requestID(r)
+		w.Header()["X-Request-Id"] = []string{id}
 		rec := &recorder{ResponseWriter: w}
+		s.metrics.inFlight.Inc()
 		defer func() {
+			s.metrics.inFlight.Dec()
 			status := rec.status
 			if status == 0 {
 				status = http.StatusOK // nothing written: net/http answers 200
 			}
+			took := time.Since(start)
+			s.metrics.observe(routeOf(s.mux, r), status, took)
 			attrs := [...]slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
-				slog.Int("status", status), slog.Duration("duration", time.Since(start)),
-				slog.Int64("bytes", rec.bytes), slog.String("error", rec.err)}
+				slog.Int("status", status), slog.Duration("duration", took),
+				slog.Int64("bytes", rec.bytes), slog.String("request_id", id), slog.String("error", rec.err)}
 			n := len(attrs)
 			if rec.err == "" {
 				n--
@@ -74,7 +82,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "request_id", w.Header().Get("X-Request-Id"), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if rec, ok := w.(*recorder); ok && rec.status != 0 {
 				panic(http.ErrAbortHandler) // too late for a clean answer
 			}

@@ -29,6 +29,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -92,6 +93,11 @@ type Server struct {
 	memory  reclaimer
 	// inFlightBytes are the body bytes admitted per lane, for the metrics.
 	inFlightBytes [2]atomic.Int64
+	metrics       *metrics
+	mux           *http.ServeMux
+	ready         atomic.Bool // engine (and index) loaded: every route served
+	idPrefix      string      // of the request ids the server makes
+	requestSeq    atomic.Uint64
 }
 
 //go:embed openapi.yaml
@@ -103,11 +109,23 @@ var webFS embed.FS
 // OpenAPI returns the OpenAPI 3 description of the API, as served at /openapi.yaml.
 func OpenAPI() []byte { return append([]byte(nil), openapiYAML...) }
 
-// New returns a Server for cfg.
+// New returns a Server for cfg, ready at once.
 func New(cfg Config) (*Server, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("server: no engine")
 	}
+	s, err := NewLoading(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s, s.Ready(cfg.Engine, cfg.Index)
+}
+
+// NewLoading returns a Server that can serve before its engine and collection are
+// loaded: until Ready is called, GET /livez, /healthz, /metrics and /openapi.yaml answer,
+// GET /readyz and every other path answer 503. cfg.Engine and cfg.Index are ignored.
+func NewLoading(cfg Config) (*Server, error) {
+	cfg.Engine, cfg.Index = nil, nil
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -121,8 +139,10 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxBodyBytesInFlight = 4 * cfg.MaxBodyBytes
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, turns: newTurns(cfg.MaxInFlight),
-		bytes: [2]*semaphore.Weighted{semaphore.NewWeighted(cfg.MaxBodyBytesInFlight), semaphore.NewWeighted(cfg.MaxBodyBytesInFlight)}}
+		bytes:    [2]*semaphore.Weighted{semaphore.NewWeighted(cfg.MaxBodyBytesInFlight), semaphore.NewWeighted(cfg.MaxBodyBytesInFlight)},
+		idPrefix: strconv.FormatInt(time.Now().UnixMilli(), 36) + "-"}
 	s.memory.free = func() { freeOSMemory() }
+	s.metrics = newMetrics(s)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -131,22 +151,54 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	api := func(method, path string, h http.HandlerFunc) {
-		mux.HandleFunc(method+" "+path, h)
+	route := func(method, path string, h http.Handler) {
+		mux.Handle(method+" "+path, h)
 		mux.HandleFunc(path, methodNotAllowed(method)) // any other method
 	}
+	api := func(method, path string, h http.HandlerFunc) { route(method, path, s.whenReady(h)) }
 	api(http.MethodPost, "/v1/compress", s.compress)
 	api(http.MethodPost, "/v1/snippets", s.snippets)
 	api(http.MethodGet, "/v1/search", s.search)
-	api(http.MethodGet, "/healthz", s.healthz)
-	api(http.MethodGet, "/openapi.yaml", s.openapi)
-	mux.Handle("GET /{$}", page(web, "index.html"))
+	route(http.MethodGet, "/healthz", http.HandlerFunc(s.healthz))
+	route(http.MethodGet, "/livez", http.HandlerFunc(s.livez))
+	route(http.MethodGet, "/readyz", http.HandlerFunc(s.readyz))
+	route(http.MethodGet, "/metrics", s.metrics.handler())
+	route(http.MethodGet, "/openapi.yaml", http.HandlerFunc(s.openapi))
+	route(http.MethodGet, "/favicon.ico", http.HandlerFunc(favicon))
+	mux.Handle("GET /{$}", s.whenReady(page(web, "index.html")))
 	mux.Handle("GET /static/", http.StripPrefix("/static/", staticFiles(web)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
 	})
+	s.mux = mux
 	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(s.admit(mux)))))
 	return s, nil
+}
+
+// Ready gives a Server made by NewLoading its engine (required) and collection (nil:
+// search is off), and makes it serve every route. Call it once.
+func (s *Server) Ready(engine *qsc.Engine, index *demo.Index) error {
+	if engine == nil {
+		return errors.New("server: no engine")
+	}
+	if s.ready.Load() {
+		return errors.New("server: already ready")
+	}
+	s.cfg.Engine, s.cfg.Index = engine, index
+	s.ready.Store(true) // publishes cfg.Engine and cfg.Index to the handlers
+	return nil
+}
+
+// whenReady answers 503 until the server is ready.
+func (s *Server) whenReady(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.ready.Load() {
+			w.Header().Set("Retry-After", "1")
+			writeError(w, http.StatusServiceUnavailable, "the server is loading its models; try again in a second")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Handler returns the server's HTTP handler, with its middleware: request log, panic

@@ -99,7 +99,7 @@ var (
 func router(t testing.TB) routers.Router {
 	t.Helper()
 	specOnce.Do(func() {
-		for _, ct := range []string{"text/html", "text/css", "text/javascript"} {
+		for _, ct := range []string{"text/html", "text/css", "text/javascript", "text/plain", "image/svg+xml"} {
 			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 		}
 		loader := openapi3.NewLoader()

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// status is the answer of GET /livez and /readyz.
+type status struct {
+	Status string `json:"status"`
+}
+
+// livez serves GET /livez: the process is up and answers.
+func (s *Server) livez(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, status{Status: "ok"})
+}
+
+// readyz serves GET /readyz: 200 once the engine and the collection are loaded, 503
+// before.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if !s.ready.Load() {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, status{Status: "loading"})
+		return
+	}
+	writeJSON(w, http.StatusOK, status{Status: "ready"})
+}
+
+// faviconSVG is the icon of the page: a "q" cutting a line short.
+const faviconSVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
+	`<rect width="32" height="32" rx="6" fill="#1f4e79"/>` +
+	`<circle cx="13" cy="13" r="6.5" fill="none" stroke="#fff" stroke-width="3"/>` +
+	`<path d="M19.5 9v18" stroke="#fff" stroke-width="3" stroke-linecap="round"/>` +
+	`<path d="M6 26h7" stroke="#ffd166" stroke-width="3" stroke-linecap="round"/></svg>`
+
+// favicon serves GET /favicon.ico: the icon, as SVG.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("Content-Length", strconv.Itoa(len(faviconSVG)))
+	w.Write([]byte(faviconSVG))
+}
+
+// maxRequestIDLen bounds an X-Request-Id taken from a request.
+const maxRequestIDLen = 128
+
+// requestID returns the id of a request: its X-Request-Id when that is valid (1 to 128
+// printable ASCII characters), else a new one, unique within the process: the server's
+// start time in base 36 and a sequence number.
+func (s *Server) requestID(r *http.Request) string {
+	if id := r.Header.Get("X-Request-Id"); validRequestID(id) {
+		return id
+	}
+	return s.idPrefix + strconv.FormatUint(s.requestSeq.Add(1), 10)
+}
+
+// validRequestID reports whether id may be echoed and logged as it is.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLen {
+		return false
+	}
+	for i := range len(id) {
+		if id[i] < 0x20 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
