@@ -29,7 +29,7 @@ go build -o "$tmp/heavyprobe" ./scripts/heavyprobe
 "$tmp/qsc" serve --addr "127.0.0.1:$port" ${SERVE_FLAGS:-} 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-until curl -sf "$base/healthz" >/dev/null; do sleep 0.2; done
+until curl -sf "$base/readyz" >/dev/null; do sleep 0.2; done
 
 rss() { awk '/^VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
 echo "date: $(date -u +%FT%TZ), go: $(go version | cut -d' ' -f3-), cores: $(nproc), load average: $(cut -d' ' -f1-3 /proc/loadavg)"

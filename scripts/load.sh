@@ -26,7 +26,7 @@ go build -o "$tmp/qsc" ./cmd/qsc
 "$tmp/qsc" serve --addr "127.0.0.1:$port" ${SERVE_FLAGS:-} 2>"$log" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do sleep 0.2; done
+until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.2; done
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 rss() { awk '/^VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
