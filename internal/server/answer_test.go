@@ -9,13 +9,14 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// serveReal serves s on a real loopback listener until the test ends, and returns its
-// address.
-func serveReal(t *testing.T, s *Server) string {
+// serveReal serves s on a real loopback listener until stop is called or the test ends,
+// and returns its address; stop shuts the server down and returns Serve's error.
+func serveReal(t *testing.T, s *Server) (addr string, stop func() error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -24,13 +25,16 @@ func serveReal(t *testing.T, s *Server) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() {
+	stop = sync.OnceValue(func() error {
 		cancel()
-		if err := <-done; err != nil {
+		return <-done
+	})
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return ln.Addr().String()
+	return ln.Addr().String(), stop
 }
 
 // readAnswer reads one HTTP answer from conn and checks that it is a JSON error with the
@@ -69,7 +73,7 @@ func TestSlowBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := serveReal(t, s)
+	addr, _ := serveReal(t, s)
 	for _, path := range []string{"/v1/compress", "/v1/snippets"} {
 		conn, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -112,7 +116,7 @@ func TestGoErrorsAreJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := serveReal(t, s)
+	addr, _ := serveReal(t, s)
 	for _, c := range []struct {
 		name, request string
 		status        int

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -526,14 +525,8 @@ func TestServeShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
+	addr, stop := serveReal(t, s)
+	resp, err := http.Get("http://" + addr + "/healthz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,11 +534,10 @@ func TestServeShutdown(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("healthz %d", resp.StatusCode)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("Serve after shutdown: %v", err)
 	}
-	if _, err := http.Get("http://" + ln.Addr().String() + "/healthz"); err == nil {
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
 		t.Error("the server still answers after shutdown")
 	}
 }
