@@ -17,8 +17,8 @@ import (
 	"sync"
 
 	"github.com/qsc-nlp/qsc/internal/match"
-	"github.com/qsc-nlp/qsc/internal/methods"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
@@ -93,7 +93,7 @@ func NewWithOptions(opts Options) (*Engine, error) {
 }
 
 // Methods lists the method names a Request may give.
-func Methods() []string { return methods.Names(true) }
+func Methods() []string { return method.Names(true) }
 
 // method returns the named method, loading its embedded model file on first use.
 func (e *Engine) method(name string) (model.Method, error) {
@@ -105,10 +105,13 @@ func (e *Engine) method(name string) (model.Method, error) {
 	if m, ok := e.methods[name]; ok {
 		return m, nil
 	}
-	if ent, err := methods.Lookup(name); err != nil || !ent.Public {
+	if ent, err := method.Lookup(name); err != nil || !ent.Public {
+		if pkg := method.NotLinked(name); pkg != "" {
+			return nil, fmt.Errorf("%w %q (not linked: import _ %q)", ErrUnknownMethod, name, pkg)
+		}
 		return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownMethod, name, strings.Join(Methods(), ", "))
 	}
-	m, err := methods.Open(name, nil, e.seed)
+	m, err := method.Open(name, nil, e.seed)
 	if err != nil {
 		return nil, err
 	}
@@ -117,9 +120,9 @@ func (e *Engine) method(name string) (model.Method, error) {
 }
 
 // maxTokens returns the longest sentence a request may give the method called name: its
-// own limit (internal/methods), within MaxSentenceTokens.
+// own limit (package method), within MaxSentenceTokens.
 func maxTokens(name string) int {
-	if ent, err := methods.Lookup(name); err == nil && ent.MaxTokens > 0 {
+	if ent, err := method.Lookup(name); err == nil && ent.MaxTokens > 0 {
 		return min(ent.MaxTokens, MaxSentenceTokens)
 	}
 	return MaxSentenceTokens

@@ -1,15 +1,26 @@
-package models
+package all_test
 
 import (
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/method"
 )
 
+// TestEmbedded checks that package all links the seven model files, each with its header
+// and under the size limit, and every method.
 func TestEmbedded(t *testing.T) {
-	for _, name := range []string{TaggerName, ParserName, ParserBeamName} {
-		b, err := Load(name)
+	want := []string{"en-ewt-parser-beam8-v1.qsm", "en-ewt-parser-v2.qsm", "en-ewt-tagger-v3.qsm",
+		"ilp-v1.qsm", "va-ablated-v5.qsm", "va-lr-v3.qsm", "va-nn-v2.qsm"}
+	if got := modelfile.EmbeddedNames(); !slices.Equal(got, want) {
+		t.Errorf("embedded files %v, want %v", got, want)
+	}
+	for _, name := range []string{pipeline.TaggerName, pipeline.ParserName, pipeline.ParserBeamName} {
+		b, err := modelfile.Embedded(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -19,12 +30,15 @@ func TestEmbedded(t *testing.T) {
 		if len(b) > 20<<20 {
 			t.Errorf("%s is %d bytes, over the 20 MB limit", name, len(b))
 		}
-		if !slices.Contains(Names(), name) {
-			t.Errorf("Names() = %v lacks %s", Names(), name)
-		}
 	}
-	if _, err := Load("nope.qsm"); err == nil || !strings.Contains(err.Error(), "not embedded") {
+	if _, err := modelfile.Embedded("nope.qsm"); err == nil || !strings.Contains(err.Error(), "not embedded") {
 		t.Errorf("missing model: %v", err)
+	}
+	if got, want := method.Names(false), []string{"lr", "ablated", "random", "nn", "ilp", "ilp-unconstrained", "ilp-root-query", "window", "oracle"}; !slices.Equal(got, want) {
+		t.Errorf("methods %v, want %v", got, want)
+	}
+	if _, err := pipeline.Accurate(); err != nil {
+		t.Errorf("accurate pipeline: %v", err)
 	}
 }
 
@@ -34,7 +48,7 @@ func TestDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range Names() {
+	for _, name := range modelfile.EmbeddedNames() {
 		if !strings.Contains(string(doc), "## "+name) {
 			t.Errorf("MODELS.md has no section for %s", name)
 		}

@@ -1,4 +1,4 @@
-package models_test
+package all_test
 
 import (
 	"encoding/binary"
@@ -9,35 +9,36 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/methods"
+	_ "github.com/qsc-nlp/qsc/all"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/tagger"
 )
 
 // loaders returns, for every embedded model file, the functions that open it: the tagger
-// and parser loaders, and every method of internal/methods that reads the file. A file
+// and parser loaders, and every registered method (package method) that reads the file. A file
 // with no loader fails the test, so that a new model kind gets its integrity checked.
 func loaders(t *testing.T) map[string]map[string]func([]byte) error {
 	t.Helper()
 	out := map[string]map[string]func([]byte) error{
-		models.TaggerName:     {"tagger.Load": func(b []byte) error { _, err := tagger.Load(b); return err }},
-		models.ParserName:     {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
-		models.ParserBeamName: {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
+		pipeline.TaggerName:     {"tagger.Load": func(b []byte) error { _, err := tagger.Load(b); return err }},
+		pipeline.ParserName:     {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
+		pipeline.ParserBeamName: {"parser.Load": func(b []byte) error { _, err := parser.Load(b); return err }},
 	}
-	for _, e := range methods.All() {
+	for _, e := range method.All() {
 		if e.File == "" {
 			continue
 		}
 		if out[e.File] == nil {
 			out[e.File] = map[string]func([]byte) error{}
 		}
-		out[e.File]["method "+e.Name] = func(b []byte) error { _, err := methods.Open(e.Name, b, 1); return err }
+		out[e.File]["method "+e.Name] = func(b []byte) error { _, err := method.Open(e.Name, b, 1); return err }
 	}
-	for _, name := range models.Names() {
+	for _, name := range modelfile.EmbeddedNames() {
 		if len(out[name]) == 0 {
-			t.Errorf("embedded model %s has no loader in this test or in internal/methods", name)
+			t.Errorf("embedded model %s has no loader in this test or in package method", name)
 		}
 	}
 	return out
@@ -105,8 +106,8 @@ func corruptions(t *testing.T, data []byte) []corruption {
 // bytes), and that a loader given another kind's file says so.
 func TestModelIntegrity(t *testing.T) {
 	all := loaders(t)
-	for _, name := range models.Names() {
-		data, err := models.Load(name)
+	for _, name := range modelfile.EmbeddedNames() {
+		data, err := modelfile.Embedded(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,8 +135,8 @@ func TestModelIntegrity(t *testing.T) {
 						t.Errorf("%s: error %q, want one matching %v that says %q", c.name, err, c.want, c.msg)
 					}
 				}
-				for _, other := range models.Names() {
-					odata, _ := models.Load(other)
+				for _, other := range modelfile.EmbeddedNames() {
+					odata, _ := modelfile.Embedded(other)
 					if _, _, _, _, okind, _ := header(t, odata); okind != kind {
 						if err := load(odata); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("holds a %q model", okind)) {
 							t.Errorf("given %s (kind %q): error %v, want one naming the kind", other, okind, err)
@@ -153,8 +154,8 @@ func TestModelIntegrity(t *testing.T) {
 // error or a model, never panic.
 func TestResealedCorruptPayload(t *testing.T) {
 	all := loaders(t)
-	for _, name := range models.Names() {
-		data, _ := models.Load(name)
+	for _, name := range modelfile.EmbeddedNames() {
+		data, _ := modelfile.Embedded(name)
 		_, _, _, payloadAt, kind, version := header(t, data)
 		payload := data[payloadAt : len(data)-32]
 		if len(all[name]) == 0 {

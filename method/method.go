@@ -1,30 +1,41 @@
-// Package methods is the one table of compression methods: each method's name, the
-// embedded model file it reads and how to open it. The library (qsc.Engine), the CLI's
-// compress, eval and bench commands, and the HTTP service all open methods here, so a new
-// method is added in one place.
-package methods
+// Package method is the registry of compression methods: each method's name, the embedded
+// model file it reads and how to open it. The library (qsc.Engine), the CLI's compress,
+// eval and bench commands, and the HTTP service all open methods here.
+//
+// A method lives in its own package below this one, which embeds its model file and
+// registers itself from init, as image/png registers a format with package image:
+//
+//	import _ "github.com/qsc-nlp/qsc/method/nn" // VERTEX ADDITION_NN, 15.8 MB
+//
+// A program links only the methods it imports. The root package qsc imports the default
+// method (method/ilp); package github.com/qsc-nlp/qsc/all imports every method. This
+// package itself registers the methods that read no file: the window baseline and the
+// static oracle (evaluation only). Opening a method that the program does not link fails
+// with an error that names the import.
+package method
 
 import (
+	"cmp"
 	"fmt"
-	"math"
+	"slices"
 	"strings"
+	"sync"
 
-	"github.com/qsc-nlp/qsc/ilp"
-	"github.com/qsc-nlp/qsc/internal/lr"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
-	"github.com/qsc-nlp/qsc/nn"
 )
 
 // Entry describes one method.
 type Entry struct {
 	// Name is the method's name in requests ("lr", "ilp", …).
 	Name string
-	// File is the embedded model file the method reads ("" for none).
+	// File is the embedded model file the method reads ("" for none); the package that
+	// registers the method also registers the file (modelfile.Register).
 	File string
 	// Summary is a one-line description, for help texts.
 	Summary string
-	// Public is false for methods a user request may not name (the oracle needs gold).
+	// Public is false for methods a user request may not name: the evaluation-only
+	// entries (the oracle needs gold; the ILP variants of the paper's Table 2).
 	Public bool
 	// Open builds the method from the model file's bytes (nil when File is "").
 	Open func(data []byte, seed uint64) (model.Method, error)
@@ -34,79 +45,77 @@ type Entry struct {
 	MaxTokens int
 }
 
-// openLR opens a logistic-regression file that must hold the model called name.
-func openLR(name string) func([]byte, uint64) (model.Method, error) {
-	return func(data []byte, _ uint64) (model.Method, error) {
-		m, err := lr.Load(data)
-		if err != nil {
-			return nil, err
+// Import paths of the packages of this module that register methods, in the order help
+// texts and reports list the methods; a registered method not listed here comes after
+// them, by name.
+var known = []struct{ name, pkg string }{
+	{model.NameLR, "github.com/qsc-nlp/qsc/method/lr"},
+	{model.NameAblated, "github.com/qsc-nlp/qsc/method/ablated"},
+	{model.NameRandom, "github.com/qsc-nlp/qsc/method/lr"},
+	{"nn", "github.com/qsc-nlp/qsc/method/nn"},
+	{"ilp", "github.com/qsc-nlp/qsc/method/ilp"},
+	{"ilp-unconstrained", "github.com/qsc-nlp/qsc/method/ilp"},
+	{"ilp-root-query", "github.com/qsc-nlp/qsc/method/ilp"},
+	{model.NameWindow, "github.com/qsc-nlp/qsc/method"},
+	{model.NameOracle, "github.com/qsc-nlp/qsc/method"},
+}
+
+var (
+	mu      sync.RWMutex
+	entries []Entry // in the order of known, then by name
+)
+
+// Register adds a method. It is meant to be called from the init function of the
+// method's package, and panics, as database/sql.Register does, when the name is empty or
+// already registered or Open is nil: two packages claiming one name is a programming
+// error.
+func Register(e Entry) {
+	if e.Name == "" || e.Open == nil {
+		panic(fmt.Sprintf("method: Register of %q without a name or an Open function", e.Name))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, o := range entries {
+		if o.Name == e.Name {
+			panic(fmt.Sprintf("method: Register called twice for method %q", e.Name))
 		}
-		if m.Name() != name {
-			return nil, fmt.Errorf("the file holds the %q model, not %q", m.Name(), name)
+	}
+	entries = append(entries, e)
+	slices.SortStableFunc(entries, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(rank(a.Name), rank(b.Name)), strings.Compare(a.Name, b.Name))
+	})
+}
+
+// rank is the position of name in known, or len(known) for another method.
+func rank(name string) int {
+	for i, k := range known {
+		if k.name == name {
+			return i
 		}
-		return m, nil
 	}
+	return len(known)
 }
 
-// openRandom reads the training marginal from a logistic-regression file: the share of
-// y = 1 among the decisions the runtime asks about (docs/features.md), or, in a file
-// that lacks it, among all training decisions.
-func openRandom(data []byte, seed uint64) (model.Method, error) {
-	m, err := lr.Load(data)
-	if err != nil {
-		return nil, err
-	}
-	p := m.Info.MarginalAsked
-	if math.IsNaN(p) {
-		p = m.Info.Marginal
-	}
-	return model.NewRandom(p, seed)
+func init() {
+	Register(Entry{Name: model.NameWindow, Public: true,
+		Summary: "window: Q, then the tokens nearest to Q while they fit (a search engine's highlighter; the baseline)",
+		Open:    func([]byte, uint64) (model.Method, error) { return model.Window{}, nil }})
+	Register(Entry{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)",
+		Open: func([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }})
 }
 
-// openNN opens a VERTEX ADDITION_NN model file.
-func openNN(data []byte, _ uint64) (model.Method, error) { return nn.Load(data) }
-
-func openWindow([]byte, uint64) (model.Method, error) { return model.Window{}, nil }
-
-func openOracle([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }
-
-// openILP opens the ILP variant called name.
-func openILP(name string) func([]byte, uint64) (model.Method, error) {
-	return func(data []byte, _ uint64) (model.Method, error) {
-		m, err := ilp.Load(data)
-		switch {
-		case err != nil:
-			return nil, err
-		case name == ilp.NameUnconstrained:
-			return m.Unconstrained(), nil
-		case name == ilp.NameRootQuery:
-			return m.RootQuery(), nil
-		}
-		return m, nil
-	}
+// All returns every registered method, in the order of help texts and reports.
+func All() []Entry {
+	mu.RLock()
+	defer mu.RUnlock()
+	return slices.Clone(entries)
 }
 
-// table lists the methods in the order help texts and reports show them.
-var table = []Entry{
-	{Name: model.NameLR, File: models.LRName, Public: true, Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features (default)", Open: openLR(model.NameLR)},
-	{Name: model.NameAblated, File: models.AblatedName, Public: true, Summary: "ABLATED: VERTEX ADDITION with edge features only", Open: openLR(model.NameAblated)},
-	{Name: model.NameRandom, File: models.LRName, Public: true, Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded", Open: openRandom},
-	{Name: nn.Name, File: models.NNName, Public: true, Summary: "VERTEX ADDITION_NN: BiLSTM over the words and token states (pure Go)", Open: openNN,
-		MaxTokens: 256}, // its time grows with n·|C|: 2 s at 400 tokens, 47 s at 2,000 (docs/reliability.md)
-	{Name: ilp.Name, File: models.ILPName, Public: true, Summary: "ILP: Filippova & Altun (2013) arc scores, Q ⊆ C and ℓ(C) ≤ b, solved exactly", Open: openILP(ilp.Name)},
-	{Name: ilp.NameUnconstrained, File: models.ILPName, Summary: "the ILP without the query constraint, Q = ∅ (evaluation only)", Open: openILP(ilp.NameUnconstrained)},
-	{Name: ilp.NameRootQuery, File: models.ILPName, Summary: "the ILP with the authors' query constraint: each query token hangs off the root (evaluation only)", Open: openILP(ilp.NameRootQuery)},
-	{Name: model.NameWindow, Public: true, Summary: "window: Q, then the tokens nearest to Q while they fit (a search engine's highlighter; the baseline)", Open: openWindow},
-	{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)", Open: openOracle},
-}
-
-// All returns every method, in table order.
-func All() []Entry { return append([]Entry(nil), table...) }
-
-// Names returns the names of the methods; public only leaves out evaluation-only methods.
+// Names returns the names of the registered methods; public only leaves out the
+// evaluation-only methods.
 func Names(public bool) []string {
 	var out []string
-	for _, e := range table {
+	for _, e := range All() {
 		if e.Public || !public {
 			out = append(out, e.Name)
 		}
@@ -114,14 +123,35 @@ func Names(public bool) []string {
 	return out
 }
 
-// Lookup returns the entry called name.
+// Lookup returns the entry called name. For a method of this module that the program does
+// not link, the error, which wraps model.ErrUnknownMethod, names the package to import.
 func Lookup(name string) (Entry, error) {
-	for _, e := range table {
+	for _, e := range All() {
 		if e.Name == name {
 			return e, nil
 		}
 	}
+	if pkg := NotLinked(name); pkg != "" {
+		return Entry{}, fmt.Errorf("%w %q (not linked: import _ %q)", model.ErrUnknownMethod, name, pkg)
+	}
 	return Entry{}, fmt.Errorf("%w %q (want one of %s)", model.ErrUnknownMethod, name, strings.Join(Names(false), ", "))
+}
+
+// NotLinked returns the import path of the package of this module that registers the
+// method called name when the program does not link it, and "" when the method is
+// registered or unknown.
+func NotLinked(name string) string {
+	for _, e := range All() {
+		if e.Name == name {
+			return ""
+		}
+	}
+	for _, k := range known {
+		if k.name == name {
+			return k.pkg
+		}
+	}
+	return ""
 }
 
 // Open opens the method called name from data, or from its embedded model file when data
@@ -132,7 +162,7 @@ func Open(name string, data []byte, seed uint64) (model.Method, error) {
 		return nil, err
 	}
 	if data == nil && e.File != "" {
-		if data, err = models.Load(e.File); err != nil {
+		if data, err = modelfile.Embedded(e.File); err != nil {
 			return nil, fmt.Errorf("method %s: %w", name, err)
 		}
 	}

@@ -1,18 +1,23 @@
-package methods
+package method_test
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/lr"
 	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/lr"
 	"github.com/qsc-nlp/qsc/model"
 )
 
+// This test binary links method/lr (and so lr and random) and not the ILP, NN or ABLATED.
+
 func TestOpenEmbedded(t *testing.T) {
-	for _, e := range All() {
-		m, err := Open(e.Name, nil, 1)
+	for _, e := range method.All() {
+		m, err := method.Open(e.Name, nil, 1)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
@@ -20,16 +25,50 @@ func TestOpenEmbedded(t *testing.T) {
 			t.Errorf("Open(%q) returned method %q", e.Name, m.Name())
 		}
 	}
+	if got, want := method.Names(false), []string{model.NameLR, model.NameRandom, model.NameWindow, model.NameOracle}; !slices.Equal(got, want) {
+		t.Errorf("Names(false) = %v, want %v (registration order does not matter)", got, want)
+	}
 }
 
 func TestUnknown(t *testing.T) {
-	if _, err := Open("nope", nil, 1); !errors.Is(err, model.ErrUnknownMethod) {
+	if _, err := method.Open("nope", nil, 1); !errors.Is(err, model.ErrUnknownMethod) {
 		t.Fatalf("Open(nope) = %v, want ErrUnknownMethod", err)
 	}
-	for _, n := range Names(true) {
+	for _, n := range method.Names(true) {
 		if n == model.NameOracle {
 			t.Error("the oracle is listed as a public method")
 		}
+	}
+}
+
+// TestNotLinked asks for methods of this module that the test binary does not link: the
+// error names the import.
+func TestNotLinked(t *testing.T) {
+	for name, pkg := range map[string]string{"ilp": "method/ilp", "ilp-unconstrained": "method/ilp", "nn": "method/nn", "ablated": "method/ablated"} {
+		_, err := method.Open(name, nil, 1)
+		if !errors.Is(err, model.ErrUnknownMethod) {
+			t.Fatalf("Open(%q) = %v, want ErrUnknownMethod", name, err)
+		}
+		want := `unknown method "` + name + `" (not linked: import _ "github.com/qsc-nlp/qsc/` + pkg + `")`
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Open(%q): %q, want it to say %q", name, err, want)
+		}
+	}
+}
+
+// TestRegisterDuplicate checks that Register panics on a name registered twice, as
+// database/sql.Register does, and on an entry without a name or an Open function.
+func TestRegisterDuplicate(t *testing.T) {
+	open := func([]byte, uint64) (model.Method, error) { return model.Window{}, nil }
+	for _, e := range []method.Entry{{Name: model.NameWindow, Open: open}, {Name: "", Open: open}, {Name: "no-open"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", e.Name)
+				}
+			}()
+			method.Register(e)
+		}()
 	}
 }
 
@@ -50,10 +89,10 @@ func TestOpenFile(t *testing.T) {
 		data []byte
 		ok   bool
 	}{
-		{model.NameAblated, data, true}, {model.NameLR, data, false}, {model.NameRandom, data, true},
+		{model.NameLR, data, false}, {model.NameRandom, data, true},
 		{model.NameOracle, nil, true}, {model.NameLR, []byte("QSCMODEL garbage"), false},
 	} {
-		m, err := Open(c.name, c.data, 1)
+		m, err := method.Open(c.name, c.data, 1)
 		if (err == nil) != c.ok {
 			t.Errorf("Open(%q): %v", c.name, err)
 			continue
@@ -61,5 +100,8 @@ func TestOpenFile(t *testing.T) {
 		if err == nil && m.Name() != c.name {
 			t.Errorf("Open(%q) returned %q", c.name, m.Name())
 		}
+	}
+	if m, err := lr.Opener(model.NameAblated)(data, 1); err != nil || m.Name() != model.NameAblated {
+		t.Errorf("lr.Opener(ablated) on an ABLATED file: %v, %v", m, err)
 	}
 }

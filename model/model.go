@@ -9,8 +9,9 @@
 //   - "oracle": accepts exactly the gold tokens (va.Gold).
 //
 // Methods are read-only and can be shared by goroutines; a Compressor cannot. The trained
-// methods (VA_LR and ABLATED, the ILP, the LSTM) live in their own packages, and
-// internal/methods opens any method by name.
+// methods live in their own packages below github.com/qsc-nlp/qsc/method (method/lr,
+// method/ablated, method/ilp, method/nn), which register themselves with package method;
+// package method opens any linked method by name.
 package model
 
 import (

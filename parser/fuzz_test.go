@@ -3,11 +3,11 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -15,8 +15,10 @@ import (
 // (beam search) one, loaded once per test binary.
 var embedded = sync.OnceValues(func() ([]*Model, error) {
 	var out []*Model
-	for _, name := range []string{models.ParserName, models.ParserBeamName} {
-		data, err := models.Load(name)
+	// The files, relative to this package: the default pipeline's (internal/pipeline) and
+	// the accurate parser's (parser/accurate).
+	for _, name := range []string{"../internal/pipeline/en-ewt-parser-v2.qsm", "accurate/en-ewt-parser-beam8-v1.qsm"} {
+		data, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}

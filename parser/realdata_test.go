@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	parserModelPath = "../models/en-ewt-parser-v2.qsm"
-	taggerModelPath = "../models/en-ewt-tagger-v3.qsm"
+	parserModelPath = "../internal/pipeline/en-ewt-parser-v2.qsm"
+	taggerModelPath = "../internal/pipeline/en-ewt-tagger-v3.qsm"
 )
 
 func readTreebank(tb testing.TB, rel string) []*syntax.Sentence {

@@ -188,7 +188,7 @@ func TestClustersDeterministic(t *testing.T) {
 }
 
 // modelPath is the shipped model, relative to this package.
-var modelPath = filepath.Join("..", "models", "en-ewt-tagger-v3.qsm")
+var modelPath = filepath.Join("..", "internal", "pipeline", "en-ewt-tagger-v3.qsm")
 
 func loadShipped(tb testing.TB) *Model {
 	tb.Helper()

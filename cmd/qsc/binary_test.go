@@ -220,9 +220,16 @@ func TestBinaryHelpAndVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "module github.com/qsc-nlp/qsc") || !strings.Contains(out, "\nrevision ") {
 		t.Fatalf("version: exit %d, %q %q", code, out, errs)
 	}
-	files, err := filepath.Glob("../../models/*.qsm")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("models: %v %v", files, err)
+	var files []string
+	for _, dir := range []string{"internal/pipeline", "parser/accurate", "method/*"} {
+		f, err := filepath.Glob("../../" + dir + "/*.qsm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f...)
+	}
+	if len(files) != 7 {
+		t.Fatalf("model files: %v, want 7", files)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)

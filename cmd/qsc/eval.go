@@ -12,14 +12,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/ilp"
 	"github.com/qsc-nlp/qsc/internal/evaluate"
-	"github.com/qsc-nlp/qsc/internal/methods"
 	"github.com/qsc-nlp/qsc/internal/parsecache"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/internal/report"
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/lm"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 )
@@ -67,7 +67,7 @@ func addEvalFlags(fs *flag.FlagSet) *evalEnv {
 		solver: fs.String("ilp-solver", ilp.DP, "solver of the ILP methods: "+strings.Join(ilp.Backends(), " or ")+" (glpk only in a build with -tags glpk)"),
 	}
 	seen := map[string]bool{}
-	for _, m := range methods.All() {
+	for _, m := range method.All() {
 		if m.File == "" || seen[m.File] {
 			continue
 		}
@@ -97,7 +97,7 @@ func (e *evalEnv) setup() error {
 
 // method opens a method by name from the embedded files or the flags' files.
 func (e *evalEnv) method(name string) (model.Method, error) {
-	ent, err := methods.Lookup(name)
+	ent, err := method.Lookup(name)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -107,7 +107,7 @@ func (e *evalEnv) method(name string) (model.Method, error) {
 			return nil, fmt.Errorf("method %s: %w", name, err)
 		}
 	}
-	m, err := methods.Open(name, data, *e.seed)
+	m, err := method.Open(name, data, *e.seed)
 	if im, ok := m.(*ilp.Model); ok && err == nil && *e.solver != "" {
 		return im.WithBackend(*e.solver)
 	}
@@ -140,7 +140,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *all {
-		*methodList = strings.Join(methods.Names(false), ",")
+		*methodList = strings.Join(method.Names(false), ",")
 		if *out == "" {
 			*out = filepath.Join("docs", "results")
 		}

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/ilp"
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/evaluate"
 	"github.com/qsc-nlp/qsc/internal/parsecache"
 	"github.com/qsc-nlp/qsc/lm"
+	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/wellformed"
 )

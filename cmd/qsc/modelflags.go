@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
-	"github.com/qsc-nlp/qsc/models"
 )
 
 // accurateUsage describes the --accurate flag of every command that parses raw text.
-var accurateUsage = "parse with the embedded beam-search parser " + models.ParserBeamName + ": better trees, about 6 times slower parsing"
+var accurateUsage = "parse with the embedded beam-search parser " + pipeline.ParserBeamName + ": better trees, about 6 times slower parsing"
 
 // modelFlags are the flags that choose the tagger and parser: the embedded defaults, the
 // embedded accurate parser, or files.
@@ -21,8 +21,8 @@ type modelFlags struct {
 
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	return &modelFlags{
-		tagger:   fs.String("tagger", "", "tagger model file (default: the embedded "+models.TaggerName+")"),
-		parser:   fs.String("parser", "", "parser model file (default: the embedded "+models.ParserName+")"),
+		tagger:   fs.String("tagger", "", "tagger model file (default: the embedded "+pipeline.TaggerName+")"),
+		parser:   fs.String("parser", "", "parser model file (default: the embedded "+pipeline.ParserName+")"),
 		accurate: fs.Bool("accurate", false, accurateUsage),
 	}
 }
@@ -31,12 +31,12 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 // error when a parser file (given with the flag named fileFlag) is chosen too.
 func embeddedParser(accurate bool, file, fileFlag string) (string, error) {
 	if !accurate {
-		return models.ParserName, nil
+		return pipeline.ParserName, nil
 	}
 	if file != "" {
 		return "", usagef("--accurate chooses the embedded beam-search parser; it does not go with %s", fileFlag)
 	}
-	return models.ParserBeamName, nil
+	return pipeline.ParserBeamName, nil
 }
 
 // pipeline loads the chosen models.
@@ -48,7 +48,7 @@ func (m *modelFlags) pipeline() (*pipeline.Pipeline, error) {
 	if *m.tagger == "" && *m.parser == "" {
 		return pipeline.Embedded(*m.accurate)
 	}
-	td, err := modelBytes(*m.tagger, models.TaggerName)
+	td, err := modelBytes(*m.tagger, pipeline.TaggerName)
 	if err != nil {
 		return nil, fmt.Errorf("tagger model: %w", err)
 	}
@@ -62,7 +62,7 @@ func (m *modelFlags) pipeline() (*pipeline.Pipeline, error) {
 // modelBytes reads path, or the embedded model name when path is empty.
 func modelBytes(path, name string) ([]byte, error) {
 	if path == "" {
-		return models.Load(name)
+		return modelfile.Embedded(name)
 	}
 	return os.ReadFile(path)
 }

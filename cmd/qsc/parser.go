@@ -10,8 +10,8 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/internal/shared"
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
@@ -26,7 +26,7 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train parser", "", stderr)
 	trainPath := fs.String("train", shared.Path(shared.EWTTrain), "training CoNLL-U file (EWT train when found)")
 	devPath := fs.String("dev", shared.Path(shared.EWTDev), "dev CoNLL-U file for model selection (EWT dev when found; \"\" for none)")
-	out := fs.String("out", defaultModel(models.ParserName), "output model file")
+	out := fs.String("out", defaultModel(pipeline.ParserName), "output model file")
 	seed := fs.Uint64("seed", 1, "random seed")
 	epochs := fs.Int("epochs", 12, "training epochs per run")
 	runs := fs.Int("runs", 3, "training runs whose weights are averaged")
@@ -116,11 +116,11 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 
 func runEvalParser(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval parser", "FILE...", stderr)
-	modelPath := fs.String("model", "", "parser model file (default: the embedded "+models.ParserName+")")
-	taggerPath := fs.String("tagger", "", "tagger model file for predicted tags (default: the embedded "+models.TaggerName+")")
+	modelPath := fs.String("model", "", "parser model file (default: the embedded "+pipeline.ParserName+")")
+	taggerPath := fs.String("tagger", "", "tagger model file for predicted tags (default: the embedded "+pipeline.TaggerName+")")
 	goldTags := fs.Bool("gold-tags", false, "parse with the gold XPOS tags of the files instead of tagging")
 	normalize := fs.Bool("normalize", false, "first normalize the forms as in the Google compression train split (parser.NormalizeForm)")
-	accurate := fs.Bool("accurate", false, "evaluate the embedded beam-search parser "+models.ParserBeamName)
+	accurate := fs.Bool("accurate", false, "evaluate the embedded beam-search parser "+pipeline.ParserBeamName)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -207,13 +207,14 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// defaultModel returns the path of a model file under models/ in the repository that
-// holds the working directory, or models/name when there is none.
+// defaultModel returns the path of a model file of the default pipeline, under
+// internal/pipeline/ in the repository that holds the working directory, or
+// internal/pipeline/name when there is none.
 func defaultModel(name string) string {
 	dir, err := os.Getwd()
 	for err == nil {
 		if _, e := os.Stat(filepath.Join(dir, "go.mod")); e == nil {
-			return filepath.Join(dir, "models", name)
+			return filepath.Join(dir, "internal", "pipeline", name)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -221,7 +222,7 @@ func defaultModel(name string) string {
 		}
 		dir = parent
 	}
-	return filepath.Join("models", name)
+	return filepath.Join("internal", "pipeline", name)
 }
 
 func readTreebank(path string) ([]*syntax.Sentence, error) {
@@ -241,7 +242,7 @@ func readTreebank(path string) ([]*syntax.Sentence, error) {
 
 // loadTagger returns a function that tags a sentence with the tagger model at path.
 func loadTagger(path string) (func(*syntax.Sentence) error, error) {
-	data, err := modelBytes(path, models.TaggerName)
+	data, err := modelBytes(path, pipeline.TaggerName)
 	if err != nil {
 		return nil, fmt.Errorf("tagger model: %w (use --gold-tags to parse with gold tags)", err)
 	}

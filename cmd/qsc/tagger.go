@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/internal/shared"
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
 )
@@ -106,20 +106,20 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 
 func runEvalTagger(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval tagger", "FILE...", stderr)
-	modelPath := fs.String("model", "", "tagger model `file` (default: the embedded "+models.TaggerName+")")
+	modelPath := fs.String("model", "", "tagger model `file` (default: the embedded "+pipeline.TaggerName+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usagef("no CoNLL-U files given")
 	}
-	data, err := modelBytes(*modelPath, models.TaggerName)
+	data, err := modelBytes(*modelPath, pipeline.TaggerName)
 	if err != nil {
 		return err
 	}
 	m, err := tagger.Load(data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, models.TaggerName), err)
+		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, pipeline.TaggerName), err)
 	}
 	for _, path := range fs.Args() {
 		gold, err := readTreebank(path)

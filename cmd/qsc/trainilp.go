@@ -7,9 +7,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/qsc-nlp/qsc/ilp"
 	"github.com/qsc-nlp/qsc/internal/atomicfile"
-	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/method/ilp"
 )
 
 func init() {
@@ -19,7 +18,7 @@ func init() {
 func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train ilp", "", stderr)
 	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
-	out := fs.String("out", filepath.Join("models", models.ILPName), "model file to write")
+	out := fs.String("out", filepath.Join("method", "ilp", ilp.FileName), "model file to write")
 	epochs := fs.Int("epochs", ilp.DefaultEpochs, "perceptron epochs; the epoch with the best validation F1 is kept")
 	seed := fs.Uint64("seed", 1, "seed of the query sampling, the validation split and the order of the training sentences")
 	bits := fs.Int("bits", ilp.DefaultBits, "log2 of the number of hashed feature buckets")

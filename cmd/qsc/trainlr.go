@@ -15,13 +15,13 @@ import (
 	"github.com/qsc-nlp/qsc/internal/cputime"
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/lr"
 	"github.com/qsc-nlp/qsc/internal/parsecache"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/method/ablated"
+	"github.com/qsc-nlp/qsc/method/lr"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
 )
 
 func init() {
@@ -31,7 +31,7 @@ func init() {
 func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train lr", "", stderr)
 	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
-	out := fs.String("out", "", "model file to write (default: the embedded default's path, models/"+models.LRName+" or models/"+models.AblatedName+")")
+	out := fs.String("out", "", "model file to write (default: the embedded default's path, method/lr/"+lr.FileName+" or method/ablated/"+ablated.FileName+")")
 	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
 	cs := fs.String("c", "0.01,0.1,1,10", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
 	seed := fs.Uint64("seed", 1, "seed of the query sampling and validation split")
@@ -57,12 +57,12 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		return usagef("unexpected arguments %q", fs.Args())
 	}
 	var cfg features.Config
-	defaultOut := models.LRName
+	defaultOut := filepath.Join("method", "lr", lr.FileName)
 	switch *feats {
 	case model.NameLR:
 		cfg = lr.Features()
 	case model.NameAblated:
-		cfg, defaultOut = lr.AblatedFeatures(), models.AblatedName
+		cfg, defaultOut = lr.AblatedFeatures(), filepath.Join("method", "ablated", ablated.FileName)
 	default:
 		return usagef("--features %q: want lr or ablated", *feats)
 	}
@@ -105,7 +105,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		ths = append(ths, t)
 	}
 	if *out == "" {
-		*out = filepath.Join("models", defaultOut)
+		*out = defaultOut
 	}
 	if math.IsNaN(*maxCRGap) || *maxCRGap < 0 {
 		return usagef("--max-cr-gap %v: want a ratio ≥ 0", *maxCRGap)

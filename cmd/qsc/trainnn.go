@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/atomicfile"
+	"github.com/qsc-nlp/qsc/method/nn"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
-	"github.com/qsc-nlp/qsc/nn"
 )
 
 func init() {
@@ -23,7 +22,7 @@ func init() {
 func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train nn", "", stderr)
 	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
-	out := fs.String("out", filepath.Join("models", models.NNName), "model file to write")
+	out := fs.String("out", filepath.Join("method", "nn", nn.FileName), "model file to write")
 	embed := fs.Int("embed", 128, "embedding size per state table (the paper: 315)")
 	hidden := fs.Int("hidden", 48, "LSTM hidden size per direction; the pooled vector has twice as many (the paper: 158 in all)")
 	epochs := fs.Int("epochs", 15, "training epochs (the paper: 15); the best checkpoint by validation accuracy is kept")

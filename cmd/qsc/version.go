@@ -6,7 +6,7 @@ import (
 	"io"
 	"runtime/debug"
 
-	"github.com/qsc-nlp/qsc/models"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
 func init() {
@@ -16,7 +16,7 @@ func init() {
 // runVersion prints the module and its version, the VCS revision the binary was built
 // from (runtime/debug.ReadBuildInfo: "unknown" outside a checkout, e.g. go run of a module
 // copy, and "+modified" when the tree had changes), the Go version, and each embedded
-// model file with the SHA-256 of its bytes (as sha256sum models/*.qsm prints them).
+// model file with the SHA-256 of its bytes (as sha256sum internal/pipeline/*.qsm parser/accurate/*.qsm method/*/*.qsm prints them).
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("version", "", stderr)
 	if err := parseFlags(fs, args); err != nil {
@@ -54,8 +54,8 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 		revision += " (" + when + ")"
 	}
 	fmt.Fprintf(stdout, "revision %s\ngo %s\nmodels:\n", revision, goVersion)
-	for _, name := range models.Names() {
-		b, err := models.Load(name)
+	for _, name := range modelfile.EmbeddedNames() {
+		b, err := modelfile.Embedded(name)
 		if err != nil {
 			return err
 		}

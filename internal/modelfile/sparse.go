@@ -15,7 +15,7 @@ var ErrPayload = errors.New("malformed payload")
 // AppendSparse appends the non-zero entries of the weight vector w to b: their count as a
 // little-endian uint64, then, in ascending index order, each entry's index as the uvarint
 // gap from the previous index (the first from −1) and its value as a little-endian
-// float32. The linear models (internal/lr, ilp) store their hashed weights this way.
+// float32. The linear models (method/lr, method/ilp) store their hashed weights this way.
 func AppendSparse(b []byte, w []float32) []byte {
 	nnz := 0
 	for _, v := range w {

@@ -14,8 +14,8 @@ import (
 	"sync"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/progress"
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
@@ -242,8 +242,8 @@ func (w *Worker) conllu(cs *conllu.Sentence, s *syntax.Sentence, opts Options) e
 }
 
 var (
-	defaultP  = sync.OnceValues(func() (*Pipeline, error) { return embedded(models.ParserName) })
-	accurateP = sync.OnceValues(func() (*Pipeline, error) { return embedded(models.ParserBeamName) })
+	defaultP  = sync.OnceValues(func() (*Pipeline, error) { return embedded(ParserName) })
+	accurateP = sync.OnceValues(func() (*Pipeline, error) { return embedded(ParserBeamName) })
 )
 
 // Default returns the pipeline of the models embedded in the binary, decoded once: the
@@ -251,7 +251,8 @@ var (
 func Default() (*Pipeline, error) { return defaultP() }
 
 // Accurate returns the pipeline of the embedded tagger and beam-search parser
-// (models.ParserBeamName), decoded once: better trees, about 6 times slower parsing.
+// (ParserBeamName), decoded once: better trees, about 6 times slower parsing. The
+// parser's file is linked only by a program that imports its package (AccurateImport).
 func Accurate() (*Pipeline, error) { return accurateP() }
 
 // Embedded returns Accurate() when accurate is set, else Default().
@@ -264,11 +265,14 @@ func Embedded(accurate bool) (*Pipeline, error) {
 
 // embedded loads the embedded tagger and the embedded parser named parserName.
 func embedded(parserName string) (*Pipeline, error) {
-	td, err := models.Load(models.TaggerName)
+	td, err := modelfile.Embedded(TaggerName)
 	if err != nil {
 		return nil, err
 	}
-	pd, err := models.Load(parserName)
+	pd, err := modelfile.Embedded(parserName)
+	if parserName == ParserBeamName && err != nil {
+		return nil, fmt.Errorf("the accurate parser %s is not linked in this program: import _ %q", ParserBeamName, AccurateImport)
+	}
 	if err != nil {
 		return nil, err
 	}

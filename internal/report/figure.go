@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/qsc-nlp/qsc/ilp"
+	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 )

@@ -30,15 +30,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/ilp"
+	"github.com/qsc-nlp/qsc/method/ilp"
+	"github.com/qsc-nlp/qsc/method/nn"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/nn"
 )
 
 // Method holds one compression method's results on the test tuples.
 type Method struct {
-	// Name is the method's name as internal/methods gives it ("lr", "ilp", "nn",
+	// Name is the method's name as package method gives it ("lr", "ilp", "nn",
 	// "ablated", "random", …); the paper's figures are found by it.
 	Name string
 	// F1, CR and SLOR are the per-tuple token F1, compression ratio and SLOR, in the

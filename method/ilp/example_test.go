@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/qsc-nlp/qsc/ilp"
+	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -46,14 +45,9 @@ func ExampleTreeDP() {
 }
 
 // Compress a parsed sentence in 25 characters with the embedded ILP model
-// (models/ilp-v1.qsm), keeping the query term "Syracuse", and without the query.
+// (method/ilp/ilp-v1.qsm), keeping the query term "Syracuse", and without the query.
 func ExampleModel() {
-	data, err := models.Load(models.ILPName)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	m, err := ilp.Load(data)
+	m, err := ilp.Load(ilp.Embedded())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -15,6 +15,10 @@
 // learned by an averaged structured perceptron (Train), and a Model compresses a
 // model.Input as a model.Solver. The unconstrained variant (Model.Unconstrained) drops Q,
 // as the authors' "vanilla" ILP evaluation with b = ℓ(gold) does.
+//
+// The package embeds its model file (FileName) and registers the method "ilp", the
+// library's default, and the evaluation-only variants "ilp-unconstrained" and
+// "ilp-root-query" with package method. The root package qsc imports it.
 package ilp
 
 import (

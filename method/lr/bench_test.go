@@ -10,16 +10,15 @@ import (
 	"github.com/qsc-nlp/qsc/internal/shared"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
 	"github.com/qsc-nlp/qsc/parser"
 )
 
-// benchFile returns the model file of $env or models/<name>, or skips.
-func benchFile(tb testing.TB, env, name string) []byte {
+// benchFile returns the model file of $env or the file at path (relative to this
+// package), or skips.
+func benchFile(tb testing.TB, env, path string) []byte {
 	tb.Helper()
-	path := os.Getenv(env)
-	if path == "" {
-		path = filepath.Join("..", "..", "models", name)
+	if p := os.Getenv(env); p != "" {
+		path = p
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -28,12 +27,12 @@ func benchFile(tb testing.TB, env, name string) []byte {
 	return data
 }
 
-// testInputs parses the Google test tuples with the parser model (models/en-ewt-parser-v2.qsm
+// testInputs parses the Google test tuples with the parser model (internal/pipeline/en-ewt-parser-v2.qsm
 // or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
 func testInputs(tb testing.TB) []model.Input {
 	tb.Helper()
 	path := shared.Require(tb, shared.GoogleTest)
-	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", models.ParserName))
+	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", filepath.Join("..", "..", "internal", "pipeline", "en-ewt-parser-v2.qsm")))
 	if err != nil {
 		tb.Skipf("parser model: %v", err)
 	}
@@ -61,12 +60,12 @@ func testInputs(tb testing.TB) []model.Input {
 // ns/op is the arithmetic mean; geomean-µs/sent is the geometric mean of per-sentence
 // times over one pass, the paper's summary (4.1 ms for the authors' implementation).
 func BenchmarkCompressLR(b *testing.B) {
-	benchMethod(b, "QSC_VA_LR", models.LRName)
+	benchMethod(b, "QSC_VA_LR", FileName)
 }
 
 // BenchmarkCompressAblated is BenchmarkCompressLR for ABLATED.
 func BenchmarkCompressAblated(b *testing.B) {
-	benchMethod(b, "QSC_VA_ABLATED", models.AblatedName)
+	benchMethod(b, "QSC_VA_ABLATED", filepath.Join("..", "ablated", "va-ablated-v5.qsm"))
 }
 
 func benchMethod(b *testing.B, env, file string) {

@@ -1,7 +1,11 @@
 // Package lr is VERTEX ADDITION_LR and ABLATED: an L2-regularised logistic regression over
 // the features of internal/features, its training by L-BFGS on the oracle decisions of
 // the training tuples (Train), and its versioned model file (Load, LR.MarshalBinary). An
-// *LR is a model.Method and a va.Decider; qsc users reach it through internal/methods.
+// *LR is a model.Method and a va.Decider.
+//
+// The package embeds the VA_LR model file (FileName) and registers the methods "lr" and
+// "random" (which reads the training marginal from that file) with package method; ABLATED
+// shares this code, and its weights are in package github.com/qsc-nlp/qsc/method/ablated.
 package lr
 
 import (
@@ -12,8 +16,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/va"
 )
-
-import ()
 
 // LR is a logistic-regression inclusion model (VA_LR or ABLATED): it accepts v when
 // p(y = 1 | features) > 0.5. Load it from a model file.

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/method/nn"
 	"github.com/qsc-nlp/qsc/model"
-	"github.com/qsc-nlp/qsc/models"
-	"github.com/qsc-nlp/qsc/nn"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -14,12 +13,7 @@ import (
 // reads the words, their dependency labels and the state of each token; the tree drives
 // the order in which VERTEX ADDITION offers the candidates.
 func Example() {
-	data, err := models.Load(models.NNName)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	m, err := nn.Load(data)
+	m, err := nn.Load(nn.Embedded())
 	if err != nil {
 		fmt.Println(err)
 		return

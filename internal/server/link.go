@@ -1,0 +1,4 @@
+package server
+
+// The service offers every method and the accurate parser.
+import _ "github.com/qsc-nlp/qsc/all"

@@ -1,0 +1,4 @@
+package qsc_test
+
+// The tests use every method; a program that imports only this package links the default.
+import _ "github.com/qsc-nlp/qsc/all"
