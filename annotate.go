@@ -171,13 +171,22 @@ func (e *Engine) SnippetsAnnotated(ctx context.Context, req *SnippetRequest, ann
 	if err != nil {
 		return nil, err
 	}
-	d := &annotatedDoc{ann: ann, tables: t}
+	d := docPool.Get().(*annotatedDoc)
+	*d = annotatedDoc{ann: ann, tables: t, toks: d.toks[:0], sents: d.sents[:0]}
+	defer func() {
+		clear(d.toks[:cap(d.toks)]) // the forms would keep the document alive in the pool
+		*d = annotatedDoc{toks: d.toks[:0], sents: d.sents[:0]}
+		docPool.Put(d)
+	}()
 	sn, err := e.doSnippets(ctx, req, d)
 	if d.err != nil {
 		return nil, d.err
 	}
 	return sn, err
 }
+
+// docPool recycles the scratch memory of SnippetsAnnotated.
+var docPool = sync.Pool{New: func() any { return new(annotatedDoc) }}
 
 // CompressAnnotated is Do on req.Text with its annotation ann (from AnnotateSentence of
 // the same text), with no tokenizing, tagging or parsing: the result of Do when ann was made

@@ -1,19 +1,44 @@
-package qsc
+package qsc_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/internal/demo"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
+
+// newAnnotatingEngine returns an Engine with the default models.
+func newAnnotatingEngine(t testing.TB) *qsc.Engine {
+	t.Helper()
+	e, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// newsStory is the 30-sentence news story of testdata/news.txt.
+func newsStory(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/news.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// chunkBytes is the size of the chunks DoSnippets tokenizes a document in (collect).
+const chunkBytes = 64 << 10
 
 // roundTrip encodes and decodes a, as a stored annotation is.
 func roundTrip(t testing.TB, a *annotation.Annotation) *annotation.Annotation {
@@ -49,11 +74,11 @@ func demoQuery(rng *rand.Rand, text string) []string {
 
 // sameSnippets runs DoSnippets and SnippetsAnnotated on req and fails unless they give the
 // same snippets, or the same error.
-func sameSnippets(t *testing.T, e *Engine, req *SnippetRequest, ann *annotation.Annotation) (compared bool) {
+func sameSnippets(t *testing.T, e *qsc.Engine, req *qsc.SnippetRequest, ann *annotation.Annotation) (compared bool) {
 	t.Helper()
 	ctx := context.Background()
 	want, werr := e.DoSnippets(ctx, req)
-	got, gerr := e.SnippetsAnnotated(ctx, req, ann, AnnotationOptions{})
+	got, gerr := e.SnippetsAnnotated(ctx, req, ann, qsc.AnnotationOptions{})
 	if fmt.Sprint(werr) != fmt.Sprint(gerr) || !reflect.DeepEqual(got, want) {
 		t.Fatalf("query %q budget %d method %s:\nraw text:   %+v (%v)\nannotation: %+v (%v)", req.Query, req.Budget, req.Method, want, werr, got, gerr)
 	}
@@ -63,7 +88,7 @@ func sameSnippets(t *testing.T, e *Engine, req *SnippetRequest, ann *annotation.
 // TestAnnotatedIdentical checks that snippets and compressions from annotations are those
 // from raw text, over the demo collection, with every deterministic method.
 func TestAnnotatedIdentical(t *testing.T) {
-	e := newEngine(t)
+	e := newAnnotatingEngine(t)
 	docs, err := demo.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +103,7 @@ func TestAnnotatedIdentical(t *testing.T) {
 			t.Fatalf("%s: %v", d.ID, err)
 		}
 		ann = roundTrip(t, ann)
-		req := &SnippetRequest{Document: d.Text, Query: demoQuery(rng, d.Text), Budget: 30 + rng.IntN(100), N: 1 + rng.IntN(3), Method: methods[i%len(methods)]}
+		req := &qsc.SnippetRequest{Document: d.Text, Query: demoQuery(rng, d.Text), Budget: 30 + rng.IntN(100), N: 1 + rng.IntN(3), Method: methods[i%len(methods)]}
 		if sameSnippets(t, e, req, ann) {
 			snippets++
 		}
@@ -94,9 +119,9 @@ func TestAnnotatedIdentical(t *testing.T) {
 			t.Fatalf("%s: %v", d.ID, err)
 		}
 		sa = roundTrip(t, sa)
-		creq := &Request{Text: text, Query: demoQuery(rng, text), Budget: 40 + rng.IntN(80), Method: req.Method}
+		creq := &qsc.Request{Text: text, Query: demoQuery(rng, text), Budget: 40 + rng.IntN(80), Method: req.Method}
 		want, werr := e.Do(ctx, creq, true)
-		got, gerr := e.CompressAnnotated(ctx, creq, sa, AnnotationOptions{}, true)
+		got, gerr := e.CompressAnnotated(ctx, creq, sa, qsc.AnnotationOptions{}, true)
 		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: %q with %q:\nraw text:   %+v (%v)\nannotation: %+v (%v)", d.ID, text, creq.Query, want, werr, got, gerr)
 		}
@@ -113,8 +138,8 @@ func TestAnnotatedIdentical(t *testing.T) {
 // TestAnnotatedChunks checks identity on a document longer than one chunk of collect, cut by
 // blank lines, with sentences too long for the method.
 func TestAnnotatedChunks(t *testing.T) {
-	e := newEngine(t)
-	doc := strings.Repeat(news(t)+"\n\n", 3*chunkBytes/len(news(t))) + strings.Repeat("police word ", MaxSentenceTokens)
+	e := newAnnotatingEngine(t)
+	doc := strings.Repeat(newsStory(t)+"\n\n", 3*chunkBytes/len(newsStory(t))) + strings.Repeat("police word ", qsc.MaxSentenceTokens)
 	ann, err := e.Annotate(context.Background(), doc)
 	if err != nil {
 		t.Fatal(err)
@@ -122,53 +147,53 @@ func TestAnnotatedChunks(t *testing.T) {
 	ann = roundTrip(t, ann)
 	for _, q := range [][]string{{"police", "arrest"}, {"Syracuse"}, {"word"}, {"investigation", "burglaries"}} {
 		for _, n := range []int{1, 3, 10} {
-			sameSnippets(t, e, &SnippetRequest{Document: doc, Query: q, Budget: 60, N: n}, ann)
+			sameSnippets(t, e, &qsc.SnippetRequest{Document: doc, Query: q, Budget: 60, N: n}, ann)
 		}
 	}
 }
 
 func TestAnnotatedErrors(t *testing.T) {
-	e := newEngine(t)
+	e := newAnnotatingEngine(t)
 	ctx := context.Background()
 	doc := "Police arrested two men in Syracuse. They were released on bail."
 	ann, err := e.Annotate(ctx, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &SnippetRequest{Document: doc, Query: []string{"bail"}, Budget: 30}
+	req := &qsc.SnippetRequest{Document: doc, Query: []string{"bail"}, Budget: 30}
 
 	// Another text.
 	other := *req
 	other.Document = strings.Replace(doc, "two", "six", 1)
-	if _, err := e.SnippetsAnnotated(ctx, &other, ann, AnnotationOptions{}); !errors.Is(err, ErrBadRequest) || !errors.Is(err, annotation.ErrText) {
+	if _, err := e.SnippetsAnnotated(ctx, &other, ann, qsc.AnnotationOptions{}); !errors.Is(err, qsc.ErrBadRequest) || !errors.Is(err, annotation.ErrText) {
 		t.Errorf("annotation of another text: %v, want ErrBadRequest and ErrText", err)
 	}
-	if _, err := e.SnippetsAnnotated(ctx, req, nil, AnnotationOptions{}); !errors.Is(err, ErrBadRequest) {
+	if _, err := e.SnippetsAnnotated(ctx, req, nil, qsc.AnnotationOptions{}); !errors.Is(err, qsc.ErrBadRequest) {
 		t.Errorf("no annotation: %v, want ErrBadRequest", err)
 	}
 
 	// Other models: refused, or re-parsed.
 	stale := *ann
 	stale.Models.Parser[0] ^= 1
-	_, err = e.SnippetsAnnotated(ctx, req, &stale, AnnotationOptions{})
-	if !errors.Is(err, ErrModels) || !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "parser "+stale.Models.Parser.String()) {
+	_, err = e.SnippetsAnnotated(ctx, req, &stale, qsc.AnnotationOptions{})
+	if !errors.Is(err, qsc.ErrModels) || !errors.Is(err, qsc.ErrBadRequest) || !strings.Contains(err.Error(), "parser "+stale.Models.Parser.String()) {
 		t.Errorf("annotation of other models: %v, want ErrModels naming the parser", err)
 	}
 	want, err := e.DoSnippets(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.SnippetsAnnotated(ctx, req, &stale, AnnotationOptions{Reparse: true})
+	got, err := e.SnippetsAnnotated(ctx, req, &stale, qsc.AnnotationOptions{Reparse: true})
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("re-parsed: %v (%v), want %v", got, err, want)
 	}
 
 	// The accurate engine's annotations are another parser's.
-	acc, err := NewWithOptions(Options{Accurate: true})
+	acc, err := qsc.NewWithOptions(qsc.Options{Accurate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := acc.SnippetsAnnotated(ctx, req, ann, AnnotationOptions{}); !errors.Is(err, ErrModels) {
+	if _, err := acc.SnippetsAnnotated(ctx, req, ann, qsc.AnnotationOptions{}); !errors.Is(err, qsc.ErrModels) {
 		t.Errorf("default annotation on the accurate engine: %v, want ErrModels", err)
 	}
 	if acc.AnnotationModels().Tagger != e.AnnotationModels().Tagger || acc.AnnotationModels().Parser == e.AnnotationModels().Parser {
@@ -176,15 +201,15 @@ func TestAnnotatedErrors(t *testing.T) {
 	}
 
 	// Compressions take one sentence, as text.
-	creq := &Request{Text: doc, Query: []string{"bail"}, Budget: 30}
-	if _, err := e.CompressAnnotated(ctx, creq, ann, AnnotationOptions{}, false); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "2 sentences") {
+	creq := &qsc.Request{Text: doc, Query: []string{"bail"}, Budget: 30}
+	if _, err := e.CompressAnnotated(ctx, creq, ann, qsc.AnnotationOptions{}, false); !errors.Is(err, qsc.ErrBadRequest) || !strings.Contains(err.Error(), "2 sentences") {
 		t.Errorf("compression with a 2-sentence annotation: %v", err)
 	}
-	if _, err := e.CompressAnnotated(ctx, &Request{Tokens: []string{"a"}, Query: []string{"a"}, Budget: 3}, ann, AnnotationOptions{}, false); !errors.Is(err, ErrBadRequest) {
+	if _, err := e.CompressAnnotated(ctx, &qsc.Request{Tokens: []string{"a"}, Query: []string{"a"}, Budget: 3}, ann, qsc.AnnotationOptions{}, false); !errors.Is(err, qsc.ErrBadRequest) {
 		t.Errorf("compression of tokens with an annotation: %v", err)
 	}
 	// Annotate has the limits of DoSnippets.
-	if _, err := e.Annotate(ctx, "bad \xff byte"); !errors.Is(err, ErrBadRequest) {
+	if _, err := e.Annotate(ctx, "bad \xff byte"); !errors.Is(err, qsc.ErrBadRequest) {
 		t.Errorf("Annotate of invalid UTF-8: %v", err)
 	}
 	if a, err := e.Annotate(ctx, "  \n "); err != nil || a.Len() != 0 {
@@ -200,17 +225,14 @@ func TestAnnotatedErrors(t *testing.T) {
 // BenchmarkSnippetsAnnotated compares the snippets of the news story from its annotation
 // with those from raw text, and measures annotating it.
 func BenchmarkSnippetsAnnotated(b *testing.B) {
-	e, err := New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	doc := news(b)
+	e := newAnnotatingEngine(b)
+	doc := newsStory(b)
 	ctx := context.Background()
 	ann, err := e.Annotate(ctx, doc)
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := &SnippetRequest{Document: doc, Query: []string{"police", "arrest"}, Budget: 80, N: 3}
+	req := &qsc.SnippetRequest{Document: doc, Query: []string{"police", "arrest"}, Budget: 80, N: 3}
 	b.Run("raw-text", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := e.DoSnippets(ctx, req); err != nil {
@@ -221,7 +243,7 @@ func BenchmarkSnippetsAnnotated(b *testing.B) {
 	b.Run("annotation", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := e.SnippetsAnnotated(ctx, req, ann, AnnotationOptions{}); err != nil {
+			if _, err := e.SnippetsAnnotated(ctx, req, ann, qsc.AnnotationOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}
