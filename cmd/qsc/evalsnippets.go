@@ -30,6 +30,7 @@ type snippetFlags struct {
 	slor                      *bool
 	rulesOff                  *string
 	nested                    *string
+	proximity                 *float64
 }
 
 func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
@@ -42,6 +43,7 @@ func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
 		examples:   fs.Int("examples", 20, "with --snippets: fixed examples to print"),
 		fill:       fs.Float64("ilp-fill", math.NaN(), "with --snippets or --ood: the ILP's bonus per kept character under the snippet decoding (default ilp.DefaultFill)"),
 		rulesOff:   fs.String("rules-off", "", "with --snippets or --ood: comma-separated well-formedness rules to switch off, for ablations ("+strings.Join(ruleNames(), ", ")+")"),
+		proximity:  fs.Float64("ilp-proximity", math.NaN(), "with --snippets or --ood: the ILP's penalty per kept character at the full distance from the query under the snippet decoding (default ilp.DefaultProximity)"),
 		nested:     fs.String("ilp-nested", "", "with --snippets or --ood: true or false, the ILP's nested decoding of snippets (default: the model's)"),
 		slor:       fs.Bool("slor", true, "with --snippets or --ood: SLOR from the 3-gram language model (built first if needed)"),
 	}
@@ -72,6 +74,9 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		}
 		if im, ok := m.(*ilp.Model); ok && !math.IsNaN(*sf.fill) {
 			m = im.WithFill(*sf.fill)
+		}
+		if im, ok := m.(*ilp.Model); ok && !math.IsNaN(*sf.proximity) {
+			m = im.WithProximity(*sf.proximity)
 		}
 		if im, ok := m.(*ilp.Model); ok && *sf.nested != "" {
 			m = im.WithNested(*sf.nested == "true")

@@ -36,6 +36,7 @@ type TreeDP struct {
 	out    []float64 // the merged row of state 0 while state 1 is merged
 	idx    []int32   // the reachable weights of the child being merged
 	stack  []frame
+	far    []float64 // far[v]: min(distance of v to Q, ProximityReach) / ProximityReach
 	// nested decoding (NestedOptimize)
 	rank   []int32   // the first grid point whose optimum holds v
 	in     []bool    // membership of the current set
@@ -95,6 +96,7 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 	}
 	d.f, d.choice, d.split = d.f[:0], d.choice[:0], d.split[:0]
 
+	d.distances(p)
 	// Bottom up: children before parents.
 	for i := len(d.order) - 1; i >= 0; i-- {
 		v := int(d.order[i])
@@ -128,7 +130,7 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 		d.choice, _ = grow(d.choice, 2*(cv+1))
 		d.foff[v] = off
 		for pIn := range 2 {
-			g := p.gain(v, pIn == 1, d.mark[v]) + p.Fill*float64(d.w[v])
+			g := p.gain(v, pIn == 1, d.mark[v]) + p.Fill*float64(d.w[v]) - p.Proximity*float64(d.w[v])*d.far[v]
 			// The rules: v ∈ C needs its head (pIn = 1); its head in C needs v.
 			outOK, inOK := capS[0] >= 0, capS[1] >= 0
 			if r := p.Rules; r != nil {
@@ -251,4 +253,32 @@ func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 		c -= j
 	}
 	return stack
+}
+
+// ProximityReach is the distance, in tokens, beyond which Problem.Proximity no longer
+// grows.
+const ProximityReach = 10
+
+// distances sets d.far for p's query: two passes over the tokens, O(n).
+func (d *TreeDP) distances(p *Problem) {
+	n := p.N()
+	d.far, _ = grow(d.far[:0], n+1)
+	if p.Proximity == 0 || len(p.Query) == 0 {
+		clear(d.far)
+		return
+	}
+	last := -ProximityReach
+	for v := 1; v <= n; v++ { // distance to the nearest query token on the left
+		if d.mark[v] {
+			last = v
+		}
+		d.far[v] = float64(min(v-last, ProximityReach))
+	}
+	next := n + 1 + ProximityReach
+	for v := n; v >= 1; v-- { // and on the right
+		if d.mark[v] {
+			next = v
+		}
+		d.far[v] = min(d.far[v], float64(min(next-v, ProximityReach))) / ProximityReach
+	}
 }

@@ -54,13 +54,14 @@ const (
 // Model is a trained ILP: the weights of the edge features and the solver backend. It
 // implements model.Solver and is safe for concurrent use.
 type Model struct {
-	w       []float32
-	cfg     features.Config
-	vocab   *features.Vocab
-	variant variant
-	backend string  // DP or GLPK
-	fill    float64 // the bonus per kept character under the Snippet decoding
-	nested  bool    // nested decoding under the Snippet decoding
+	w         []float32
+	cfg       features.Config
+	vocab     *features.Vocab
+	variant   variant
+	backend   string  // DP or GLPK
+	fill      float64 // the bonus per kept character under the Snippet decoding
+	proximity float64 // the penalty per kept character and distance to Q, likewise
+	nested    bool    // nested decoding under the Snippet decoding
 	// Info describes the training.
 	Info Info
 }
@@ -122,9 +123,26 @@ func (m *Model) RootQuery() *Model {
 }
 
 // DefaultFill is the bonus per kept character (token length + 1) that the Snippet
-// decoding adds to the arc scores, so that the optimum uses the budget; it was chosen on
-// the validation split (docs/snippets.md).
-const DefaultFill = 1.0
+// decoding adds to the arc scores, so that the optimum uses the budget, and
+// DefaultProximity the penalty per kept character at the full distance
+// (Problem.Proximity), so that it keeps the words near the query. Both were chosen on the
+// validation split among fill 1 or 3 and proximity 0 to 4 (docs/snippets.md).
+const (
+	DefaultFill      = 3.0
+	DefaultProximity = 2.0
+)
+
+// Proximity returns the penalty per kept character at the full distance from the query
+// under the Snippet decoding.
+func (m *Model) Proximity() float64 { return m.proximity }
+
+// WithProximity returns the model with the proximity penalty f under the Snippet
+// decoding (DefaultProximity by default).
+func (m *Model) WithProximity(f float64) *Model {
+	c := *m
+	c.proximity = f
+	return &c
+}
 
 // Fill returns the bonus per kept character under the Snippet decoding.
 func (m *Model) Fill() float64 { return m.fill }
@@ -196,9 +214,9 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	}
 	m.problem(&sc.p, &sc.x, &sc.vec, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery
-	sc.p.Rules, sc.p.Fill, sc.p.Nested = nil, 0, false
+	sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = nil, 0, false, 0
 	if in.Rules != nil && m.variant == constrained {
-		sc.p.Rules, sc.p.Fill, sc.p.Nested = in.Rules, m.fill, m.nested
+		sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = in.Rules, m.fill, m.nested, m.proximity
 	}
 	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 		return nil, err

@@ -87,7 +87,7 @@ func Load(data []byte) (*Model, error) {
 	if r.Len() != 0 {
 		return fail("trailing bytes")
 	}
-	m := &Model{w: w, cfg: cfg, backend: DP, fill: DefaultFill, Info: info}
+	m := &Model{w: w, cfg: cfg, backend: DP, fill: DefaultFill, proximity: DefaultProximity, Info: info}
 	if len(hs) > 0 {
 		m.vocab = features.VocabOf(hs)
 	}

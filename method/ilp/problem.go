@@ -53,6 +53,11 @@ type Problem struct {
 	// optimum under the budget, but a greedy fill in an order that does not depend on the
 	// budget, so that a larger budget gives a superset. It needs Rules.
 	Nested bool
+	// Proximity is a penalty per character of every kept token, times its distance in
+	// tokens to the nearest query token, up to ProximityReach, over ProximityReach: a
+	// positive Proximity makes the optimum keep the words near the query, as a snippet
+	// should, rather than the main clause of the sentence, as a headline would.
+	Proximity float64
 	// Fill is a bonus per character of every kept token (Lens + 1): a positive Fill
 	// makes the optimum use more of the budget.
 	Fill float64

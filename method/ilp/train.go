@@ -150,7 +150,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill,
+		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill, proximity: DefaultProximity,
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric}}
 		ev, err := model.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
