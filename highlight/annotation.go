@@ -123,7 +123,16 @@ func annotationAt(vals [][]byte, pos [][]uint64, ap []uint64) []byte {
 // one (an annotation of other models, of another text or that cannot be decoded is
 // ignored: the text is parsed).
 func (h *Highlighter) snippets(req *qsc.SnippetRequest, stored []byte) ([]qsc.Snippet, error) {
-	ctx := context.Background()
+	return h.Snippets(context.Background(), req, stored)
+}
+
+// Snippets returns the snippets of req (qsc.Engine.DoSnippets) made by the highlighter's
+// Engine from stored, the annotation of req.Document (Annotate) read from an index, when it
+// is usable; a nil, corrupt or stale annotation (of other models or another text) is
+// ignored and the document parsed. Stats counts each case. Search services that render
+// snippets themselves, with a budget and a method per request, call it with the stored
+// annotation of each hit.
+func (h *Highlighter) Snippets(ctx context.Context, req *qsc.SnippetRequest, stored []byte) ([]qsc.Snippet, error) {
 	if stored == nil {
 		h.stats.parsed.Add(1)
 		return h.eng.DoSnippets(ctx, req)

@@ -13,34 +13,38 @@ import (
 )
 
 func init() {
-	register(&command{name: "data demo", summary: "build the demo collection of `qsc serve` from the Google corpus's test sentences", run: runDataDemo})
+	register(&command{name: "data demo", summary: "build the demo collection of `qsc serve` from the documents of UD_English-EWT's dev and test files", run: runDataDemo})
 }
 
 func runDataDemo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("data demo", "", stderr)
-	dir := fs.String("data", "", "data directory holding google-compression/ (default: $QSC_DATA or ../shared/data beside the repository)")
+	dir := fs.String("data", "", "data directory holding ud-english/UD_English-EWT/ (default: $QSC_DATA or ../shared/data beside the repository)")
 	out := fs.String("out", filepath.Join("internal", "demo", demo.FileName), "output file (gzip-compressed JSON lines); the default is the embedded copy, from the repository root")
-	size := fs.Int("size", demo.Size, "consecutive sentences per document")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected arguments %q", fs.Args())
 	}
-	if *size < 1 {
-		return usagef("--size must be at least 1, got %d", *size)
-	}
 	if *dir == "" {
 		if *dir = shared.DataDir(); *dir == "" {
 			return usagef("no data directory: pass --data DIR or set QSC_DATA")
 		}
 	}
-	r, err := conllu.Open(filepath.Join(*dir, shared.GoogleTest))
-	if err != nil {
-		return err
+	var rs []*conllu.Reader
+	defer func() {
+		for _, r := range rs {
+			r.Close()
+		}
+	}()
+	for _, rel := range []string{shared.EWTDev, shared.EWTTest} {
+		r, err := conllu.Open(filepath.Join(*dir, rel))
+		if err != nil {
+			return err
+		}
+		rs = append(rs, r)
 	}
-	defer r.Close()
-	docs, err := demo.Build(r, *size)
+	docs, st, err := demo.Build(rs...)
 	if err != nil {
 		return err
 	}
@@ -51,11 +55,11 @@ func runDataDemo(args []string, stdout, stderr io.Writer) error {
 	if err := atomicfile.WriteFile(*out, buf.Bytes()); err != nil {
 		return err
 	}
-	sents, chars := 0, 0
+	chars := 0
 	for _, d := range docs {
-		sents += len(d.Sources)
 		chars += len(d.Text)
 	}
-	fmt.Fprintf(stdout, "%s: %d documents, %d sentences, %d bytes of text, %d bytes gzip-compressed\n", *out, len(docs), sents, chars, buf.Len())
+	fmt.Fprintf(stdout, "%s: %d documents, %d sentences (%d documents of fewer than %d sentences left out), %d bytes of text, %d bytes gzip-compressed\n",
+		*out, st.Documents, st.Sentences, st.Skipped, demo.MinSentences, chars, buf.Len())
 	return nil
 }

@@ -17,12 +17,11 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/demo"
 	"github.com/qsc-nlp/qsc/internal/server"
 )
 
 func init() {
-	register(&command{name: "serve", summary: "serve the HTTP API and the search page over the demo collection", run: runServe})
+	register(&command{name: "serve", summary: "serve the HTTP API and the search page over the demo collection or your own documents (--index, --docs)", run: runServe})
 }
 
 // serveOptions are the flags of qsc serve.
@@ -32,11 +31,14 @@ type serveOptions struct {
 	maxBody   int64
 	timeout   time.Duration
 	noDemo    bool
-	seed      uint64
-	accurate  bool
-	inFlight  int
-	spareProc bool
-	yield     bool
+	// index is the directory of the persistent document index ("": none); docs the
+	// documents to ingest into it (a JSONL file or a folder; "": none).
+	index, docs string
+	seed        uint64
+	accurate    bool
+	inFlight    int
+	spareProc   bool
+	yield       bool
 	// bodyInFlight bounds the request bodies in memory per lane (0: 4 × maxBody).
 	bodyInFlight int64
 	// memoryLimit is the runtime's soft memory limit in bytes (0: the runtime's own,
@@ -56,6 +58,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&o.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body, in bytes (413 beyond)")
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
+	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection: opened if it exists, else built from --docs")
+	fs.StringVar(&o.docs, "docs", "", "documents to add to the index before serving (new and changed ones only): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects or a folder of .txt and .md files; without --index, an index in memory")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
 	fs.BoolVar(&o.accurate, "accurate", false, accurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
@@ -84,6 +88,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if o.bodyInFlight < 0 || o.memoryLimit < 0 {
 		return usagef("--max-body-in-flight and --memory-limit must be 0 or positive")
 	}
+	if err := checkCollection(o); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return serve(ctx, o, stderr)
@@ -110,8 +117,8 @@ func processors(o serveOptions) (inFlight, procs int) {
 	return inFlight, procs
 }
 
-// serve listens on o.addr, loads the models and the demo index, and serves until ctx is
-// done, then shuts down gracefully.
+// serve listens on o.addr, loads the models and the collection (openCollection), and
+// serves until ctx is done, then shuts down gracefully.
 func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	var h slog.Handler = slog.NewTextHandler(logw, nil)
 	if o.logFormat == "json" {
@@ -148,31 +155,6 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "max_in_flight", inFlight, "gomaxprocs", procs,
 		"yield", o.yield, "accurate", o.accurate, "memory_limit", debug.SetMemoryLimit(-1))
-	// Index the demo collection while the models load: both take about a second.
-	type indexed struct {
-		idx         *demo.Index
-		docs        int
-		load, index time.Duration
-		err         error
-	}
-	ixc := make(chan indexed, 1)
-	if !o.noDemo {
-		go func() {
-			var r indexed
-			t := time.Now()
-			docs, err := demo.Load()
-			if err != nil {
-				r.err = err
-				ixc <- r
-				return
-			}
-			r.docs, r.load = len(docs), time.Since(t)
-			t = time.Now()
-			r.idx, r.err = demo.NewIndex(docs)
-			r.index = time.Since(t)
-			ixc <- r
-		}()
-	}
 	eng, err := qsc.NewWithOptions(qsc.Options{Seed: o.seed, Accurate: o.accurate})
 	if err == nil {
 		// Load the default method now, so that the first request does not wait for it.
@@ -181,17 +163,12 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		}
 	}
 	tEngine := time.Since(start)
-	var idx *demo.Index
-	if !o.noDemo {
-		r := <-ixc
-		if r.idx != nil {
-			defer r.idx.Close()
-		}
-		if r.err != nil {
-			return stop(r.err)
-		}
-		idx = r.idx
-		log.Info("demo collection indexed", "documents", r.docs, "load", r.load.Round(time.Millisecond), "index", r.index.Round(time.Millisecond))
+	if err != nil {
+		return stop(err)
+	}
+	idx, err := openCollection(ctx, o, eng, log)
+	if idx != nil {
+		defer idx.Close()
 	}
 	if err != nil {
 		return stop(err)

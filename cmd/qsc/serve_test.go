@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -75,29 +74,33 @@ func TestServeUsage(t *testing.T) {
 	}
 }
 
-// TestDataDemo builds a collection from a small corpus file laid out as the shared data.
+// TestDataDemo builds a collection from small treebank files laid out as the shared data.
 func TestDataDemo(t *testing.T) {
 	data := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "internal", "demo", "testdata", "sample.conllu"))
+	dev, err := os.ReadFile(filepath.Join("..", "..", "internal", "demo", "testdata", "ewt-sample.conllu"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(src)
-	zw.Close()
-	if err := os.MkdirAll(filepath.Join(data, "google-compression"), 0o755); err != nil {
+	test := []byte("# newdoc id = t1\n# text = Dogs bark.\n1\tDogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n# text = Cats sleep.\n1\tCats\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n")
+	ewt := filepath.Join(data, "ud-english", "UD_English-EWT")
+	if err := os.MkdirAll(ewt, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(data, "google-compression", "test.conllu.gz"), gz.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+	for name, b := range map[string][]byte{"en_ewt-ud-dev.conllu.gz": dev, "en_ewt-ud-test.conllu.gz": test} {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(b)
+		zw.Close()
+		if err := os.WriteFile(filepath.Join(ewt, name), gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	out := filepath.Join(t.TempDir(), "news.jsonl.gz")
-	code, stdout, errs := runQSC(t, "data", "demo", "--data", data, "--out", out, "--size", "3")
+	out := filepath.Join(t.TempDir(), "ewt.jsonl.gz")
+	code, stdout, errs := runQSC(t, "data", "demo", "--data", data, "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(stdout, "3 documents, 8 sentences") {
+	if !strings.Contains(stdout, "4 documents, 18 sentences (1 documents of fewer than 2 sentences left out)") {
 		t.Errorf("stdout %q", stdout)
 	}
 	f, err := os.Open(out)
@@ -109,14 +112,14 @@ func TestDataDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := json.Marshal(docs[2].Sources); len(docs) != 3 || string(b) != `["test-00007","test-00008"]` {
+	if len(docs) != 4 || docs[3] != (demo.Doc{ID: "t1", Title: "Dogs bark.", Text: "Dogs bark. Cats sleep."}) {
 		t.Errorf("documents: %+v", docs)
 	}
-	if code, _, _ := runQSC(t, "data", "demo", "--data", data, "--size", "0"); code != 2 {
-		t.Errorf("--size 0: exit %d, want 2", code)
+	if code, _, _ := runQSC(t, "data", "demo", "--data", data, "extra"); code != 2 {
+		t.Errorf("extra argument: exit %d, want 2", code)
 	}
 	if code, _, _ := runQSC(t, "data", "demo", "--data", t.TempDir(), "--out", out); code != 1 {
-		t.Errorf("missing corpus: exit %d, want 1", code)
+		t.Errorf("missing treebank: exit %d, want 1", code)
 	}
 }
 

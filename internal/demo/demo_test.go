@@ -2,7 +2,6 @@ package demo
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -11,62 +10,74 @@ import (
 	"github.com/qsc-nlp/qsc/internal/shared"
 )
 
-func buildFile(t *testing.T, path string, size int) []Doc {
+// sample holds four EWT dev documents: three of 5, 5 and 6 sentences in two paragraphs
+// each, and one of a single sentence.
+const sample = "testdata/ewt-sample.conllu"
+
+func buildFiles(t *testing.T, paths ...string) ([]Doc, Stats) {
 	t.Helper()
-	r, err := conllu.Open(path)
+	var rs []*conllu.Reader
+	for _, p := range paths {
+		r, err := conllu.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		rs = append(rs, r)
+	}
+	docs, st, err := Build(rs...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	docs, err := Build(r, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return docs
+	return docs, st
 }
 
 func TestBuild(t *testing.T) {
-	docs := buildFile(t, "testdata/sample.conllu", 3)
-	if len(docs) != 3 {
-		t.Fatalf("8 sentences in documents of 3: got %d documents", len(docs))
+	docs, st := buildFiles(t, sample)
+	if len(docs) != 3 || st != (Stats{Documents: 3, Sentences: 16, Skipped: 1}) {
+		t.Fatalf("%d documents, %+v", len(docs), st)
 	}
 	d := docs[0]
-	if d.ID != "d0001" || d.Title != "News digest 1 (test-00001 to test-00003)" || len(d.Sources) != 3 {
-		t.Errorf("first document: %+v", d)
+	if d.ID != "weblog-blogspot.com_nominations_20041117172713_ENG_20041117_172713" || d.Title != "From the AP comes this story :" {
+		t.Errorf("first document: %q %q", d.ID, d.Title)
 	}
-	if !strings.HasPrefix(d.Text, "Five people have been taken to hospital") || !strings.Contains(d.Text, "this morning. Several school districts") {
-		t.Errorf("first document's text: %q", d.Text)
+	// Two paragraphs: the first sentence alone, then four joined by spaces.
+	paras := strings.Split(d.Text, "\n\n")
+	if len(paras) != 2 || paras[0] != "From the AP comes this story :" ||
+		!strings.HasPrefix(paras[1], "President Bush on Tuesday nominated two individuals") ||
+		!strings.Contains(paras[1], "Washington area. Bush nominated Jennifer M. Anderson") {
+		t.Errorf("paragraphs: %q", paras)
 	}
-	last := docs[2]
-	if last.ID != "d0003" || len(last.Sources) != 2 || last.Sources[1] != "test-00008" {
-		t.Errorf("last document: %+v", last)
-	}
-	if !strings.Contains(last.Text, "“Staff of Serapis,”") || strings.Contains(last.Text, "``") {
-		t.Errorf("quotes not made typographic: %q", last.Text)
-	}
-	if _, err := Build(nil, 0); err == nil {
-		t.Error("size 0 accepted")
+	// A long first sentence is cut at a word with "…".
+	if got := docs[2].Title; got != "In the eastern city of Baqubah, guerrillas detonated a car bomb outside a police station…" {
+		t.Errorf("long title: %q", got)
 	}
 }
 
-func TestBuildMissingText(t *testing.T) {
-	in := "# sent_id = x1\n1\tDogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n"
-	r, err := conllu.NewReader(strings.NewReader(in), "in.conllu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Build(r, 2); err == nil || !strings.Contains(err.Error(), "line") {
-		t.Fatalf("sentence without text: %v", err)
+func TestBuildErrors(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"no text", "# newdoc id = a\n# sent_id = 1\n1\tDogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n", "no text comment"},
+		{"no document", "# sent_id = 1\n# text = Dogs\n1\tDogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n", "before any newdoc id"},
+		{"repeated id", "# newdoc id = a\n# text = Dogs\n1\tDogs\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n# newdoc id = a\n# text = Cats\n1\tCats\t_\t_\tNNS\t_\t_\t_\t_\t_\n\n", `repeated document id "a"`},
+	} {
+		r, err := conllu.NewReader(strings.NewReader(c.in), "in.conllu")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Build(r); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "line") {
+			t.Errorf("%s: %v", c.name, err)
+		}
 	}
 }
 
 func TestWriteReadDeterministic(t *testing.T) {
-	docs := buildFile(t, "testdata/sample.conllu", 2)
+	docs, _ := buildFiles(t, sample)
+	again, _ := buildFiles(t, sample)
 	var a, b bytes.Buffer
 	if err := Write(&a, docs); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(&b, buildFile(t, "testdata/sample.conllu", 2)); err != nil {
+	if err := Write(&b, again); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -76,7 +87,7 @@ func TestWriteReadDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(docs) || got[3].Text != docs[3].Text || got[0].Sources[1] != docs[0].Sources[1] {
+	if len(got) != len(docs) || got[2] != docs[2] {
 		t.Fatalf("round trip: %+v", got)
 	}
 }
@@ -106,22 +117,36 @@ func TestLoadEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(docs) != 2000 || docs[0].ID != "d0001" || docs[1999].ID != "d2000" {
-		t.Fatalf("%d documents, first %q", len(docs), docs[0].ID)
+	if len(docs) < 500 {
+		t.Fatalf("%d documents", len(docs))
 	}
+	if len(embedded) > 400<<10 {
+		t.Errorf("the embedded file is %d bytes, more than 400 KiB", len(embedded))
+	}
+	seen := map[string]bool{}
+	genres := map[string]int{}
 	for _, d := range docs {
-		if len(d.Sources) != Size {
-			t.Fatalf("%s: %d sentences", d.ID, len(d.Sources))
+		if seen[d.ID] || d.Title == "" || !strings.HasPrefix(d.Text, strings.TrimSuffix(d.Title, "…")) {
+			t.Fatalf("%s: repeated, or its title is not its first sentence: %q", d.ID, d.Title)
+		}
+		seen[d.ID] = true
+		genre, _, _ := strings.Cut(d.ID, "-")
+		genres[genre]++
+	}
+	for _, g := range []string{"answers", "email", "newsgroup", "reviews", "weblog"} {
+		if genres[g] == 0 {
+			t.Errorf("no document of genre %s: %v", g, genres)
 		}
 	}
 }
 
-// TestEmbeddedIsReproducible rebuilds the collection from the corpus and compares it
+// TestEmbeddedIsReproducible rebuilds the collection from the treebank and compares it
 // byte for byte with the committed file.
 func TestEmbeddedIsReproducible(t *testing.T) {
-	path := shared.Require(t, shared.GoogleTest)
+	dev, test := shared.Require(t, shared.EWTDev), shared.Require(t, shared.EWTTest)
+	docs, st := buildFiles(t, dev, test)
 	var buf bytes.Buffer
-	if err := Write(&buf, buildFile(t, path, Size)); err != nil {
+	if err := Write(&buf, docs); err != nil {
 		t.Fatal(err)
 	}
 	committed, err := os.ReadFile(FileName)
@@ -129,88 +154,10 @@ func TestEmbeddedIsReproducible(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), committed) {
-		t.Fatalf("%s differs from the collection built from %s: run `go run ./cmd/qsc data demo`", FileName, path)
+		t.Fatalf("%s differs from the collection built from %s and %s: run `go run ./cmd/qsc data demo`", FileName, dev, test)
 	}
-}
-
-func TestIndex(t *testing.T) {
-	docs := buildFile(t, "testdata/sample.conllu", 1)
-	x, err := NewIndex(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	if x.Len() != 8 {
-		t.Fatalf("Len %d", x.Len())
-	}
-	if got := x.Terms("The Birmingham POET, the poets"); strings.Join(got, ",") != "Birmingham,POET" {
-		t.Errorf("Terms = %q", got)
-	}
-	res, err := x.Search(context.Background(), "Birmingham poets", 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Total != 1 || len(res.Hits) != 1 || res.Hits[0].Doc.ID != "d0005" {
-		t.Fatalf("search: %+v", res)
-	}
-	res, err = x.Search(context.Background(), "district", 5) // the corpus has "districts"
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Total != 1 || res.Hits[0].Doc.ID != "d0002" {
-		t.Fatalf("search by inflection: %+v", res)
-	}
-	res, err = x.Search(context.Background(), "hospital OR Suarez London", 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Total != 2 || res.Hits[0].Doc.ID != "d0003" { // two words of the query beat one
-		t.Fatalf("search: total %d, hits %+v", res.Total, res.Hits)
-	}
-	if res, err := x.Search(context.Background(), "the of", 5); err != nil || len(res.Hits) != 0 || len(res.Terms) != 0 {
-		t.Fatalf("stop words only: %+v %v", res, err)
-	}
-	if _, err := NewIndex([]Doc{{ID: "a", Text: "x"}, {ID: "a", Text: "y"}}); err == nil {
-		t.Error("duplicate ids accepted")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := x.Search(ctx, "hospital", 5); err == nil {
-		t.Error("search with a cancelled context succeeded")
-	}
-}
-
-// BenchmarkNewIndex measures building the index of the embedded collection, the
-// start-up cost of `qsc serve`.
-func BenchmarkNewIndex(b *testing.B) {
-	docs, err := Load()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		x, err := NewIndex(docs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		x.Close()
-	}
-}
-
-// BenchmarkSearch measures one search of the embedded collection's index.
-func BenchmarkSearch(b *testing.B) {
-	docs, err := Load()
-	if err != nil {
-		b.Fatal(err)
-	}
-	x, err := NewIndex(docs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer x.Close()
-	ctx := context.Background()
-	for b.Loop() {
-		if _, err := x.Search(ctx, "police arrested men", 10); err != nil {
-			b.Fatal(err)
-		}
+	// Every document of the two files is in, but those of a single sentence.
+	if st.Documents+st.Skipped != 634 || st.Skipped == 0 {
+		t.Errorf("%+v: want the 634 documents of EWT dev and test", st)
 	}
 }

@@ -2,11 +2,13 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/docindex"
 	"github.com/qsc-nlp/qsc/internal/wire"
 )
 
@@ -24,7 +26,7 @@ func benchPost(b *testing.B, h http.Handler, path, body string) {
 	}
 }
 
-func benchServer(b *testing.B, idx *demo.Index) http.Handler {
+func benchServer(b *testing.B, idx *docindex.Index) http.Handler {
 	s, err := New(Config{Engine: engine(b), Index: idx})
 	if err != nil {
 		b.Fatal(err)
@@ -57,7 +59,7 @@ func BenchmarkSearchHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx, err := demo.NewIndex(docs)
+	idx, err := docindex.FromDocs(context.Background(), engine(b), docs)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/docindex"
 )
 
 // shown is what the page shows, read from the DOM.
@@ -50,7 +51,7 @@ func TestBrowserSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := demo.NewIndex(docs)
+	idx, err := docindex.FromDocs(context.Background(), engine(t), docs)
 	if err != nil {
 		t.Fatal(err)
 	}

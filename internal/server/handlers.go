@@ -9,12 +9,9 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/wire"
@@ -328,124 +325,6 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 	}
 	s.metrics.compressed(req.Method, len(sn))
 	writeJSON(w, http.StatusOK, snippetsResponse{Snippets: rendered(req.Document, sn)})
-}
-
-// Limits of GET /v1/search.
-const (
-	maxQueryBytes  = 500
-	defaultResults = 10
-	maxResults     = 50
-	defaultBudget  = 100
-	maxBudget      = 1000
-	defaultPerDoc  = 2
-	maxPerDoc      = 10
-)
-
-// searchResult is one document found by GET /v1/search.
-type searchResult struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Sources  []string  `json:"sources"`
-	Score    float64   `json:"score"`
-	Snippets []Snippet `json:"snippets"`
-	// Error says why the document has no snippet (its matching sentences' query terms
-	// are longer than the budget).
-	Error string `json:"error,omitempty"`
-}
-
-// searchResponse is the answer of GET /v1/search.
-type searchResponse struct {
-	Query   string         `json:"query"`
-	Terms   []string       `json:"terms"`
-	Budget  int            `json:"budget"`
-	Total   uint64         `json:"total"`
-	Results []searchResult `json:"results"`
-	// SearchMS, SnippetsMS and TookMS are the time of the search, of the snippets and of
-	// the whole request, in milliseconds.
-	SearchMS   float64 `json:"search_ms"`
-	SnippetsMS float64 `json:"snippets_ms"`
-	TookMS     float64 `json:"took_ms"`
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// search serves GET /v1/search?q=...&budget=...&n=...&k=...&method=...: the k best
-// documents of the collection for the words of q, each with its n best snippets of at
-// most budget characters.
-func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	if s.cfg.Index == nil {
-		writeError(w, http.StatusServiceUnavailable, "search is off: the server has no collection")
-		return
-	}
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	var err error
-	switch {
-	case q == "":
-		err = badRequest("parameter q (the query) is required")
-	case len(q) > maxQueryBytes:
-		err = badRequest("parameter q is %d bytes, more than the maximum of %d", len(q), maxQueryBytes)
-	case !utf8.ValidString(q):
-		err = badRequest("parameter q is not valid UTF-8")
-	}
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	budget, err := intParam(r, "budget", defaultBudget, 1, maxBudget)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	n, err := intParam(r, "n", defaultPerDoc, 1, maxPerDoc)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	k, err := intParam(r, "k", defaultResults, 1, maxResults)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	method := r.URL.Query().Get("method")
-	if method != "" && !slices.Contains(qsc.Methods(), method) {
-		// Checked here too, so that a query that finds nothing still gets the error.
-		s.fail(w, r, fmt.Errorf("%w %q (want one of %s)", qsc.ErrUnknownMethod, method, strings.Join(qsc.Methods(), ", ")))
-		return
-	}
-	if err := s.acquire(r.Context(), small); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	defer s.release(small)
-	found, err := s.cfg.Index.Search(r.Context(), q, k)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	searched := time.Now()
-	resp := searchResponse{Query: q, Terms: found.Terms, Budget: budget, Total: found.Total, Results: []searchResult{}}
-	if resp.Terms == nil {
-		resp.Terms = []string{}
-	}
-	for _, h := range found.Hits {
-		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, Sources: h.Doc.Sources, Score: h.Score, Snippets: []Snippet{}}
-		sn, err := s.cfg.Engine.DoSnippets(r.Context(), &qsc.SnippetRequest{Document: h.Doc.Text, Query: found.Terms, Budget: budget, N: n, Method: method})
-		switch {
-		case errors.Is(err, qsc.ErrInfeasible):
-			res.Error = err.Error()
-		case err != nil:
-			s.fail(w, r, err)
-			return
-		default:
-			res.Snippets = rendered(h.Doc.Text, sn)
-		}
-		s.metrics.compressed(method, len(res.Snippets))
-		resp.Results = append(resp.Results, res)
-	}
-	end := time.Now()
-	resp.SearchMS, resp.SnippetsMS, resp.TookMS = ms(searched.Sub(start)), ms(end.Sub(searched)), ms(end.Sub(start))
-	writeJSON(w, http.StatusOK, resp)
 }
 
 // health is the answer of GET /healthz.

@@ -1,11 +1,14 @@
 // Package server is the HTTP service of qsc (`qsc serve`): the JSON API over a qsc.Engine
-// and a search page over the embedded demo collection.
+// and a search page over a document collection (internal/docindex: the embedded demo, or
+// the user's own documents in an index on disk).
 //
 // Endpoints (the contract is openapi.yaml, served at GET /openapi.yaml):
 //
 //	POST /v1/compress   one compression: the record of `qsc compress --jsonl`, same answer
 //	POST /v1/snippets   the best compressed sentences of a document, rendered
-//	GET  /v1/search     search the demo collection and return snippets of the best documents
+//	GET  /v1/search     search the collection and return snippets of the best documents
+//	GET  /v1/documents/{id}  one whole document of the collection
+//	GET  /doc/{id}      the page of one whole document (HTML)
 //	GET  /healthz       liveness
 //	GET  /openapi.yaml  the API description
 //	GET  /              the search page (HTML, CSS and JavaScript embedded in the binary)
@@ -36,7 +39,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/docindex"
 )
 
 // Defaults of Config.
@@ -54,7 +57,7 @@ type Config struct {
 	Engine *qsc.Engine
 	// Index is the searchable collection behind GET /v1/search and the web page; nil
 	// turns search off (503).
-	Index *demo.Index
+	Index *docindex.Index
 	// Logger gets one line per request and the recovered panics; nil discards.
 	Logger *slog.Logger
 	// MaxBodyBytes bounds request bodies (default DefaultMaxBodyBytes); a larger body
@@ -159,6 +162,8 @@ func NewLoading(cfg Config) (*Server, error) {
 	api(http.MethodPost, "/v1/compress", s.compress)
 	api(http.MethodPost, "/v1/snippets", s.snippets)
 	api(http.MethodGet, "/v1/search", s.search)
+	api(http.MethodGet, "/v1/documents/{id...}", s.document)
+	route(http.MethodGet, "/doc/{id...}", s.whenReady(http.HandlerFunc(s.docPage)))
 	route(http.MethodGet, "/healthz", http.HandlerFunc(s.healthz))
 	route(http.MethodGet, "/livez", http.HandlerFunc(s.livez))
 	route(http.MethodGet, "/readyz", http.HandlerFunc(s.readyz))
@@ -177,7 +182,7 @@ func NewLoading(cfg Config) (*Server, error) {
 
 // Ready gives a Server made by NewLoading its engine (required) and collection (nil:
 // search is off), and makes it serve every route. Call it once.
-func (s *Server) Ready(engine *qsc.Engine, index *demo.Index) error {
+func (s *Server) Ready(engine *qsc.Engine, index *docindex.Index) error {
 	if engine == nil {
 		return errors.New("server: no engine")
 	}

@@ -20,15 +20,16 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/docfile"
+	"github.com/qsc-nlp/qsc/internal/docindex"
 	"github.com/qsc-nlp/qsc/internal/wire"
 )
 
 // testDocs is a small collection for the search tests.
-var testDocs = []demo.Doc{
-	{ID: "d1", Title: "One", Sources: []string{"s1", "s2"}, Text: "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries. The men were released on bail on Wednesday."},
-	{ID: "d2", Title: "Two", Sources: []string{"s3"}, Text: "A woman was injured by a falling tree in the Gresham neighborhood, according to the Chicago Fire Department."},
-	{ID: "d3", Title: "Three", Sources: []string{"s4"}, Text: "Birmingham poet Benjamin Zephaniah is today leading an interactive poetry day for ex-offenders in Birmingham & <Solihull>."},
+var testDocs = []docfile.Doc{
+	{ID: "d1", Title: "One", Text: "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries. The men were released on bail on Wednesday."},
+	{ID: "d2", Title: "Two", Text: "A woman was injured by a falling tree in the Gresham neighborhood, according to the Chicago Fire Department."},
+	{ID: "d3", Title: "Three", Text: "Birmingham poet Benjamin Zephaniah is today leading an interactive poetry day for ex-offenders in Birmingham & <Solihull>."},
 }
 
 var (
@@ -36,7 +37,7 @@ var (
 	testEngine *qsc.Engine
 	engineErr  error
 	indexOnce  sync.Once
-	testIndex  *demo.Index
+	testIndex  *docindex.Index
 	indexErr   error
 )
 
@@ -49,9 +50,9 @@ func engine(t testing.TB) *qsc.Engine {
 	return testEngine
 }
 
-func index(t testing.TB) *demo.Index {
+func index(t testing.TB) *docindex.Index {
 	t.Helper()
-	indexOnce.Do(func() { testIndex, indexErr = demo.NewIndex(testDocs) })
+	indexOnce.Do(func() { testIndex, indexErr = docindex.FromDocs(context.Background(), engine(t), testDocs) })
 	if indexErr != nil {
 		t.Fatal(indexErr)
 	}
@@ -400,7 +401,7 @@ func TestSearch(t *testing.T) {
 	}
 	// Only stop words: no terms, no results, no error.
 	ex = do(t, ts, "GET", "/v1/search?q=the+of", "", true)
-	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"total":0,"results":[]`)) {
+	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"total":0,"from":0,"k":10,"results":[]`)) {
 		t.Errorf("stop words: %d %s", ex.status, ex.body)
 	}
 	// A budget below a matching sentence's query: the document says why it has no snippet.

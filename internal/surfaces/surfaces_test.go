@@ -16,6 +16,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/docindex"
 	"github.com/qsc-nlp/qsc/internal/server"
 )
 
@@ -40,7 +41,7 @@ func serverURL(t *testing.T) string {
 			surfaceErr = err
 			return
 		}
-		idx, err := demo.NewIndex(docs)
+		idx, err := docindex.FromDocs(context.Background(), eng, docs)
 		if err != nil {
 			surfaceErr = err
 			return

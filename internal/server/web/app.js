@@ -9,6 +9,13 @@
   const ellipsis = document.getElementById("ellipsis");
   const status = document.getElementById("status");
   const results = document.getElementById("results");
+  const pager = document.getElementById("pager");
+  const prev = document.getElementById("prev");
+  const next = document.getElementById("next");
+  const pageInfo = document.getElementById("page-info");
+  const pageSize = 10;
+
+  let page = 1; // the page of results shown, from 1
 
   let last = null; // the last answer shown
   let seq = 0; // number of the latest request; older answers are dropped
@@ -37,10 +44,22 @@
       const li = document.createElement("li");
       li.className = "result";
       const h2 = document.createElement("h2");
-      h2.textContent = r.title;
+      const link = document.createElement("a");
+      link.className = "title";
+      // The server's page of the whole document, with the way back to this search.
+      link.href = r.link + "?" + new URLSearchParams({ q: last.query, page: String(page) }).toString();
+      link.textContent = r.title;
+      h2.append(link);
       const meta = document.createElement("p");
       meta.className = "meta";
       meta.textContent = r.id + " · score " + r.score.toFixed(3);
+      if (r.url && /^https?:\/\//.test(r.url)) {
+        const src = document.createElement("a");
+        src.href = r.url;
+        src.rel = "noopener noreferrer nofollow";
+        src.textContent = r.url;
+        meta.append(" · ", src);
+      }
       li.append(h2, meta);
       if (r.snippets.length === 0) {
         const p = document.createElement("p");
@@ -76,8 +95,14 @@
     } else if (last.results.length === 0) {
       msg = "No document holds " + last.terms.join(", ") + ".";
     } else {
-      msg = "Showing " + last.results.length + " of " + last.total + " documents for " + last.terms.join(", ") + ".";
+      msg = "Showing " + (last.from + 1) + "–" + (last.from + last.results.length) + " of " + last.total +
+        " documents for " + last.terms.join(", ") + ".";
     }
+    const pages = Math.max(1, Math.ceil(last.total / last.k));
+    pager.hidden = last.total <= last.k;
+    prev.disabled = page <= 1;
+    next.disabled = last.from + last.results.length >= last.total;
+    pageInfo.textContent = "Page " + page + " of " + pages;
     msg += " Server " + fmt(last.took_ms) + " ms (search " + fmt(last.search_ms) + ", snippets " + fmt(last.snippets_ms) +
       "), round trip " + fmt(last.rtt) + " ms.";
     setStatus(msg, false);
@@ -89,6 +114,9 @@
       params.set("q", q.value.trim());
     }
     params.set("budget", budget.value);
+    if (page > 1) {
+      params.set("page", String(page));
+    }
     if (!ellipsis.checked) {
       params.set("ellipsis", "0");
     }
@@ -103,10 +131,12 @@
     if (!text) {
       last = null;
       results.replaceChildren();
+      pager.hidden = true;
       setStatus("", false);
       return;
     }
-    const url = "/v1/search?q=" + encodeURIComponent(text) + "&budget=" + encodeURIComponent(budget.value);
+    const url = "/v1/search?q=" + encodeURIComponent(text) + "&budget=" + encodeURIComponent(budget.value) +
+      "&k=" + pageSize + "&page=" + page;
     const t0 = performance.now();
     results.setAttribute("aria-busy", "true");
     try {
@@ -118,6 +148,7 @@
       if (!resp.ok) {
         last = null;
         results.replaceChildren();
+        pager.hidden = true;
         setStatus(body.error || "Error " + resp.status, true);
         return;
       }
@@ -142,10 +173,24 @@
 
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
+    page = 1;
     search();
   });
   q.addEventListener("input", function () {
+    page = 1;
     later(250);
+  });
+  function turn(by) {
+    page = Math.max(1, page + by);
+    search().then(function () {
+      results.scrollIntoView({ block: "start" });
+    });
+  }
+  prev.addEventListener("click", function () {
+    turn(-1);
+  });
+  next.addEventListener("click", function () {
+    turn(1);
   });
   budget.addEventListener("input", function () {
     budgetValue.textContent = budget.value;
@@ -156,8 +201,14 @@
     render();
   });
 
-  // Restore the state of a shared link: ?q=...&budget=...&ellipsis=0.
+  // Restore the state of a shared link: ?q=...&budget=...&page=...&ellipsis=0.
   const params = new URLSearchParams(location.search);
+  if (params.has("page")) {
+    const n = parseInt(params.get("page"), 10);
+    if (n >= 1 && n <= 1000) {
+      page = n;
+    }
+  }
   if (params.has("budget")) {
     const b = parseInt(params.get("budget"), 10);
     if (b >= +budget.min && b <= +budget.max) {

@@ -1,0 +1,79 @@
+package docfile
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// scan returns the records of a JSONL input.
+func scan(t *testing.T, in string) []Record {
+	t.Helper()
+	var out []Record
+	if err := ScanJSONL(strings.NewReader(in), "in", func(r Record) error { out = append(out, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestScanJSONL(t *testing.T) {
+	long := `{"id":"long","text":"` + strings.Repeat("a", maxLineBytes) + `"}`
+	recs := scan(t, "\n"+`{"id":"a","text":"x"}`+"\r\n\n"+long+"\n"+`{"id":"b","text":"y"} {}`+"\n"+`{"id":"c","text":"z"}`)
+	if len(recs) != 4 {
+		t.Fatalf("%d records: %+v", len(recs), recs)
+	}
+	for i, want := range []struct{ where, err, id string }{
+		{"in:2", "", "a"},
+		{"in:4", "the line is longer than", ""},
+		{"in:5", "more than one JSON value", "b"},
+		{"in:6", "", "c"}, // the last line needs no newline
+	} {
+		r := recs[i]
+		if r.Where != want.where || r.Doc.ID != want.id || (want.err == "") != (r.Err == nil) || (r.Err != nil && !strings.Contains(r.Err.Error(), want.err)) {
+			t.Errorf("record %d: %+v, want %+v", i, r, want)
+		}
+	}
+	stop := errors.New("stop")
+	if err := ScanJSONL(strings.NewReader("{}\n{}\n"), "in", func(Record) error { return stop }); err != stop {
+		t.Errorf("fn's error: %v", err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	d := Doc{ID: "x", Text: "\n# A heading\nBody."}
+	if err := Check(&d); err != nil || d.Title != "A heading" {
+		t.Errorf("title from the text: %+v %v", d, err)
+	}
+	for _, c := range []struct {
+		d    Doc
+		want string
+	}{
+		{Doc{Text: "x"}, `no "id"`},
+		{Doc{ID: "a\nb", Text: "x"}, "control characters"},
+		{Doc{ID: "a", Text: " \n"}, `no "text"`},
+		{Doc{ID: "a", Text: "x", URL: "ftp://example.org/"}, "not an absolute http or https URL"},
+		{Doc{ID: "a", Text: "x", URL: "/relative"}, "not an absolute http or https URL"},
+		{Doc{ID: "a", Text: "x", Title: strings.Repeat("t", MaxTitleBytes+1)}, "the title is 1001 bytes"},
+	} {
+		if err := Check(&c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.d, err, c.want)
+		}
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short  title\n", 20, "short title"},
+		{"one two three four", 10, "one two…"},
+		{"Zürich, Genève, Bern", 8, "Zürich…"},
+		{"abcdefghij", 5, "abcde…"},
+	} {
+		if got := Shorten(c.in, c.n); got != c.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

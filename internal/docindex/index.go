@@ -1,0 +1,281 @@
+// Package docindex is the searchable document collection behind `qsc serve`: a bleve
+// (scorch) full-text index of documents {id, title, text, url}, on disk so that it survives
+// restarts (Open), or in memory (NewMemory, for the embedded demo collection).
+//
+// Each document stores its title, text and URL, a hash of its content (for incremental
+// ingestion: Ingest skips a document whose id and hash are already in the index) and the
+// annotation of its text (package annotation, through highlight.AddAnnotations): the
+// sentences, tags and trees that snippets are made from, so that search snippets come from
+// the stored annotation and not from parsing the text again (Index.Snippets).
+//
+// Words are Unicode words, lower-cased, without English stop words, and reduced to the
+// key that the query matcher (internal/match) compares words by: "arrests" and "arrested",
+// "Zurich" and "Zürich" are one term. So the documents a search finds are the documents
+// whose sentences the snippets can mark. Queries use bleve's query-string syntax
+// (Index.Search): words, "phrases", +must, -not, field:word.
+package docindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/registry"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/highlight"
+	"github.com/qsc-nlp/qsc/internal/docfile"
+	"github.com/qsc-nlp/qsc/internal/match"
+)
+
+// Fields of an indexed document.
+const (
+	fieldTitle = "title"
+	fieldText  = "text"
+	fieldURL   = "url"
+)
+
+// Names in bleve's registry: the index's analyzer and its token filter.
+const (
+	analyzerName = "qsc_en"
+	keyFilter    = "qsc_match_key"
+)
+
+// formatVersion is stored in every on-disk index; an index of another version is refused,
+// since its mapping or its stored fields would not be those this code reads.
+const (
+	versionKey    = "qsc.docindex.version"
+	formatVersion = "1"
+)
+
+func init() {
+	if err := registry.RegisterTokenFilter(keyFilter, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return keyTokenFilter{}, nil
+	}); err != nil {
+		panic(err) // a second registration: a programming error
+	}
+}
+
+// keyTokenFilter replaces each term by its match.Key.
+type keyTokenFilter struct{}
+
+func (keyTokenFilter) Filter(ts analysis.TokenStream) analysis.TokenStream {
+	for _, t := range ts {
+		t.Term = []byte(match.Key(string(t.Term)))
+	}
+	return ts
+}
+
+// Index is a searchable collection. It is safe for concurrent use, but only one Ingest
+// should run at a time.
+type Index struct {
+	idx      bleve.Index
+	path     string // "" in memory
+	analyzer analysis.Analyzer
+	hls      sync.Map // *qsc.Engine → *highlight.Highlighter
+}
+
+// newMapping returns the index mapping: title and text indexed (and in the composite
+// field "_all" that queries without a field search), title, text and URL stored, the
+// text's annotation stored (highlight.MapAnnotation). The content hashes of Ingest are
+// in the index's internal store, beside the documents.
+func newMapping() (*mapping.IndexMappingImpl, error) {
+	im := bleve.NewIndexMapping()
+	if err := im.AddCustomAnalyzer(analyzerName, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{lowercase.Name, en.StopName, keyFilter},
+	}); err != nil {
+		return nil, err
+	}
+	im.DefaultAnalyzer = analyzerName
+	dm := bleve.NewDocumentStaticMapping()
+	for _, f := range []string{fieldTitle, fieldText} {
+		fm := mapping.NewTextFieldMapping()
+		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = true, true, true, false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	um := mapping.NewTextFieldMapping()
+	um.Index, um.Store = false, true
+	um.IncludeInAll, um.IncludeTermVectors, um.DocValues = false, false, false
+	dm.AddFieldMappingsAt(fieldURL, um)
+	highlight.MapAnnotation(dm, fieldText)
+	im.DefaultMapping = dm
+	im.StoreDynamic, im.IndexDynamic = false, false
+	return im, nil
+}
+
+// NewMemory returns an empty index in memory.
+func NewMemory() (*Index, error) {
+	im, err := newMapping()
+	if err != nil {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	idx, err := bleve.NewUsing("", im, scorch.Name, scorch.Name, nil) // path "": in memory
+	if err != nil {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	return newIndex(idx, "", im), nil
+}
+
+// Open opens the index in directory dir, or creates it there when dir does not exist or
+// is empty. A directory that holds something else, or an index of another format version,
+// is an error.
+func Open(dir string) (*Index, error) {
+	if dir == "" {
+		return nil, errors.New("document index: no directory")
+	}
+	if _, err := os.Stat(dir); err == nil {
+		if entries, err := os.ReadDir(dir); err != nil {
+			return nil, fmt.Errorf("document index: %w", err)
+		} else if len(entries) == 0 {
+			if err := os.Remove(dir); err != nil { // bleve creates the directory itself
+				return nil, fmt.Errorf("document index: %w", err)
+			}
+		} else {
+			return openExisting(dir)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	im, err := newMapping()
+	if err != nil {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	}
+	if err := idx.SetInternal([]byte(versionKey), []byte(formatVersion)); err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	}
+	return newIndex(idx, dir, im), nil
+}
+
+// openExisting opens the index in the non-empty directory dir.
+func openExisting(dir string) (*Index, error) {
+	if _, err := os.Stat(dir + string(os.PathSeparator) + "index_meta.json"); err != nil {
+		return nil, fmt.Errorf("document index: %s is not empty and holds no index (no index_meta.json); give an empty or new directory", dir)
+	}
+	idx, err := bleve.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	}
+	v, err := idx.GetInternal([]byte(versionKey))
+	if err != nil || string(v) != formatVersion {
+		idx.Close()
+		if err == nil {
+			err = fmt.Errorf("format version %q, this qsc reads %q", v, formatVersion)
+		}
+		return nil, fmt.Errorf("document index %s was not made by this version of qsc (%v): remove it, or give another directory", dir, err)
+	}
+	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
+	if !ok {
+		idx.Close()
+		return nil, fmt.Errorf("document index %s: unexpected mapping %T", dir, idx.Mapping())
+	}
+	return newIndex(idx, dir, im), nil
+}
+
+func newIndex(idx bleve.Index, path string, im *mapping.IndexMappingImpl) *Index {
+	return &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(analyzerName)}
+}
+
+// Path returns the index's directory, or "" for an index in memory.
+func (x *Index) Path() string { return x.path }
+
+// Len returns the number of documents.
+func (x *Index) Len() int {
+	n, err := x.idx.DocCount()
+	if err != nil {
+		return 0
+	}
+	return int(n)
+}
+
+// Close releases the index (and, on disk, its files' lock).
+func (x *Index) Close() error { return x.idx.Close() }
+
+// Document returns the document with id, and false when there is none.
+func (x *Index) Document(id string) (docfile.Doc, bool, error) {
+	sd, ok, err := x.stored(id)
+	return sd.Doc, ok, err
+}
+
+// storedDoc is a document as stored: the Doc and its annotation.
+type storedDoc struct {
+	docfile.Doc
+	annotation []byte
+}
+
+// stored reads the stored fields of document id.
+func (x *Index) stored(id string) (storedDoc, bool, error) {
+	d, err := x.idx.Document(id)
+	if err != nil {
+		return storedDoc{}, false, fmt.Errorf("document %q: %w", id, err)
+	}
+	if d == nil {
+		return storedDoc{}, false, nil
+	}
+	sd := storedDoc{Doc: docfile.Doc{ID: id}}
+	ann := highlight.AnnotationField(fieldText)
+	d.VisitFields(func(f index.Field) {
+		switch f.Name() {
+		case fieldTitle:
+			sd.Title = string(f.Value())
+		case fieldText:
+			sd.Text = string(f.Value())
+		case fieldURL:
+			sd.URL = string(f.Value())
+		case ann:
+			sd.annotation = append([]byte(nil), f.Value()...)
+		}
+	})
+	return sd, true, nil
+}
+
+// Snippets returns the snippets of req for a hit, made by eng from the hit's stored
+// annotation when it has one made by eng's models, else by parsing its text (see
+// highlight.Highlighter.Snippets). req.Document is set to the hit's text.
+func (x *Index) Snippets(ctx context.Context, eng *qsc.Engine, h *Hit, req qsc.SnippetRequest) ([]qsc.Snippet, error) {
+	hl, err := x.highlighter(eng)
+	if err != nil {
+		return nil, err
+	}
+	req.Document = h.Doc.Text
+	return hl.Snippets(ctx, &req, h.annotation)
+}
+
+// Stats counts how the snippets of Snippets were made with eng: from stored annotations,
+// or by parsing.
+func (x *Index) Stats(eng *qsc.Engine) highlight.Stats {
+	if hl, ok := x.hls.Load(eng); ok {
+		return hl.(*highlight.Highlighter).Stats()
+	}
+	return highlight.Stats{}
+}
+
+// highlighter returns the highlighter of eng.
+func (x *Index) highlighter(eng *qsc.Engine) (*highlight.Highlighter, error) {
+	if hl, ok := x.hls.Load(eng); ok {
+		return hl.(*highlight.Highlighter), nil
+	}
+	hl, err := highlight.New(eng, highlight.Options{})
+	if err != nil {
+		return nil, err
+	}
+	v, _ := x.hls.LoadOrStore(eng, hl)
+	return v.(*highlight.Highlighter), nil
+}

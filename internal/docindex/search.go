@@ -1,0 +1,163 @@
+package docindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/highlight"
+	"github.com/qsc-nlp/qsc/internal/docfile"
+)
+
+// ErrQuery is wrapped by the error of a query that cannot be parsed.
+var ErrQuery = errors.New("invalid query")
+
+// MaxFrom bounds SearchRequest.From: deeper pages cost more than they are worth.
+const MaxFrom = 10000
+
+// SearchRequest asks for one page of results.
+type SearchRequest struct {
+	// Query is in bleve's query-string syntax: words (any of them), "a phrase", +word
+	// (required), -word (excluded), title:word or text:word (in one field).
+	Query string
+	// From is the number of results to skip (0 to MaxFrom); Size the number to return.
+	From, Size int
+}
+
+// Hit is one document found by a search.
+type Hit struct {
+	Doc   docfile.Doc
+	Score float64
+	// annotation is the stored annotation of Doc.Text, or nil.
+	annotation []byte
+}
+
+// Results are one page of the best documents of a search.
+type Results struct {
+	// Terms are the words and phrases that a result must or may hold (not those it must
+	// not), as spelled in the query, in query order: the query terms of the snippets.
+	Terms []string
+	// Total is the number of documents that match.
+	Total uint64
+	// Hits are the documents of the page, best first (ties broken by id).
+	Hits []Hit
+}
+
+// Search returns the page of the documents that match req.Query, ranked by bleve's
+// tf-idf score. A query with no word to look for (only stop words, punctuation or -not
+// terms) finds nothing; a query that cannot be parsed is an error wrapping ErrQuery.
+func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) {
+	qs := bleve.NewQueryStringQuery(req.Query)
+	parsed, err := qs.Parse()
+	if err != nil {
+		return Results{}, fmt.Errorf("%w: %v", ErrQuery, err)
+	}
+	res := Results{Terms: x.positiveTerms(parsed)}
+	if len(res.Terms) == 0 || req.Size <= 0 {
+		return res, nil
+	}
+	if req.From < 0 || req.From > MaxFrom {
+		return res, fmt.Errorf("%w: from must be 0 to %d, not %d", ErrQuery, MaxFrom, req.From)
+	}
+	sr := bleve.NewSearchRequestOptions(parsed, req.Size, req.From, false)
+	sr.SortBy([]string{"-_score", "_id"})
+	sr.Fields = []string{fieldTitle, fieldText, fieldURL, highlight.AnnotationField(fieldText)}
+	found, err := x.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		return res, fmt.Errorf("search: %w", err)
+	}
+	res.Total = found.Total
+	for _, h := range found.Hits {
+		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
+		hit := Hit{Doc: docfile.Doc{ID: h.ID, Title: str(fieldTitle), Text: str(fieldText), URL: str(fieldURL)}, Score: h.Score}
+		if a := str(highlight.AnnotationField(fieldText)); a != "" {
+			hit.annotation = []byte(a)
+		}
+		res.Hits = append(res.Hits, hit)
+	}
+	return res, nil
+}
+
+// Terms returns the terms that the snippets of a search for query look for (Results.Terms),
+// or an error wrapping ErrQuery.
+func (x *Index) Terms(q string) ([]string, error) {
+	parsed, err := bleve.NewQueryStringQuery(q).Parse()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
+	}
+	return x.positiveTerms(parsed), nil
+}
+
+// positiveTerms returns the words and phrases of q that a result must or may hold, as
+// spelled in the query, without stop words, each key once (the first spelling), in
+// query order, at most qsc.MaxQueryTerms. A phrase is one term (the matcher finds it as a
+// run of tokens). Terms under -not, and the patterns of wildcard, regexp and range
+// queries, are left out: they select documents but name no word to mark.
+func (x *Index) positiveTerms(q query.Query) []string {
+	var terms []string
+	seen := map[string]bool{}
+	add := func(term string) {
+		key := strings.Join(x.keys(term), " ")
+		if key != "" && !seen[key] && len(terms) < qsc.MaxQueryTerms {
+			seen[key] = true
+			terms = append(terms, term)
+		}
+	}
+	var walk func(q query.Query)
+	walk = func(q query.Query) {
+		switch q := q.(type) {
+		case *query.BooleanQuery:
+			walk(q.Must)
+			walk(q.Should)
+			walk(q.Filter)
+		case *query.ConjunctionQuery:
+			for _, c := range q.Conjuncts {
+				walk(c)
+			}
+		case *query.DisjunctionQuery:
+			for _, d := range q.Disjuncts {
+				walk(d)
+			}
+		case *query.MatchQuery:
+			for _, w := range x.words(q.Match) {
+				add(w)
+			}
+		case *query.MatchPhraseQuery:
+			if ws := x.words(q.MatchPhrase); len(ws) == 1 {
+				add(ws[0])
+			} else if len(ws) > 1 {
+				add(strings.Join(strings.Fields(q.MatchPhrase), " "))
+			}
+		case *query.TermQuery:
+			add(q.Term)
+		}
+	}
+	walk(q)
+	return terms
+}
+
+// words returns the searchable words of s (not stop words), as spelled in s.
+func (x *Index) words(s string) []string {
+	var out []string
+	for _, t := range x.analyzer.Analyze([]byte(s)) {
+		out = append(out, s[t.Start:t.End])
+	}
+	return out
+}
+
+// keys returns the index terms of s.
+func (x *Index) keys(s string) []string {
+	var out []string
+	for _, t := range x.analyzer.Analyze([]byte(s)) {
+		out = append(out, string(t.Term))
+	}
+	return out
+}
