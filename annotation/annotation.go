@@ -32,6 +32,14 @@
 // A token of up to 32 bytes preceded by at most 2 bytes of space, with its head within
 // 63 positions, takes 4 bytes. Tables hold at most 255 names each.
 //
+// # Size and speed
+//
+// On news text (the demo collection: 2,000 documents of 5 sentences, 26.6 tokens a
+// sentence) an annotation takes 4.28 bytes a token, 573 bytes a document, 0.77 bytes per
+// byte of text. Decode reads it in one pass, checksum first: 20–30 ns a token (3–4 µs a
+// document) on the 2-vCPU development machine under load, with no allocation when the
+// Annotation is reused (go test ./annotation -bench Decode, which reports these figures).
+//
 // The tags and labels are small integers. Their names are those of the models that made
 // the annotation (tagger.Model.Tags, parser.Model.Labels), so an annotation identified by
 // its model ids needs no tables; an annotation may carry them (Annotation.Tables) to be
