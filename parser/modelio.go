@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
@@ -121,18 +122,18 @@ func byID(m map[string]uint32) []string {
 
 var errFormat = errors.New("parser: malformed model payload")
 
+// maxString bounds the length of a word, tag or label in a model file.
+const maxString = 1 << 16
+
 // Load decodes a model written by MarshalBinary. A truncated, corrupt or foreign file gives
-// an error saying so.
+// an error saying so. The payload is decompressed as it is read, straight into the
+// model's tables: the whole uncompressed payload is never held in memory.
 func Load(data []byte) (*Model, error) {
 	payload, version, err := modelfile.Decode(data, modelKind, 1, modelVersion)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}
-	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(payload)), modelfile.MaxPayload))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errFormat, err)
-	}
-	r := bytes.NewReader(raw)
+	r := bufio.NewReaderSize(io.LimitReader(flate.NewReader(bytes.NewReader(payload)), modelfile.MaxPayload), 1<<16)
 	getU := func() uint64 {
 		v, e := binary.ReadUvarint(r)
 		if e != nil && err == nil {
@@ -149,12 +150,15 @@ func Load(data []byte) (*Model, error) {
 		ss := make([]string, 0, min(n, 1<<16))
 		for range n {
 			l := getU()
-			if err != nil || l > uint64(r.Len()) {
+			if err != nil || l > maxString {
 				err = errFormat
 				return nil
 			}
 			b := make([]byte, l)
-			r.Read(b)
+			if _, e := io.ReadFull(r, b); e != nil {
+				err = errFormat
+				return nil
+			}
 			ss = append(ss, string(b))
 		}
 		return ss
@@ -202,12 +206,15 @@ func Load(data []byte) (*Model, error) {
 	}
 	for i := uint64(0); i < nc && err == nil; i++ {
 		l := getU()
-		if l > uint64(len(labels)) || l > uint64(r.Len()) {
+		if l > uint64(len(labels)) {
 			err = errFormat
 			break
 		}
 		c := make([]uint8, l)
-		r.Read(c)
+		if _, e := io.ReadFull(r, c); e != nil {
+			err = errFormat
+			break
+		}
 		for _, v := range c {
 			if int(v) >= len(labels) {
 				err = errFormat
@@ -238,22 +245,36 @@ func Load(data []byte) (*Model, error) {
 	m.buildLex()
 	m.buildAllCands()
 	rows, lrows := 1<<m.actBits, 1<<m.labBits
-	want := 2 * (rows*numActs + lrows*len(labels))
-	rest := raw[len(raw)-r.Len():]
-	if len(rest) != want {
-		return nil, fmt.Errorf("%w: %d bytes of weights, want %d", errFormat, len(rest), want)
-	}
 	m.actH = make([]uint16, rows*actStride)
-	for i := range rows {
-		for a := range numActs {
-			m.actH[i*actStride+a] = binary.LittleEndian.Uint16(rest)
-			rest = rest[2:]
+	m.labH = make([]uint16, lrows*len(labels))
+	short := fmt.Errorf("%w: fewer bytes of weights than the %d the header implies", errFormat, 2*(rows*numActs+len(m.labH)))
+	var buf [2 * numActs * 1024]byte
+	for i := 0; i < rows; i += 1024 { // rows is a power of 2 ≥ 2
+		n := min(rows-i, 1024)
+		if _, err := io.ReadFull(r, buf[:2*numActs*n]); err != nil {
+			return nil, short
+		}
+		for j := range n {
+			for a := range numActs {
+				m.actH[(i+j)*actStride+a] = binary.LittleEndian.Uint16(buf[2*(j*numActs+a):])
+			}
 		}
 	}
-	m.labH = make([]uint16, lrows*len(labels))
-	for i := range m.labH {
-		m.labH[i] = binary.LittleEndian.Uint16(rest)
-		rest = rest[2:]
+	for i := 0; i < len(m.labH); i += len(buf) / 2 {
+		n := min(len(m.labH)-i, len(buf)/2)
+		if _, err := io.ReadFull(r, buf[:2*n]); err != nil {
+			return nil, short
+		}
+		for j := range n {
+			m.labH[i+j] = binary.LittleEndian.Uint16(buf[2*j:])
+		}
+	}
+	switch _, err := r.ReadByte(); err {
+	case io.EOF:
+	case nil:
+		return nil, fmt.Errorf("%w: bytes after the weights", errFormat)
+	default:
+		return nil, fmt.Errorf("%w: %v", errFormat, err)
 	}
 	return m, nil
 }

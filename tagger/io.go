@@ -125,37 +125,46 @@ func (d *decoder) u64() uint64 {
 	return 0
 }
 
-// table reads a table whose entries must name tags below nTags.
+// table reads a table whose entries must name tags below nTags. A first pass checks the
+// rows and counts their entries, so that the second decodes them straight into the table,
+// with no allocation per row.
 func (d *decoder) table(nTags int) table {
 	n := int(d.u32())
 	if d.err != nil || n > len(d.b)/10 {
 		d.err = errCorrupt
 		return table{}
 	}
-	rows := make([]row, 0, n)
-	var prev uint64
-	for i := 0; i < n && d.err == nil; i++ {
-		k := d.u64()
-		c := int(d.u16())
-		p := d.take(4 * c)
-		if d.err != nil || k == 0 || (i > 0 && k <= prev) {
+	le := binary.LittleEndian
+	b, total, prev := d.b, 0, uint64(0)
+	for range n {
+		if len(b) < 10 {
 			d.err = errCorrupt
-			break
+			return table{}
 		}
-		prev = k
-		ents := make([]uint32, c)
-		for j := range ents {
-			ents[j] = binary.LittleEndian.Uint32(p[4*j:])
-			if entTag(ents[j]) >= nTags {
+		k, c := le.Uint64(b), int(le.Uint16(b[8:]))
+		if k <= prev || len(b) < 10+4*c { // keys are non-zero and ascending
+			d.err = errCorrupt
+			return table{}
+		}
+		prev, total, b = k, total+c, b[10+4*c:]
+	}
+	t := newTable(n, total)
+	var ents []uint32
+	for range n {
+		k := d.u64()
+		p := d.take(4 * int(d.u16()))
+		ents = ents[:0]
+		for j := 0; j < len(p); j += 4 {
+			e := le.Uint32(p[j:])
+			if entTag(e) >= nTags {
 				d.err = errCorrupt
+				return table{}
 			}
+			ents = append(ents, e)
 		}
-		rows = append(rows, row{key: k, ents: ents})
+		t.add(k, ents)
 	}
-	if d.err != nil {
-		return table{}
-	}
-	return buildTable(rows)
+	return t
 }
 
 // lexicon reads the tag profiles of the clustered words, keys in file order.

@@ -50,25 +50,36 @@ func entWeight(e uint32) int32 { return int32(int16(uint16(e))) }
 
 // buildTable builds a table from rows with distinct non-zero keys.
 func buildTable(rows []row) table {
-	size := 16
-	for size < 2*len(rows) {
-		size *= 2
-	}
-	t := table{mask: uint64(size - 1), slots: make([]slot, size), n: len(rows)}
 	total := 0
 	for _, r := range rows {
 		total += len(r.ents)
 	}
-	t.ents = make([]uint32, 0, total)
+	t := newTable(len(rows), total)
 	for _, r := range rows {
-		s := r.key & t.mask
-		for t.slots[s].key != 0 {
-			s = (s + 1) & t.mask
-		}
-		t.slots[s] = slot{key: r.key, off: uint32(len(t.ents)), n: uint32(len(r.ents))}
-		t.ents = append(t.ents, r.ents...)
+		t.add(r.key, r.ents)
 	}
 	return t
+}
+
+// newTable returns an empty table for keys distinct non-zero keys with ents entries in
+// all: at most two thirds of its slots will be used.
+func newTable(keys, ents int) table {
+	size := 16
+	for 2*size < 3*keys {
+		size *= 2
+	}
+	return table{mask: uint64(size - 1), slots: make([]slot, size), ents: make([]uint32, 0, ents)}
+}
+
+// add adds a key that t does not hold, with its entries.
+func (t *table) add(key uint64, ents []uint32) {
+	s := key & t.mask
+	for t.slots[s].key != 0 {
+		s = (s + 1) & t.mask
+	}
+	t.slots[s] = slot{key: key, off: uint32(len(t.ents)), n: uint32(len(ents))}
+	t.ents = append(t.ents, ents...)
+	t.n++
 }
 
 // find returns the entries of key, or nil.

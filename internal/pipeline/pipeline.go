@@ -35,21 +35,33 @@ type Pipeline struct {
 	TaggerSum, ParserSum [sha256.Size]byte
 }
 
-// Load decodes a tagger and a parser model file.
+// Load decodes a tagger and a parser model file. The two models are decoded, and the
+// files hashed, on three goroutines.
 func Load(taggerData, parserData []byte) (*Pipeline, error) {
-	tm, err := tagger.Load(taggerData)
-	if err != nil {
-		return nil, fmt.Errorf("tagger model: %w", err)
+	var (
+		wg         sync.WaitGroup
+		p          Pipeline
+		tErr, pErr error
+		id         [sha256.Size]byte
+	)
+	wg.Go(func() { p.Tagger, tErr = tagger.Load(taggerData) })
+	wg.Go(func() { p.Parser, pErr = parser.Load(parserData) })
+	wg.Go(func() {
+		h := sha256.New()
+		h.Write(taggerData)
+		h.Write(parserData)
+		h.Sum(id[:0])
+		p.TaggerSum, p.ParserSum = sha256.Sum256(taggerData), sha256.Sum256(parserData)
+	})
+	wg.Wait()
+	if tErr != nil {
+		return nil, fmt.Errorf("tagger model: %w", tErr)
 	}
-	pm, err := parser.Load(parserData)
-	if err != nil {
-		return nil, fmt.Errorf("parser model: %w", err)
+	if pErr != nil {
+		return nil, fmt.Errorf("parser model: %w", pErr)
 	}
-	h := sha256.New()
-	h.Write(taggerData)
-	h.Write(parserData)
-	return &Pipeline{Tagger: tm, Parser: pm, ID: hex.EncodeToString(h.Sum(nil))[:12],
-		TaggerSum: sha256.Sum256(taggerData), ParserSum: sha256.Sum256(parserData)}, nil
+	p.ID = hex.EncodeToString(id[:])[:12]
+	return &p, nil
 }
 
 // Options control how a sentence is analysed.

@@ -81,18 +81,28 @@ func (m *LR) NonZero() int {
 
 // newLR builds a model from trained weights θ = (w, bias) and the training vocabulary.
 func newLR(info Info, theta []float64, vocab *features.Vocab) (*LR, error) {
-	ext, err := features.NewExtractor(info.Features, vocab)
-	if err != nil {
-		return nil, err
-	}
 	dim := info.Features.Size()
 	if len(theta) != dim+1 {
 		return nil, fmt.Errorf("lr: %d weights for %d features", len(theta), dim)
 	}
-	m := &LR{ext: ext, w: make([]float32, dim), bias: float32(theta[dim]), threshold: float32(info.Threshold), Info: info}
+	w := make([]float32, dim)
 	for i, v := range theta[:dim] {
-		m.w[i] = float32(v)
+		w[i] = float32(v)
 	}
+	return newLRWeights(info, w, float32(theta[dim]), vocab)
+}
+
+// newLRWeights builds a model from its float32 weights (len(w) = info.Features.Size()),
+// which it keeps.
+func newLRWeights(info Info, w []float32, bias float32, vocab *features.Vocab) (*LR, error) {
+	ext, err := features.NewExtractor(info.Features, vocab)
+	if err != nil {
+		return nil, err
+	}
+	if len(w) != info.Features.Size() {
+		return nil, fmt.Errorf("lr: %d weights for %d features", len(w), info.Features.Size())
+	}
+	m := &LR{ext: ext, w: w, bias: bias, threshold: float32(info.Threshold), Info: info}
 	if math.IsNaN(float64(m.bias)) || math.IsNaN(info.Threshold) || math.IsInf(info.Threshold, 0) {
 		return nil, errors.New("lr: NaN bias or threshold")
 	}

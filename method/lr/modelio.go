@@ -73,14 +73,47 @@ func b2u(v bool) byte {
 // Load decodes a model file written by MarshalBinary. A corrupt, truncated or foreign
 // file gives an error (wrapping a modelfile error or ErrFormat).
 func Load(data []byte) (*LR, error) {
+	info, bias, r, err := header(data)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]float32, info.Features.Size())
+	if err := modelfile.ReadSparse(r, w); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	hs, err := modelfile.ReadHashes(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if r.Len() != 0 {
+		return nil, fmt.Errorf("%w: trailing bytes", ErrFormat)
+	}
+	var vocab *features.Vocab
+	if len(hs) > 0 {
+		vocab = features.VocabOf(hs)
+	}
+	return newLRWeights(info, w, bias, vocab)
+}
+
+// LoadInfo decodes what a model file says about its training (Info), without decoding
+// its weights. RANDOM reads its marginal this way.
+func LoadInfo(data []byte) (Info, error) {
+	info, _, _, err := header(data)
+	return info, err
+}
+
+// header checks the container of a model file and decodes the fields before the weights;
+// r reads the rest of the payload.
+func header(data []byte) (info Info, bias float32, r *bytes.Reader, err error) {
 	payload, version, err := modelfile.Decode(data, fileKind, 1, 2, fileVersion)
 	if err != nil {
-		return nil, fmt.Errorf("lr: %w", err)
+		return info, 0, nil, fmt.Errorf("lr: %w", err)
 	}
-	r := bytes.NewReader(payload)
+	r = bytes.NewReader(payload)
 	le := binary.LittleEndian
-	fail := func(what string) (*LR, error) { return nil, fmt.Errorf("%w: %s", ErrFormat, what) }
-	var info Info
+	fail := func(what string) (Info, float32, *bytes.Reader, error) {
+		return Info{}, 0, nil, fmt.Errorf("%w: %s", ErrFormat, what)
+	}
 	nl, err := r.ReadByte()
 	if err != nil {
 		return fail("no name")
@@ -100,7 +133,7 @@ func Load(data []byte) (*LR, error) {
 		return fail("no feature version")
 	}
 	if v := le.Uint16(vb[:]); v != features.Version {
-		return nil, fmt.Errorf("%w: features version %d, this build computes version %d (retrain the model)", ErrFormat, v, features.Version)
+		return Info{}, 0, nil, fmt.Errorf("%w: features version %d, this build computes version %d (retrain the model)", ErrFormat, v, features.Version)
 	}
 	if n, _ := r.Read(fb[:]); n != len(fb) {
 		return fail("short feature configuration")
@@ -138,27 +171,5 @@ func Load(data []byte) (*LR, error) {
 		return fail("short header")
 	}
 	info.SkipUsed = head[32] == 1
-	bias := math.Float32frombits(le.Uint32(head[33:]))
-	dim := info.Features.Size()
-	w := make([]float32, dim)
-	if err := modelfile.ReadSparse(r, w); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	theta := make([]float64, dim+1)
-	for i, v := range w {
-		theta[i] = float64(v)
-	}
-	theta[dim] = float64(bias)
-	hs, err := modelfile.ReadHashes(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	if r.Len() != 0 {
-		return fail("trailing bytes")
-	}
-	var vocab *features.Vocab
-	if len(hs) > 0 {
-		vocab = features.VocabOf(hs)
-	}
-	return newLR(info, theta, vocab)
+	return info, math.Float32frombits(le.Uint32(head[33:])), r, nil
 }

@@ -54,13 +54,13 @@ func Opener(name string) func([]byte, uint64) (model.Method, error) {
 // y = 1 among the decisions the runtime asks about (docs/features.md), or, in a file
 // that lacks it, among all training decisions.
 func openRandom(data []byte, seed uint64) (model.Method, error) {
-	m, err := Load(data)
+	info, err := LoadInfo(data)
 	if err != nil {
 		return nil, err
 	}
-	p := m.Info.MarginalAsked
+	p := info.MarginalAsked
 	if math.IsNaN(p) {
-		p = m.Info.Marginal
+		p = info.Marginal
 	}
 	return model.NewRandom(p, seed)
 }

@@ -62,6 +62,11 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 			b.WriteString(w)
 		}
 	}
+	if p.emb == nil {
+		for _, h := range p.embH {
+			b.Write(le.AppendUint16(nil, h))
+		}
+	}
 	for _, x := range p.emb {
 		b.Write(le.AppendUint16(nil, toBF16(x)))
 	}
@@ -111,10 +116,12 @@ func Load(data []byte) (*Model, error) {
 	if len(r.b) != need {
 		return nil, fmt.Errorf("%w: %d weight bytes for embed %d, hidden %d, %d words (want %d)", ErrFormat, len(r.b), sz.Embed, sz.Hidden, nv, need)
 	}
-	p := newParams(sz, nv)
+	p := newParams(sz, 0)
+	p.V, p.emb = nv, nil // the embeddings are read as embH
 	le := binary.LittleEndian
-	for i := range p.emb {
-		p.emb[i] = fromBF16(le.Uint16(r.take(2)))
+	p.embH = make([]uint16, NumStates*nv*sz.Embed)
+	for i := range p.embH {
+		p.embH[i] = le.Uint16(r.take(2))
 	}
 	for _, t := range p.tensors()[1:] {
 		for i := range t {

@@ -91,11 +91,15 @@ type Info struct {
 // params are the trainable weights.
 type params struct {
 	Sizes
-	V   int          // vocabulary size
-	emb []float32    // NumStates × V × E: table s, word w at ((s·V)+w)·E
-	dir [2]dirParams // forward (left to right) and backward
-	wo  []float32    // 2 × 2H: class 0 (reject), class 1 (accept)
-	bo  []float32    // 2
+	V   int       // vocabulary size
+	emb []float32 // NumStates × V × E: table s, word w at ((s·V)+w)·E
+	// embH holds the embeddings of a loaded model as the file stores them, in bfloat16
+	// (half the memory of emb, which is then nil). A row is widened when a run first needs
+	// its projection (Model.proj caches the projection), so it costs nothing per decision.
+	embH []uint16
+	dir  [2]dirParams // forward (left to right) and backward
+	wo   []float32    // 2 × 2H: class 0 (reject), class 1 (accept)
+	bo   []float32    // 2
 }
 
 func newParams(sz Sizes, v int) *params {
@@ -112,8 +116,17 @@ func (p *params) tensors() [][]float32 {
 	return [][]float32{p.emb, p.dir[0].wx, p.dir[0].u, p.dir[0].b, p.dir[1].wx, p.dir[1].u, p.dir[1].b, p.wo, p.bo}
 }
 
+// embRow returns the embedding of word in the table of state: a slice of emb, or, for a
+// loaded model, a new slice widened from embH.
 func (p *params) embRow(state, word int) []float32 {
 	o := (state*p.V + word) * p.Embed
+	if p.emb == nil {
+		e := make([]float32, p.Embed)
+		for i, h := range p.embH[o : o+p.Embed] {
+			e[i] = fromBF16(h)
+		}
+		return e
+	}
 	return p.emb[o : o+p.Embed]
 }
 
