@@ -210,7 +210,7 @@ func decodeDoc(b []byte, d *Doc) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(d); err != nil {
-		return errors.New(wire.JSONError(err))
+		return errors.New("invalid record: " + wire.JSONError(err))
 	}
 	if dec.More() {
 		return errors.New("more than one JSON value on the line")

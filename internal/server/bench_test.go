@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -55,16 +54,7 @@ func BenchmarkSnippetsHTTP(b *testing.B) {
 // BenchmarkSearchHTTP is one GET /v1/search over the demo collection: 10 documents, 2
 // snippets each.
 func BenchmarkSearchHTTP(b *testing.B) {
-	docs, err := demo.Load()
-	if err != nil {
-		b.Fatal(err)
-	}
-	idx, err := docindex.FromDocs(context.Background(), engine(b), docs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer idx.Close()
-	h := benchServer(b, idx)
+	h := benchServer(b, demoIndex(b))
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()

@@ -15,6 +15,34 @@ import (
 	"github.com/qsc-nlp/qsc/internal/docindex"
 )
 
+// demoIndex returns an index in memory of the embedded demo collection, with the
+// annotations of the test engine, closed at the end of the test.
+func demoIndex(tb testing.TB) *docindex.Index {
+	tb.Helper()
+	docs, err := demo.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := docindex.FromDocs(context.Background(), engine(tb), docs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { idx.Close() })
+	return idx
+}
+
+// demoServer returns a test server over the demo collection, closed at the end of the test.
+func demoServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	s, err := New(Config{Engine: engine(t), Index: demoIndex(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
 // screenshot saves a PNG of the tab to $QSC_SCREENSHOTS/name, when that variable names a
 // directory (to look at the page); else it only checks that Chromium can make one.
 func (p *tab) screenshot(ctx context.Context, t *testing.T, name string) {
@@ -81,21 +109,7 @@ type resultsShown struct {
 // the same page of results.
 func TestBrowserDocuments(t *testing.T) {
 	b := startBrowser(t)
-	docs, err := demo.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := docindex.FromDocs(context.Background(), engine(t), docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	s, err := New(Config{Engine: engine(t), Index: idx})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
+	ts := demoServer(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

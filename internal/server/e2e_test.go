@@ -2,15 +2,11 @@ package server
 
 import (
 	"context"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/qsc-nlp/qsc/internal/demo"
-	"github.com/qsc-nlp/qsc/internal/docindex"
 )
 
 // shown is what the page shows, read from the DOM.
@@ -47,21 +43,7 @@ const readPage = `(() => ({
 // budget slider and the ellipsis toggle with the keyboard and checks again.
 func TestBrowserSearch(t *testing.T) {
 	b := startBrowser(t)
-	docs, err := demo.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := docindex.FromDocs(context.Background(), engine(t), docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	s, err := New(Config{Engine: engine(t), Index: idx})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
+	ts := demoServer(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
