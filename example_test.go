@@ -70,10 +70,10 @@ func ExampleEngine_Snippets() {
 		}
 	}
 	// Output:
-	// 2 terms: Police arrested into a string of burglaries.
+	// 2 terms: Police in Syracuse arrested two men on Tuesday.
 	//   hit "Police" at 0
 	//   hit "arrested" at 19
-	// 2 terms: police the arrests followed a tip a car.
+	// 2 terms: A police spokesman arrests followed a tip.
 	//   hit "police" at 158
 	//   hit "arrests" at 184
 }
