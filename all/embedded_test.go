@@ -1,6 +1,7 @@
 package all_test
 
 import (
+	"crypto/sha256"
 	"os"
 	"slices"
 	"strings"
@@ -53,4 +54,24 @@ func TestDocumented(t *testing.T) {
 			t.Errorf("MODELS.md has no section for %s", name)
 		}
 	}
+}
+
+// TestRelease checks that an embedded file reads the same after Release has let the
+// kernel reclaim its pages, and that it still loads.
+func TestRelease(t *testing.T) {
+	for _, name := range modelfile.EmbeddedNames() {
+		b, err := modelfile.Embedded(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := sha256.Sum256(b)
+		modelfile.Release(name)
+		if sha256.Sum256(b) != before {
+			t.Errorf("%s changed after Release", name)
+		}
+	}
+	if _, err := method.Open("lr", nil, 1); err != nil {
+		t.Errorf("lr after Release: %v", err)
+	}
+	modelfile.Release("nope.qsm") // ignored
 }

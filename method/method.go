@@ -165,6 +165,7 @@ func Open(name string, data []byte, seed uint64) (model.Method, error) {
 		if data, err = modelfile.Embedded(e.File); err != nil {
 			return nil, fmt.Errorf("method %s: %w", name, err)
 		}
+		defer modelfile.Release(e.File) // decoded: its pages can go
 	}
 	m, err := e.Open(data, seed)
 	if err != nil {

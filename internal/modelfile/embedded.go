@@ -49,3 +49,17 @@ func EmbeddedNames() []string {
 		}
 	})
 }
+
+// Release tells the operating system that the program has decoded the registered model
+// file name and no longer needs its bytes in memory. The bytes of an embedded file are
+// part of the binary's image: reading them (to check and decode the file) makes their
+// pages resident, and they would stay so for the life of the process, next to the decoded
+// model. On Linux, Release asks the kernel to reclaim those pages (madvise MADV_PAGEOUT);
+// their content is kept, and a later Embedded reads them back in from the binary.
+// Elsewhere it does nothing. Unknown names are ignored.
+func Release(name string) {
+	embeddedMu.RLock()
+	b := embedded[name]
+	embeddedMu.RUnlock()
+	release(b)
+}

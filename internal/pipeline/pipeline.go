@@ -288,5 +288,7 @@ func embedded(parserName string) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer modelfile.Release(TaggerName)
+	defer modelfile.Release(parserName)
 	return Load(td, pd)
 }
