@@ -149,15 +149,8 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			for i := 1; i <= n; i++ {
 				w.all = append(w.all, i)
 			}
-			d := v.length(w.all, hits)
-			if d <= b {
+			if v.length(w.all, hits) <= b {
 				return w.all, nil
-			}
-			// The display leaves out the spaces before punctuation that ℓ counts: start
-			// from the budget they give back, in proportion (the loop below shrinks it if
-			// the display is over).
-			if l := queryLength(in.Sentence, w.all); l > d {
-				in.Budget = max(in.Budget, b+(l-d)*b/l)
 			}
 		}
 	}
