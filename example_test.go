@@ -46,7 +46,7 @@ func ExampleRequest_budgetCounts() {
 	}
 	fmt.Printf("%s (%d characters)\n", res.Ellipsis(), utf8.RuneCountInString(res.Ellipsis()))
 	// Output:
-	// The city … deficit grew … John Cornyn … (39 characters)
+	// … deficit grew 3.7% … John Cornyn … (35 characters)
 }
 
 // Snippets picks the sentences of a document that contain the query terms (in any

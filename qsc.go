@@ -4,8 +4,13 @@
 // Time", EMNLP 2019).
 //
 // New loads the models embedded in the binary: the tokenizer, tagger and parser of the
-// built-in English pipeline and the VERTEX ADDITION models. An Engine is safe for
-// concurrent use. The CLI (cmd/qsc) and the HTTP service go through the same Engine.
+// built-in English pipeline and the default method, the ILP, decoded as a snippet
+// (DecodingSnippet: the sentence itself when it fits; otherwise well-formed under the
+// rules of package wellformed, and the budget used). The other methods are linked by
+// importing their packages (import _ "github.com/qsc-nlp/qsc/method/nn"), or all of them
+// with import _ "github.com/qsc-nlp/qsc/all"; a request for a method that is not linked
+// fails with an error that names the import. An Engine is safe for concurrent use. The
+// CLI (cmd/qsc) and the HTTP service go through the same Engine.
 package qsc
 
 import (
