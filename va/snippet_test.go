@@ -3,36 +3,13 @@ package va_test
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
-
-// ruledSentence gives the tokens of a random tree random forms and relations, so that
-// the rules bind some of them.
-func ruledSentence(rng *rand.Rand, heads []int) *syntax.Sentence {
-	s := &syntax.Sentence{Tokens: make([]syntax.Token, len(heads))}
-	for i, h := range heads {
-		tok := syntax.Token{Form: strings.Repeat("x", 1+rng.IntN(8)), XPOS: "NN", Head: h, Rel: "obj"}
-		switch rng.IntN(8) {
-		case 0:
-			tok.Rel, tok.XPOS = "det", "DT"
-		case 1:
-			tok.Rel = "flat"
-		case 2:
-			tok.Form, tok.Rel, tok.XPOS = "not", "advmod", "RB"
-		case 3:
-			tok.Form, tok.Rel, tok.XPOS = ",", "punct", ","
-		case 4:
-			tok.Rel, tok.XPOS = "case", "IN"
-		}
-		s.Tokens[i] = tok
-	}
-	return s
-}
 
 func TestSnippetInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -42,14 +19,9 @@ func TestSnippetInvariants(t *testing.T) {
 	for i := range 4000 {
 		n := 1 + rng.IntN(40)
 		heads := randomHeads(rng, n)
-		s := ruledSentence(rng, heads)
+		s := synth.RuledSentence(rng, heads)
 		tree := mustTree(t, heads)
-		lens := make([]int, n)
-		total := -1
-		for j, tok := range s.Tokens {
-			lens[j] = len(tok.Form)
-			total += lens[j] + 1
-		}
+		lens, total := lengths(s)
 		var q []int
 		lq := -1
 		for _, v := range rng.Perm(n)[:rng.IntN(min(n, 3))+1] {
@@ -105,14 +77,9 @@ func TestSnippetFills(t *testing.T) {
 	for i := range 2000 {
 		n := 2 + rng.IntN(30)
 		heads := randomHeads(rng, n)
-		s := ruledSentence(rng, heads)
+		s := synth.RuledSentence(rng, heads)
 		tree := mustTree(t, heads)
-		lens := make([]int, n)
-		total := -1
-		for j, tok := range s.Tokens {
-			lens[j] = len(tok.Form)
-			total += lens[j] + 1
-		}
+		lens, total := lengths(s)
 		q := []int{1 + rng.IntN(n)}
 		b := lens[q[0]-1] + rng.IntN(total)
 		if err := r.Reset(s, tree, lens, q, b); err != nil || r.Yielded() {
@@ -157,12 +124,9 @@ func TestSnippetWholeSentence(t *testing.T) {
 func TestSnippetAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	heads := randomHeads(rng, 60)
-	s := ruledSentence(rng, heads)
+	s := synth.RuledSentence(rng, heads)
 	tree := mustTree(t, heads)
-	lens := make([]int, len(heads))
-	for j, tok := range s.Tokens {
-		lens[j] = len(tok.Form)
-	}
+	lens, _ := lengths(s)
 	var r wellformed.Rules
 	var c va.Compressor
 	p := va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 60}
@@ -178,4 +142,15 @@ func TestSnippetAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(100, run); a != 0 {
 		t.Errorf("Rules.Reset + Snippet allocate %v times per run", a)
 	}
+}
+
+// lengths returns the token lengths of s and ℓ(S).
+func lengths(s *syntax.Sentence) ([]int, int) {
+	lens := make([]int, s.Len())
+	total := -1
+	for j, tok := range s.Tokens {
+		lens[j] = len(tok.Form)
+		total += lens[j] + 1
+	}
+	return lens, total
 }

@@ -5,6 +5,7 @@ package synth
 
 import (
 	"math/rand/v2"
+	"strings"
 
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
@@ -61,4 +62,29 @@ func Inputs(seed uint64, count int) []model.Input {
 		ins = append(ins, model.Input{Sentence: s, Tree: tree, Query: nouns[:1], Budget: b, Gold: gold})
 	}
 	return ins
+}
+
+// RuledSentence gives the tokens of a tree (heads[i] is the head of token i+1) random
+// forms and relations drawn so that the well-formedness rules of package wellformed bind
+// some of them: determiners, case markers, flat chains, negations and commas among
+// plain objects.
+func RuledSentence(rng *rand.Rand, heads []int) *syntax.Sentence {
+	s := &syntax.Sentence{Tokens: make([]syntax.Token, len(heads))}
+	for i, h := range heads {
+		tok := syntax.Token{Form: strings.Repeat("x", 1+rng.IntN(8)), XPOS: "NN", Head: h, Rel: "obj"}
+		switch rng.IntN(8) {
+		case 0:
+			tok.Rel, tok.XPOS = "det", "DT"
+		case 1:
+			tok.Rel = "flat"
+		case 2:
+			tok.Form, tok.Rel, tok.XPOS = "not", "advmod", "RB"
+		case 3:
+			tok.Form, tok.Rel, tok.XPOS = ",", "punct", ","
+		case 4:
+			tok.Rel, tok.XPOS = "case", "IN"
+		}
+		s.Tokens[i] = tok
+	}
+	return s
 }

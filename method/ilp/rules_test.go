@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -13,26 +13,12 @@ import (
 // some of them, and computes the rules of p.
 func randomRules(t testing.TB, rng *rand.Rand, p *Problem) *wellformed.Rules {
 	t.Helper()
-	n := p.N()
-	s := &syntax.Sentence{Tokens: make([]syntax.Token, n)}
-	for v := 1; v <= n; v++ {
-		tok := syntax.Token{Form: "w", XPOS: "NN", Head: p.Tree.Head(v), Rel: "obj"}
-		switch rng.IntN(8) {
-		case 0:
-			tok.Rel, tok.XPOS = "det", "DT"
-		case 1:
-			tok.Rel = "flat"
-		case 2:
-			tok.Form, tok.Rel, tok.XPOS = "not", "advmod", "RB"
-		case 3:
-			tok.Form, tok.Rel, tok.XPOS = ",", "punct", ","
-		case 4:
-			tok.Rel, tok.XPOS = "case", "IN"
-		}
-		s.Tokens[v-1] = tok
+	heads := make([]int, p.N())
+	for v := range heads {
+		heads[v] = p.Tree.Head(v + 1)
 	}
 	r := new(wellformed.Rules)
-	if err := r.Reset(s, p.Tree, p.Lens, p.Query, p.Budget); err != nil {
+	if err := r.Reset(synth.RuledSentence(rng, heads), p.Tree, p.Lens, p.Query, p.Budget); err != nil {
 		t.Fatal(err)
 	}
 	return r
