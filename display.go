@@ -150,7 +150,9 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 				w.all = append(w.all, i)
 			}
 			if v.length(w.all, hits) <= b {
-				return w.all, nil
+				// The whole sentence fits as displayed: let the compressor return it (it
+				// does when ℓ(S) ≤ b), so that its trace is this request's.
+				in.Budget = max(in.Budget, queryLength(in.Sentence, w.all))
 			}
 		}
 	}

@@ -494,7 +494,15 @@ func Decode(data []byte, dst *Annotation) error {
 				r.off += int(l)
 			}
 		}
-		dst.Tables = t
+		if r.err != nil {
+			return r.err
+		}
+		// The same checks as NewTables (and the JSON form): no empty or repeated name.
+		vt, err := NewTables(t.Tags, t.Labels)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		dst.Tables = vt
 	}
 	ns := r.uvarint()
 	if r.err != nil {
