@@ -60,6 +60,7 @@ import (
 	"hash/crc32"
 	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -157,6 +158,9 @@ func index(what string, names []string) (map[string]uint8, error) {
 	for i, n := range names {
 		if n == "" {
 			return nil, fmt.Errorf("annotation: %s %d is empty", what, i)
+		}
+		if !utf8.ValidString(n) { // the JSON form could not tell it from another
+			return nil, fmt.Errorf("annotation: %s %d (%q) is not valid UTF-8", what, i, n)
 		}
 		if _, dup := m[n]; dup {
 			return nil, fmt.Errorf("annotation: %s %q is in the table twice", what, n)

@@ -12,6 +12,10 @@ import (
 // afterwards, to use the budget.
 const Filled Outcome = Skipped + 1
 
+// Trimmed is the outcome of a candidate that was accepted or filled and then dropped by
+// wellformed.Rules.Trim, so that the compression does not end on a function word.
+const Trimmed Outcome = Filled + 1
+
 // rejected is a candidate the Decider rejected, with its probability.
 type rejected struct {
 	v int
@@ -153,7 +157,19 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 		}
 	}
 	c.fill(tr)
-	return r.Trim(s.sent, c.result()), nil
+	kept := c.result()
+	n := len(kept)
+	kept = r.Trim(s.sent, kept)
+	if c.Trace && len(kept) < n { // the trace says which accepted tokens Trim dropped
+		for i := range c.steps {
+			if st := &c.steps[i]; st.Outcome == Accepted || st.Outcome == Filled {
+				if _, ok := slices.BinarySearch(kept, st.V); !ok {
+					st.Outcome = Trimmed
+				}
+			}
+		}
+	}
+	return kept, nil
 }
 
 // total returns ℓ(S).

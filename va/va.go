@@ -171,7 +171,7 @@ const (
 	Skipped                     // it did not fit the budget; the Decider was not asked
 )
 
-// String returns "accept", "reject", "skip" or "fill".
+// String returns "accept", "reject", "skip", "fill" or "trim".
 func (o Outcome) String() string {
 	switch o {
 	case Accepted:
@@ -182,6 +182,8 @@ func (o Outcome) String() string {
 		return "skip"
 	case Filled:
 		return "fill"
+	case Trimmed:
+		return "trim"
 	}
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
