@@ -2,7 +2,7 @@ package qsc
 
 import (
 	"fmt"
-	"unicode/utf8"
+	"sync/atomic"
 
 	"github.com/qsc-nlp/qsc/internal/display"
 	"github.com/qsc-nlp/qsc/model"
@@ -94,7 +94,11 @@ func (v *view) sentence() Span {
 
 // runs returns the maximal runs of consecutive tokens among ids (1-based, ascending).
 func (v *view) runs(ids []int) []Span {
-	var out []Span
+	return v.appendRuns(nil, ids)
+}
+
+// appendRuns appends the runs of ids (see runs) to out.
+func (v *view) appendRuns(out []Span, ids []int) []Span {
 	for k, id := range ids {
 		sp := v.span(id)
 		if k > 0 && ids[k-1] == id-1 {
@@ -108,9 +112,13 @@ func (v *view) runs(ids []int) []Span {
 
 // spansOf returns the spans of the tokens of ids (1-based).
 func (v *view) spansOf(ids []int) []Span {
-	out := make([]Span, len(ids))
-	for i, id := range ids {
-		out[i] = v.span(id)
+	return v.appendSpans(make([]Span, 0, len(ids)), ids)
+}
+
+// appendSpans appends the spans of ids (see spansOf) to out.
+func (v *view) appendSpans(out []Span, ids []int) []Span {
+	for _, id := range ids {
+		out = append(out, v.span(id))
 	}
 	return out
 }
@@ -124,17 +132,25 @@ func (v *view) render(kept, hits []int, ellipsis, markup bool) string {
 // length returns the displayed length of the compression kept: the larger number of
 // characters of its text and of its ellipsis rendering.
 func (v *view) length(kept, hits []int) int {
-	return max(utf8.RuneCountInString(v.render(kept, hits, false, false)),
-		utf8.RuneCountInString(v.render(kept, hits, true, false)))
+	return display.Length(v.text, v.sentence(), v.runs(kept), v.spansOf(hits))
 }
+
+// fitDisplay lets a solver meet the display budget itself (model.Input.Fits); tests
+// compare it with the rounds alone.
+var fitDisplay = true
+
+// rounds counts the compressions run by worker.compress, for tests.
+var rounds atomic.Int64
 
 // fitRounds bounds the recompressions of a display budget before the query alone.
 const fitRounds = 8
 
 // compress compresses in, whose Budget is the request's budget b. With a display budget
-// (v not nil), it renders the compression, and while the display (view.length, with the
-// hits) is longer than b it shrinks the compressor's budget by the excess and compresses
-// again: at most fitRounds times, the budget decreasing each time, and then with the
+// (v not nil) under the Snippet decoding, it asks the method for a compression that fits
+// as displayed (model.Input.Fits): the ILP's dynamic program returns its best one, in one
+// solve. Then, for every method, it renders the compression, and while the display
+// (view.length, with the hits) is longer than b it shrinks the compressor's budget by the
+// excess and compresses again: at most fitRounds times, the budget decreasing each time, and then with the
 // budget of the query alone, which keeps the query alone. So the display of the result is
 // at most b, or the error wraps ErrInfeasible. The slice is the compressor's memory.
 func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) ([]int, error) {
@@ -149,14 +165,25 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			for i := 1; i <= n; i++ {
 				w.all = append(w.all, i)
 			}
-			if v.length(w.all, hits) <= b {
+			if w.length(v, w.all, hits) <= b {
 				// The whole sentence fits as displayed: let the compressor return it (it
 				// does when ℓ(S) ≤ b), so that its trace is this request's.
 				in.Budget = max(in.Budget, queryLength(in.Sentence, w.all))
 			}
 		}
 	}
+	if v != nil && w.mc.Decoding == model.Snippet && fitDisplay {
+		// A solver that can (the ILP) returns its best compression that fits as displayed,
+		// most often in the first round.
+		if w.fit == nil {
+			w.fit = w.fits
+		}
+		w.fv, w.fhits, w.fb = v, hits, b
+		in.Fits = w.fit
+		defer func() { w.fv, w.fhits = nil, nil }()
+	}
 	for round := 0; ; round++ {
+		rounds.Add(1)
 		kept, err := w.mc.Compress(m, in)
 		if err != nil {
 			return nil, classify(err)
@@ -164,7 +191,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 		if v == nil {
 			return kept, nil
 		}
-		d := v.length(kept, hits)
+		d := w.length(v, kept, hits)
 		switch {
 		case d <= b:
 			return kept, nil
@@ -177,4 +204,16 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			in.Budget = max(lq, in.Budget-(d-b))
 		}
 	}
+}
+
+// fits reports whether kept fits the display budget being met (w.fb), as displayed.
+func (w *worker) fits(kept []int) bool {
+	return w.length(w.fv, kept, w.fhits) <= w.fb
+}
+
+// length is v.length(kept, hits) with the worker's memory: once grown, it allocates nothing.
+func (w *worker) length(v *view, kept, hits []int) int {
+	w.druns = v.appendRuns(w.druns[:0], kept)
+	w.dhits = v.appendSpans(w.dhits[:0], hits)
+	return w.dsc.Length(v.text, v.sentence(), w.druns, w.dhits)
 }

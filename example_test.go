@@ -46,7 +46,7 @@ func ExampleRequest_budgetCounts() {
 	}
 	fmt.Printf("%s (%d characters)\n", res.Ellipsis(), utf8.RuneCountInString(res.Ellipsis()))
 	// Output:
-	// … deficit grew 3.7% … John Cornyn … (35 characters)
+	// The city's deficit grew … John Cornyn … (39 characters)
 }
 
 // Snippets picks the sentences of a document that contain the query terms (in any
@@ -73,7 +73,7 @@ func ExampleEngine_Snippets() {
 	// 2 terms: Police in Syracuse arrested two men on Tuesday.
 	//   hit "Police" at 0
 	//   hit "arrested" at 19
-	// 2 terms: A police spokesman arrests followed a tip.
+	// 2 terms: A police spokesman the arrests followed a tip.
 	//   hit "police" at 158
 	//   hit "arrests" at 184
 }

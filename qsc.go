@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/qsc-nlp/qsc/internal/display"
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/method"
@@ -71,6 +72,14 @@ type worker struct {
 	pw  *pipeline.Worker
 	mc  model.Compressor
 	all []int // every token id of the sentence
+	// the display budget being met, for fits: the view, its hits and the budget
+	fv    *view
+	fhits []int
+	fb    int
+	fit   func(kept []int) bool // fits, made once
+	// memory of length
+	druns, dhits []Span
+	dsc          display.Scratch
 }
 
 // Options configure New.

@@ -80,6 +80,12 @@ type Input struct {
 	// by the Compressor for a Solver (nil under the Paper decoding). A Solver that honours
 	// them returns a compression closed under them; a baseline may ignore them.
 	Rules *wellformed.Rules
+	// Fits, when not nil, is a further constraint on the whole output that only the output
+	// can be checked against, such as the displayed length of a snippet (package qsc sets
+	// it under the Snippet decoding). A Solver that can return other near-optimal
+	// solutions (the ILP's dynamic program) returns the best one that fits; every other
+	// method ignores it, and the caller checks the output itself.
+	Fits func(kept []int) bool
 }
 
 // Problem returns the VERTEX ADDITION problem of in: S, its tree, Q and b.

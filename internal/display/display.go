@@ -38,28 +38,59 @@ type Span struct {
 // the last word). With ellipsis, "…" marks where words were removed (see the package
 // documentation); with markup, the text is HTML-escaped and the hits are in <mark>.
 func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) string {
-	runs := clean(doc, kept, 0, len(doc))
-	if len(runs) == 0 {
-		return ""
-	}
-	sent = Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
-	hits = clean(doc, hits, 0, len(doc))
-	if ellipsis {
-		runs = wordy(doc, runs, hits)
-	}
 	var b strings.Builder
 	w := writer{b: &b, markup: markup}
+	var words []Span
+	w.render(doc, sent, clean(nil, doc, kept, 0, len(doc)), clean(nil, doc, hits, 0, len(doc)), ellipsis, &words)
+	return b.String()
+}
+
+// Length returns the number of characters (runes) of the longer of the two plain renderings
+// of kept, Render(doc, sent, kept, hits, false, false) and the same with ellipsis, without
+// building either string: it is the displayed length that a display budget counts.
+func Length(doc string, sent Span, kept, hits []Span) int {
+	var sc Scratch
+	return sc.Length(doc, sent, kept, hits)
+}
+
+// Scratch is reusable memory for Length: once grown, its Length allocates nothing. The
+// zero value is ready to use; it is not safe for concurrent use.
+type Scratch struct {
+	runs, hits, words []Span
+}
+
+// Length is the package's Length, with sc's memory.
+func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
+	sc.runs = clean(sc.runs[:0], doc, kept, 0, len(doc))
+	sc.hits = clean(sc.hits[:0], doc, hits, 0, len(doc))
+	plain, cut := writer{}, writer{}
+	plain.render(doc, sent, sc.runs, sc.hits, false, &sc.words)
+	cut.render(doc, sent, sc.runs, sc.hits, true, &sc.words)
+	return max(plain.n, cut.n)
+}
+
+// render writes the rendering of the runs kept (see Render) to w; runs and hits are
+// clean. words is memory for the runs that hold a word.
+func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool, words *[]Span) {
+	if len(runs) == 0 {
+		return
+	}
+	sent = Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
+	if ellipsis {
+		*words = wordy((*words)[:0], doc, runs, hits)
+		runs = *words
+	}
 	if ellipsis && hasWord(doc[sent.Start:runs[0].Start]) {
-		b.WriteString(Cut + " ")
+		w.put(Cut + " ")
 	}
 	h := 0
 	for i, r := range runs {
 		if i > 0 {
 			if ellipsis && hasWord(doc[runs[i-1].End:r.Start]) {
-				b.WriteString(" " + Cut)
+				w.put(" " + Cut)
 			}
 			if !AttachesLeft(doc[r.Start:r.End]) {
-				b.WriteByte(' ')
+				w.put(" ")
 			}
 		}
 		w.space = false
@@ -81,16 +112,14 @@ func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) str
 		w.text(doc[pos:r.End])
 	}
 	if ellipsis && hasWord(doc[runs[len(runs)-1].End:sent.End]) {
-		b.WriteString(" " + Cut)
+		w.put(" " + Cut)
 	}
-	return b.String()
 }
 
-// wordy returns the runs that hold a letter, a digit or a hit: a run of punctuation alone
-// (a final period after a cut) is treated as part of the cut. When no run holds one, it
-// returns runs unchanged.
-func wordy(doc string, runs, hits []Span) []Span {
-	out := make([]Span, 0, len(runs))
+// wordy appends to out the runs that hold a letter, a digit or a hit: a run of
+// punctuation alone (a final period after a cut) is treated as part of the cut. When no run
+// holds one, it appends every run.
+func wordy(out []Span, doc string, runs, hits []Span) []Span {
 	h := 0
 	for _, r := range runs {
 		for h < len(hits) && hits[h].End <= r.Start {
@@ -101,15 +130,14 @@ func wordy(doc string, runs, hits []Span) []Span {
 		}
 	}
 	if len(out) == 0 {
-		return runs
+		return append(out, runs...)
 	}
 	return out
 }
 
-// clean returns the spans clamped to [lo, hi], without empty ones and without any that
-// starts before the end of the previous one, moved to UTF-8 boundaries.
-func clean(doc string, spans []Span, lo, hi int) []Span {
-	out := make([]Span, 0, len(spans))
+// clean appends to out the spans clamped to [lo, hi], without empty ones and without any
+// that starts before the end of the previous one, moved to UTF-8 boundaries.
+func clean(out []Span, doc string, spans []Span, lo, hi int) []Span {
 	end := lo
 	for _, sp := range spans {
 		st, en := boundary(doc, max(sp.Start, lo), false), boundary(doc, min(sp.End, hi), true)
@@ -138,12 +166,48 @@ func boundary(doc string, i int, forward bool) int {
 
 // hasWord reports whether s holds a letter or a digit.
 func hasWord(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // isSpace reports whether s is only white space or control characters.
 func isSpace(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return !separator(r) }) < 0
+	return skip(s, true) == len(s)
+}
+
+// skip returns the length of the longest prefix of s made of separators (sep) or of
+// anything else (!sep).
+func skip(s string, sep bool) int {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c <= ' ' || c == 0x7f) != sep {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if separator(r) != sep {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 // separator reports whether r separates words without being shown: white space, control
@@ -152,46 +216,51 @@ func separator(r rune) bool {
 	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
 
-// writer writes document text with separators collapsed, escaped when markup.
+// writer writes document text with separators collapsed, escaped when markup. Without a
+// builder it only counts the characters (runes) it would write, in n.
 type writer struct {
 	b      *strings.Builder
+	n      int
 	markup bool
 	space  bool // a separator is pending
+}
+
+// put writes s as it is.
+func (w *writer) put(s string) {
+	if w.b == nil {
+		w.n += utf8.RuneCountInString(s)
+		return
+	}
+	w.b.WriteString(s)
 }
 
 // text writes s, collapsing runs of separators into one space.
 func (w *writer) text(s string) {
 	for len(s) > 0 {
-		i := strings.IndexFunc(s, separator)
-		if i < 0 {
-			i = len(s)
-		}
-		if i > 0 {
+		if i := skip(s, false); i > 0 {
 			w.word(s[:i])
+			s = s[i:]
 		}
-		s = s[i:]
-		j := strings.IndexFunc(s, func(r rune) bool { return !separator(r) })
-		if j < 0 {
-			j = len(s)
-		}
-		if j > 0 {
+		if j := skip(s, true); j > 0 {
 			w.space = true
+			s = s[j:]
 		}
-		s = s[j:]
 	}
 }
 
 // word writes s, which holds no separator, after a pending space.
 func (w *writer) word(s string) {
 	if w.space {
-		w.b.WriteByte(' ')
+		w.put(" ")
 		w.space = false
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if w.markup {
 		s = html.EscapeString(s)
 	}
-	w.b.WriteString(s)
+	w.put(s)
 }
 
 // mark writes s inside <mark> when markup, else as text.
@@ -201,13 +270,13 @@ func (w *writer) mark(s string) {
 		return
 	}
 	if w.space {
-		w.b.WriteByte(' ')
+		w.put(" ")
 		w.space = false
 	}
-	w.b.WriteString("<mark>")
+	w.put("<mark>")
 	w.text(s)
 	w.space = false
-	w.b.WriteString("</mark>")
+	w.put("</mark>")
 }
 
 // AttachesLeft reports whether text, the start of a run or a token, is written against the

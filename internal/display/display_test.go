@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestAttachesLeft(t *testing.T) {
@@ -57,4 +58,43 @@ func TestRenderJoins(t *testing.T) {
 	if got := Render(doc, sent, kept, []Span{at("men")}, false, true); got != "Police <mark>men</mark>." {
 		t.Errorf("html %q", got)
 	}
+}
+
+// lengthOf is what Length must return: the longer plain rendering, counted in runes.
+func lengthOf(doc string, sent Span, kept, hits []Span) int {
+	return max(utf8.RuneCountInString(Render(doc, sent, kept, hits, false, false)),
+		utf8.RuneCountInString(Render(doc, sent, kept, hits, true, false)))
+}
+
+func TestLength(t *testing.T) {
+	doc := "Police  arrested two\u00a0men on Tuesday,\u2028 officials said \xff\xfe (in Zürich)."
+	sent := Span{0, len(doc)}
+	at := func(s string) Span { i := strings.Index(doc, s); return Span{i, i + len(s)} }
+	for _, kept := range [][]Span{
+		nil,
+		{at("Police  arrested")},
+		{at("Police  arrested"), at("men"), at(","), at("officials said")},
+		{at("two\u00a0men"), at("\xff\xfe"), at("Zürich)."), at(".")},
+		{at("on"), at("Tuesday,\u2028 officials")},
+	} {
+		hits := []Span{at("men")}
+		if got, want := Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
+			t.Errorf("Length(%v) = %d, want %d (%q, %q)", kept, got, want,
+				Render(doc, sent, kept, hits, false, false), Render(doc, sent, kept, hits, true, false))
+		}
+	}
+}
+
+// FuzzLength checks that Length counts what Render writes, for any spans of any text.
+func FuzzLength(f *testing.F) {
+	f.Add("Police arrested two men on Tuesday, officials said.", 0, 6, 16, 19, 20, 51, 0, 51)
+	f.Add("a\u00a0b \xff c\u200b, d", 0, 1, 2, 5, 6, 9, 0, 12)
+	f.Fuzz(func(t *testing.T, doc string, k1, k2, k3, k4, h1, h2, s1, s2 int) {
+		kept := []Span{{k1, k2}, {k3, k4}}
+		hits := []Span{{h1, h2}}
+		sent := Span{s1, s2}
+		if got, want := Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
+			t.Fatalf("Length = %d, Render gives %d", got, want)
+		}
+	})
 }

@@ -70,14 +70,35 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 	if p.Nested {
 		return d.NestedOptimize(p, sol)
 	}
+	row, err := d.solve(p)
+	if err != nil {
+		return err
+	}
+	bestC := -1
+	for c := range row {
+		if row[c] > negInf && (bestC < 0 || row[c] > row[bestC]) {
+			bestC = c
+		}
+	}
+	if bestC < 0 {
+		return errInfeasible
+	}
+	d.readBack(p, sol, row, bestC)
+	return nil
+}
+
+// solve fills the tables of p bottom up and returns the root's row: row[c] is the best
+// score of a solution of total weight exactly c, −∞ if there is none. The row is valid
+// until the next call.
+func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
-		return err
+		return nil, err
 	}
 	t := p.Tree
 	if p.Rules != nil {
 		if p.Rules.N() != t.N() {
-			return fmt.Errorf("%w: rules for %d tokens, tree of %d", va.ErrInvalidInput, p.Rules.N(), t.N())
+			return nil, fmt.Errorf("%w: rules for %d tokens, tree of %d", va.ErrInvalidInput, p.Rules.N(), t.N())
 		}
 		t = p.Rules.Tree()
 	}
@@ -157,24 +178,25 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 		}
 	}
 	// The root: its children hang off it, which is always there.
-	capR, row := d.mergeChildren(t.Children(0), 1, K)
-	bestC := -1
-	for c := 0; c <= capR; c++ {
-		if row[c] > negInf && (bestC < 0 || row[c] > row[bestC]) {
-			bestC = c
-		}
-	}
-	if bestC < 0 {
-		return errInfeasible
-	}
-	sol.Score = row[bestC]
+	_, row := d.mergeChildren(t.Children(0), 1, K)
+	return row, nil
+}
 
+// readBack writes into sol the optimum of total weight c read top down from the tables
+// of the last solve, whose root row is row.
+func (d *TreeDP) readBack(p *Problem, sol *Solution, row []float64, weight int) {
+	t := p.Tree
+	if p.Rules != nil {
+		t = p.Rules.Tree()
+	}
+	n := t.N()
+	sol.Score = row[weight]
 	// Top down: read the optimum back.
 	sol.Parent, _ = grow(sol.Parent[:0], n+1)
 	for v := range sol.Parent {
 		sol.Parent[v] = -1
 	}
-	d.stack = d.pushChildren(d.stack[:0], t.Children(0), 1, bestC)
+	d.stack = d.pushChildren(d.stack[:0], t.Children(0), 1, weight)
 	for len(d.stack) > 0 {
 		fr := d.stack[len(d.stack)-1]
 		d.stack = d.stack[:len(d.stack)-1]
@@ -193,7 +215,67 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 			sol.Kept = append(sol.Kept, v)
 		}
 	}
-	return nil
+}
+
+// fitTries bounds the read-backs of OptimizeFit.
+const fitTries = 32
+
+// OptimizeFit solves p (which must not be Nested) under one more constraint that only a
+// whole solution can be checked against, such as the displayed length of a snippet: it
+// solves p once, then reads back the optimum of each total weight in decreasing order of
+// score (the smaller weight first among equal scores), and returns the first kept set
+// that, passed through post when post is not nil (a trim), fits. After fitTries
+// read-backs without a fit it returns the overall optimum (post applied) and false. The
+// returned slice aliases sol.Kept.
+func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
+	if p.Nested {
+		return nil, false, fmt.Errorf("%w: OptimizeFit of a nested problem", va.ErrInvalidInput)
+	}
+	row, err := d.solve(p)
+	if err != nil {
+		return nil, false, err
+	}
+	first := -1
+	prev := -1
+	for range fitTries {
+		// The next weight in the order: score descending, weight ascending.
+		c := -1
+		for j, x := range row {
+			if x == negInf {
+				continue
+			}
+			if prev >= 0 && (x > row[prev] || x == row[prev] && j <= prev) {
+				continue // already tried
+			}
+			if c < 0 || x > row[c] {
+				c = j
+			}
+		}
+		if c < 0 {
+			break
+		}
+		if first < 0 {
+			first = c
+		}
+		prev = c
+		d.readBack(p, sol, row, c)
+		kept := sol.Kept
+		if post != nil {
+			kept = post(kept)
+		}
+		if fits(kept) {
+			return kept, true, nil
+		}
+	}
+	if first < 0 {
+		return nil, false, errInfeasible
+	}
+	d.readBack(p, sol, row, first)
+	kept := sol.Kept
+	if post != nil {
+		kept = post(kept)
+	}
+	return kept, false, nil
 }
 
 // mergeChildren merges the tables F_u[s] of the children u of a vertex in state s (for

@@ -27,6 +27,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -184,6 +185,9 @@ type scratch struct {
 	vec     features.Vector
 	p       Problem
 	sol     Solution
+	// for OptimizeFit: the sentence being solved, and trimmed as a func made once
+	sentence *syntax.Sentence
+	trim     func([]int) []int
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
@@ -218,6 +222,15 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	if in.Rules != nil && m.variant == constrained {
 		sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = in.Rules, m.fill, m.nested, m.proximity
 	}
+	if dp, ok := sc.opt.(*TreeDP); ok && in.Fits != nil && sc.p.Rules != nil && !sc.p.Nested {
+		sc.sentence = in.Sentence
+		if sc.trim == nil {
+			sc.trim = sc.trimmed
+		}
+		kept, _, err := dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, in.Fits)
+		sc.sentence = nil
+		return kept, err
+	}
 	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 		return nil, err
 	}
@@ -225,6 +238,11 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 		return sc.p.Rules.Trim(in.Sentence, sc.sol.Kept), nil
 	}
 	return sc.sol.Kept, nil
+}
+
+// trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).
+func (sc *scratch) trimmed(kept []int) []int {
+	return sc.p.Rules.Trim(sc.sentence, kept)
 }
 
 // problem fills p with the arc scores of in under m's weights.

@@ -100,3 +100,93 @@ func TestNestedRules(t *testing.T) {
 		t.Error("nested decoding without rules did not fail")
 	}
 }
+
+// runs counts the maximal runs of consecutive ids in kept (ascending): a display's gaps.
+func runs(kept []int) int {
+	n := 0
+	for i, v := range kept {
+		if i == 0 || kept[i-1] != v-1 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestOptimizeFit checks OptimizeFit against what shrinking the budget finds: with a
+// constraint on the whole solution (here, at most g runs of consecutive tokens, as a
+// display with "…" cares about), for every budget b' ≤ b the optimum of Optimize at b' is
+// one of the per-weight optima OptimizeFit reads back, so the first b' whose optimum
+// fits gives a lower bound on OptimizeFit's score, which must fit.
+func TestOptimizeFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var d, e TreeDP
+	var sol, sol2 Solution
+	found, tried := 0, 0
+	for i := range 2000 {
+		p := randomProblem(t, rng, 11)
+		p.QueryViaRoot = false
+		p.Rules = randomRules(t, rng, p)
+		p.Fill = rng.Float64()
+		g := 1 + rng.IntN(3)
+		fits := func(kept []int) bool { return runs(kept) <= g }
+		kept, ok, err := d.OptimizeFit(p, &sol, nil, fits)
+		if err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		if ok != fits(kept) || !closed(p.Rules, kept) {
+			t.Fatalf("instance %d: %v: ok %v, %d runs (at most %d), closed %v", i, kept, ok, runs(kept), g, closed(p.Rules, kept))
+		}
+		score, feasible := p.Evaluate(kept)
+		for _, v := range kept { // Evaluate leaves out the fill bonus
+			score += p.Fill * float64(p.Lens[v-1]+1)
+		}
+		if !feasible || !near(score, sol.Score) {
+			t.Fatalf("instance %d: %v feasible %v, score %v, claims %v", i, kept, feasible, score, sol.Score)
+		}
+		// Shrink the budget until the optimum fits.
+		b := p.Budget
+		for q := b; q >= 0; q-- {
+			p.Budget = q
+			if e.Optimize(p, &sol2) != nil {
+				break
+			}
+			if fits(sol2.Kept) {
+				tried++
+				if !ok {
+					// Allowed only when more than fitTries weights score at least as well.
+					row, _ := e.solve(&Problem{Tree: p.Tree, Lens: p.Lens, Edge: p.Edge, Root: p.Root, Query: p.Query, Budget: b, Rules: p.Rules, Fill: p.Fill})
+					better := 0
+					for _, x := range row {
+						if x >= sol2.Score {
+							better++
+						}
+					}
+					if better <= fitTries {
+						t.Fatalf("instance %d: no fit found, but budget %d of %d gives %v (score %v)", i, q, b, sol2.Kept, sol2.Score)
+					}
+				} else if sol.Score < sol2.Score-1e-9 {
+					t.Fatalf("instance %d: OptimizeFit %v (score %v) is worse than budget %d's %v (score %v)", i, kept, sol.Score, q, sol2.Kept, sol2.Score)
+				}
+				break
+			}
+		}
+		p.Budget = b
+		if ok {
+			found++
+		}
+	}
+	t.Logf("%d of 2000 fit (%d found by shrinking the budget)", found, tried)
+	if found == 0 || found == 2000 {
+		t.Errorf("%d of 2000 instances fit: the constraint does not discriminate", found)
+	}
+	// post is applied to what is checked and returned.
+	p := randomProblem(t, rng, 11)
+	p.Rules = randomRules(t, rng, p)
+	p.QueryViaRoot = false
+	calls := 0
+	post := func(k []int) []int { calls++; return k[:0] }
+	kept, ok, err := d.OptimizeFit(p, &sol, post, func(k []int) bool { return len(k) == 0 })
+	if err != nil || !ok || len(kept) != 0 || calls != 1 {
+		t.Errorf("with post: %v, %v, %v, %d calls", kept, ok, err, calls)
+	}
+}

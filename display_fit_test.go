@@ -1,0 +1,115 @@
+package qsc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/ood"
+	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// TestDisplayFit compares the two ways of meeting a display budget with the default
+// method, in one run: the solver choosing its best compression that fits as displayed
+// (model.Input.Fits), and recompressing at a smaller budget until the display fits. The
+// budget is the displayed length of the gold compression. Over the out-of-domain set and
+// the first 1,000 sentences of the Google test split, the first must be no worse in token
+// F1 (within 0.002) and must need fewer compressions.
+func TestDisplayFit(t *testing.T) {
+	eng, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := []struct {
+		name   string
+		tuples []*dataset.Tuple
+	}{{name: "out of domain (internal/ood)"}, {name: "Google test, first 1,000"}}
+	sents, err := ood.Sentences()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range sents {
+		tp, err := dataset.NewTuple(cs, dataset.Test, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tp.Query) > 0 {
+			sets[0].tuples = append(sets[0].tuples, tp)
+		}
+	}
+	if testing.Short() {
+		sets = sets[:1]
+	} else {
+		d, err := dataset.Load(shared.Require(t, shared.GoogleTest), dataset.Test, dataset.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets[1].tuples = d.Tuples[:1000]
+	}
+	defer func() { fitDisplay = true }()
+	for _, set := range sets {
+		var f1 [2]float64
+		var n [2]int64
+		var ex [2][]string
+		for k, fit := range []bool{true, false} {
+			fitDisplay = fit
+			r0 := rounds.Load()
+			for i, tp := range set.tuples {
+				forms := tp.Forms()
+				s := &syntax.Sentence{Tokens: make([]syntax.Token, len(forms))}
+				for j, f := range forms {
+					s.Tokens[j].Form = f
+				}
+				v := viewOf("", s)
+				b := v.length(tp.Gold, nil)
+				res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: b, BudgetCounts: BudgetDisplay}, false)
+				if err != nil {
+					t.Fatalf("%s %s: %v", set.name, tp.ID, err)
+				}
+				if d := v.length(res.Kept, nil); d > b {
+					t.Errorf("%s %s: displayed %d > budget %d", set.name, tp.ID, d, b)
+				}
+				f1[k] += tokenF1(res.Kept, tp.Gold)
+				if i%40 == 0 {
+					ex[k] = append(ex[k], fmt.Sprintf("b=%d %s", b, v.render(res.Kept, nil, true, false)))
+				}
+			}
+			n[k] = rounds.Load() - r0
+			f1[k] /= float64(len(set.tuples))
+		}
+		m := float64(len(set.tuples))
+		t.Logf("%s, %d sentences: fit F1 %.4f, %.2f compressions each; rounds alone F1 %.4f, %.2f compressions each",
+			set.name, len(set.tuples), f1[0], float64(n[0])/m, f1[1], float64(n[1])/m)
+		for i := range ex[0] {
+			t.Logf("  fit:    %s\n    rounds: %s", ex[0][i], strings.TrimPrefix(ex[1][i], "b="))
+		}
+		if f1[0] < f1[1]-0.002 {
+			t.Errorf("%s: F1 %.4f with the solver's fit, %.4f with rounds alone", set.name, f1[0], f1[1])
+		}
+		if n[0] >= n[1] {
+			t.Errorf("%s: %d compressions with the solver's fit, %d with rounds alone", set.name, n[0], n[1])
+		}
+	}
+}
+
+// tokenF1 is the token F1 of kept against gold (1-based ids).
+func tokenF1(kept, gold []int) float64 {
+	in := make(map[int]bool, len(gold))
+	for _, g := range gold {
+		in[g] = true
+	}
+	tp := 0
+	for _, k := range kept {
+		if in[k] {
+			tp++
+		}
+	}
+	if tp == 0 {
+		return 0
+	}
+	p, r := float64(tp)/float64(len(kept)), float64(tp)/float64(len(gold))
+	return 2 * p * r / (p + r)
+}
