@@ -40,12 +40,17 @@ for t in "${targets[@]}"; do
 	dir=${t% *}
 	name=${t#* }
 	log="$logdir/$name.log"
-	go test -run '^$' -fuzz "^$name\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" "${parallel[@]}" "./$dir" >"$log" 2>&1
+	# -timeout: go test's default (10m) would end a 10-minute run as a failure.
+	go test -run '^$' -fuzz "^$name\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" -timeout 24h "${parallel[@]}" "./$dir" >"$log" 2>&1
 	status=$?
 	# The last progress line gives the executions: "fuzz: elapsed: 30s, execs: 123456 (…".
 	execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')
 	if [[ $status -eq 0 ]]; then
 		result=ok
+	elif ! grep -q 'testdata/fuzz/' "$log" && [[ $(grep -v '^fuzz: ' "$log" | grep -cvE -- '^(warning: .*|--- FAIL: Fuzz[A-Za-z0-9_]* \([0-9.]+s\)|    context deadline exceeded|FAIL|exit status 1|FAIL\s.*)$') -eq 0 ]]; then
+		# Go's fuzzing coordinator can report its own stop deadline as a failure, with no
+		# failing input (golang/go#75804, fixed in Go 1.27): not a finding.
+		result="ok (Go's end-of-run deadline race, golang/go#75804: no failing input)"
 	else
 		failed=1
 		input=$(grep -oE 'testdata/fuzz/[^ ]+' "$log" | tail -1)
