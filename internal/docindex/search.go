@@ -8,6 +8,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/highlight"
@@ -57,6 +58,9 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 	if err != nil {
 		return Results{}, fmt.Errorf("%w: %v", ErrQuery, err)
 	}
+	if err := checkFuzziness(parsed); err != nil {
+		return Results{}, err
+	}
 	res := Results{Terms: x.positiveTerms(parsed)}
 	if len(res.Terms) == 0 || req.Size <= 0 {
 		return res, nil
@@ -84,6 +88,47 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// checkFuzziness refuses, with an error wrapping ErrQuery, a query that parses but that
+// bleve cannot search: a fuzzy term (word~N) whose edit distance N is above bleve's
+// maximum, searcher.MaxFuzziness.
+func checkFuzziness(q query.Query) error {
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		for _, c := range []query.Query{q.Must, q.Should, q.MustNot, q.Filter} {
+			if err := checkFuzziness(c); err != nil {
+				return err
+			}
+		}
+	case *query.ConjunctionQuery:
+		for _, c := range q.Conjuncts {
+			if err := checkFuzziness(c); err != nil {
+				return err
+			}
+		}
+	case *query.DisjunctionQuery:
+		for _, c := range q.Disjuncts {
+			if err := checkFuzziness(c); err != nil {
+				return err
+			}
+		}
+	case *query.MatchQuery:
+		return fuzziness(q.Match, q.Fuzziness)
+	case *query.MatchPhraseQuery:
+		return fuzziness(q.MatchPhrase, q.Fuzziness)
+	case *query.FuzzyQuery:
+		return fuzziness(q.Term, q.Fuzziness)
+	}
+	return nil
+}
+
+// fuzziness checks the edit distance n of the fuzzy term t.
+func fuzziness(t string, n int) error {
+	if n < 0 || n > searcher.MaxFuzziness {
+		return fmt.Errorf("%w: %q~%d: the edit distance of a fuzzy term must be 0 to %d", ErrQuery, t, n, searcher.MaxFuzziness)
+	}
+	return nil
 }
 
 // Terms returns the terms that the snippets of a search for query look for (Results.Terms),

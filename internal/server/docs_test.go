@@ -58,11 +58,18 @@ func TestSearchPages(t *testing.T) {
 	if got := ids(page("k=2&from=5")); !slices.Equal(got, all[5:]) {
 		t.Errorf("from=5: %v, want %v", got, all[5:])
 	}
+	// A fuzzy term within bleve's edit distance is searched.
+	if ex := do(t, ts, "GET", "/v1/search?q=rivr~2", "", true); ex.status != 200 || !strings.Contains(string(ex.body), `"total":7`) {
+		t.Errorf("rivr~2: %d %s", ex.status, ex.body)
+	}
 	for _, c := range []struct{ path, want string }{
 		{"/v1/search?q=river&from=2&page=2", "not both"},
 		{"/v1/search?q=river&page=0", "parameter page"},
 		{"/v1/search?q=river&from=10001", "parameter from must be an integer from 0 to 10000"},
 		{"/v1/search?q=%22river", "parameter q: invalid query"},
+		// Parsed, but more than bleve's fuzzy search takes (found by FuzzHandler: a 500).
+		{"/v1/search?q=A0~10", "the edit distance of a fuzzy term must be 0 to 2"},
+		{"/v1/search?q=river+-rive~3", "must be 0 to 2"},
 	} {
 		if ex := do(t, ts, "GET", c.path, "", false); ex.status != 400 || !strings.Contains(string(ex.body), c.want) {
 			t.Errorf("%s: %d %s", c.path, ex.status, ex.body)
