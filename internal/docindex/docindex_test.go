@@ -2,6 +2,8 @@ package docindex
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -159,6 +161,27 @@ func TestQuerySyntax(t *testing.T) {
 	}
 	if _, err := x.Search(context.Background(), SearchRequest{Query: `"open`, Size: 10}); err == nil || !strings.Contains(err.Error(), "invalid query") {
 		t.Errorf("unbalanced quote: %v", err)
+	}
+	// Queries that parse but that bleve refuses only when it searches (FuzzHandler found
+	// the first two as 500s) are ErrQuery; good patterns search.
+	for q, want := range map[string]string{
+		"police A0~10":        "the edit distance of a fuzzy term must be 0 to 2",
+		"police /$/":          "zero width assertions not allowed",
+		"police /(/":          "missing closing )",
+		`police /a\bc/`:       "word boundaries are not allowed",
+		"police /po+?/":       "lazy quantifiers are not allowed",
+		"police -/[/":         "missing closing ]",
+		"police -statio~3":    "must be 0 to 2",
+		"police /p.*/ stati*": "",
+		"police statio~1":     "",
+	} {
+		_, err := x.Search(context.Background(), SearchRequest{Query: q, Size: 10})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", q, err)
+		case want != "" && (!errors.Is(err, ErrQuery) || !strings.Contains(fmt.Sprint(err), want)):
+			t.Errorf("%s: %v, want ErrQuery with %q", q, err, want)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
+	"github.com/blevesearch/vellum/regexp"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/highlight"
@@ -76,6 +78,9 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
+		if badPattern(err) {
+			return res, fmt.Errorf("%w: %v", ErrQuery, err)
+		}
 		return res, fmt.Errorf("search: %w", err)
 	}
 	res.Total = found.Total
@@ -121,6 +126,16 @@ func checkFuzziness(q query.Query) error {
 		return fuzziness(q.Term, q.Fuzziness)
 	}
 	return nil
+}
+
+// badPattern reports whether err, from a search, is the refusal of a /regexp/ or
+// wild*card pattern of the query: a syntax error, or what bleve's automaton does not take
+// (zero-width assertions such as $, word boundaries, byte literals, lazy quantifiers, a
+// pattern too large to compile). bleve checks patterns only when it searches.
+func badPattern(err error) bool {
+	var se *syntax.Error
+	return errors.As(err, &se) || errors.Is(err, regexp.ErrNoEmpty) || errors.Is(err, regexp.ErrNoWordBoundary) ||
+		errors.Is(err, regexp.ErrNoBytes) || errors.Is(err, regexp.ErrNoLazy) || errors.Is(err, regexp.ErrCompiledTooBig)
 }
 
 // fuzziness checks the edit distance n of the fuzzy term t.

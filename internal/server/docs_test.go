@@ -70,6 +70,7 @@ func TestSearchPages(t *testing.T) {
 		// Parsed, but more than bleve's fuzzy search takes (found by FuzzHandler: a 500).
 		{"/v1/search?q=A0~10", "the edit distance of a fuzzy term must be 0 to 2"},
 		{"/v1/search?q=river+-rive~3", "must be 0 to 2"},
+		{"/v1/search?q=0+%2F$%2F", "parameter q: invalid query: zero width assertions not allowed"},
 	} {
 		if ex := do(t, ts, "GET", c.path, "", false); ex.status != 400 || !strings.Contains(string(ex.body), c.want) {
 			t.Errorf("%s: %d %s", c.path, ex.status, ex.body)
