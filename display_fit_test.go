@@ -80,7 +80,24 @@ func TestDisplayFit(t *testing.T) {
 			n[k] = rounds.Load() - r0
 			f1[k] /= float64(len(set.tuples))
 		}
+		// The window baseline at the same budgets, for the figures table.
+		var win float64
+		for _, tp := range set.tuples {
+			forms := tp.Forms()
+			s := &syntax.Sentence{Tokens: make([]syntax.Token, len(forms))}
+			for j, f := range forms {
+				s.Tokens[j].Form = f
+			}
+			v := viewOf("", s)
+			res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: v.length(tp.Gold, nil),
+				BudgetCounts: BudgetDisplay, Method: "window"}, false)
+			if err != nil {
+				t.Fatalf("%s %s: window: %v", set.name, tp.ID, err)
+			}
+			win += tokenF1(res.Kept, tp.Gold)
+		}
 		m := float64(len(set.tuples))
+		t.Logf("%s: window F1 %.4f", set.name, win/m)
 		t.Logf("%s, %d sentences: fit F1 %.4f, %.2f compressions each; rounds alone F1 %.4f, %.2f compressions each",
 			set.name, len(set.tuples), f1[0], float64(n[0])/m, f1[1], float64(n[1])/m)
 		for i := range ex[0] {
