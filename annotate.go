@@ -81,12 +81,12 @@ func (e *Engine) AnnotateTo(ctx context.Context, text string, a *annotation.Anno
 	// The chunks and sentences of collect, which DoSnippets matches and compresses.
 	for start := 0; start < len(text); {
 		end := chunkEnd(text, start, chunkBytes)
-		for i, s := range tokenize.Sentences(text[start:end]) {
+		for _, s := range tokenize.Sentences(text[start:end]) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if err := e.annotateSentence(w, a, &s, start, t); err != nil {
-				return fmt.Errorf("sentence %d: %w", a.Len()+i+1, err)
+				return fmt.Errorf("sentence %d: %w", a.Len()+1, err)
 			}
 		}
 		start = end

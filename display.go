@@ -129,12 +129,6 @@ func (v *view) render(kept, hits []int, ellipsis, markup bool) string {
 	return display.Render(v.text, v.sentence(), v.runs(kept), v.spansOf(hits), ellipsis, markup)
 }
 
-// length returns the displayed length of the compression kept: the larger number of
-// characters of its text and of its ellipsis rendering.
-func (v *view) length(kept, hits []int) int {
-	return display.Length(v.text, v.sentence(), v.runs(kept), v.spansOf(hits))
-}
-
 // fitDisplay lets a solver meet the display budget itself (model.Input.Fits); tests
 // compare it with the rounds alone.
 var fitDisplay = true
@@ -149,7 +143,7 @@ const fitRounds = 8
 // (v not nil) under the Snippet decoding, it asks the method for a compression that fits
 // as displayed (model.Input.Fits): the ILP's dynamic program returns its best one, in one
 // solve. Then, for every method, it renders the compression, and while the display
-// (view.length, with the hits) is longer than b it shrinks the compressor's budget by the
+// (lengther.length, with the hits) is longer than b it shrinks the compressor's budget by the
 // excess and compresses again: at most fitRounds times, the budget decreasing each time, and then with the
 // budget of the query alone, which keeps the query alone. So the display of the result is
 // at most b, or the error wraps ErrInfeasible. The slice is the compressor's memory.
@@ -211,9 +205,17 @@ func (w *worker) fits(kept []int) bool {
 	return w.length(w.fv, kept, w.fhits) <= w.fb
 }
 
-// length is v.length(kept, hits) with the worker's memory: once grown, it allocates nothing.
-func (w *worker) length(v *view, kept, hits []int) int {
-	w.druns = v.appendRuns(w.druns[:0], kept)
-	w.dhits = v.appendSpans(w.dhits[:0], hits)
-	return w.dsc.Length(v.text, v.sentence(), w.druns, w.dhits)
+// lengther computes displayed lengths with reusable memory: once grown, it
+// allocates nothing. The zero value is ready; it is not safe for concurrent use.
+type lengther struct {
+	runs, hits []Span
+	sc         display.Scratch
+}
+
+// length returns the displayed length of the compression kept of v, with the hits (1-based
+// ids) marked: the larger number of characters of its text and of its ellipsis rendering.
+func (l *lengther) length(v *view, kept, hits []int) int {
+	l.runs = v.appendRuns(l.runs[:0], kept)
+	l.hits = v.appendSpans(l.hits[:0], hits)
+	return l.sc.Length(v.text, v.sentence(), l.runs, l.hits)
 }

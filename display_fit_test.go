@@ -64,12 +64,12 @@ func TestDisplayFit(t *testing.T) {
 					s.Tokens[j].Form = f
 				}
 				v := viewOf("", s)
-				b := v.length(tp.Gold, nil)
+				b := new(lengther).length(&v, tp.Gold, nil)
 				res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: b, BudgetCounts: BudgetDisplay}, false)
 				if err != nil {
 					t.Fatalf("%s %s: %v", set.name, tp.ID, err)
 				}
-				if d := v.length(res.Kept, nil); d > b {
+				if d := new(lengther).length(&v, res.Kept, nil); d > b {
 					t.Errorf("%s %s: displayed %d > budget %d", set.name, tp.ID, d, b)
 				}
 				f1[k] += tokenF1(res.Kept, tp.Gold)
@@ -89,7 +89,7 @@ func TestDisplayFit(t *testing.T) {
 				s.Tokens[j].Form = f
 			}
 			v := viewOf("", s)
-			res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: v.length(tp.Gold, nil),
+			res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: new(lengther).length(&v, tp.Gold, nil),
 				BudgetCounts: BudgetDisplay, Method: "window"}, false)
 			if err != nil {
 				t.Fatalf("%s %s: window: %v", set.name, tp.ID, err)

@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/qsc-nlp/qsc/internal/display"
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 	"github.com/qsc-nlp/qsc/method"
@@ -77,9 +76,7 @@ type worker struct {
 	fhits []int
 	fb    int
 	fit   func(kept []int) bool // fits, made once
-	// memory of length
-	druns, dhits []Span
-	dsc          display.Scratch
+	lengther
 }
 
 // Options configure New.
@@ -102,9 +99,12 @@ func NewWithOptions(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{pipe: p, seed: opts.Seed, methods: map[string]model.Method{}}
-	e.pool.New = func() any { return &worker{pw: p.NewWorker(), mc: model.Compressor{Decoding: model.Snippet}} }
+	e.pool.New = func() any { return e.newWorker() }
 	return e, nil
 }
+
+// newWorker returns a worker with fresh scratch memory (the caller sets its decoding).
+func (e *Engine) newWorker() *worker { return &worker{pw: e.pipe.NewWorker()} }
 
 // Methods lists the method names a Request may give.
 func Methods() []string { return method.Names(true) }
@@ -270,12 +270,19 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if err := checkBudget(req.Budget); err != nil {
 		return nil, err
 	}
-	s, err := pre, error(nil)
-	if s == nil {
-		s, err = sentenceOf(req)
-	}
+	mode, err := budgetMode(req.BudgetCounts, BudgetTokens)
 	if err != nil {
 		return nil, err
+	}
+	dec, err := decodingOf(req.Decoding)
+	if err != nil {
+		return nil, err
+	}
+	s := pre
+	if s == nil {
+		if s, err = sentenceOf(req); err != nil {
+			return nil, err
+		}
 	}
 	m, err := e.method(req.Method)
 	if err != nil {
@@ -295,10 +302,6 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if err != nil {
 		return nil, err
 	}
-	mode, err := budgetMode(req.BudgetCounts, BudgetTokens)
-	if err != nil {
-		return nil, err
-	}
 	tree, err := syntax.NewTree(s.Heads())
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
@@ -308,16 +311,13 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if mode == BudgetTokens {
 		fit = nil
 	}
-	w.mc.VA.Trace = explain
-	if w.mc.Decoding, err = decodingOf(req.Decoding); err != nil {
-		return nil, err
-	}
+	w.mc.VA.Trace, w.mc.Decoding = explain, dec
 	kept, err := w.compress(m, model.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs)}
-	res.Compression = v.render(kept, q, false, false)
+	res.Compression = v.render(kept, nil, false, false)    // hits show only in markup
 	if _, solver := m.(model.Solver); explain && !solver { // a Solver (the ILP) has no steps
 		for _, st := range w.mc.VA.Steps() {
 			res.Steps = append(res.Steps, Step{Token: st.V, Form: s.Tokens[st.V-1].Form, P: st.P,

@@ -130,10 +130,10 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		n = DefaultSnippets
 	}
 	doc := req.Document
-	switch {
-	case req.Budget <= 0:
-		return nil, checkBudget(req.Budget)
-	case n < 0:
+	if err := checkBudget(req.Budget); err != nil {
+		return nil, err
+	}
+	if n < 0 {
 		return nil, fmt.Errorf("%w: n must be a positive number of snippets, got %d", ErrBadRequest, req.N)
 	}
 	if err := checkDocument(doc); err != nil {
@@ -174,7 +174,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	run := func(w *worker, i int) {
 		defer func() { // a panic here must not take the caller's process down
 			if v := recover(); v != nil {
-				*w = worker{pw: e.pipe.NewWorker(), mc: model.Compressor{Decoding: model.Snippet}} // its scratch state may be broken
+				*w = *e.newWorker() // its scratch state may be broken
 				errs[i] = fmt.Errorf("qsc: internal error: panic while compressing: %v\n%s", v, debug.Stack())
 			}
 		}()
@@ -258,7 +258,7 @@ func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, d
 	if err != nil {
 		return Snippet{}, err
 	}
-	sn := Snippet{Sentence: v.sentence(), Kept: v.runs(kept), Terms: c.terms, Text: v.render(kept, hits, false, false)}
+	sn := Snippet{Sentence: v.sentence(), Kept: v.runs(kept), Terms: c.terms, Text: v.render(kept, nil, false, false)} // hits show only in markup
 	h := 0
 	for _, id := range kept {
 		for h < len(hits) && hits[h] < id {
@@ -314,7 +314,8 @@ type termQuery struct {
 	maxTokens int  // the longest sentence collect keeps (maxTokens of the method)
 	display   bool // the budget counts the display (BudgetDisplay)
 	// ann is the source of the sentences instead of the tokenizer, or nil.
-	ann *annotatedDoc
+	ann      *annotatedDoc
+	lengther // memory of queryLength
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -367,13 +368,9 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 				continue
 			}
 			matched++
-			l := queryLength(&sent, cur.query)
-			if q.display { // the display of the query alone: the fallback of worker.compress
-				l = q.displayLength(doc[start:end], toks, cur.query, cur.hits)
-			}
 			if len(toks) > q.maxTokens {
 				q.long++
-			} else if l > budget {
+			} else if l := q.queryLength(doc[start:end], &sent, cur.query); l > budget {
 				if shortest == 0 || l < shortest {
 					shortest = l
 				}
@@ -396,17 +393,15 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 	return best, nsent, matched, shortest
 }
 
-// displayLength returns the displayed length (view.length) of the query alone of a
-// sentence of text, with the hits (0-based) among them marked.
-func (q *termQuery) displayLength(text string, toks []syntax.Token, query []int, hits []int32) int {
-	v := view{text: text, toks: toks}
-	var marked []int
-	for _, h := range hits {
-		if _, ok := slices.BinarySearch(query, int(h)+1); ok {
-			marked = append(marked, int(h)+1)
-		}
+// queryLength returns the length of the query alone of sent, a sentence of text: the
+// fallback of worker.compress. With a display budget it is its displayed length, the query
+// tokens marked (they are among the hits).
+func (q *termQuery) queryLength(text string, sent *syntax.Sentence, query []int) int {
+	if !q.display {
+		return queryLength(sent, query)
 	}
-	return v.length(query, marked)
+	v := view{text: text, toks: sent.Tokens}
+	return q.length(&v, query, query)
 }
 
 // chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first

@@ -45,21 +45,16 @@ func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) str
 	return b.String()
 }
 
-// Length returns the number of characters (runes) of the longer of the two plain renderings
-// of kept, Render(doc, sent, kept, hits, false, false) and the same with ellipsis, without
-// building either string: it is the displayed length that a display budget counts.
-func Length(doc string, sent Span, kept, hits []Span) int {
-	var sc Scratch
-	return sc.Length(doc, sent, kept, hits)
-}
-
 // Scratch is reusable memory for Length: once grown, its Length allocates nothing. The
 // zero value is ready to use; it is not safe for concurrent use.
 type Scratch struct {
 	runs, hits, words []Span
 }
 
-// Length is the package's Length, with sc's memory.
+// Length returns the number of characters (runes) of the longer of the two plain
+// renderings of kept, Render(doc, sent, kept, hits, false, false) and the same with
+// ellipsis, without building either string: it is the displayed length that a display
+// budget counts.
 func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 	sc.runs = clean(sc.runs[:0], doc, kept, 0, len(doc))
 	sc.hits = clean(sc.hits[:0], doc, hits, 0, len(doc))

@@ -78,7 +78,7 @@ func TestLength(t *testing.T) {
 		{at("on"), at("Tuesday,\u2028 officials")},
 	} {
 		hits := []Span{at("men")}
-		if got, want := Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
+		if got, want := new(Scratch).Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
 			t.Errorf("Length(%v) = %d, want %d (%q, %q)", kept, got, want,
 				Render(doc, sent, kept, hits, false, false), Render(doc, sent, kept, hits, true, false))
 		}
@@ -93,7 +93,7 @@ func FuzzLength(f *testing.F) {
 		kept := []Span{{k1, k2}, {k3, k4}}
 		hits := []Span{{h1, h2}}
 		sent := Span{s1, s2}
-		if got, want := Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
+		if got, want := new(Scratch).Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
 			t.Fatalf("Length = %d, Render gives %d", got, want)
 		}
 	})
