@@ -210,40 +210,25 @@ func (x *Index) Close() error { return x.idx.Close() }
 
 // Document returns the document with id, and false when there is none.
 func (x *Index) Document(id string) (docfile.Doc, bool, error) {
-	sd, ok, err := x.stored(id)
-	return sd.Doc, ok, err
-}
-
-// storedDoc is a document as stored: the Doc and its annotation.
-type storedDoc struct {
-	docfile.Doc
-	annotation []byte
-}
-
-// stored reads the stored fields of document id.
-func (x *Index) stored(id string) (storedDoc, bool, error) {
 	d, err := x.idx.Document(id)
 	if err != nil {
-		return storedDoc{}, false, fmt.Errorf("document %q: %w", id, err)
+		return docfile.Doc{}, false, fmt.Errorf("document %q: %w", id, err)
 	}
 	if d == nil {
-		return storedDoc{}, false, nil
+		return docfile.Doc{}, false, nil
 	}
-	sd := storedDoc{Doc: docfile.Doc{ID: id}}
-	ann := highlight.AnnotationField(fieldText)
+	doc := docfile.Doc{ID: id}
 	d.VisitFields(func(f index.Field) {
 		switch f.Name() {
 		case fieldTitle:
-			sd.Title = string(f.Value())
+			doc.Title = string(f.Value())
 		case fieldText:
-			sd.Text = string(f.Value())
+			doc.Text = string(f.Value())
 		case fieldURL:
-			sd.URL = string(f.Value())
-		case ann:
-			sd.annotation = append([]byte(nil), f.Value()...)
+			doc.URL = string(f.Value())
 		}
 	})
-	return sd, true, nil
+	return doc, true, nil
 }
 
 // Snippets returns the snippets of req for a hit, made by eng from the hit's stored

@@ -146,16 +146,6 @@ func fuzziness(t string, n int) error {
 	return nil
 }
 
-// Terms returns the terms that the snippets of a search for query look for (Results.Terms),
-// or an error wrapping ErrQuery.
-func (x *Index) Terms(q string) ([]string, error) {
-	parsed, err := bleve.NewQueryStringQuery(q).Parse()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
-	}
-	return x.positiveTerms(parsed), nil
-}
-
 // positiveTerms returns the words and phrases of q that a result must or may hold, as
 // spelled in the query, without stop words, each key once (the first spelling), in
 // query order, at most qsc.MaxQueryTerms. A phrase is one term (the matcher finds it as a

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -208,6 +207,3 @@ func (m *reclaimer) reclaim() {
 	m.returns.Add(1)
 	m.free()
 }
-
-// freeOSMemory is debug.FreeOSMemory; tests replace it.
-var freeOSMemory = debug.FreeOSMemory

@@ -164,6 +164,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	if resp.Terms == nil {
 		resp.Terms = []string{}
 	}
+	snippets := 0
 	for i := range found.Hits {
 		h := &found.Hits[i]
 		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, URL: h.Doc.URL, Link: docLink(h.Doc.ID), Score: h.Score, Snippets: []Snippet{}}
@@ -177,9 +178,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		default:
 			res.Snippets = rendered(h.Doc.Text, sn)
 		}
-		s.metrics.compressed(method, len(res.Snippets))
+		snippets += len(res.Snippets)
 		resp.Results = append(resp.Results, res)
 	}
+	s.metrics.compressed(method, snippets)
 	end := time.Now()
 	resp.SearchMS, resp.SnippetsMS, resp.TookMS = ms(searched.Sub(start)), ms(end.Sub(searched)), ms(end.Sub(start))
 	writeJSON(w, http.StatusOK, resp)

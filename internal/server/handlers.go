@@ -274,17 +274,8 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 		writeResult(w, status, &res) // {"id", "error"}, as the batch interface writes it
 		return
 	}
-	s.metrics.compressed(methodOf(body), 1)
+	s.metrics.compressed(res.Method, 1)
 	writeResult(w, http.StatusOK, &res)
-}
-
-// methodOf returns the method a /v1/compress body names ("" for none), for the metrics.
-func methodOf(body []byte) string {
-	var m struct {
-		Method string `json:"method"`
-	}
-	json.Unmarshal(body, &m)
-	return m.Method
 }
 
 // Snippet is a qsc.Snippet with its renderings (render.Rendered, as qsc snippets --json

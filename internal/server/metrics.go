@@ -2,9 +2,7 @@ package server
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,6 +20,7 @@ type metrics struct {
 	duration     *prometheus.HistogramVec
 	inFlight     prometheus.Gauge
 	compressions *prometheus.CounterVec
+	counted      map[string]prometheus.Counter // compressions by method name, made once
 }
 
 // newMetrics registers the metrics of s: requests and their latency by route and status,
@@ -48,8 +47,9 @@ func newMetrics(s *Server) *metrics {
 			Help: "Sentences compressed, by method: one per answer of /v1/compress, one per snippet of /v1/snippets and /v1/search.",
 		}, []string{"method"}),
 	}
+	m.counted = map[string]prometheus.Counter{}
 	for _, name := range qsc.Methods() { // every method shows, at 0 until used
-		m.compressions.WithLabelValues(name)
+		m.counted[name] = m.compressions.WithLabelValues(name)
 	}
 	bytes := prometheus.NewDesc("qsc_http_body_bytes_in_flight",
 		"Request-body bytes admitted and not yet answered, by lane (small: bodies up to 192 KiB; large).", []string{"lane"}, nil)
@@ -105,9 +105,8 @@ func (m *metrics) compressed(method string, n int) {
 	if method == "" {
 		method = qsc.DefaultMethod
 	}
-	method = strings.ToLower(method)
-	if n > 0 && slices.Contains(qsc.Methods(), method) {
-		m.compressions.WithLabelValues(method).Add(float64(n))
+	if c, ok := m.counted[method]; ok && n > 0 {
+		c.Add(float64(n))
 	}
 }
 

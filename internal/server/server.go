@@ -32,6 +32,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -144,7 +145,7 @@ func NewLoading(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Logger, turns: newTurns(cfg.MaxInFlight),
 		bytes:    [2]*semaphore.Weighted{semaphore.NewWeighted(cfg.MaxBodyBytesInFlight), semaphore.NewWeighted(cfg.MaxBodyBytesInFlight)},
 		idPrefix: strconv.FormatInt(time.Now().UnixMilli(), 36) + "-"}
-	s.memory.free = func() { freeOSMemory() }
+	s.memory.free = debug.FreeOSMemory
 	s.metrics = newMetrics(s)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -39,6 +39,9 @@ type Result struct {
 	Tokens []Token `json:"tokens,omitempty"`
 	// Error says why the request failed; Kept and Compression are then empty.
 	Error string `json:"error,omitempty"`
+	// Method is the method that compressed the request (Options.DefaultMethod when it
+	// named none); it is not written.
+	Method string `json:"-"`
 
 	noID bool // the request had no "id" (Unit.OptionalID): the answer has none either
 }
@@ -145,6 +148,7 @@ func Compress(ctx context.Context, eng *qsc.Engine, data []byte, u Unit, opts Op
 	if req.Method == "" {
 		req.Method = opts.DefaultMethod
 	}
+	res.Method = req.Method
 	r, err := eng.Do(ctx, &req, false)
 	if err != nil {
 		res.Error = err.Error()
