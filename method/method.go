@@ -111,6 +111,18 @@ func All() []Entry {
 	return slices.Clone(entries)
 }
 
+// find returns the registered method called name, without copying the registry.
+func find(name string) (Entry, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, e := range entries {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
 // Names returns the names of the registered methods; public only leaves out the
 // evaluation-only methods.
 func Names(public bool) []string {
@@ -126,10 +138,8 @@ func Names(public bool) []string {
 // Lookup returns the entry called name. For a method of this module that the program does
 // not link, the error, which wraps model.ErrUnknownMethod, names the package to import.
 func Lookup(name string) (Entry, error) {
-	for _, e := range All() {
-		if e.Name == name {
-			return e, nil
-		}
+	if e, ok := find(name); ok {
+		return e, nil
 	}
 	if pkg := NotLinked(name); pkg != "" {
 		return Entry{}, fmt.Errorf("%w %q (not linked: import _ %q)", model.ErrUnknownMethod, name, pkg)
@@ -141,10 +151,8 @@ func Lookup(name string) (Entry, error) {
 // method called name when the program does not link it, and "" when the method is
 // registered or unknown.
 func NotLinked(name string) string {
-	for _, e := range All() {
-		if e.Name == name {
-			return ""
-		}
+	if _, ok := find(name); ok {
+		return ""
 	}
 	for _, k := range known {
 		if k.name == name {

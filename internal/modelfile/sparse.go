@@ -99,3 +99,27 @@ func ReadHashes(r *bytes.Reader) ([]uint64, error) {
 	}
 	return hs, nil
 }
+
+// AppendWeights appends the tail of a linear model's payload (method/lr, method/ilp): its
+// weights (AppendSparse), then the hashes of its word vocabulary (AppendHashes; none for
+// a model without one).
+func AppendWeights(b []byte, w []float32, vocab []uint64) []byte {
+	return AppendHashes(AppendSparse(b, w), vocab)
+}
+
+// ReadWeights reads what AppendWeights wrote into w, whose length is the dimension, and
+// returns the vocabulary's hashes. The payload must end there: trailing bytes are an
+// error, as are the errors of ReadSparse and ReadHashes.
+func ReadWeights(r *bytes.Reader, w []float32) ([]uint64, error) {
+	if err := ReadSparse(r, w); err != nil {
+		return nil, err
+	}
+	hs, err := ReadHashes(r)
+	if err != nil {
+		return nil, err
+	}
+	if r.Len() != 0 {
+		return nil, errors.New("trailing bytes")
+	}
+	return hs, nil
+}

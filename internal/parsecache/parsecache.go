@@ -58,7 +58,7 @@ func Path(dir, input string, p *pipeline.Pipeline, v Variant) (string, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return "", fmt.Errorf("%s: %w", input, err)
 	}
-	h.Write([]byte(p.ID + "\x00" + v.Name))
+	h.Write([]byte(p.ID() + "\x00" + v.Name))
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(input), ".gz"), ".conllu")
 	return filepath.Join(dir, fmt.Sprintf("%s.%s.%s.conllu.gz", base, v.Name, hex.EncodeToString(h.Sum(nil))[:16])), nil
 }

@@ -27,9 +27,6 @@ import (
 type Pipeline struct {
 	Tagger *tagger.Model
 	Parser *parser.Model
-	// ID identifies the pair of model files (a prefix of the SHA-256 of both), so that
-	// results computed with them can be cached under it.
-	ID string
 	// TaggerSum and ParserSum are the SHA-256 of each model file (stored annotations
 	// record their prefixes: package annotation).
 	TaggerSum, ParserSum [sha256.Size]byte
@@ -42,17 +39,10 @@ func Load(taggerData, parserData []byte) (*Pipeline, error) {
 		wg         sync.WaitGroup
 		p          Pipeline
 		tErr, pErr error
-		id         [sha256.Size]byte
 	)
 	wg.Go(func() { p.Tagger, tErr = tagger.Load(taggerData) })
 	wg.Go(func() { p.Parser, pErr = parser.Load(parserData) })
-	wg.Go(func() {
-		h := sha256.New()
-		h.Write(taggerData)
-		h.Write(parserData)
-		h.Sum(id[:0])
-		p.TaggerSum, p.ParserSum = sha256.Sum256(taggerData), sha256.Sum256(parserData)
-	})
+	wg.Go(func() { p.TaggerSum, p.ParserSum = sha256.Sum256(taggerData), sha256.Sum256(parserData) })
 	wg.Wait()
 	if tErr != nil {
 		return nil, fmt.Errorf("tagger model: %w", tErr)
@@ -60,8 +50,14 @@ func Load(taggerData, parserData []byte) (*Pipeline, error) {
 	if pErr != nil {
 		return nil, fmt.Errorf("parser model: %w", pErr)
 	}
-	p.ID = hex.EncodeToString(id[:])[:12]
 	return &p, nil
+}
+
+// ID identifies the pair of model files (a prefix of the SHA-256 of their two sums), so
+// that results computed with them can be cached under it.
+func (p *Pipeline) ID() string {
+	id := sha256.Sum256(append(p.TaggerSum[:], p.ParserSum[:]...))
+	return hex.EncodeToString(id[:])[:12]
 }
 
 // Options control how a sentence is analysed.

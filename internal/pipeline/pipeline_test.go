@@ -52,9 +52,9 @@ func TestEmbedded(t *testing.T) {
 		t.Error("Embedded does not return the pipelines of Default and Accurate, decoded once")
 	}
 	if d.Parser.Beam() != 1 || a.Parser.Beam() != 8 {
-		t.Errorf("beams %d and %d, IDs %s and %s", d.Parser.Beam(), a.Parser.Beam(), d.ID, a.ID)
+		t.Errorf("beams %d and %d, IDs %s and %s", d.Parser.Beam(), a.Parser.Beam(), d.ID(), a.ID())
 	}
-	if d.ID == a.ID {
+	if d.ID() == a.ID() {
 		t.Error("the two pipelines share a cache ID")
 	}
 }

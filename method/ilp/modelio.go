@@ -45,7 +45,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	if m.vocab != nil {
 		hs = m.vocab.Hashes()
 	}
-	b = modelfile.AppendHashes(modelfile.AppendSparse(b, m.w), hs)
+	b = modelfile.AppendWeights(b, m.w, hs)
 	return modelfile.Encode(fileKind, fileVersion, b)
 }
 
@@ -77,15 +77,9 @@ func Load(data []byte) (*Model, error) {
 		return fail(err.Error())
 	}
 	w := make([]float32, cfg.Size())
-	if err := modelfile.ReadSparse(r, w); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	hs, err := modelfile.ReadHashes(r)
+	hs, err := modelfile.ReadWeights(r, w)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	if r.Len() != 0 {
-		return fail("trailing bytes")
 	}
 	m := &Model{w: w, cfg: cfg, backend: DP, fill: DefaultFill, proximity: DefaultProximity, Info: info}
 	if len(hs) > 0 {

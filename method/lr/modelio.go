@@ -59,7 +59,7 @@ func (m *LR) MarshalBinary() ([]byte, error) {
 	if v := m.ext.Vocab(); v != nil {
 		hs = v.Hashes()
 	}
-	b.Write(modelfile.AppendHashes(modelfile.AppendSparse(nil, m.w), hs))
+	b.Write(modelfile.AppendWeights(nil, m.w, hs))
 	return modelfile.Encode(fileKind, fileVersion, b.Bytes())
 }
 
@@ -78,15 +78,9 @@ func Load(data []byte) (*LR, error) {
 		return nil, err
 	}
 	w := make([]float32, info.Features.Size())
-	if err := modelfile.ReadSparse(r, w); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	hs, err := modelfile.ReadHashes(r)
+	hs, err := modelfile.ReadWeights(r, w)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-	}
-	if r.Len() != 0 {
-		return nil, fmt.Errorf("%w: trailing bytes", ErrFormat)
 	}
 	var vocab *features.Vocab
 	if len(hs) > 0 {
