@@ -25,6 +25,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/qsc-nlp/qsc"
+	_ "github.com/qsc-nlp/qsc/all" // every method and the accurate parser, as --method and --accurate offer
 	"github.com/qsc-nlp/qsc/annotation/batch"
 )
 

@@ -183,4 +183,14 @@ func TestOptionsCheck(t *testing.T) {
 			t.Errorf("%+v: no error", o)
 		}
 	}
+	// What the flags offer is linked: the accurate parser and every method.
+	for _, o := range []Options{
+		{Input: "x", Output: "y", Accurate: true},
+		{Input: "x", Output: "y", Queries: [][]string{{"a"}}, Budget: 10, Method: "lr"},
+		{Input: "x", Output: "y", Queries: [][]string{{"a"}}, Budget: 10, Method: "nn"},
+	} {
+		if err := o.Check(); err != nil {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
 }
