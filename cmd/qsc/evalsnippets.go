@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,20 +67,31 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		return usagef("%v", err)
 	}
 	evaluate.RulesOff = off
+	var nested *bool
+	if *sf.nested != "" {
+		b, err := strconv.ParseBool(*sf.nested)
+		if err != nil {
+			return usagef("--ilp-nested must be true or false, not %q", *sf.nested)
+		}
+		nested = &b
+	}
 	var ms []model.Method
 	for _, name := range strings.Split(*sf.methods, ",") {
 		m, err := env.method(strings.TrimSpace(name))
 		if err != nil {
 			return err
 		}
-		if im, ok := m.(*ilp.Model); ok && !math.IsNaN(*sf.fill) {
-			m = im.WithFill(*sf.fill)
-		}
-		if im, ok := m.(*ilp.Model); ok && !math.IsNaN(*sf.proximity) {
-			m = im.WithProximity(*sf.proximity)
-		}
-		if im, ok := m.(*ilp.Model); ok && *sf.nested != "" {
-			m = im.WithNested(*sf.nested == "true")
+		if im, ok := m.(*ilp.Model); ok {
+			if !math.IsNaN(*sf.fill) {
+				im = im.WithFill(*sf.fill)
+			}
+			if !math.IsNaN(*sf.proximity) {
+				im = im.WithProximity(*sf.proximity)
+			}
+			if nested != nil {
+				im = im.WithNested(*nested)
+			}
+			m = im
 		}
 		ms = append(ms, m)
 	}
