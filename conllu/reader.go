@@ -260,6 +260,11 @@ func ReadAll(path string) ([]*Sentence, error) {
 		return nil, err
 	}
 	defer r.Close()
+	return r.ReadAll()
+}
+
+// ReadAll reads every sentence left in r.
+func (r *Reader) ReadAll() ([]*Sentence, error) {
 	var out []*Sentence
 	for {
 		s, err := r.Next()

@@ -14,7 +14,6 @@ package ood
 import (
 	"bytes"
 	_ "embed" // the shipped set
-	"io"
 	"strings"
 
 	"github.com/qsc-nlp/qsc/conllu"
@@ -36,17 +35,7 @@ func Sentences() ([]*conllu.Sentence, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*conllu.Sentence
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
+	return r.ReadAll()
 }
 
 // Genre returns the EWT genre of a sentence: its "# genre" comment, or else the prefix of its
