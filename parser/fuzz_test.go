@@ -17,7 +17,7 @@ var embedded = sync.OnceValues(func() ([]*Model, error) {
 	var out []*Model
 	// The files, relative to this package: the default pipeline's (internal/pipeline) and
 	// the accurate parser's (parser/accurate).
-	for _, name := range []string{"../internal/pipeline/en-ewt-parser-v2.qsm", "accurate/en-ewt-parser-beam8-v1.qsm"} {
+	for _, name := range []string{"../internal/pipeline/en-ewt-parser-v3.qsm", "accurate/en-ewt-parser-beam8-v1.qsm"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err

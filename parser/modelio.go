@@ -8,76 +8,56 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// Model file: a modelfile container of kind "parser", version 1 (greedy models) or 2
-// (beam models), whose payload is DEFLATE-compressed:
+// Model file: a modelfile container of kind "parser". Version 3, written today, holds the
+// vocabularies DEFLATE-compressed, then the weights uncompressed, which a loaded model
+// uses in place:
 //
-//	uvarint actBits, labBits
-//	uvarint beam width (version 2 only)
+//	uvarint length of the compressed section, then the section:
+//	uvarint actBits, labBits, beam width (1: greedy)
 //	uvarint count, then count × (uvarint length, bytes): words in id order, then tags,
 //	        then labels
 //	uvarint root label class
 //	uvarint number of clustered words W (0: no clusters), then W × (uvarint length, bytes)
 //	        sorted words, W × uvarint fine cluster, uvarint F, F × uvarint coarse cluster
 //	uvarint number of candidate lists L, then L × (uvarint length, label classes as bytes)
-//	bfloat16 LE action weights, numActs per row (the row padding is not stored)
-//	bfloat16 LE label weights, len(labels) per row
+//	action weights: 2^actBits rows of 4 bytes (exponent, three int8 weights: quant.go)
+//	label weights: 2^labBits rows of 1+len(labels) bytes (exponent, int8 weights)
+//
+// Versions 1 (greedy) and 2 (with the beam width after labBits) are still read: their
+// payload is DEFLATE-compressed, and the same sections end with bfloat16 weights (action
+// rows of three, label rows of len(labels)), which Load quantizes to 8 bits.
 const (
 	modelKind    = "parser"
-	modelVersion = 2 // the newest version; greedy models are still written as version 1
+	modelVersion = 3
 	maxStrings   = 1 << 21
 )
 
-// MarshalBinary encodes the model as a qsc model file.
+// MarshalBinary encodes the model as a qsc model file (version 3).
 func (m *Model) MarshalBinary() ([]byte, error) {
-	return encodeModel(m.payload(), m.version())
+	return modelfile.Encode(modelKind, modelVersion, m.payload())
 }
 
-// version is the oldest format version that holds m: 1 unless it parses with a beam.
-func (m *Model) version() uint16 {
-	if m.beam > 1 {
-		return 2
-	}
-	return 1
-}
-
-// encodeModel compresses a payload and wraps it in the container.
-func encodeModel(raw []byte, version uint16) ([]byte, error) {
-	var z bytes.Buffer
-	zw, err := flate.NewWriter(&z, flate.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return modelfile.Encode(modelKind, version, z.Bytes())
-}
-
-// payload returns the uncompressed payload.
+// payload returns the payload of a version 3 file.
 func (m *Model) payload() []byte {
-	var raw bytes.Buffer
-	putU := func(v uint64) { raw.Write(binary.AppendUvarint(nil, v)) }
+	var b []byte
+	putU := func(v uint64) { b = binary.AppendUvarint(b, v) }
 	putStrings := func(ss []string) {
 		putU(uint64(len(ss)))
 		for _, s := range ss {
 			putU(uint64(len(s)))
-			raw.WriteString(s)
+			b = append(b, s...)
 		}
 	}
 	putU(uint64(m.actBits))
 	putU(uint64(m.labBits))
-	if m.version() >= 2 {
-		putU(uint64(m.beam))
-	}
-	putStrings(byID(m.words))
+	putU(uint64(m.Beam()))
+	putStrings(m.words)
 	putStrings(byID(m.tags))
 	putStrings(m.labels)
 	putU(uint64(m.rootLab))
@@ -96,19 +76,22 @@ func (m *Model) payload() []byte {
 	putU(uint64(len(m.cands)))
 	for _, c := range m.cands {
 		putU(uint64(len(c)))
-		raw.Write(c)
+		b = append(b, c...)
 	}
-	b := make([]byte, 0, 2*(len(m.actH)+len(m.labH)))
-	for r := 0; r < len(m.actH); r += actStride {
-		for _, v := range m.actH[r : r+numActs] {
-			b = binary.LittleEndian.AppendUint16(b, v)
-		}
-	}
-	for _, v := range m.labH {
-		b = binary.LittleEndian.AppendUint16(b, v)
-	}
-	raw.Write(b)
-	return raw.Bytes()
+	z := deflate(b)
+	b = binary.AppendUvarint(nil, uint64(len(z)))
+	b = append(b, z...)
+	b = append(b, m.actQ...)
+	return append(b, m.labQ...)
+}
+
+// deflate compresses b (DEFLATE at the best compression, which is deterministic).
+func deflate(b []byte) []byte {
+	var z bytes.Buffer
+	zw, _ := flate.NewWriter(&z, flate.BestCompression) // the level is valid
+	zw.Write(b)                                         // a bytes.Buffer does not fail
+	zw.Close()
+	return z.Bytes()
 }
 
 // byID lists the keys of an id map in id order (ids start at idMin).
@@ -126,14 +109,28 @@ var errFormat = errors.New("parser: malformed model payload")
 const maxString = 1 << 16
 
 // Load decodes a model written by MarshalBinary. A truncated, corrupt or foreign file gives
-// an error saying so. The payload is decompressed as it is read, straight into the
-// model's tables: the whole uncompressed payload is never held in memory.
+// an error saying so. A version 3 model reads its weights in place from data, which must
+// not be modified while the model is in use; older versions are decompressed as they are
+// read, straight into the model's tables.
 func Load(data []byte) (*Model, error) {
-	payload, version, err := modelfile.Decode(data, modelKind, 1, modelVersion)
+	payload, version, err := modelfile.Decode(data, modelKind, 1, 2, 3)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}
-	r := bufio.NewReaderSize(io.LimitReader(flate.NewReader(bytes.NewReader(payload)), modelfile.MaxPayload), 1<<16)
+	var r interface {
+		io.Reader
+		io.ByteReader
+	}
+	var weights []byte // of a version 3 file
+	if version >= 3 {
+		n, k := binary.Uvarint(payload)
+		if k <= 0 || n > uint64(len(payload)-k) {
+			return nil, fmt.Errorf("%w: bad length of the vocabulary section", errFormat)
+		}
+		weights = payload[k+int(n):]
+		payload = payload[k : k+int(n)]
+	}
+	r = bufio.NewReaderSize(io.LimitReader(flate.NewReader(bytes.NewReader(payload)), modelfile.MaxPayload), 1<<16)
 	getU := func() uint64 {
 		v, e := binary.ReadUvarint(r)
 		if e != nil && err == nil {
@@ -147,19 +144,29 @@ func Load(data []byte) (*Model, error) {
 			err = errFormat
 			return nil
 		}
-		ss := make([]string, 0, min(n, 1<<16))
+		// The strings are read into one buffer, then cut from one string: two
+		// allocations, not one per string.
+		ends := make([]int, 0, min(n, 1<<16))
+		var buf []byte
 		for range n {
 			l := getU()
 			if err != nil || l > maxString {
 				err = errFormat
 				return nil
 			}
-			b := make([]byte, l)
-			if _, e := io.ReadFull(r, b); e != nil {
+			buf = slices.Grow(buf, int(l))
+			if _, e := io.ReadFull(r, buf[len(buf):len(buf)+int(l)]); e != nil {
 				err = errFormat
 				return nil
 			}
-			ss = append(ss, string(b))
+			buf = buf[:len(buf)+int(l)]
+			ends = append(ends, len(buf))
+		}
+		all := string(buf)
+		ss := make([]string, len(ends))
+		start := 0
+		for i, e := range ends {
+			ss[i], start = all[start:e], e
 		}
 		return ss
 	}
@@ -227,46 +234,23 @@ func Load(data []byte) (*Model, error) {
 	}
 	if ab < 1 || ab > 26 || lb < 1 || lb > 24 || len(words) > maxWords-idMin || len(tags) > maxTags-idMin ||
 		len(labels) == 0 || len(labels) > 63 || root >= uint64(len(labels)) || labels[root] != "root" ||
-		beam < 1 || beam > MaxBeam || version >= 2 && beam == 1 {
+		beam < 1 || beam > MaxBeam || version == 2 && beam == 1 {
 		return nil, fmt.Errorf("%w: bad header", errFormat)
 	}
 	m.actBits, m.labBits, m.labels, m.rootLab, m.beam = uint(ab), uint(lb), labels, int32(root), int(beam)
-	m.words = make(map[string]uint32, len(words))
-	for i, w := range words {
-		m.words[w] = uint32(i + idMin)
-	}
+	m.words = words
 	m.tags = make(map[string]uint32, len(tags))
 	for i, t := range tags {
 		m.tags[t] = uint32(i + idMin)
 	}
-	if len(m.words) != len(words) || len(m.tags) != len(tags) || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
+	if !m.buildLex() || len(m.tags) != len(tags) || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
 		return nil, fmt.Errorf("%w: duplicate vocabulary entries", errFormat)
 	}
-	m.buildLex()
 	m.buildAllCands()
 	rows, lrows := 1<<m.actBits, 1<<m.labBits
-	m.actH = make([]uint16, rows*actStride)
-	m.labH = make([]uint16, lrows*len(labels))
-	short := fmt.Errorf("%w: fewer bytes of weights than the %d the header implies", errFormat, 2*(rows*numActs+len(m.labH)))
-	var buf [2 * numActs * 1024]byte
-	for i := 0; i < rows; i += 1024 { // rows is a power of 2 ≥ 2
-		n := min(rows-i, 1024)
-		if _, err := io.ReadFull(r, buf[:2*numActs*n]); err != nil {
-			return nil, short
-		}
-		for j := range n {
-			for a := range numActs {
-				m.actH[(i+j)*actStride+a] = binary.LittleEndian.Uint16(buf[2*(j*numActs+a):])
-			}
-		}
-	}
-	for i := 0; i < len(m.labH); i += len(buf) / 2 {
-		n := min(len(m.labH)-i, len(buf)/2)
-		if _, err := io.ReadFull(r, buf[:2*n]); err != nil {
-			return nil, short
-		}
-		for j := range n {
-			m.labH[i+j] = binary.LittleEndian.Uint16(buf[2*j:])
+	if version < 3 {
+		if err := m.readBF16(r, rows, lrows); err != nil {
+			return nil, err
 		}
 	}
 	switch _, err := r.ReadByte(); err {
@@ -276,5 +260,47 @@ func Load(data []byte) (*Model, error) {
 	default:
 		return nil, fmt.Errorf("%w: %v", errFormat, err)
 	}
+	if version >= 3 {
+		actBytes, labBytes := rows*actStride, lrows*(1+len(labels))
+		if len(weights) != actBytes+labBytes {
+			return nil, fmt.Errorf("%w: %d bytes of weights, the header implies %d", errFormat, len(weights), actBytes+labBytes)
+		}
+		m.actQ, m.labQ = weights[:actBytes:actBytes], weights[actBytes:]
+	}
 	return m, nil
 }
+
+// readBF16 reads the bfloat16 weights of a version 1 or 2 file and quantizes them.
+func (m *Model) readBF16(r io.Reader, rows, lrows int) error {
+	nl := len(m.labels)
+	m.actQ = make([]byte, rows*actStride)
+	m.labQ = make([]byte, lrows*(1+nl))
+	short := fmt.Errorf("%w: fewer bytes of weights than the %d the header implies", errFormat, 2*(rows*numActs+lrows*nl))
+	var buf [2 * numActs * 1024]byte
+	row := make([]float32, max(numActs, nl))
+	for i := 0; i < rows; i += 1024 { // rows is a power of 2 ≥ 2
+		n := min(rows-i, 1024)
+		if _, err := io.ReadFull(r, buf[:2*numActs*n]); err != nil {
+			return short
+		}
+		for j := range n {
+			for a := range numActs {
+				row[a] = fromBF16(binary.LittleEndian.Uint16(buf[2*(j*numActs+a):]))
+			}
+			quantizeRow(m.actQ[(i+j)*actStride:], row[:numActs])
+		}
+	}
+	for i := range lrows {
+		if _, err := io.ReadFull(r, buf[:2*nl]); err != nil {
+			return short
+		}
+		for c := range nl {
+			row[c] = fromBF16(binary.LittleEndian.Uint16(buf[2*c:]))
+		}
+		quantizeRow(m.labQ[i*(1+nl):], row[:nl])
+	}
+	return nil
+}
+
+// fromBF16 widens a bfloat16 (the upper half of a float32) of a version 1 or 2 file.
+func fromBF16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }

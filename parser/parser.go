@@ -33,7 +33,6 @@ package parser
 import (
 	"errors"
 	"fmt"
-	"math"
 	"unicode"
 	"unicode/utf8"
 
@@ -86,7 +85,7 @@ func appendNormalized(buf []byte, form string) []byte {
 // Model is a trained parser. It is read-only once built and safe to share between
 // goroutines; each goroutine parses with its own Parser from NewParser.
 type Model struct {
-	words    map[string]uint32 // normalized form → word id (≥ idMin)
+	words    []string          // normalized forms by word id − idMin
 	clusters *Clusters         // word clusters, or nil
 	lex      map[string]uint64 // normalized form → word id | cluster<<32 (see buildLex)
 	unkLex   uint64            // lex entry of a form missing from lex
@@ -101,15 +100,17 @@ type Model struct {
 
 	actBits, labBits uint // log2 of the number of rows of each table
 	beam             int  // beam width for parsing (≤ 1: greedy)
-	// Parsing uses bfloat16 weights, half the memory of float32 and so fewer cache
-	// misses: actH has (1<<actBits) rows of actStride action weights, labH (1<<labBits)
-	// rows of len(labels) label weights. act and lab are the float32 weights, only
-	// present while training.
-	actH, labH []uint16
+	// Parsing uses 8-bit weights with an exponent per row (quant.go), a quarter of the
+	// memory of float32 and so fewer cache misses: actQ has (1<<actBits) rows of
+	// actStride bytes (the exponent, then the three action weights), labQ (1<<labBits)
+	// rows of 1+len(labels) bytes (the exponent, then the label weights). A loaded model reads
+	// them in place from its file. act and lab are the float32 weights, only present
+	// while training.
+	actQ, labQ []byte
 	act, lab   []float32
 }
 
-const actStride = 4 // numActs padded
+const actStride = 4 // numActs padded (float32 weights being trained; bytes of a quantized row)
 
 // Errors returned by Parse.
 var (
@@ -147,7 +148,7 @@ func (m *Model) Labels() []string { return append([]string(nil), m.labels...) }
 // always a projective tree with exactly one token attached to the root (0). It returns an
 // error, leaving s unchanged, when s is empty or a token has no XPOS.
 func (p *Parser) Parse(s *syntax.Sentence) error {
-	if p == nil || p.m == nil || len(p.m.actH) == 0 || len(p.m.labH) == 0 {
+	if p == nil || p.m == nil || len(p.m.actQ) == 0 || len(p.m.labQ) == 0 {
 		return ErrNoModel
 	}
 	if s == nil || len(s.Tokens) == 0 {
@@ -208,15 +209,23 @@ func (m *Model) buildAllCands() {
 	}
 }
 
-// buildLex merges the word ids and the clusters into lex.
-func (m *Model) buildLex() {
-	m.lex = make(map[string]uint64, len(m.words))
-	for w, id := range m.words {
-		m.lex[w] = uint64(id)
+// buildLex merges the word ids and the clusters into lex. It reports false when a word is
+// in m.words twice.
+func (m *Model) buildLex() bool {
+	n := len(m.words)
+	if m.clusters != nil {
+		n += len(m.clusters.words)
+	}
+	m.lex = make(map[string]uint64, n)
+	for i, w := range m.words {
+		m.lex[w] = uint64(i + idMin)
 	}
 	m.unkLex = idUnk
+	if len(m.lex) != len(m.words) {
+		return false
+	}
 	if m.clusters == nil {
-		return
+		return true
 	}
 	for i, w := range m.clusters.words {
 		f := uint64(m.clusters.fine[i])
@@ -230,6 +239,7 @@ func (m *Model) buildLex() {
 			m.unkLex = idUnk | c<<32
 		}
 	}
+	return true
 }
 
 func growUint32(s []uint32, n int) []uint32 {
@@ -275,7 +285,7 @@ func bestValid(st *state, sc *[numActs]float32) int {
 	return best
 }
 
-// scoreActs scores the transitions with the bfloat16 weights of a finished model. The row
+// scoreActs scores the transitions with the 8-bit weights of a finished model. The row
 // offsets are computed first so that the memory loads of the summing loop overlap.
 func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
 	var rows [numActFeats]uint64
@@ -284,12 +294,13 @@ func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
 		rows[i] = (hashing.Fmix(k) & mask) * actStride
 	}
 	var s0, s1, s2 float32
-	w := m.actH
+	w := m.actQ
 	for _, r := range rows {
-		row := w[r : r+3 : r+3]
-		s0 += fromBF16(row[0])
-		s1 += fromBF16(row[1])
-		s2 += fromBF16(row[2])
+		row := w[r : r+actStride : r+actStride]
+		e := expScale[row[0]]
+		s0 += float32(int8(row[1])) * e
+		s1 += float32(int8(row[2])) * e
+		s2 += float32(int8(row[3])) * e
 	}
 	return [numActs]float32{s0, s1, s2}
 }
@@ -309,32 +320,10 @@ func (m *Model) scoreActsF(f *[numActFeats]uint64) [numActs]float32 {
 	return [numActs]float32{s0, s1, s2}
 }
 
-// toBF16 rounds f to bfloat16 (the upper half of a float32), to nearest even.
-func toBF16(f float32) uint16 {
-	b := math.Float32bits(f)
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
-}
-
-func fromBF16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
-
-// compress sets the bfloat16 weights used for parsing from the float32 ones.
+// compress sets the 8-bit weights used for parsing from the float32 ones.
 func (m *Model) compress() {
-	m.actH = growUint16(m.actH, len(m.act))
-	for i, v := range m.act {
-		m.actH[i] = toBF16(v)
-	}
-	m.labH = growUint16(m.labH, len(m.lab))
-	for i, v := range m.lab {
-		m.labH[i] = toBF16(v)
-	}
-}
-
-func growUint16(s []uint16, n int) []uint16 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]uint16, n)
+	m.actQ = quantizeRows(m.actQ, m.act, actStride, numActs)
+	m.labQ = quantizeRows(m.labQ, m.lab, len(m.labels), len(m.labels))
 }
 
 // labelOn returns the label class of the arc h → d in state st, leaving the label
@@ -365,21 +354,23 @@ func (m *Model) labelCands(tag uint32, right bool) []uint8 {
 	return m.cands[k]
 }
 
-// scoreLabels scores the candidate classes into sc with the bfloat16 weights and returns
+// scoreLabels scores the candidate classes into sc with the 8-bit weights and returns
 // the best one.
 func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32) int32 {
-	nl := uint64(len(m.labels))
+	stride := uint64(1 + len(m.labels))
 	sc = sc[:len(cands)]
 	clear(sc)
 	mask := uint64(1)<<m.labBits - 1
 	var rows [numLabFeats]uint64
 	for i, k := range f {
-		rows[i] = (hashing.Fmix(k) & mask) * nl
+		rows[i] = (hashing.Fmix(k) & mask) * stride
 	}
 	for _, r := range rows {
-		row := m.labH[r : r+nl : r+nl]
+		row := m.labQ[r : r+stride : r+stride]
+		e := expScale[row[0]]
+		w := row[1:]
 		for i, c := range cands {
-			sc[i] += fromBF16(row[c])
+			sc[i] += float32(int8(w[c])) * e
 		}
 	}
 	return int32(cands[argmax(sc)])

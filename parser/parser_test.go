@@ -394,9 +394,8 @@ func testRoundTrip(t *testing.T, m *Model, beam int) {
 	if !bytes.Equal(data, data2) {
 		t.Error("model bytes changed after a round trip")
 	}
-	// Greedy models keep format version 1, so that older qsc versions read them.
 	_, v, err := modelfile.Decode(data, modelKind)
-	if err != nil || m2.Beam() != beam || (beam == 1) != (v == 1) {
+	if err != nil || m2.Beam() != beam || v != modelVersion {
 		t.Errorf("beam %d: loaded beam %d, format version %d (%v)", beam, m2.Beam(), v, err)
 	}
 	p1, p2 := m.NewParser(), m2.NewParser()
@@ -483,17 +482,26 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// FuzzLoad feeds arbitrary payloads, in a valid container, to Load: it must return an
-// error or a model that parses, never panic.
+// encodeModel wraps a payload in the container as the given version: a version 3
+// payload as it is, that of an older version compressed as they were.
+func encodeModel(raw []byte, version uint16) ([]byte, error) {
+	if version < 3 {
+		raw = deflate(raw)
+	}
+	return modelfile.Encode(modelKind, version, raw)
+}
+
+// FuzzLoad feeds arbitrary payloads, in a valid container of each version, to Load: it
+// must return an error or a model that parses, never panic.
 func FuzzLoad(f *testing.F) {
 	m, _, err := Train(fixture(f), nil, TrainOptions{Epochs: 1, MinWordCount: 1, ActionBits: 10, LabelBits: 8})
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(m.payload())
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		data, err := encodeModel(raw, 1+uint16(len(raw)&1))
+	f.Add(m.payload(), uint8(3))
+	f.Add([]byte{}, uint8(1))
+	f.Fuzz(func(t *testing.T, raw []byte, version uint8) {
+		data, err := encodeModel(raw, 1+uint16(version%3))
 		if err != nil {
 			t.Fatal(err)
 		}

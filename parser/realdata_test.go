@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	parserModelPath = "../internal/pipeline/en-ewt-parser-v2.qsm"
-	taggerModelPath = "../internal/pipeline/en-ewt-tagger-v3.qsm"
+	parserModelPath = "../internal/pipeline/en-ewt-parser-v3.qsm"
+	taggerModelPath = "../internal/pipeline/en-ewt-tagger-v4.qsm"
 )
 
 func readTreebank(tb testing.TB, rel string) []*syntax.Sentence {

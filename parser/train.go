@@ -187,7 +187,7 @@ func Train(train, dev []*syntax.Sentence, opts TrainOptions) (*Model, TrainRepor
 // withWeights returns a model sharing m's vocabularies with zero weight tables.
 func (m *Model) withWeights() *Model {
 	c := *m
-	c.actH, c.labH = nil, nil
+	c.actQ, c.labQ = nil, nil
 	c.act = make([]float32, len(m.act))
 	c.lab = make([]float32, len(m.lab))
 	return &c
@@ -311,11 +311,8 @@ func newModel(train []*syntax.Sentence, opts TrainOptions) (*Model, error) {
 	if len(words) > maxWords-idMin || len(tags) > maxTags-idMin || len(labels) > 63 {
 		return nil, fmt.Errorf("parser: too many words (%d), tags (%d) or labels (%d)", len(words), len(tags), len(labels))
 	}
-	m := &Model{words: map[string]uint32{}, tags: map[string]uint32{}, labels: labels,
+	m := &Model{words: words, tags: map[string]uint32{}, labels: labels,
 		actBits: opts.ActionBits, labBits: opts.LabelBits}
-	for i, w := range words {
-		m.words[w] = uint32(i + idMin)
-	}
 	for i, t := range tags {
 		m.tags[t] = uint32(i + idMin)
 	}

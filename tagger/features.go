@@ -133,7 +133,7 @@ func (x *extractor) word(a *attr, form string, m *Model) {
 	}
 	a.dict = -1
 	if e := m.dict.find(a.form); len(e) > 0 {
-		a.dict = int32(entTag(e[0]))
+		a.dict = int32(e[0]) // the tag of the first entry
 	}
 
 	a.cf, a.cc = 0, 0

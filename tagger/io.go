@@ -10,9 +10,41 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// MarshalBinary encodes the model in the modelfile container (kind "tagger", version 2:
-// version 1 plus the tag profiles of the clustered words). The encoding is
-// deterministic: the same model gives the same bytes.
+// The payload of a tagger model file, format version 3 (little endian throughout):
+//
+//	tags      uint16 count, then each tag: uint8 length + bytes
+//	dict      a table (below): the tag dictionary, one entry (the tag, weight 0) per form
+//	clusters  uint8 0 (none) or 1, then
+//	            uint16 fine-cluster count + one uint8 coarse cluster per fine cluster,
+//	            uint32 word count + per word (by ascending key) uint64 key, uint16 fine cluster,
+//	            uint8 profile tag count (≤ 64) + each tag: uint8 length + bytes, then,
+//	            when that count is not 0, per word (same order) uint8 top tag + 1,
+//	            uint64 bit set of its frequent tags
+//	feats     a table: the feature weights
+//
+// A table is used in place by Load (see table in table.go):
+//
+//	bits    uint8 (≤ 24): 2^bits buckets, a key's bucket is key >> (64-bits)
+//	block   uint8 (≤ min(bits, 8)): runs of 2^block buckets share a base offset
+//	rows    uint32: number of rows
+//	size    uint32: bytes of data
+//	base    2^(bits-block) + 1 uint32: offset in data of the first row of each run of
+//	        buckets, then size
+//	delta   2^bits + 1 uint16: offset of each bucket's first row from its run's base (0 for
+//	        the first bucket of a run, and for the end)
+//	data    the rows of bucket 0, then bucket 1, …; within a bucket by ascending key:
+//	          the key's low 64-bits bits in (71-bits)/8 bytes, uint8 entry count - 1,
+//	          then the entries, 3 bytes each: uint8 tag, int16 weight
+//
+// The key bits stored in a row and the bucket give the whole key: lookups are exact.
+// Versions 1 and 2 stored the tables as uint32 count, then per row by ascending key:
+// uint64 key (not 0), uint16 entry count, entries as uint32 tag<<16 | uint16(weight);
+// version 1 had no tag profiles in the clusters. Load still reads them, building the
+// version-3 layout in memory.
+
+// MarshalBinary encodes the model in the modelfile container (kind "tagger", version 3).
+// The encoding is deterministic: the same model gives the same bytes, and a loaded
+// version-3 file re-encodes to its own bytes.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	var b []byte
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(m.tags)))
@@ -65,26 +97,18 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	return modelfile.Encode(Kind, Version, b)
 }
 
-// appendTable writes the rows of t sorted by key: count, then key, entry count, entries.
-func appendTable(b []byte, t *table) []byte {
-	keys := t.sortedKeys()
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
-	for _, k := range keys {
-		e := t.find(k)
-		b = binary.LittleEndian.AppendUint64(b, k)
-		b = binary.LittleEndian.AppendUint16(b, uint16(len(e)))
-		for _, v := range e {
-			b = binary.LittleEndian.AppendUint32(b, v)
-		}
-	}
-	return b
-}
-
 var errCorrupt = errors.New("tagger: malformed model payload")
 
 type decoder struct {
 	b   []byte
 	err error
+}
+
+// fail records err unless an error is already recorded.
+func (d *decoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
 }
 
 func (d *decoder) take(n int) []byte {
@@ -125,30 +149,33 @@ func (d *decoder) u64() uint64 {
 	return 0
 }
 
-// table reads a table whose entries must name tags below nTags. A first pass checks the
-// rows and counts their entries, so that the second decodes them straight into the table,
-// with no allocation per row.
-func (d *decoder) table(nTags int) table {
+// table2 reads a table of format version 1 or 2, whose entries must name tags below
+// nTags, into the version-3 layout. A first pass checks the rows and counts their
+// entries, so that the second builds the table with no allocation per row.
+func (d *decoder) table2(nTags int) table {
 	n := int(d.u32())
 	if d.err != nil || n > len(d.b)/10 {
-		d.err = errCorrupt
+		d.fail(errCorrupt)
 		return table{}
 	}
 	le := binary.LittleEndian
-	b, total, prev := d.b, 0, uint64(0)
+	b, rows, total, prev := d.b, 0, 0, uint64(0)
 	for range n {
 		if len(b) < 10 {
-			d.err = errCorrupt
+			d.fail(errCorrupt)
 			return table{}
 		}
 		k, c := le.Uint64(b), int(le.Uint16(b[8:]))
 		if k <= prev || len(b) < 10+4*c { // keys are non-zero and ascending
-			d.err = errCorrupt
+			d.fail(errCorrupt)
 			return table{}
+		}
+		if c > 0 {
+			rows++
 		}
 		prev, total, b = k, total+c, b[10+4*c:]
 	}
-	t := newTable(n, total)
+	tb := newTableBuilder(rows, total)
 	var ents []uint32
 	for range n {
 		k := d.u64()
@@ -157,12 +184,17 @@ func (d *decoder) table(nTags int) table {
 		for j := 0; j < len(p); j += 4 {
 			e := le.Uint32(p[j:])
 			if entTag(e) >= nTags {
-				d.err = errCorrupt
+				d.fail(errCorrupt)
 				return table{}
 			}
 			ents = append(ents, e)
 		}
-		t.add(k, ents)
+		tb.add(k, ents)
+	}
+	t, err := tb.finish()
+	if err != nil {
+		d.fail(fmt.Errorf("%w: %v", errCorrupt, err))
+		return table{}
 	}
 	return t
 }
@@ -197,9 +229,11 @@ func (d *decoder) lexicon(c *Clusters, keys []uint64) {
 }
 
 // Load decodes a model written by MarshalBinary. It checks the container (magic, kind,
-// version, checksum) and the payload, and returns an error for any fault.
+// version, checksum) and the payload, and returns an error for any fault. A file of the
+// current version is used in place: the model keeps referring to data, which must not be
+// modified afterwards. Files of versions 1 and 2 are decoded into memory of their own.
 func Load(data []byte) (*Model, error) {
-	payload, version, err := modelfile.Decode(data, Kind, 1, Version)
+	payload, version, err := modelfile.Decode(data, Kind, 1, 2, Version)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +243,11 @@ func Load(data []byte) (*Model, error) {
 	for i := 0; i < nt && d.err == nil; i++ {
 		m.tags = append(m.tags, string(d.take(int(d.u8()))))
 	}
-	m.dict = d.table(nt)
+	readTable := d.table3
+	if version < 3 {
+		readTable = d.table2
+	}
+	m.dict = readTable(nt)
 	switch d.u8() {
 	case 0:
 	case 1:
@@ -238,7 +276,7 @@ func Load(data []byte) (*Model, error) {
 	default:
 		d.err = errCorrupt
 	}
-	m.feats = d.table(nt)
+	m.feats = readTable(nt)
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt
 	}

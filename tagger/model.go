@@ -2,7 +2,6 @@ package tagger
 
 import (
 	"math"
-	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -11,8 +10,8 @@ import (
 // Model is a trained tagger. It is read-only and safe for concurrent use by many Taggers.
 type Model struct {
 	tags  []string // tag names by id, sorted
-	feats table    // feature key -> sparse row of (tag, weight) entries
-	dict  table    // exact form hash -> a single entry holding the tag (weight unused)
+	feats table    // feature key -> sparse row of (tag, weight) entries, in place in the file
+	dict  table    // exact form hash -> a single entry holding the tag (weight 0)
 	clust *Clusters
 }
 
@@ -21,21 +20,6 @@ func (m *Model) Tags() []string { return m.tags }
 
 // NumFeatures returns the number of feature rows in the model.
 func (m *Model) NumFeatures() int { return m.feats.n }
-
-// table is an open-addressing hash table from a non-zero 64-bit key to a contiguous run
-// of packed entries (tag<<16 | uint16(weight)). A slot keeps the key and the position of
-// its run together, so that a lookup touches one slot and one run.
-type table struct {
-	mask  uint64
-	slots []slot
-	ents  []uint32
-	n     int // number of keys
-}
-
-type slot struct {
-	key    uint64 // 0 = empty
-	off, n uint32 // entries are ents[off:off+n]
-}
 
 // row is one feature of a table under construction.
 type row struct {
@@ -47,68 +31,6 @@ func pack(tag int, w int16) uint32 { return uint32(tag)<<16 | uint32(uint16(w)) 
 
 func entTag(e uint32) int      { return int(e >> 16) }
 func entWeight(e uint32) int32 { return int32(int16(uint16(e))) }
-
-// buildTable builds a table from rows with distinct non-zero keys.
-func buildTable(rows []row) table {
-	total := 0
-	for _, r := range rows {
-		total += len(r.ents)
-	}
-	t := newTable(len(rows), total)
-	for _, r := range rows {
-		t.add(r.key, r.ents)
-	}
-	return t
-}
-
-// newTable returns an empty table for keys distinct non-zero keys with ents entries in
-// all: at most two thirds of its slots will be used.
-func newTable(keys, ents int) table {
-	size := 16
-	for 2*size < 3*keys {
-		size *= 2
-	}
-	return table{mask: uint64(size - 1), slots: make([]slot, size), ents: make([]uint32, 0, ents)}
-}
-
-// add adds a key that t does not hold, with its entries.
-func (t *table) add(key uint64, ents []uint32) {
-	s := key & t.mask
-	for t.slots[s].key != 0 {
-		s = (s + 1) & t.mask
-	}
-	t.slots[s] = slot{key: key, off: uint32(len(t.ents)), n: uint32(len(ents))}
-	t.ents = append(t.ents, ents...)
-	t.n++
-}
-
-// find returns the entries of key, or nil.
-func (t *table) find(key uint64) []uint32 {
-	if t.slots == nil {
-		return nil
-	}
-	for s := key & t.mask; ; s = (s + 1) & t.mask {
-		sl := &t.slots[s]
-		if sl.key == key {
-			return t.ents[sl.off : sl.off+sl.n]
-		}
-		if sl.key == 0 {
-			return nil
-		}
-	}
-}
-
-// sortedKeys returns the keys of t in increasing order.
-func (t *table) sortedKeys() []uint64 {
-	keys := make([]uint64, 0, t.n)
-	for _, sl := range t.slots {
-		if sl.key != 0 {
-			keys = append(keys, sl.key)
-		}
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // maxTags is the largest tag set a model can have.
 const maxTags = 256
@@ -245,30 +167,31 @@ func addVec(dst, src []int32) {
 	}
 }
 
-// addScores adds the weights of the features keys to sc. The slots of all keys are
+// addScores adds the weights of the features keys to sc. The rows of all keys are
 // located first, so that their memory loads overlap, then the entries are added.
 func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	f := &t.m.feats
-	if f.slots == nil {
+	if f.n == 0 {
 		return
 	}
+	// The buckets of all keys, then their rows: each step's memory loads are independent.
 	runs := t.runs[:0]
 	for _, k := range keys {
-		for s := k & f.mask; ; s = (s + 1) & f.mask {
-			sl := f.slots[s]
-			if sl.key == k {
-				runs = append(runs, [2]uint32{sl.off, sl.off + sl.n})
-				break
-			}
-			if sl.key == 0 {
-				break
-			}
+		lo, hi := f.bucket(k)
+		runs = append(runs, [2]uint32{uint32(lo), uint32(hi)})
+	}
+	n := 0
+	for i, k := range keys {
+		if lo, hi := f.scan(k, int(runs[i][0]), int(runs[i][1])); lo < hi {
+			runs[n] = [2]uint32{uint32(lo), uint32(hi)}
+			n++
 		}
 	}
+	runs = runs[:n]
 	t.runs = runs
 	for _, r := range runs {
-		for _, e := range f.ents[r[0]:r[1]] {
-			sc[uint8(e>>16)] += int32(int16(uint16(e)))
+		for e := f.data[r[0]:r[1]]; len(e) >= 3; e = e[3:] {
+			sc[e[0]] += int32(int16(uint16(e[1]) | uint16(e[2])<<8))
 		}
 	}
 }

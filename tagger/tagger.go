@@ -4,10 +4,10 @@
 // The model is a two-pass averaged perceptron: a greedy right-to-left pass that sees the
 // tags it has already assigned on the right, then a greedy left-to-right pass that sees
 // its own tags on the left and the first pass's tags on the right (tokens the first pass
-// is sure of keep their tag). Features are hashed into a compact open-addressing table
-// whose rows hold the weights of all tags for one feature (quantized to int16, tiny
-// weights pruned), so tagging needs no string building and no allocations once a Tagger
-// has warmed up. Frequent unambiguous words are tagged from a dictionary, and each Tagger
+// is sure of keep their tag). Features are hashed into a compact bucketed table whose
+// rows hold the weights of all tags for one feature (quantized to int16, tiny weights
+// pruned); Load uses the table in place in the model file's bytes, and tagging needs no
+// string building and no allocations once a Tagger has warmed up. Frequent unambiguous words are tagged from a dictionary, and each Tagger
 // caches, by word form, the summed scores of the features that depend on one word alone:
 // the word's own and those it gives its left and right neighbours (more than half of the
 // lookups), up to 16,384 entries (about 3 MB).
@@ -35,7 +35,7 @@ import (
 // Kind and Version identify tagger model files in the modelfile container.
 const (
 	Kind    = "tagger"
-	Version = 2
+	Version = 3
 )
 
 // TrainOptions controls Train. The zero value is usable: it means the defaults below.

@@ -2,8 +2,12 @@ package tagger
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -188,14 +192,19 @@ func TestClustersDeterministic(t *testing.T) {
 }
 
 // modelPath is the shipped model, relative to this package.
-var modelPath = filepath.Join("..", "internal", "pipeline", "en-ewt-tagger-v3.qsm")
+var modelPath = filepath.Join("..", "internal", "pipeline", "en-ewt-tagger-v4.qsm")
+
+// shippedPath is the model the tests load: $QSC_TAGGER_MODEL, or the shipped one.
+func shippedPath() string {
+	if p := os.Getenv("QSC_TAGGER_MODEL"); p != "" {
+		return p
+	}
+	return modelPath
+}
 
 func loadShipped(tb testing.TB) *Model {
 	tb.Helper()
-	path := modelPath
-	if p := os.Getenv("QSC_TAGGER_MODEL"); p != "" {
-		path = p
-	}
+	path := shippedPath()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		tb.Skipf("%s not found; skipping", path)
@@ -566,4 +575,396 @@ func TestTrainSilver(t *testing.T) {
 			t.Fatalf("silver attrs keep form %x / shape %x", a.form, a.shape)
 		}
 	}
+}
+
+// shippedV3 returns the shipped model file in the current format version: the file
+// itself, or its conversion when it has an older version.
+func shippedV3(tb testing.TB) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(shippedPath())
+	if errors.Is(err, os.ErrNotExist) {
+		tb.Skipf("%s not found; skipping", shippedPath())
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, v, err := modelfile.Decode(data, Kind); err != nil || v == Version {
+		return data
+	}
+	m, err := Load(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if data, err = m.MarshalBinary(); err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkLoad loads the shipped model in the current format version (converted in
+// memory first if the file has an older one).
+func BenchmarkLoad(b *testing.B) {
+	data := shippedV3(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadV2 loads a version-2 model file given as QSC_TAGGER_MODEL (the previous
+// shipped file: git show 89fe039:internal/pipeline/en-ewt-tagger-v3.qsm): decoded and
+// converted to the current layout.
+func BenchmarkLoadV2(b *testing.B) {
+	data, err := os.ReadFile(shippedPath())
+	if err != nil {
+		b.Skip(err)
+	}
+	if _, v, _ := modelfile.Decode(data, Kind); v != 2 {
+		b.Skipf("%s has version %d; give a version-2 file as QSC_TAGGER_MODEL", shippedPath(), v)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Load(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// tableRows returns the rows of t, in ascending key order, as packed entries.
+func tableRows(t *table) []row {
+	var rows []row
+	for k, e := range t.all() {
+		r := row{key: k}
+		for j := range len(e) / 3 {
+			tag, w := entry(e, j)
+			r.ents = append(r.ents, pack(tag, w))
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestTable builds tables of random rows and checks every lookup, the iteration, and the
+// round trip through the file layout.
+func TestTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	randRows := func(n, maxEnts int) []row {
+		set := map[uint64]bool{0: true, math.MaxUint64: true, 1 << 63: true, 1<<63 - 1: true}
+		for len(set) < n {
+			k := rng.Uint64()
+			set[k] = true
+			if rng.IntN(4) == 0 { // a neighbour, often in the same bucket
+				set[k+1] = true
+			}
+		}
+		keys := slices.Sorted(maps.Keys(set))[:n]
+		rows := make([]row, n)
+		for i, k := range keys {
+			tags := rng.Perm(256)[:1+rng.IntN(maxEnts)]
+			rows[i].key = k
+			for _, tag := range tags {
+				rows[i].ents = append(rows[i].ents, pack(tag, int16(rng.Uint32())))
+			}
+		}
+		return rows
+	}
+	for _, tc := range []struct{ n, maxEnts int }{{0, 1}, {1, 1}, {2, 3}, {3, 256}, {5, 4}, {100, 4}, {4000, 49}, {70000, 3}, {2000, 256}} {
+		rows := randRows(tc.n, tc.maxEnts)
+		tab, err := buildTable(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.maxEnts == 256 && tc.n > 1000 && tab.block == maxBlockBits {
+			t.Errorf("%d rows of up to 256 entries: runs of 2^%d buckets, offsets beyond uint16", tc.n, tab.block)
+		}
+		if tab.n != tc.n {
+			t.Fatalf("%d rows: table holds %d", tc.n, tab.n)
+		}
+		present := map[uint64]bool{}
+		for _, r := range rows {
+			present[r.key] = true
+			e := tab.find(r.key)
+			if len(e) != 3*len(r.ents) {
+				t.Fatalf("key %x: %d entry bytes, want %d", r.key, len(e), 3*len(r.ents))
+			}
+			for j, want := range r.ents {
+				if tag, w := entry(e, j); pack(tag, w) != want {
+					t.Fatalf("key %x entry %d: %d %d, want %08x", r.key, j, tag, w, want)
+				}
+			}
+		}
+		for _, r := range rows {
+			for _, k := range []uint64{r.key + 1, r.key - 1, r.key ^ 1<<40, r.key ^ 1<<50, r.key ^ 1<<63, rng.Uint64()} {
+				if e := tab.find(k); present[k] != (e != nil) {
+					t.Fatalf("key %x: found %v, present %v", k, e != nil, present[k])
+				}
+			}
+		}
+		if got := tableRows(&tab); !slices.EqualFunc(got, rows, func(a, b row) bool { return a.key == b.key && slices.Equal(a.ents, b.ents) }) {
+			t.Fatalf("%d rows: iteration differs", tc.n)
+		}
+		enc := appendTable(nil, &tab)
+		d := &decoder{b: enc}
+		back := d.table3(256)
+		if d.err != nil || len(d.b) != 0 {
+			t.Fatalf("%d rows: reading the table back: %v", tc.n, d.err)
+		}
+		if !bytes.Equal(appendTable(nil, &back), enc) {
+			t.Fatalf("%d rows: the table re-encodes differently", tc.n)
+		}
+	}
+	for name, rows := range map[string][]row{
+		"descending keys": {{key: 2, ents: []uint32{pack(1, 1)}}, {key: 1, ents: []uint32{pack(1, 1)}}},
+		"duplicate keys":  {{key: 2, ents: []uint32{pack(1, 1)}}, {key: 2, ents: []uint32{pack(2, 1)}}},
+		"257 entries":     {{key: 2, ents: make([]uint32, 257)}},
+		"tag 256":         {{key: 2, ents: []uint32{pack(256, 1)}}},
+	} {
+		if _, err := buildTable(rows); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	// Rows without entries are left out.
+	if tab, err := buildTable([]row{{key: 1}, {key: 2, ents: []uint32{pack(3, -5)}}}); err != nil || tab.n != 1 || tab.find(1) != nil || len(tab.find(2)) != 3 {
+		t.Errorf("a row without entries: %v, %d rows", err, tab.n)
+	}
+}
+
+// v3Payload returns the payload of m's file and the offset in it of the feature table.
+func v3Payload(tb testing.TB, m *Model) ([]byte, int) {
+	tb.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	payload, v, err := modelfile.Decode(data, Kind)
+	if err != nil || v != Version {
+		tb.Fatalf("version %d, %v", v, err)
+	}
+	f := &m.feats
+	return payload, len(payload) - (10 + len(f.base) + len(f.delta) + len(f.data))
+}
+
+// TestLoadCorruptTable damages the feature table of a version-3 payload, in a
+// well-formed container: the structural faults must give an error, and no damage may
+// panic, at load or when tagging.
+func TestLoadCorruptTable(t *testing.T) {
+	m, _ := trainFixture(t, 1, true)
+	payload, at := v3Payload(t, m)
+	f := &m.feats
+	load := func(p []byte) (*Model, error) {
+		enc, err := modelfile.Encode(Kind, Version, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Load(enc)
+	}
+	if _, err := load(payload); err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	baseAt := at + 10
+	deltaAt := baseAt + len(f.base)
+	dataAt := deltaAt + len(f.delta)
+	// A bucket of the second run with at least two rows, and its offset.
+	per := 1 << f.block
+	b2 := -1
+	for b := per + 1; b < 1<<f.bits; b++ {
+		if p := f.off(b); f.off(b+1) > p+f.kb+4+3*int(f.data[p+f.kb]) && b%per != 0 {
+			b2 = b
+			break
+		}
+	}
+	if b2 < 0 || f.off(per) == 0 {
+		t.Fatalf("no bucket of the second run with two rows (%d buckets, runs of %d)", 1<<f.bits, per)
+	}
+	row, runEnd := f.off(b2), f.off(b2-b2%per+per)
+	row2 := row + f.kb + 4 + 3*int(f.data[row+f.kb])
+	damage := map[string]func(p []byte){
+		"no bucket bits":           func(p []byte) { p[at] = 0 },
+		"too many bucket bits":     func(p []byte) { p[at] = maxBucketBits + 1 },
+		"more bucket bits":         func(p []byte) { p[at]++ },
+		"runs longer than buckets": func(p []byte) { p[at+1] = p[at] + 1 },
+		"shorter runs":             func(p []byte) { p[at+1]-- },
+		"row count + 1":            func(p []byte) { le.PutUint32(p[at+2:], uint32(f.n+1)) },
+		"row count - 1":            func(p []byte) { le.PutUint32(p[at+2:], uint32(f.n-1)) },
+		"data size + 1":            func(p []byte) { le.PutUint32(p[at+6:], uint32(len(f.data)+1)) },
+		"data size - 1":            func(p []byte) { le.PutUint32(p[at+6:], uint32(len(f.data)-1)) },
+		"first base not 0":         func(p []byte) { le.PutUint32(p[baseAt:], 1) },
+		"base past the data":       func(p []byte) { le.PutUint32(p[baseAt+4:], uint32(len(f.data)+1)) },
+		"descending bases":         func(p []byte) { le.PutUint32(p[baseAt+4:], le.Uint32(p[baseAt+8:])+1) },
+		"last base short":          func(p []byte) { le.PutUint32(p[dataAt-len(f.delta)-4:], uint32(len(f.data)-1)) },
+		"delta of a run's start":   func(p []byte) { le.PutUint16(p[deltaAt+2*per:], 1) },
+		"end delta":                func(p []byte) { le.PutUint16(p[dataAt-2:], 1) },
+		"delta past the run":       func(p []byte) { le.PutUint16(p[deltaAt+2*b2:], uint16(runEnd-f.off(per*(b2/per))+1)) },
+		"delta inside a row":       func(p []byte) { le.PutUint16(p[deltaAt+2*b2:], le.Uint16(p[deltaAt+2*b2:])+1) },
+		"descending deltas":        func(p []byte) { le.PutUint16(p[deltaAt+2*b2+2:], le.Uint16(p[deltaAt+2*b2:])-1) },
+		"count past the bucket":    func(p []byte) { p[dataAt+row+f.kb] = 255 },
+		"count short":              func(p []byte) { p[dataAt+row+f.kb]-- },
+		"tag out of the set":       func(p []byte) { p[dataAt+row+f.kb+1] = byte(len(m.tags)) },
+		"last tag out of the set":  func(p []byte) { p[dataAt+row2-3] = 255 },
+		"equal keys":               func(p []byte) { copy(p[dataAt+row2:dataAt+row2+f.kb], p[dataAt+row:]) },
+		"bucket bits in a key":     func(p []byte) { p[dataAt+row+f.kb-1] |= 0x80 },
+	}
+	if 8*f.kb == 64-int(f.bits) {
+		t.Fatalf("%d bucket bits leave no spare bit in a stored key: pick another fixture", f.bits)
+	}
+	for name, d := range damage {
+		p := slices.Clone(payload)
+		d(p)
+		if _, err := load(p); err == nil {
+			t.Errorf("%s: accepted", name)
+		} else if !errors.Is(err, errCorrupt) {
+			t.Errorf("%s: error %v", name, err)
+		}
+	}
+	for n := at; n < len(payload); n += max(1, (len(payload)-at)/200) {
+		if _, err := load(payload[:n]); err == nil {
+			t.Errorf("payload cut at %d (the table starts at %d) accepted", n, at)
+		}
+	}
+	// Any byte: an error or a model that tags.
+	s := &syntax.Sentence{Tokens: []syntax.Token{{Form: "The"}, {Form: "test"}, {Form: "is"}, {Form: "short"}, {Form: "."}}}
+	for i := at; i < len(payload); i += max(1, (len(payload)-at)/400) + i%3 {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			p := slices.Clone(payload)
+			p[i] ^= x
+			if m, err := load(p); err == nil {
+				m.NewTagger().Tag(s)
+			}
+		}
+	}
+}
+
+// FuzzLoad loads damaged payloads in a well-formed container: an error or a model that
+// tags, never a panic.
+func FuzzLoad(f *testing.F) {
+	m, _ := trainFixture(f, 1, false)
+	payload, _ := v3Payload(f, m)
+	f.Add(payload)
+	f.Fuzz(func(t *testing.T, p []byte) {
+		enc, err := modelfile.Encode(Kind, Version, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Load(enc)
+		if err != nil {
+			return
+		}
+		m.NewTagger().Tag(&syntax.Sentence{Tokens: []syntax.Token{{Form: "The"}, {Form: "test"}, {Form: "."}}})
+		if _, err := m.MarshalBinary(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// v2Rows reads the feature table of a version-2 payload, independently of Load.
+func v2Rows(tb testing.TB, p []byte) []row {
+	tb.Helper()
+	le := binary.LittleEndian
+	skip := func(n int) {
+		if n > len(p) {
+			tb.Fatal("version-2 payload too short")
+		}
+		p = p[n:]
+	}
+	nt := int(le.Uint16(p))
+	skip(2)
+	for range nt {
+		skip(1 + int(p[0]))
+	}
+	table := func() []row {
+		n := int(le.Uint32(p))
+		skip(4)
+		rows := make([]row, n)
+		for i := range rows {
+			rows[i].key = le.Uint64(p)
+			c := int(le.Uint16(p[8:]))
+			skip(10)
+			for j := range c {
+				rows[i].ents = append(rows[i].ents, le.Uint32(p[4*j:]))
+			}
+			skip(4 * c)
+		}
+		return rows
+	}
+	table() // the tag dictionary
+	if p[0] == 1 {
+		skip(1)
+		nf := int(le.Uint16(p))
+		skip(2 + nf)
+		nw := int(le.Uint32(p))
+		skip(4 + 10*nw)
+		nlex := int(p[0])
+		skip(1)
+		for range nlex {
+			skip(1 + int(p[0]))
+		}
+		if nlex > 0 {
+			skip(9 * nw)
+		}
+	} else {
+		skip(1)
+	}
+	rows := table()
+	if len(p) != 0 {
+		tb.Fatalf("%d bytes after the feature table", len(p))
+	}
+	return rows
+}
+
+// TestShippedModelV3 checks the shipped model in the current format: it re-encodes to
+// its own bytes, and, given a version-2 file as QSC_TAGGER_MODEL (en-ewt-tagger-v3.qsm:
+// git show 89fe039:internal/pipeline/en-ewt-tagger-v3.qsm), its conversion keeps every
+// feature row and tags EWT dev exactly as the file loaded as it is.
+func TestShippedModelV3(t *testing.T) {
+	v3 := shippedV3(t)
+	m3, err := Load(v3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := m3.MarshalBinary(); !bytes.Equal(again, v3) {
+		t.Fatal("the shipped model re-encodes to other bytes")
+	}
+	data, _ := os.ReadFile(shippedPath())
+	payload, v, err := modelfile.Decode(data, Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v == Version {
+		return // the file is the version-3 one checked above
+	}
+	rows := v2Rows(t, payload)
+	if m3.feats.n != len(rows) {
+		t.Fatalf("%d feature rows, the version-2 file has %d", m3.feats.n, len(rows))
+	}
+	got := tableRows(&m3.feats)
+	for i, r := range rows {
+		if got[i].key != r.key || !slices.Equal(got[i].ents, r.ents) {
+			t.Fatalf("row %d: key %x entries %x, want key %x entries %x", i, got[i].key, got[i].ents, r.key, r.ents)
+		}
+	}
+	t.Logf("version 2: %d bytes; version 3: %d bytes; %d rows", len(data), len(v3), len(rows))
+	m2, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := readSents(t, shared.EWTDev)
+	t2, t3 := m2.NewTagger(), m3.NewTagger()
+	tokens := 0
+	for si, s := range dev {
+		a := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+		b := &syntax.Sentence{Tokens: slices.Clone(s.Tokens)}
+		t2.Tag(a)
+		t3.Tag(b)
+		for i := range a.Tokens {
+			if a.Tokens[i].XPOS != b.Tokens[i].XPOS {
+				t.Fatalf("sentence %d token %d %q: %s with the version-2 file, %s with version 3", si, i, s.Tokens[i].Form, a.Tokens[i].XPOS, b.Tokens[i].XPOS)
+			}
+		}
+		tokens += len(a.Tokens)
+	}
+	t.Logf("EWT dev: the %d tags agree", tokens)
 }

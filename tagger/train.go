@@ -57,10 +57,16 @@ func Train(train, dev []*syntax.Sentence, opts TrainOptions) (*Model, TrainRepor
 	}
 	var runs []*Model
 	for run := 1; run <= opts.Mix; run++ {
-		m := tr.run(dev, opts, run, &rep)
+		m, err := tr.run(dev, opts, run, &rep)
+		if err != nil {
+			return nil, rep, err
+		}
 		runs = append(runs, m)
 	}
-	best := mix(runs, float64(cmp.Or(opts.Prune, pruneMin)))
+	best, err := mix(runs, float64(cmp.Or(opts.Prune, pruneMin)))
+	if err != nil {
+		return nil, rep, err
+	}
 	if len(dev) > 0 {
 		rep.DevAcc, _, _ = Accuracy(best, dev)
 	}
@@ -71,7 +77,7 @@ func Train(train, dev []*syntax.Sentence, opts TrainOptions) (*Model, TrainRepor
 
 // run trains one perceptron from scratch with seed opts.Seed+run-1 and returns the
 // model of its best epoch.
-func (tr *trainer) run(dev []*syntax.Sentence, opts TrainOptions, run int, rep *TrainReport) *Model {
+func (tr *trainer) run(dev []*syntax.Sentence, opts TrainOptions, run int, rep *TrainReport) (*Model, error) {
 	tr.c = 1
 	tr.tab.init(1 << 16)
 	tr.w, tr.u = tr.w[:0], tr.u[:0]
@@ -96,7 +102,10 @@ func (tr *trainer) run(dev []*syntax.Sentence, opts TrainOptions, run int, rep *
 			}
 		}
 		bar.Done()
-		m := tr.model()
+		m, err := tr.model()
+		if err != nil {
+			return nil, err
+		}
 		er := EpochReport{Run: run, Epoch: ep, TrainAcc: ratio(correct, total)}
 		if len(dev) > 0 {
 			er.DevAcc, _, _ = Accuracy(m, dev)
@@ -111,7 +120,7 @@ func (tr *trainer) run(dev []*syntax.Sentence, opts TrainOptions, run int, rep *
 		}
 	}
 	rep.BestEpochs = append(rep.BestEpochs, bestEp)
-	return best
+	return best, nil
 }
 
 // pruneMin is the default smallest weight magnitude (in quantization steps, see
@@ -121,18 +130,19 @@ const pruneMin = 48
 
 // mix returns a model whose weights are the rounded means of those of ms, which share
 // the tag set, dictionary and clusters, without the weights smaller than prune.
-func mix(ms []*Model, prune float64) *Model {
+func mix(ms []*Model, prune float64) (*Model, error) {
 	T := len(ms[0].tags)
 	sum := map[uint64][]int32{}
 	for _, m := range ms {
-		for _, k := range m.feats.sortedKeys() {
+		for k, e := range m.feats.all() {
 			r := sum[k]
 			if r == nil {
 				r = make([]int32, T)
 				sum[k] = r
 			}
-			for _, e := range m.feats.find(k) {
-				r[entTag(e)] += entWeight(e)
+			for j := range len(e) / 3 {
+				tag, w := entry(e, j)
+				r[tag] += int32(w)
 			}
 		}
 	}
@@ -155,8 +165,9 @@ func mix(ms []*Model, prune float64) *Model {
 		}
 	}
 	m := *ms[0]
-	m.feats = buildTable(rows)
-	return &m
+	var err error
+	m.feats, err = buildTable(rows)
+	return &m, err
 }
 
 func ratio(a, b int) float64 {
@@ -212,8 +223,9 @@ func newBase(train []*syntax.Sentence, cl *Clusters) (*Model, error) {
 		}
 	}
 	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.key, b.key) })
-	m.dict = buildTable(rows)
-	return m, nil
+	var err error
+	m.dict, err = buildTable(rows)
+	return m, err
 }
 
 // tsent is a training sentence with precomputed attrs and static feature keys.
@@ -379,7 +391,7 @@ func (tr *trainer) update(keys []uint64, gold, pred int32) {
 const quantScale = 64
 
 // model returns the averaged, quantized, pruned model of the current weights.
-func (tr *trainer) model() *Model {
+func (tr *trainer) model() (*Model, error) {
 	T := tr.T
 	rows := make([]row, 0, tr.tab.n)
 	var ents []uint32
@@ -403,8 +415,9 @@ func (tr *trainer) model() *Model {
 	}
 	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.key, b.key) })
 	m := *tr.base
-	m.feats = buildTable(rows)
-	return &m
+	var err error
+	m.feats, err = buildTable(rows)
+	return &m, err
 }
 
 // growTable is an open-addressing map from non-zero keys to row numbers used in training.

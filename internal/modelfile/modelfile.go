@@ -103,6 +103,20 @@ func Decode(data []byte, kind string, accepted ...uint16) (payload []byte, versi
 	return p[:n], version, nil
 }
 
+// Header returns the kind and the format version of a model file without checking the
+// rest of it (Decode does).
+func Header(data []byte) (kind string, version uint16, err error) {
+	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
+		return "", 0, ErrMagic
+	}
+	p := data[len(Magic):]
+	if len(p) < 1 || len(p) < 1+int(p[0])+2 {
+		return "", 0, ErrTruncated
+	}
+	kl := int(p[0])
+	return string(p[1 : 1+kl]), binary.LittleEndian.Uint16(p[1+kl:]), nil
+}
+
 // Read reads a whole container from r and decodes it.
 func Read(r io.Reader, kind string, accepted ...uint16) ([]byte, uint16, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1<<16))

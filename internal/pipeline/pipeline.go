@@ -271,6 +271,13 @@ func Embedded(accurate bool) (*Pipeline, error) {
 	return Default()
 }
 
+// inPlace reports whether a tagger or parser model file is of the format that a loaded
+// model reads in place (version 3 of both).
+func inPlace(data []byte) bool {
+	_, v, err := modelfile.Header(data)
+	return err == nil && v >= 3
+}
+
 // embedded loads the embedded tagger and the embedded parser named parserName.
 func embedded(parserName string) (*Pipeline, error) {
 	td, err := modelfile.Embedded(TaggerName)
@@ -284,7 +291,13 @@ func embedded(parserName string) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer modelfile.Release(TaggerName)
-	defer modelfile.Release(parserName)
+	// A model in the current format reads its weights in place from its file, which
+	// must then stay mapped; a file of an older format is decoded into memory, and its
+	// pages can go once it is (the accurate parser's, parser format 2).
+	for name, data := range map[string][]byte{TaggerName: td, parserName: pd} {
+		if !inPlace(data) {
+			defer modelfile.Release(name)
+		}
+	}
 	return Load(td, pd)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 )
 
-// Model file: the modelfile container, kind "ilp", version 1, payload
+// Model file: the modelfile container, kind "ilp", version 2, payload
 //
 //	version     uint16: features.Version of the feature definitions
 //	numeric     uint8 (0 raw, 1 binned, 2 both)
@@ -19,14 +19,18 @@ import (
 //	sentences   uint64
 //	seed        uint64
 //	nonzero     uint64
-//	weights     nonzero × (uvarint gap to the previous id + 1, float32), ids ascending
+//	weights     bfloat16 (modelfile.AppendBF16): a bitmap of the non-zero weights, then
+//	            their values
 //	vocabulary  uvarint count, then count × uvarint gaps between ascending word hashes
 //	            (the first gap from 0)
 //
-// All numbers little endian. Only non-zero weights are stored.
+// All numbers little endian. Version 1 is the same, with the weights as float32
+// (modelfile.AppendSparse: the count, then each as its uvarint gap and float32); Load
+// still reads it. Training rounds the weights to bfloat16, so a trained model and its
+// file agree.
 const (
 	fileKind    = "ilp"
-	fileVersion = 1
+	fileVersion = 2
 )
 
 // ErrFormat is wrapped by the error of a malformed model payload.
@@ -45,7 +49,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	if m.vocab != nil {
 		hs = m.vocab.Hashes()
 	}
-	b = modelfile.AppendWeights(b, m.w, hs)
+	b = modelfile.AppendWeights(b, m.w, hs, modelfile.BFloat16)
 	return modelfile.Encode(fileKind, fileVersion, b)
 }
 
@@ -53,7 +57,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // DP. A corrupt, truncated or foreign file gives an error (wrapping a modelfile error or
 // ErrFormat).
 func Load(data []byte) (*Model, error) {
-	payload, _, err := modelfile.Decode(data, fileKind, fileVersion)
+	payload, version, err := modelfile.Decode(data, fileKind, 1, fileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("ilp: %w", err)
 	}
@@ -77,7 +81,11 @@ func Load(data []byte) (*Model, error) {
 		return fail(err.Error())
 	}
 	w := make([]float32, cfg.Size())
-	hs, err := modelfile.ReadWeights(r, w)
+	prec := modelfile.BFloat16
+	if version == 1 {
+		prec = modelfile.Float32
+	}
+	hs, err := modelfile.ReadWeights(r, w, prec)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}

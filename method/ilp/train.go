@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/wellformed"
@@ -306,7 +307,7 @@ func (p *perceptron) average() []float32 {
 	T := float64(p.t)
 	for i, w := range p.w {
 		if w != 0 || p.acc[i] != 0 {
-			avg[i] = float32(((T+1)*w - p.acc[i]) / T)
+			avg[i] = modelfile.RoundBF16(float32(((T+1)*w - p.acc[i]) / T)) // as the file stores it
 		}
 	}
 	return avg

@@ -27,12 +27,12 @@ func benchFile(tb testing.TB, env, path string) []byte {
 	return data
 }
 
-// testInputs parses the Google test tuples with the parser model (internal/pipeline/en-ewt-parser-v2.qsm
+// testInputs parses the Google test tuples with the parser model (internal/pipeline/en-ewt-parser-v3.qsm
 // or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
 func testInputs(tb testing.TB) []model.Input {
 	tb.Helper()
 	path := shared.Require(tb, shared.GoogleTest)
-	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", filepath.Join("..", "..", "internal", "pipeline", "en-ewt-parser-v2.qsm")))
+	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", filepath.Join("..", "..", "internal", "pipeline", "en-ewt-parser-v3.qsm")))
 	if err != nil {
 		tb.Skipf("parser model: %v", err)
 	}

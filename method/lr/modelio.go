@@ -59,7 +59,7 @@ func (m *LR) MarshalBinary() ([]byte, error) {
 	if v := m.ext.Vocab(); v != nil {
 		hs = v.Hashes()
 	}
-	b.Write(modelfile.AppendWeights(nil, m.w, hs))
+	b.Write(modelfile.AppendWeights(nil, m.w, hs, modelfile.Float32))
 	return modelfile.Encode(fileKind, fileVersion, b.Bytes())
 }
 
@@ -78,7 +78,7 @@ func Load(data []byte) (*LR, error) {
 		return nil, err
 	}
 	w := make([]float32, info.Features.Size())
-	hs, err := modelfile.ReadWeights(r, w)
+	hs, err := modelfile.ReadWeights(r, w, modelfile.Float32)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
