@@ -38,3 +38,23 @@ func TestRoundTripAndCorruption(t *testing.T) {
 		t.Errorf("garbage: err = %v, want ErrMagic", err)
 	}
 }
+
+// TestHeader reads the kind and version of a file, and refuses what is not one, at any
+// truncation.
+func TestHeader(t *testing.T) {
+	data, err := Encode("parser", 3, []byte("payload"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kind, v, err := Header(data); kind != "parser" || v != 3 || err != nil {
+		t.Fatalf("Header = %q, %d, %v", kind, v, err)
+	}
+	for n := range len(Magic) + 1 + len("parser") + 2 {
+		if _, _, err := Header(data[:n]); err == nil {
+			t.Errorf("truncated to %d bytes: no error", n)
+		}
+	}
+	if _, _, err := Header([]byte("QSCMODEX rest")); err != ErrMagic {
+		t.Errorf("bad magic: %v", err)
+	}
+}
