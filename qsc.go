@@ -15,6 +15,7 @@ package qsc
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -457,7 +458,52 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 // compileQuery checks and compiles the query terms of a request (internal/match: the one
 // matcher of Do, Compress and the snippets): at most MaxQueryTerms terms, each valid UTF-8,
 // at most MaxSentenceBytes and with 1 to MaxTermWords words. Its errors wrap ErrBadRequest.
+// Compiled queries are kept (compiledQueries): a result page asks for the snippets of
+// many documents with one query.
 func compileQuery(terms []string) (*match.Query, error) {
+	var kb [256]byte
+	key := kb[:0]
+	for _, t := range terms {
+		key = binary.AppendUvarint(key, uint64(len(t)))
+		key = append(key, t...)
+	}
+	if len(key) > maxCompiledQueryKey { // bounds the memory of the cache
+		return checkAndCompile(terms)
+	}
+	compiledQueries.mu.RLock()
+	q, ok := compiledQueries.m[string(key)]
+	compiledQueries.mu.RUnlock()
+	if ok {
+		return q, nil
+	}
+	q, err := checkAndCompile(terms)
+	if err != nil {
+		return nil, err
+	}
+	compiledQueries.mu.Lock()
+	if len(compiledQueries.m) >= maxCompiledQueries {
+		clear(compiledQueries.m)
+	}
+	compiledQueries.m[string(key)] = q
+	compiledQueries.mu.Unlock()
+	return q, nil
+}
+
+// compiledQueries holds compiled queries (read-only, safe for concurrent use) by their
+// terms, each as its length and bytes, when those take at most maxCompiledQueryKey bytes;
+// emptied when it holds maxCompiledQueries.
+var compiledQueries = struct {
+	mu sync.RWMutex
+	m  map[string]*match.Query
+}{m: map[string]*match.Query{}}
+
+const (
+	maxCompiledQueries  = 1024
+	maxCompiledQueryKey = 256
+)
+
+// checkAndCompile is compileQuery without the cache.
+func checkAndCompile(terms []string) (*match.Query, error) {
 	if len(terms) > MaxQueryTerms {
 		return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(terms), MaxQueryTerms)
 	}

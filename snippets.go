@@ -187,7 +187,14 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display)
 		out[i].Score = float64(c.terms) + float64(nsent-c.sent)/float64(nsent+1)
 	}
-	e.parallel(len(jobs), run)
+	// Sentences to parse are spread over the cores; sentences from an annotation, already
+	// parsed, are compressed in turn on this goroutine: each takes tens of µs, so waking
+	// other threads for them cost a fifth more CPU and saved no time (docs/scale.md).
+	workers := len(jobs)
+	if ann != nil {
+		workers = 1
+	}
+	e.parallel(len(jobs), workers, run)
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("sentence %d: %w", jobs[i].sent+1, err)
@@ -196,10 +203,10 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	return out, nil
 }
 
-// parallel calls run(w, i) for i in [0, n) on up to GOMAXPROCS goroutines, each with a
-// worker of the Engine's pool.
-func (e *Engine) parallel(n int, run func(w *worker, i int)) {
-	g := min(n, runtime.GOMAXPROCS(0))
+// parallel calls run(w, i) for i in [0, n) on up to min(workers, GOMAXPROCS)
+// goroutines, each with a worker of the Engine's pool (one: the calling goroutine).
+func (e *Engine) parallel(n, workers int, run func(w *worker, i int)) {
+	g := min(n, workers, runtime.GOMAXPROCS(0))
 	if g <= 1 {
 		w := e.pool.Get().(*worker)
 		defer e.pool.Put(w)

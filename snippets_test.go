@@ -2,6 +2,7 @@ package qsc
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"runtime"
@@ -397,5 +398,38 @@ func TestSnippetsIrregularForms(t *testing.T) {
 		if err != nil || len(sn) != 1 || len(sn[0].Hits) != 1 || doc[sn[0].Hits[0].Start:sn[0].Hits[0].End] != c.hit {
 			t.Errorf("query %q: %+v, %v; want one snippet with the hit %q", c.term, sn, err, c.hit)
 		}
+	}
+}
+
+// TestCompiledQueries checks the cache of compiled queries: the same terms give the same
+// compiled query, terms that differ only in how they split do not, a refused query is
+// refused every time, and a long query is compiled without being kept.
+func TestCompiledQueries(t *testing.T) {
+	a, err := compileQuery([]string{"police", "Syracuse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := compileQuery([]string{"police", "Syracuse"})
+	if a != b {
+		t.Error("the same terms compiled twice")
+	}
+	if c, _ := compileQuery([]string{"police Syracuse"}); c == a {
+		t.Error("one term of two words shares the query of two terms")
+	}
+	for range 2 {
+		if _, err := compileQuery([]string{"ok", "\xff"}); !errors.Is(err, ErrBadRequest) {
+			t.Fatalf("invalid UTF-8: %v", err)
+		}
+	}
+	long := []string{strings.Repeat("long", 100)}
+	if _, err := compileQuery(long); err != nil {
+		t.Fatal(err)
+	}
+	key := string(binary.AppendUvarint(nil, 400)) + long[0]
+	compiledQueries.mu.RLock()
+	_, kept := compiledQueries.m[key]
+	compiledQueries.mu.RUnlock()
+	if kept {
+		t.Error("a query of 400 bytes was kept")
 	}
 }
