@@ -7,8 +7,9 @@
 // templates (plus word-cluster features, see LearnClusters); the label of an arc is
 // chosen only when an arc transition is taken, with a smaller feature set, among the
 // labels seen in training for the dependent's tag and the arc direction. Features are
-// hashed into flat bfloat16 weight tables whose class weights are contiguous, so scoring
-// costs one memory access per feature. Several training runs can be averaged into one
+// hashed into flat tables of 8-bit weights with an exponent per row, whose class weights
+// are contiguous, so scoring costs one memory access per feature; a loaded model reads
+// them in place from its file. Several training runs can be averaged into one
 // model (TrainOptions.Runs) at no cost in parsing speed.
 //
 // A model trained with TrainOptions.Beam > 1 parses with beam search instead: it keeps the
