@@ -55,7 +55,7 @@ Flags:
 	})
 	budget := fs.Int("b", 0, "budget of the snippets of -q, in characters")
 	n := fs.Int("n", qsc.DefaultSnippets, "snippets per document and query")
-	method := fs.String("method", qsc.DefaultMethod, "method of the snippets: "+strings.Join(qsc.Methods(), ", "))
+	method := methodFlag(fs, "snippets' method")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "documents annotated at once")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -70,7 +70,7 @@ Flags:
 	if err != nil {
 		return err
 	}
-	p, err := annbatch.New(eng, annbatch.Options{Tables: *tables, JSON: *asJSON, Queries: queries, Budget: *budget, N: *n, Method: *method})
+	p, err := annbatch.New(eng, annbatch.Options{Tables: *tables, JSON: *asJSON, Queries: queries, Budget: *budget, N: *n, Method: string(*method)})
 	if err != nil {
 		return usagef("%v", err)
 	}

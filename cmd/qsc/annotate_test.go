@@ -148,6 +148,11 @@ func TestAnnotateSnippets(t *testing.T) {
 	if recs[0].Snippets[2].Error == "" {
 		t.Errorf("a query longer than the budget has no error: %+v", recs[0].Snippets[2])
 	}
+	// --method takes any case, as in compress and snippets.
+	upper := annotateOutput(t, "-q", "police,Syracuse", "-b", "30", "-n", "2", "--method", "ILP", in)
+	if len(upper) != 1 || upper[0].Error != "" || !reflect.DeepEqual(upper[0].Snippets[0].Snippets, recs[0].Snippets[0].Snippets) {
+		t.Errorf("--method ILP: %+v", upper)
+	}
 	// --tables: the annotation reads on its own.
 	var a annotation.Annotation
 	if err := annotation.Decode(recs[0].Annotation, &a); err != nil || a.Tables == nil {

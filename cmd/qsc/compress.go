@@ -28,7 +28,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
 	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces) or display (the text and its ellipsis rendering, \"…\" included)")
 	ellipsis := fs.Bool("ellipsis", false, "print the compression with \"…\" where words were cut")
-	method := fs.String("method", qsc.DefaultMethod, "method (any case): "+strings.Join(qsc.Methods(), ", "))
+	method := methodFlag(fs, "method")
 	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	accurate := fs.Bool("accurate", false, accurateUsage)
@@ -39,12 +39,11 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	*method = strings.ToLower(*method)
 	if *jsonl {
 		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || isSet(fs, "budget-counts") {
 			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --ellipsis, --explain and arguments do not apply (a record gives its own budget_counts)")
 		}
-		return compressJSONL(eng, os.Stdin, stdout, *method)
+		return compressJSONL(eng, os.Stdin, stdout, string(*method))
 	}
 	switch {
 	case *query == "":
@@ -62,7 +61,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 			return usagef("give the sentence as an argument or on stdin (or use --jsonl)")
 		}
 	}
-	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: *method}
+	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method)}
 	res, err := eng.Do(context.Background(), req, *explain)
 	if err != nil {
 		return err
@@ -74,7 +73,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	}
 	if *explain && len(res.Steps) == 0 {
 		// A Solver (the ILP) chooses the whole compression at once: show what it kept.
-		name := *method
+		name := string(*method)
 		if name == "" {
 			name = qsc.DefaultMethod
 		}

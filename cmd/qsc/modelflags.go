@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 )
@@ -65,4 +67,24 @@ func modelBytes(path, name string) ([]byte, error) {
 		return modelfile.Embedded(name)
 	}
 	return os.ReadFile(path)
+}
+
+// methodName is the value of a --method flag: a method of qsc.Methods(), in any case.
+type methodName string
+
+func (m *methodName) String() string { return string(*m) }
+
+// Set keeps the name lowercased: the library's names are lowercase and case-sensitive,
+// the command line takes any case.
+func (m *methodName) Set(s string) error {
+	*m = methodName(strings.ToLower(s))
+	return nil
+}
+
+// methodFlag defines the --method flag of the commands that compress (compress,
+// snippets, annotate), with what it chooses and qsc.DefaultMethod as its default.
+func methodFlag(fs *flag.FlagSet, what string) *methodName {
+	m := methodName(qsc.DefaultMethod)
+	fs.Var(&m, "method", "`name` of the "+what+" (any case): "+strings.Join(qsc.Methods(), ", "))
+	return &m
 }

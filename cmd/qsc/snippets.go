@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/wire"
@@ -24,7 +23,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included) or tokens (the kept tokens joined by spaces)")
 	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output)")
 	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis`)
-	method := fs.String("method", qsc.DefaultMethod, "method (any case): "+strings.Join(qsc.Methods(), ", "))
+	method := methodFlag(fs, "method")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	accurate := fs.Bool("accurate", false, accurateUsage)
 	if err := parseFlags(fs, args); err != nil {
@@ -51,7 +50,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: splitTerms(*query), Budget: *budget,
-		BudgetCounts: *counts, N: *n, Method: strings.ToLower(*method)})
+		BudgetCounts: *counts, N: *n, Method: string(*method)})
 	if err != nil {
 		return err
 	}
