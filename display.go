@@ -2,7 +2,6 @@ package qsc
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/qsc-nlp/qsc/internal/display"
 	"github.com/qsc-nlp/qsc/model"
@@ -129,13 +128,6 @@ func (v *view) render(kept, hits []int, ellipsis, markup bool) string {
 	return display.Render(v.text, v.sentence(), v.runs(kept), v.spansOf(hits), ellipsis, markup)
 }
 
-// fitDisplay lets a solver meet the display budget itself (model.Input.Fits); tests
-// compare it with the rounds alone.
-var fitDisplay = true
-
-// rounds counts the compressions run by worker.compress, for tests.
-var rounds atomic.Int64
-
 // fitRounds bounds the recompressions of a display budget before the query alone.
 const fitRounds = 8
 
@@ -166,7 +158,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			}
 		}
 	}
-	if v != nil && w.mc.Decoding == model.Snippet && fitDisplay {
+	if v != nil && w.mc.Decoding == model.Snippet {
 		// A solver that can (the ILP) returns its best compression that fits as displayed,
 		// most often in the first round.
 		if w.fit == nil {
@@ -177,7 +169,6 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 		defer func() { w.fv, w.fhits = nil, nil }()
 	}
 	for round := 0; ; round++ {
-		rounds.Add(1)
 		kept, err := w.mc.Compress(m, in)
 		if err != nil {
 			return nil, classify(err)

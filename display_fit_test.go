@@ -9,6 +9,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/ood"
 	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -49,21 +50,26 @@ func TestDisplayFit(t *testing.T) {
 		}
 		sets[1].tuples = d.Tuples[:1000]
 	}
-	defer func() { fitDisplay = true }()
+	m, err := eng.method(DefaultMethod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solver, ok := m.(model.Solver)
+	if !ok {
+		t.Fatalf("the default method %s is not a Solver", m.Name())
+	}
+	defer eng.setMethod(m)
 	for _, set := range sets {
 		var f1 [2]float64
 		var n [2]int64
 		var ex [2][]string
 		for k, fit := range []bool{true, false} {
-			fitDisplay = fit
-			r0 := rounds.Load()
+			// The default method, counting its compressions and, for the rounds alone,
+			// without the display constraint.
+			eng.setMethod(&countingSolver{Solver: solver, noFit: !fit, n: &n[k]})
 			for i, tp := range set.tuples {
 				forms := tp.Forms()
-				s := &syntax.Sentence{Tokens: make([]syntax.Token, len(forms))}
-				for j, f := range forms {
-					s.Tokens[j].Form = f
-				}
-				v := viewOf("", s)
+				v := formsView(forms)
 				b := new(lengther).length(&v, tp.Gold, nil)
 				res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: b, BudgetCounts: BudgetDisplay}, false)
 				if err != nil {
@@ -77,18 +83,13 @@ func TestDisplayFit(t *testing.T) {
 					ex[k] = append(ex[k], fmt.Sprintf("b=%d %s", b, v.render(res.Kept, nil, true, false)))
 				}
 			}
-			n[k] = rounds.Load() - r0
 			f1[k] /= float64(len(set.tuples))
 		}
 		// The window baseline at the same budgets, for the figures table.
 		var win float64
 		for _, tp := range set.tuples {
 			forms := tp.Forms()
-			s := &syntax.Sentence{Tokens: make([]syntax.Token, len(forms))}
-			for j, f := range forms {
-				s.Tokens[j].Form = f
-			}
-			v := viewOf("", s)
+			v := formsView(forms)
 			res, err := eng.Do(context.Background(), &Request{Tokens: forms, QueryIDs: tp.Query, Budget: new(lengther).length(&v, tp.Gold, nil),
 				BudgetCounts: BudgetDisplay, Method: "window"}, false)
 			if err != nil {
@@ -129,4 +130,36 @@ func tokenF1(kept, gold []int) float64 {
 	}
 	p, r := float64(tp)/float64(len(kept)), float64(tp)/float64(len(gold))
 	return 2 * p * r / (p + r)
+}
+
+// countingSolver counts the compressions of a Solver and, with noFit, hides the display
+// constraint (model.Input.Fits) from it.
+type countingSolver struct {
+	model.Solver
+	noFit bool
+	n     *int64
+}
+
+func (c *countingSolver) Solve(in model.Input, scratch *any) ([]int, error) {
+	*c.n++
+	if c.noFit {
+		in.Fits = nil
+	}
+	return c.Solver.Solve(in, scratch)
+}
+
+// setMethod makes m the Engine's method of its name.
+func (e *Engine) setMethod(m model.Method) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.methods[m.Name()] = m
+}
+
+// formsView is the view of a sentence given as forms alone (detokenized).
+func formsView(forms []string) view {
+	s := &syntax.Sentence{Tokens: make([]syntax.Token, len(forms))}
+	for j, f := range forms {
+		s.Tokens[j].Form = f
+	}
+	return viewOf("", s)
 }
