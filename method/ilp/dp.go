@@ -70,21 +70,8 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 	if p.Nested {
 		return d.NestedOptimize(p, sol)
 	}
-	row, err := d.solve(p)
-	if err != nil {
-		return err
-	}
-	bestC := -1
-	for c := range row {
-		if row[c] > negInf && (bestC < 0 || row[c] > row[bestC]) {
-			bestC = c
-		}
-	}
-	if bestC < 0 {
-		return errInfeasible
-	}
-	d.readBack(p, sol, row, bestC)
-	return nil
+	_, _, err := d.OptimizeFit(p, sol, nil, nil)
+	return err
 }
 
 // solve fills the tables of p bottom up and returns the root's row: row[c] is the best
@@ -224,9 +211,9 @@ const fitTries = 32
 // whole solution can be checked against, such as the displayed length of a snippet: it
 // solves p once, then reads back the optimum of each total weight in decreasing order of
 // score (the smaller weight first among equal scores), and returns the first kept set
-// that, passed through post when post is not nil (a trim), fits. After fitTries
-// read-backs without a fit it returns the overall optimum (post applied) and false. The
-// returned slice aliases sol.Kept.
+// that, passed through post when post is not nil (a trim), fits; a nil fits takes the
+// optimum, as Optimize. After fitTries read-backs without a fit it returns the overall
+// optimum (post applied) and false. The returned slice aliases sol.Kept.
 func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
 	if p.Nested {
 		return nil, false, fmt.Errorf("%w: OptimizeFit of a nested problem", va.ErrInvalidInput)
@@ -234,6 +221,14 @@ func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, 
 	row, err := d.solve(p)
 	if err != nil {
 		return nil, false, err
+	}
+	// take reads back the optimum of weight c, through post.
+	take := func(c int) []int {
+		d.readBack(p, sol, row, c)
+		if post != nil {
+			return post(sol.Kept)
+		}
+		return sol.Kept
 	}
 	first := -1
 	prev := -1
@@ -258,24 +253,14 @@ func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, 
 			first = c
 		}
 		prev = c
-		d.readBack(p, sol, row, c)
-		kept := sol.Kept
-		if post != nil {
-			kept = post(kept)
-		}
-		if fits(kept) {
+		if kept := take(c); fits == nil || fits(kept) {
 			return kept, true, nil
 		}
 	}
 	if first < 0 {
 		return nil, false, errInfeasible
 	}
-	d.readBack(p, sol, row, first)
-	kept := sol.Kept
-	if post != nil {
-		kept = post(kept)
-	}
-	return kept, false, nil
+	return take(first), false, nil
 }
 
 // mergeChildren merges the tables F_u[s] of the children u of a vertex in state s (for
