@@ -294,10 +294,11 @@ func embedded(parserName string) (*Pipeline, error) {
 	// A model in the current format reads its weights in place from its file, which
 	// must then stay mapped; a file of an older format is decoded into memory, and its
 	// pages can go once it is (the accurate parser's, parser format 2).
-	for name, data := range map[string][]byte{TaggerName: td, parserName: pd} {
-		if !inPlace(data) {
-			defer modelfile.Release(name)
-		}
+	if !inPlace(td) {
+		defer modelfile.Release(TaggerName)
+	}
+	if !inPlace(pd) {
+		defer modelfile.Release(parserName)
 	}
 	return Load(td, pd)
 }
