@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -153,7 +154,13 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if *sf.snippets || *sf.ood {
 		if *out == "" {
-			*out = filepath.Join("docs", "results")
+			if other := nonDefault(fs, "snippets", "ood", "samples", "data", "cache"); other != "" {
+				// docs/results holds the standard run; a run with other settings (fewer
+				// methods, an ablation, another model) must not replace it unasked.
+				fmt.Fprintf(stderr, "qsc eval: --%s is set, so the results are only printed (give --out DIR to write them)\n", other)
+			} else {
+				*out = filepath.Join("docs", "results")
+			}
 		}
 		return runSnippetEval(env, sf, *out, stdout, stderr)
 	}
@@ -433,4 +440,16 @@ func writeRatios(w io.Writer, rows []benchRow) {
 		fmt.Fprintf(w, "| %s | %.1f× | %.1f× | %s |\n", r.name, float64(r.a.pre.GeoMean)/float64(r.b.pre.GeoMean),
 			float64(r.a.full.GeoMean)/float64(r.b.full.GeoMean), r.paper)
 	}
+}
+
+// nonDefault returns the name of a flag of fs set on the command line other than those
+// named in same, or "" when there is none.
+func nonDefault(fs *flag.FlagSet, same ...string) string {
+	name := ""
+	fs.Visit(func(f *flag.Flag) {
+		if name == "" && !slices.Contains(same, f.Name) {
+			name = f.Name
+		}
+	})
+	return name
 }
