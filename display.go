@@ -2,6 +2,7 @@ package qsc
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/display"
 	"github.com/qsc-nlp/qsc/model"
@@ -151,7 +152,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			for i := 1; i <= n; i++ {
 				w.all = append(w.all, i)
 			}
-			if w.length(v, w.all, hits) <= b {
+			if sp := v.sentence(); shown(v.text[sp.Start:sp.End]) <= b && w.length(v, w.all, hits) <= b {
 				// The whole sentence fits as displayed: let the compressor return it (it
 				// does when ℓ(S) ≤ b), so that its trace is this request's.
 				in.Budget = max(in.Budget, queryLength(in.Sentence, w.all))
@@ -164,7 +165,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 		if w.fit == nil {
 			w.fit = w.fits
 		}
-		w.fv, w.fhits, w.fb = v, hits, b
+		w.fv, w.fhits, w.fb, w.fkept = v, hits, b, w.fkept[:0]
 		in.Fits = w.fit
 		defer func() { w.fv, w.fhits = nil, nil }()
 	}
@@ -176,7 +177,10 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 		if v == nil {
 			return kept, nil
 		}
-		d := w.length(v, kept, hits)
+		d, ok := w.measured(kept)
+		if !ok {
+			d = w.length(v, kept, hits)
+		}
 		switch {
 		case d <= b:
 			return kept, nil
@@ -191,9 +195,34 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 	}
 }
 
-// fits reports whether kept fits the display budget being met (w.fb), as displayed.
+// fits reports whether kept fits the display budget being met (w.fb), as displayed. It
+// remembers kept and its length for measured.
 func (w *worker) fits(kept []int) bool {
-	return w.length(w.fv, kept, w.fhits) <= w.fb
+	w.fkept = append(w.fkept[:0], kept...)
+	w.flen = w.length(w.fv, kept, w.fhits)
+	return w.flen <= w.fb
+}
+
+// measured returns the displayed length of kept when the last fits of this compression
+// measured the same tokens: the ILP returns the compression it found to fit, which need
+// not be measured twice.
+func (w *worker) measured(kept []int) (int, bool) {
+	if w.fv == nil || len(w.fkept) == 0 || !slices.Equal(kept, w.fkept) {
+		return 0, false
+	}
+	return w.flen, true
+}
+
+// shown returns a lower bound on the displayed length of s: its printable ASCII
+// characters other than the space, each of which every rendering shows as itself.
+func shown(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c > ' ' && c < 0x7f {
+			n++
+		}
+	}
+	return n
 }
 
 // lengther computes displayed lengths with reusable memory: once grown, it

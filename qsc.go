@@ -76,6 +76,8 @@ type worker struct {
 	fv    *view
 	fhits []int
 	fb    int
+	fkept []int // the kept tokens last measured by fits, and their length
+	flen  int
 	fit   func(kept []int) bool // fits, made once
 	lengther
 }

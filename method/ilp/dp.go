@@ -17,8 +17,9 @@ import (
 // computes the best score of v's subtree, merging v's children one at a time by a
 // max-plus convolution capped at b + 1 characters. The work is
 // O(Σ_v min(W_v, b+1)·min(W_u, b+1)) over parent–child merges (W = total weight of a
-// subtree), at most O(ℓ(S)·b) per sentence. The argmax of every merge is kept, so the
-// optimum is read back top-down.
+// subtree), at most O(ℓ(S)·b) per sentence. Every merged row is kept, so the optimum is
+// read back top-down, each merge's argmax found again in O(b): recording it in the merge
+// itself cost a fifth more time.
 //
 // Its memory grows to the largest problem seen and is reused: once grown, Optimize
 // allocates nothing. The zero value is ready to use; it is not safe for concurrent use.
@@ -30,13 +31,12 @@ type TreeDP struct {
 	foff   []int     // offset of v's table in f: f[foff[v] + p·(capv[v]+1) + c]
 	f      []float64 // F_v[p][c]: best score of v's subtree of weight exactly c, −∞ if none
 	choice []bool    // parallel to f: v ∈ C in that optimum
-	soff   [][2]int  // soff[u][s]: offset in split of the merge of child u under state s
-	split  []int32   // weight given to the child in each merge's optimum
-	a, b   []float64 // ping-pong rows of the running merge
-	out    []float64 // the merged row of state 0 while state 1 is merged
-	idx    []int32   // the reachable weights of the child being merged
+	rows   []float64 // the rows of every merge, in turn
+	soff   [][2]int  // soff[u][s]: offset in rows of the row child u was merged into, state s
+	scap   [][2]int  // scap[u][s]: its cap
 	stack  []frame
 	far    []float64 // far[v]: min(distance of v to Q, ProximityReach) / ProximityReach
+	wq     []int     // wq[v]: total weight of the query tokens in v's subtree
 	// nested decoding (NestedOptimize)
 	rank   []int32   // the first grid point whose optimum holds v
 	in     []bool    // membership of the current set
@@ -95,6 +95,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	d.capv, _ = grow(d.capv[:0], n+1)
 	d.foff, _ = grow(d.foff[:0], n+1)
 	d.soff, _ = grow(d.soff[:0], n+1)
+	d.scap, _ = grow(d.scap[:0], n+1)
 	d.order = append(d.order[:0], t.Children(0)...)
 	for i := 0; i < len(d.order); i++ {
 		d.order = append(d.order, t.Children(int(d.order[i]))...)
@@ -102,30 +103,39 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	for v := 1; v <= n; v++ {
 		d.w[v] = p.Lens[v-1] + 1
 	}
-	d.f, d.choice, d.split = d.f[:0], d.choice[:0], d.split[:0]
+	d.f, d.choice, d.rows = d.f[:0], d.choice[:0], d.rows[:0]
+	// Every solution holds Q, so the subtree of v weighs at most K less the weight of the
+	// query tokens outside it: columns beyond are never part of a solution.
+	d.wq, _ = grow(d.wq[:0], n+1)
+	clear(d.wq)
+	wq := 0
+	for _, q := range p.Query {
+		wq += d.w[q]
+	}
 
 	d.distances(p)
 	// Bottom up: children before parents.
 	for i := len(d.order) - 1; i >= 0; i-- {
 		v := int(d.order[i])
 		kids := t.Children(v)
+		if d.mark[v] {
+			d.wq[v] += d.w[v]
+		}
+		d.wq[t.Head(v)] += d.wq[v] // the children's sums are complete: they came first
+		lv := K - (wq - d.wq[v])
 		// Merge the children under v ∉ C (s = 0) and v ∈ C (s = 1).
 		var capS [2]int
 		var rowS [2][]float64
 		for s := range 2 {
-			limit := K
+			limit := lv
 			if s == 1 {
-				limit = K - d.w[v]
+				limit = lv - d.w[v]
 			}
 			if limit < 0 || (s == 0 && d.mark[v]) {
 				capS[s] = -1 // this state is impossible
 				continue
 			}
 			capS[s], rowS[s] = d.mergeChildren(kids, s, limit)
-			if s == 0 { // the next merge reuses the rows
-				d.out = append(d.out[:0], rowS[0]...)
-				rowS[0] = d.out
-			}
 		}
 		// F_v[p][c] = max(Out[c], In[c − w] + gain(v | p)).
 		cv := max(capS[0], capS[1]+d.w[v], 0)
@@ -150,17 +160,24 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 				}
 			}
 			base := off + pIn*(cv+1)
-			for c := 0; c <= cv; c++ {
-				best, in := negInf, false
-				if outOK && c <= capS[0] {
-					best = rowS[0][c]
-				}
-				if j := c - d.w[v]; inOK && j >= 0 && j <= capS[1] && rowS[1][j] > negInf {
-					if x := rowS[1][j] + g; x > best {
-						best, in = x, true
+			fv, in := d.f[base:base+cv+1], d.choice[base:base+cv+1]
+			n0 := 0 // F_v[p][c] = Out[c] for c < n0, then −∞
+			if outOK {
+				n0 = copy(fv, rowS[0][:capS[0]+1])
+			}
+			for c := n0; c <= cv; c++ {
+				fv[c] = negInf
+			}
+			clear(in)
+			if inOK {
+				// −∞ + g = −∞ never wins; on a tie Out stays.
+				wv := d.w[v]
+				fw, iw := fv[wv:], in[wv:]
+				for j, y := range rowS[1][:capS[1]+1] {
+					if x := y + g; x > fw[j] {
+						fw[j], iw[j] = x, true
 					}
 				}
-				d.f[base+c], d.choice[base+c] = best, in
 			}
 		}
 	}
@@ -264,58 +281,64 @@ func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, 
 }
 
 // mergeChildren merges the tables F_u[s] of the children u of a vertex in state s (for
-// the children, the parent's state), capped at limit, recording each merge's argmax. It
-// returns the cap and the merged row (valid until the next call).
+// the children, the parent's state), capped at limit. Each merged row goes to d.rows, and
+// each child records where the row it was merged into starts (d.soff) and its cap
+// (d.scap), so that pushChildren finds the merge's argmax again. It returns the cap and
+// the merged row (valid until the next solve).
 func (d *TreeDP) mergeChildren(kids []int32, s, limit int) (int, []float64) {
-	d.a, _ = grow(d.a[:0], 1)
-	d.a[0] = 0
+	var off int
+	d.rows, off = grow(d.rows, 1)
+	d.rows[off] = 0
 	capA := 0
 	for _, k := range kids {
 		u := int(k)
 		cu := d.capv[u]
 		fu := d.f[d.foff[u]+s*(cu+1) : d.foff[u]+(s+1)*(cu+1)]
 		nc := min(capA+cu, limit)
-		d.b, _ = grow(d.b[:0], nc+1)
-		var off int
-		d.split, off = grow(d.split, nc+1)
-		d.soff[u][s] = off
-		sp := d.split[off : off+nc+1]
-		// The child's reachable weights only (a leaf has two: 0 and its own weight).
-		d.idx = d.idx[:0]
-		for j, y := range fu {
-			if y > negInf {
-				d.idx = append(d.idx, int32(j))
-			}
-		}
-		row := d.b[:nc+1]
+		d.soff[u][s], d.scap[u][s] = off, capA
+		var noff int
+		d.rows, noff = grow(d.rows, nc+1)
+		a, row := d.rows[off:off+capA+1], d.rows[noff:noff+nc+1]
 		for c := range row {
-			row[c], sp[c] = negInf, 0
+			row[c] = negInf
 		}
-		for _, j := range d.idx {
-			if int(j) > nc {
-				break // ascending: the rest is over the limit too
+		for j, y := range fu {
+			if y == negInf {
+				continue // the child's reachable weights only
 			}
-			y := fu[j]
-			top := min(capA, nc-int(j))
-			for i, x := range d.a[:top+1] {
-				// −∞ + y = −∞ never wins, so unreachable weights of A need no test.
-				if z := x + y; z > row[i+int(j)] {
-					row[i+int(j)], sp[i+int(j)] = z, j
-				}
+			if j > nc {
+				break
+			}
+			top := min(capA, nc-j)
+			rj := row[j : j+top+1]
+			for i, x := range a[:top+1] {
+				// Without a branch: which of the two wins is unpredictable, and a
+				// mispredicted branch cost a third of the merge. −∞ + y = −∞ never
+				// wins, so unreachable weights of A need no test.
+				rj[i] = max(rj[i], x+y)
 			}
 		}
-		d.a, d.b = d.b, d.a
-		capA = nc
+		off, capA = noff, nc
 	}
-	return capA, d.a[:capA+1]
+	return capA, d.rows[off : off+capA+1]
 }
 
 // pushChildren pushes the children of a vertex in state s whose subtrees weigh c in
-// total, each with its share of c from the recorded argmaxes (last child first).
+// total, each with its share of c (last child first). The share is the argmax of the
+// child's merge, found again: the smallest weight j of the child with the best
+// A[c−j] + F_u[s][j], so that every read-back of a solve sees the same optimum.
 func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 	for i := len(kids) - 1; i >= 0; i-- {
 		u := int(kids[i])
-		j := int(d.split[d.soff[u][s]+c])
+		capA, cu := d.scap[u][s], d.capv[u]
+		a := d.rows[d.soff[u][s] : d.soff[u][s]+capA+1]
+		fu := d.f[d.foff[u]+s*(cu+1) : d.foff[u]+(s+1)*(cu+1)]
+		best, j := negInf, 0
+		for k := max(0, c-capA); k <= min(cu, c); k++ {
+			if z := a[c-k] + fu[k]; z > best {
+				best, j = z, k
+			}
+		}
 		stack = append(stack, frame{v: u, p: s, c: j})
 		c -= j
 	}
