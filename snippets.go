@@ -358,8 +358,9 @@ const chunkBytes = 64 << 10
 //
 // It tokenizes and splits doc once, in chunks cut at blank lines (which always end a
 // sentence, so the tokens and sentences are those of the whole document), and keeps at most
-// n candidates per number of terms: its time is linear in the length of doc (times the
-// bounded term lengths) and its memory is that of one chunk.
+// n candidates per number of terms, none once n sentences with more terms are kept: its time
+// is linear in the length of doc (times the bounded term lengths) and its memory is that of
+// one chunk.
 func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int) {
 	levels := make([][]candidate, q.q.Len()+1)
 	var (
@@ -381,7 +382,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 				if shortest == 0 || l < shortest {
 					shortest = l
 				}
-			} else if lv := &levels[cur.terms]; len(*lv) < n {
+			} else if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n {
 				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
 				c.s.Tokens = slices.Clone(toks)
 				for i := range c.s.Tokens {
@@ -398,6 +399,16 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 		best = append(best, levels[t][:min(len(levels[t]), n-len(best))]...)
 	}
 	return best, nsent, matched, shortest
+}
+
+// ranked returns the number of candidates in levels: those that rank before any
+// sentence with fewer terms, which is left out once there are n of them.
+func ranked(levels [][]candidate) int {
+	k := 0
+	for _, lv := range levels {
+		k += len(lv)
+	}
+	return k
 }
 
 // queryLength returns the length of the query alone of sent, a sentence of text: the

@@ -17,6 +17,7 @@ package display
 
 import (
 	"html"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -40,92 +41,145 @@ type Span struct {
 func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) string {
 	var b strings.Builder
 	w := writer{b: &b, markup: markup}
-	var words []Span
-	w.render(doc, sent, clean(nil, doc, kept, 0, len(doc)), clean(nil, doc, hits, 0, len(doc)), ellipsis, &words)
+	w.render(doc, sent, clean(nil, doc, kept, 0, len(doc)), clean(nil, doc, hits, 0, len(doc)), ellipsis)
 	return b.String()
 }
 
 // Scratch is reusable memory for Length: once grown, its Length allocates nothing. The
 // zero value is ready to use; it is not safe for concurrent use.
 type Scratch struct {
-	runs, hits, words []Span
+	runs, hits []Span
+	lens       []int
+	words      []bool
 }
 
 // Length returns the number of characters (runes) of the longer of the two plain
 // renderings of kept, Render(doc, sent, kept, hits, false, false) and the same with
 // ellipsis, without building either string: it is the displayed length that a display
-// budget counts.
+// budget counts. Each run's text is counted once, for both renderings.
 func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
-	sc.runs = clean(sc.runs[:0], doc, kept, 0, len(doc))
+	runs := clean(sc.runs[:0], doc, kept, 0, len(doc))
+	sc.runs = runs
 	sc.hits = clean(sc.hits[:0], doc, hits, 0, len(doc))
-	plain, cut := writer{}, writer{}
-	plain.render(doc, sent, sc.runs, sc.hits, false, &sc.words)
-	cut.render(doc, sent, sc.runs, sc.hits, true, &sc.words)
-	return max(plain.n, cut.n)
+	if len(runs) == 0 {
+		return 0
+	}
+	sent = sentenceOf(doc, sent, runs)
+	sc.lens = slices.Grow(sc.lens[:0], len(runs))[:len(runs)]
+	var w writer
+	h := 0
+	for i, r := range runs {
+		w.n = 0
+		h = w.run(doc, r, sc.hits, h)
+		sc.lens[i] = w.n
+	}
+	sc.words = wordy(sc.words[:0], doc, runs, sc.hits)
+	plain, cut, last := 0, 0, -1
+	for i, r := range runs {
+		sep := 0 // the join: a space unless the run attaches to the word before
+		if i > 0 && !AttachesLeft(doc[r.Start:r.End]) {
+			sep = 1
+		}
+		plain += sep + sc.lens[i]
+		if !sc.words[i] {
+			continue
+		}
+		switch {
+		case last < 0 && hasWord(doc[sent.Start:r.Start]):
+			cut += 2 // "… "
+		case last >= 0 && hasWord(doc[runs[last].End:r.Start]):
+			cut += 2 // " …"
+		}
+		if last >= 0 {
+			cut += sep
+		}
+		cut += sc.lens[i]
+		last = i
+	}
+	if hasWord(doc[runs[last].End:sent.End]) {
+		cut += 2 // " …"
+	}
+	return max(plain, cut)
+}
+
+// sentenceOf returns sent widened to hold the runs (clean, not empty) and clamped to doc.
+func sentenceOf(doc string, sent Span, runs []Span) Span {
+	return Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
 }
 
 // render writes the rendering of the runs kept (see Render) to w; runs and hits are
-// clean. words is memory for the runs that hold a word.
-func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool, words *[]Span) {
+// clean.
+func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool) {
 	if len(runs) == 0 {
 		return
 	}
-	sent = Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
+	sent = sentenceOf(doc, sent, runs)
+	var words []bool
 	if ellipsis {
-		*words = wordy((*words)[:0], doc, runs, hits)
-		runs = *words
+		words = wordy(nil, doc, runs, hits)
 	}
-	if ellipsis && hasWord(doc[sent.Start:runs[0].Start]) {
-		w.put(Cut + " ")
-	}
-	h := 0
+	h, last := 0, -1
 	for i, r := range runs {
-		if i > 0 {
-			if ellipsis && hasWord(doc[runs[i-1].End:r.Start]) {
-				w.put(" " + Cut)
-			}
-			if !AttachesLeft(doc[r.Start:r.End]) {
-				w.put(" ")
-			}
+		if ellipsis && !words[i] {
+			continue
 		}
-		w.space = false
-		pos := r.Start
-		for ; h < len(hits) && hits[h].Start < r.End; h++ {
-			hs, he := max(hits[h].Start, pos), min(hits[h].End, r.End)
-			if hs >= he {
-				continue
-			}
-			w.text(doc[pos:hs])
-			// Merge the next hits of this run that only white space separates.
-			for h+1 < len(hits) && hits[h+1].Start < r.End && hits[h+1].Start >= he && isSpace(doc[he:hits[h+1].Start]) {
-				h++
-				he = min(hits[h].End, r.End)
-			}
-			w.mark(doc[hs:he])
-			pos = he
+		switch {
+		case ellipsis && last < 0 && hasWord(doc[sent.Start:r.Start]):
+			w.put(Cut + " ")
+		case ellipsis && last >= 0 && hasWord(doc[runs[last].End:r.Start]):
+			w.put(" " + Cut)
 		}
-		w.text(doc[pos:r.End])
+		if last >= 0 && !AttachesLeft(doc[r.Start:r.End]) {
+			w.put(" ")
+		}
+		h = w.run(doc, r, hits, h)
+		last = i
 	}
-	if ellipsis && hasWord(doc[runs[len(runs)-1].End:sent.End]) {
+	if ellipsis && hasWord(doc[runs[last].End:sent.End]) {
 		w.put(" " + Cut)
 	}
 }
 
-// wordy appends to out the runs that hold a letter, a digit or a hit: a run of
-// punctuation alone (a final period after a cut) is treated as part of the cut. When no run
-// holds one, it appends every run.
-func wordy(out []Span, doc string, runs, hits []Span) []Span {
-	h := 0
+// run writes the text of run r, the hits from hits[h] on that fall in it marked, and
+// returns the index of the first hit that does not start before r ends.
+func (w *writer) run(doc string, r Span, hits []Span, h int) int {
+	w.space = false
+	pos := r.Start
+	for ; h < len(hits) && hits[h].Start < r.End; h++ {
+		hs, he := max(hits[h].Start, pos), min(hits[h].End, r.End)
+		if hs >= he {
+			continue
+		}
+		w.text(doc[pos:hs])
+		// Merge the next hits of this run that only white space separates.
+		for h+1 < len(hits) && hits[h+1].Start < r.End && hits[h+1].Start >= he && isSpace(doc[he:hits[h+1].Start]) {
+			h++
+			he = min(hits[h].End, r.End)
+		}
+		w.mark(doc[hs:he])
+		pos = he
+	}
+	w.text(doc[pos:r.End])
+	return h
+}
+
+// wordy appends to out, for each run, whether it holds a letter, a digit or a hit: a run
+// of punctuation alone (a final period after a cut) is treated as part of the cut. When no
+// run holds one, every run counts as one.
+func wordy(out []bool, doc string, runs, hits []Span) []bool {
+	h, found := 0, false
 	for _, r := range runs {
 		for h < len(hits) && hits[h].End <= r.Start {
 			h++
 		}
-		if hasWord(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End) {
-			out = append(out, r)
-		}
+		word := hasWord(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
+		out = append(out, word)
+		found = found || word
 	}
-	if len(out) == 0 {
-		return append(out, runs...)
+	if !found {
+		for i := range out {
+			out[i] = true
+		}
 	}
 	return out
 }

@@ -85,15 +85,18 @@ func TestLength(t *testing.T) {
 	}
 }
 
-// FuzzLength checks that Length counts what Render writes, for any spans of any text.
+// FuzzLength checks that Length counts what Render writes, for any spans of any text,
+// with a Scratch used again and again.
 func FuzzLength(f *testing.F) {
-	f.Add("Police arrested two men on Tuesday, officials said.", 0, 6, 16, 19, 20, 51, 0, 51)
-	f.Add("a\u00a0b \xff c\u200b, d", 0, 1, 2, 5, 6, 9, 0, 12)
-	f.Fuzz(func(t *testing.T, doc string, k1, k2, k3, k4, h1, h2, s1, s2 int) {
-		kept := []Span{{k1, k2}, {k3, k4}}
-		hits := []Span{{h1, h2}}
+	f.Add("Police arrested two men on Tuesday, officials said.", 0, 6, 16, 19, 20, 51, 0, 51, 7, 15, 20, 23)
+	f.Add("a\u00a0b \xff c\u200b, d", 0, 1, 2, 5, 6, 9, 0, 12, 9, 10, 3, 4)
+	f.Add("He left . , and \"then\" she came (back) .", 0, 2, 8, 9, 10, 11, 0, 40, 16, 22, 28, 33)
+	var sc Scratch
+	f.Fuzz(func(t *testing.T, doc string, k1, k2, k3, k4, k5, k6, s1, s2, k7, k8, h1, h2 int) {
+		kept := []Span{{k1, k2}, {k3, k4}, {k5, k6}, {k7, k8}}
+		hits := []Span{{h1, h2}, {k5, k6}}
 		sent := Span{s1, s2}
-		if got, want := new(Scratch).Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
+		if got, want := sc.Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
 			t.Fatalf("Length = %d, Render gives %d", got, want)
 		}
 	})
