@@ -72,6 +72,9 @@ type worker struct {
 	pw  *pipeline.Worker
 	mc  model.Compressor
 	all []int // every token id of the sentence
+	// the tree of the sentence being compressed, and its heads
+	tree  syntax.Tree
+	heads []int
 	// the display budget being met, for fits: the view, its hits and the budget
 	fv    *view
 	fhits []int

@@ -248,10 +248,14 @@ func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, d
 			return Snippet{}, fmt.Errorf("%w: %v", ErrBadRequest, err)
 		}
 	}
-	tree, err := syntax.NewTree(s.Heads())
-	if err != nil {
+	w.heads = w.heads[:0]
+	for i := range s.Tokens {
+		w.heads = append(w.heads, s.Tokens[i].Head)
+	}
+	if err := w.tree.Reset(w.heads); err != nil {
 		return Snippet{}, fmt.Errorf("parse: %w", err)
 	}
+	tree := &w.tree
 	v := view{text: doc, toks: s.Tokens}
 	hits := make([]int, len(c.hits))
 	for i, h := range c.hits {

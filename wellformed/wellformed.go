@@ -102,10 +102,10 @@ func IsFunction(rel string) bool {
 
 // IsNegation reports whether a token is a negation of its head.
 func IsNegation(tok *syntax.Token) bool {
-	switch strings.ToLower(tok.Form) {
-	case "not", "n't", "never", "no", "nt":
-		switch relBase(tok.Rel) {
-		case "advmod", "det", "neg", "discourse":
+	switch relBase(tok.Rel) { // first: most tokens are ruled out without lowercasing
+	case "advmod", "det", "neg", "discourse":
+		switch strings.ToLower(tok.Form) {
+		case "not", "n't", "never", "no", "nt":
 			return true
 		}
 	}
@@ -123,12 +123,9 @@ var hedges = map[string]bool{
 // IsHedge reports whether a token is an epistemic hedge on its head: a hedging adverb or
 // the modal may, might or could.
 func IsHedge(tok *syntax.Token) bool {
-	if !hedges[strings.ToLower(tok.Form)] {
-		return false
-	}
-	switch relBase(tok.Rel) {
+	switch relBase(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "aux", "amod", "discourse", "parataxis":
-		return true
+		return hedges[strings.ToLower(tok.Form)]
 	}
 	return false
 }
