@@ -409,14 +409,24 @@ func resize[T any](s []T, n int) []T {
 	return make([]T, n)
 }
 
-// emitter appends features to a Vector, reducing keys to buckets.
+// emitter appends features to a Vector, reducing keys to buckets. With w set it adds
+// their products with w to z instead, in the order Vector.Dot would (so to the same
+// float32), and sib, when set, holds the weights of the sibling features of the head being
+// scored (EdgeScores).
 type emitter struct {
 	x     *Vector
 	shift uint8
 	num   Numeric
+	w     []float32
+	z     float32
+	sib   []float32
 }
 
 func (e *emitter) add(k uint64, v float32) {
+	if e.w != nil {
+		e.z += e.w[uint32(k>>e.shift)] * v
+		return
+	}
 	e.x.IDs = append(e.x.IDs, uint32(k>>e.shift))
 	e.x.Vals = append(e.x.Vals, v)
 }
@@ -471,13 +481,18 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 	if rel == labelNeg {
 		e.add(key(tIsNeg), 1)
 	}
-	for _, s := range t.Children(h) {
+	for i, s := range t.Children(h) {
 		if int(s) == n {
 			continue
 		}
-		w := x.word[s]
-		e.add(mix(key(tSibling), w), 1)
-		e.add(mix(mix(key(tSiblingLemma), w), x.lemma[h]), 1)
+		if e.sib != nil { // their products with w, which are the weights (value 1)
+			e.z += e.sib[2*i]
+			e.z += e.sib[2*i+1]
+			continue
+		}
+		a, b := siblingKeys(x, h, int(s))
+		e.add(a, 1)
+		e.add(b, 1)
 	}
 	nh := t.NumChildren(h)
 	e.numeric(tChildrenH, float64(nh), binCount(nh))
@@ -487,6 +502,52 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 	e.numeric(tDepthN, float64(d), binCount(d))
 	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
 	e.numeric(tIndexH, float64(h), binCount(h))
+}
+
+// siblingKeys returns the keys of the two sibling features that child s of h gives the
+// arcs from h to its other children: its word, and its word with h's lemma.
+func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
+	w := x.word[s]
+	return mix(key(tSibling), w), mix(mix(key(tSiblingLemma), w), x.lemma[h])
+}
+
+// EdgeScores sets edge[n-1] to Edge(x, n)·w and root[n-1] to Arc(x, 0, n, RootLabel)·w
+// (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
+// them, to the bit, without building them: the products are added in the same order, and
+// the weights of each child's sibling features are looked up once per head instead of once
+// per other child of the head. sib is scratch memory, returned for the next call. edge and
+// root must have room for N entries; w must have Size() entries.
+func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
+	t := x.tree
+	if t == nil {
+		return sib
+	}
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric, w: w}
+	for h := 0; h <= t.N(); h++ {
+		kids := t.Children(h)
+		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
+		for i, s := range kids {
+			a, b := siblingKeys(x, h, int(s))
+			sib[2*i], sib[2*i+1] = w[uint32(a>>e.shift)], w[uint32(b>>e.shift)]
+		}
+		e.sib = sib
+		for _, n := range kids {
+			e.z = 0
+			c.arc(&e, x, h, int(n), x.rel[n])
+			edge[n-1] = float64(e.z)
+		}
+		if h == 0 { // the arcs ROOT → n of the tokens whose head is not the root
+			for n := 1; n <= t.N(); n++ {
+				root[n-1] = 0
+				if t.Head(n) != 0 {
+					e.z = 0
+					c.arc(&e, x, 0, n, rootLabel)
+					root[n-1] = float64(e.z)
+				}
+			}
+		}
+	}
+	return sib
 }
 
 // Edge appends to out the edge features of the edge head(n) → n of the sentence x, for

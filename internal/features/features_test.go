@@ -2,6 +2,7 @@ package features
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -392,5 +393,62 @@ func TestSentenceMismatch(t *testing.T) {
 	var x Sentence
 	if err := x.Reset(s, tree, nil); err == nil {
 		t.Error("sentence of 8 tokens accepted with a tree of 2")
+	}
+}
+
+// TestEdgeScores checks that EdgeScores gives, to the bit, what Vector.Dot gives for the
+// vectors of Edge and Arc(ROOT), on random trees and weights, with every numeric
+// representation and the scratch memory reused.
+func TestEdgeScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var (
+		x     Sentence
+		vec   Vector
+		sib   []float32
+		edge  = make([]float64, 40)
+		root  = make([]float64, 40)
+		gotOK int
+	)
+	for _, num := range []Numeric{NumRaw, NumBinned, NumBoth} {
+		cfg := Config{Bits: 12, Numeric: num}
+		w := make([]float32, cfg.Size())
+		for i := range w {
+			w[i] = float32(rng.NormFloat64()) * float32(rng.IntN(1000)+1) / 7
+		}
+		for trial := range 200 {
+			n := 1 + rng.IntN(40)
+			heads := randomTree(rng, n)
+			s := &syntax.Sentence{}
+			for _, h := range heads {
+				s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
+					Head: h, Rel: labels[rng.IntN(len(labels))]})
+			}
+			tree, err := syntax.NewTree(heads)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := x.Reset(s, tree, nil); err != nil {
+				t.Fatal(err)
+			}
+			sib = cfg.EdgeScores(&x, w, edge, root, sib)
+			for v := 1; v <= n; v++ {
+				vec.Reset()
+				cfg.Edge(&x, v, &vec)
+				want := float64(vec.Dot(w))
+				wantRoot := 0.0
+				if tree.Head(v) != 0 {
+					vec.Reset()
+					cfg.Arc(&x, 0, v, RootLabel, &vec)
+					wantRoot = float64(vec.Dot(w))
+				}
+				if math.Float64bits(edge[v-1]) != math.Float64bits(want) || math.Float64bits(root[v-1]) != math.Float64bits(wantRoot) {
+					t.Fatalf("numeric %v, trial %d, token %d: EdgeScores %v / %v, Dot %v / %v", num, trial, v, edge[v-1], root[v-1], want, wantRoot)
+				}
+				gotOK++
+			}
+		}
+	}
+	if gotOK == 0 {
+		t.Fatal("nothing compared")
 	}
 }

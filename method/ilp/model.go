@@ -182,7 +182,7 @@ type scratch struct {
 	backend string
 	opt     Optimizer
 	x       features.Sentence
-	vec     features.Vector
+	sib     []float32 // EdgeScores' scratch
 	p       Problem
 	sol     Solution
 	// for OptimizeFit: the sentence being solved, and trimmed as a func made once
@@ -216,7 +216,7 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	if m.variant == unconstrained {
 		q = nil
 	}
-	m.problem(&sc.p, &sc.x, &sc.vec, in, q)
+	m.problem(&sc.p, &sc.x, &sc.sib, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery
 	sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = nil, 0, false, 0
 	if in.Rules != nil && m.variant == constrained {
@@ -246,20 +246,10 @@ func (sc *scratch) trimmed(kept []int) []int {
 }
 
 // problem fills p with the arc scores of in under m's weights.
-func (m *Model) problem(p *Problem, x *features.Sentence, vec *features.Vector, in model.Input, q []int) {
+func (m *Model) problem(p *Problem, x *features.Sentence, sib *[]float32, in model.Input, q []int) {
 	setLens(p, in)
 	p.Query, p.Budget = q, in.Budget
-	for v := 1; v <= in.Tree.N(); v++ {
-		vec.Reset()
-		m.cfg.Edge(x, v, vec)
-		p.Edge[v-1] = float64(vec.Dot(m.w))
-		p.Root[v-1] = 0
-		if in.Tree.Head(v) != 0 {
-			vec.Reset()
-			m.cfg.Arc(x, 0, v, features.RootLabel, vec)
-			p.Root[v-1] = float64(vec.Dot(m.w))
-		}
-	}
+	*sib = m.cfg.EdgeScores(x, m.w, p.Edge, p.Root, *sib)
 }
 
 // setLens sets the tree, the token lengths (runes) and the size of the score slices of p.
