@@ -174,9 +174,9 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 				wv := d.w[v]
 				fw, iw := fv[wv:], in[wv:]
 				for j, y := range rowS[1][:capS[1]+1] {
-					if x := y + g; x > fw[j] {
-						fw[j], iw[j] = x, true
-					}
+					x := y + g
+					iw[j] = x > fw[j] // without a branch, as in the merges
+					fw[j] = max(fw[j], x)
 				}
 			}
 		}
