@@ -308,6 +308,23 @@ func randomTree(rng *rand.Rand, n int) []int {
 	return heads
 }
 
+// randomSentence returns a sentence of n tokens with random words, tags, relations and
+// tree.
+func randomSentence(t *testing.T, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
+	t.Helper()
+	heads := randomTree(rng, n)
+	s := &syntax.Sentence{}
+	for _, h := range heads {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
+			Head: h, Rel: labels[rng.IntN(len(labels))]})
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree
+}
+
 var (
 	tags   = []string{"NN", "NNS", "VB", "DT", "JJ", "IN", "."}
 	labels = []string{"nsubj", "obj", "det", "amod", "case", "nmod", "punct", "root"}
@@ -323,16 +340,7 @@ func TestHistoryIncremental(t *testing.T) {
 	var c va.Compressor
 	for trial := range 300 {
 		n := 1 + rng.IntN(30)
-		heads := randomTree(rng, n)
-		s := &syntax.Sentence{}
-		for _, h := range heads {
-			s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
-				Head: h, Rel: labels[rng.IntN(len(labels))]})
-		}
-		tree, err := syntax.NewTree(heads)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, tree := randomSentence(t, rng, n)
 		q := rng.Perm(n)[:rng.IntN(min(n, 3)+1)]
 		for i := range q {
 			q[i]++
@@ -369,7 +377,7 @@ func TestHistoryIncremental(t *testing.T) {
 			}
 		}
 		b := 1 + rng.IntN(6*n)
-		_, err = c.Run(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, r)
+		_, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, r)
 		if err != nil && !errors.Is(err, va.ErrBudgetTooSmall) {
 			t.Fatal(err)
 		}
@@ -417,16 +425,7 @@ func TestEdgeScores(t *testing.T) {
 		}
 		for trial := range 200 {
 			n := 1 + rng.IntN(40)
-			heads := randomTree(rng, n)
-			s := &syntax.Sentence{}
-			for _, h := range heads {
-				s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
-					Head: h, Rel: labels[rng.IntN(len(labels))]})
-			}
-			tree, err := syntax.NewTree(heads)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, tree := randomSentence(t, rng, n)
 			if err := x.Reset(s, tree, nil); err != nil {
 				t.Fatal(err)
 			}
