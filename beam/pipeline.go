@@ -46,13 +46,9 @@ type Options struct {
 	Output string
 	// Accurate parses with the embedded beam-search parser (qsc.Options.Accurate).
 	Accurate bool
-	// Tables, JSON, Queries, Budget, N and Method are those of batch.Options.
-	Tables  bool
-	JSON    bool
-	Queries [][]string
-	Budget  int
-	N       int
-	Method  string
+	// Options say what is made of each record: the annotation's form, and the queries
+	// to compress for, with the budget, the number of snippets and the method.
+	batch.Options
 }
 
 // Metrics are the names of the pipeline's counters, in namespace "qsc".
@@ -147,17 +143,12 @@ func Annotate(s beam.Scope, in beam.PCollection, o Options) beam.PCollection {
 // processorConfig is what a worker needs to make its batch.Processor; it is serialized
 // with the DoFns, so its fields are exported.
 type processorConfig struct {
-	Accurate bool       `json:"accurate"`
-	Tables   bool       `json:"tables"`
-	JSON     bool       `json:"json"`
-	Queries  [][]string `json:"queries"`
-	Budget   int        `json:"budget"`
-	N        int        `json:"n"`
-	Method   string     `json:"method"`
+	Accurate bool          `json:"accurate"`
+	Batch    batch.Options `json:"batch"`
 }
 
 func (o *Options) config() processorConfig {
-	return processorConfig{Accurate: o.Accurate, Tables: o.Tables, JSON: o.JSON, Queries: o.Queries, Budget: o.Budget, N: o.N, Method: o.Method}
+	return processorConfig{Accurate: o.Accurate, Batch: o.Options}
 }
 
 func (c processorConfig) processor() (*batch.Processor, error) {
@@ -165,7 +156,7 @@ func (c processorConfig) processor() (*batch.Processor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return batch.New(eng, batch.Options{Tables: c.Tables, JSON: c.JSON, Queries: c.Queries, Budget: c.Budget, N: c.N, Method: c.Method})
+	return batch.New(eng, c.Batch)
 }
 
 // worker is the state a DoFn instance makes in Setup.

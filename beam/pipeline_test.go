@@ -85,7 +85,7 @@ func inputs(t *testing.T) map[string]string {
 
 func TestPipelineJSONL(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.jsonl")
-	o := Options{Input: "testdata/docs.jsonl", Output: out, Queries: [][]string{{"police"}, {"appeal", "court"}}, Budget: 60, N: 2}
+	o := Options{Input: "testdata/docs.jsonl", Output: out, Options: batch.Options{Queries: [][]string{{"police"}, {"appeal", "court"}}, Budget: 60, N: 2}}
 	p, s := beam.NewPipelineWithRoot()
 	col, err := Build(s, o)
 	if err != nil {
@@ -175,8 +175,8 @@ func TestOptionsCheck(t *testing.T) {
 		{Output: "x"},
 		{Input: "x"},
 		{Input: "x", Output: "y", Format: "csv"},
-		{Input: "x", Output: "y", Queries: [][]string{{"a"}}},
-		{Input: "x", Output: "y", Queries: [][]string{{"a"}}, Budget: 10, Method: "nope"},
+		{Input: "x", Output: "y", Options: batch.Options{Queries: [][]string{{"a"}}}},
+		{Input: "x", Output: "y", Options: batch.Options{Queries: [][]string{{"a"}}, Budget: 10, Method: "nope"}},
 		{Input: "nofs://bucket/x", Output: "y"},
 	} {
 		if err := o.Check(); err == nil {
@@ -186,8 +186,8 @@ func TestOptionsCheck(t *testing.T) {
 	// What the flags offer is linked: the accurate parser and every method.
 	for _, o := range []Options{
 		{Input: "x", Output: "y", Accurate: true},
-		{Input: "x", Output: "y", Queries: [][]string{{"a"}}, Budget: 10, Method: "lr"},
-		{Input: "x", Output: "y", Queries: [][]string{{"a"}}, Budget: 10, Method: "nn"},
+		{Input: "x", Output: "y", Options: batch.Options{Queries: [][]string{{"a"}}, Budget: 10, Method: "lr"}},
+		{Input: "x", Output: "y", Options: batch.Options{Queries: [][]string{{"a"}}, Budget: 10, Method: "nn"}},
 	} {
 		if err := o.Check(); err != nil {
 			t.Errorf("%+v: %v", o, err)
