@@ -99,31 +99,42 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 // bleve cannot search: a fuzzy term (word~N) whose edit distance N is above bleve's
 // maximum, searcher.MaxFuzziness.
 func checkFuzziness(q query.Query) error {
+	return visitLeaves(q, true, func(q query.Query) error {
+		switch q := q.(type) {
+		case *query.MatchQuery:
+			return fuzziness(q.Match, q.Fuzziness)
+		case *query.MatchPhraseQuery:
+			return fuzziness(q.MatchPhrase, q.Fuzziness)
+		case *query.FuzzyQuery:
+			return fuzziness(q.Term, q.Fuzziness)
+		}
+		return nil
+	})
+}
+
+// visitLeaves calls visit on each query of q that holds no other (the clauses of boolean,
+// conjunction and disjunction queries, recursively), in query order, and returns its first
+// error. The clauses under must-not are visited only when negated is true.
+func visitLeaves(q query.Query, negated bool, visit func(query.Query) error) error {
+	var clauses []query.Query
 	switch q := q.(type) {
 	case *query.BooleanQuery:
-		for _, c := range []query.Query{q.Must, q.Should, q.MustNot, q.Filter} {
-			if err := checkFuzziness(c); err != nil {
-				return err
-			}
+		clauses = []query.Query{q.Must, q.Should}
+		if negated {
+			clauses = append(clauses, q.MustNot)
 		}
+		clauses = append(clauses, q.Filter)
 	case *query.ConjunctionQuery:
-		for _, c := range q.Conjuncts {
-			if err := checkFuzziness(c); err != nil {
-				return err
-			}
-		}
+		clauses = q.Conjuncts
 	case *query.DisjunctionQuery:
-		for _, c := range q.Disjuncts {
-			if err := checkFuzziness(c); err != nil {
-				return err
-			}
+		clauses = q.Disjuncts
+	default:
+		return visit(q)
+	}
+	for _, c := range clauses {
+		if err := visitLeaves(c, negated, visit); err != nil {
+			return err
 		}
-	case *query.MatchQuery:
-		return fuzziness(q.Match, q.Fuzziness)
-	case *query.MatchPhraseQuery:
-		return fuzziness(q.MatchPhrase, q.Fuzziness)
-	case *query.FuzzyQuery:
-		return fuzziness(q.Term, q.Fuzziness)
 	}
 	return nil
 }
@@ -161,21 +172,8 @@ func (x *Index) positiveTerms(q query.Query) []string {
 			terms = append(terms, term)
 		}
 	}
-	var walk func(q query.Query)
-	walk = func(q query.Query) {
+	_ = visitLeaves(q, false, func(q query.Query) error { // never fails
 		switch q := q.(type) {
-		case *query.BooleanQuery:
-			walk(q.Must)
-			walk(q.Should)
-			walk(q.Filter)
-		case *query.ConjunctionQuery:
-			for _, c := range q.Conjuncts {
-				walk(c)
-			}
-		case *query.DisjunctionQuery:
-			for _, d := range q.Disjuncts {
-				walk(d)
-			}
 		case *query.MatchQuery:
 			for _, w := range x.words(q.Match) {
 				add(w)
@@ -189,8 +187,8 @@ func (x *Index) positiveTerms(q query.Query) []string {
 		case *query.TermQuery:
 			add(q.Term)
 		}
-	}
-	walk(q)
+		return nil
+	})
 	return terms
 }
 
