@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -89,20 +90,12 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		}
 		t = p.Rules.Tree()
 	}
-	n := t.N()
+	n := d.prepare(p, t)
 	K := p.capacity() // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
-	d.w, _ = grow(d.w[:0], n+1)
 	d.capv, _ = grow(d.capv[:0], n+1)
 	d.foff, _ = grow(d.foff[:0], n+1)
 	d.soff, _ = grow(d.soff[:0], n+1)
 	d.scap, _ = grow(d.scap[:0], n+1)
-	d.order = append(d.order[:0], t.Children(0)...)
-	for i := 0; i < len(d.order); i++ {
-		d.order = append(d.order, t.Children(int(d.order[i]))...)
-	}
-	for v := 1; v <= n; v++ {
-		d.w[v] = p.Lens[v-1] + 1
-	}
 	d.f, d.choice, d.rows = d.f[:0], d.choice[:0], d.rows[:0]
 	// Every solution holds Q, so the subtree of v weighs at most K less the weight of the
 	// query tokens outside it: columns beyond are never part of a solution.
@@ -184,6 +177,21 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	// The root: its children hang off it, which is always there.
 	_, row := d.mergeChildren(t.Children(0), 1, K)
 	return row, nil
+}
+
+// prepare sets the token weights d.w of p and the order d.order of the vertices of t,
+// breadth first from the root, and returns the number of tokens.
+func (d *TreeDP) prepare(p *Problem, t *syntax.Tree) int {
+	n := t.N()
+	d.w, _ = grow(d.w[:0], n+1)
+	for v := 1; v <= n; v++ {
+		d.w[v] = p.Lens[v-1] + 1
+	}
+	d.order = append(d.order[:0], t.Children(0)...)
+	for i := 0; i < len(d.order); i++ {
+		d.order = append(d.order, t.Children(int(d.order[i]))...)
+	}
+	return n
 }
 
 // readBack writes into sol the optimum of total weight c read top down from the tables

@@ -36,15 +36,7 @@ func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
 		return fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
 	}
 	t := r.Tree()
-	n := t.N()
-	d.w, _ = grow(d.w[:0], n+1)
-	for v := 1; v <= n; v++ {
-		d.w[v] = p.Lens[v-1] + 1
-	}
-	d.order = append(d.order[:0], t.Children(0)...)
-	for i := 0; i < len(d.order); i++ {
-		d.order = append(d.order, t.Children(int(d.order[i]))...)
-	}
+	n := d.prepare(p, t)
 	// The scale of μ: the largest gain per character.
 	scale := 1e-9
 	for v := 1; v <= n; v++ {
