@@ -10,9 +10,9 @@ import (
 )
 
 // FileName is the embedded ILP model file (MODELS.md), in this package's directory.
-const FileName = "ilp-v2.qsm"
+const FileName = "ilp-v3.qsm"
 
-//go:embed ilp-v2.qsm
+//go:embed ilp-v3.qsm
 var file []byte
 
 // The compile-time checks of what the method package provides.
