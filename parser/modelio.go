@@ -32,15 +32,17 @@ import (
 // Versions 1 (greedy) and 2 (with the beam width after labBits) are still read: their
 // payload is DEFLATE-compressed, and the same sections end with bfloat16 weights (action
 // rows of three, label rows of len(labels)), which Load quantizes to 8 bits.
+// Kind identifies parser model files in the modelfile container.
+const Kind = "parser"
+
 const (
-	modelKind    = "parser"
 	modelVersion = 3
 	maxStrings   = 1 << 21
 )
 
 // MarshalBinary encodes the model as a qsc model file (version 3).
 func (m *Model) MarshalBinary() ([]byte, error) {
-	return modelfile.Encode(modelKind, modelVersion, m.payload())
+	return modelfile.Encode(Kind, modelVersion, m.payload())
 }
 
 // payload returns the payload of a version 3 file.
@@ -113,7 +115,7 @@ const maxString = 1 << 16
 // not be modified while the model is in use; older versions are decompressed as they are
 // read, straight into the model's tables.
 func Load(data []byte) (*Model, error) {
-	payload, version, err := modelfile.Decode(data, modelKind, 1, 2, 3)
+	payload, version, err := modelfile.Decode(data, Kind, 1, 2, 3)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}

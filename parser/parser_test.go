@@ -394,7 +394,7 @@ func testRoundTrip(t *testing.T, m *Model, beam int) {
 	if !bytes.Equal(data, data2) {
 		t.Error("model bytes changed after a round trip")
 	}
-	_, v, err := modelfile.Decode(data, modelKind)
+	_, v, err := modelfile.Decode(data, Kind)
 	if err != nil || m2.Beam() != beam || v != modelVersion {
 		t.Errorf("beam %d: loaded beam %d, format version %d (%v)", beam, m2.Beam(), v, err)
 	}
@@ -434,7 +434,7 @@ func TestCorruptModel(t *testing.T) {
 	if _, err := Load(other); err == nil || !strings.Contains(err.Error(), "tagger") {
 		t.Errorf("wrong kind: %v", err)
 	}
-	junk, _ := modelfile.Encode(modelKind, modelVersion, []byte("not deflate data"))
+	junk, _ := modelfile.Encode(Kind, modelVersion, []byte("not deflate data"))
 	if _, err := Load(junk); !errors.Is(err, errFormat) {
 		t.Errorf("bad payload: %v", err)
 	}
@@ -488,7 +488,7 @@ func encodeModel(raw []byte, version uint16) ([]byte, error) {
 	if version < 3 {
 		raw = deflate(raw)
 	}
-	return modelfile.Encode(modelKind, version, raw)
+	return modelfile.Encode(Kind, version, raw)
 }
 
 // FuzzLoad feeds arbitrary payloads, in a valid container of each version, to Load: it

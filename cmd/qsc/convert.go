@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/qsc-nlp/qsc/internal/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/parser"
@@ -41,9 +42,9 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	switch kind {
 	case tagger.Kind:
 		m, err = tagger.Load(data)
-	case "parser":
+	case parser.Kind:
 		m, err = parser.Load(data)
-	case "ilp":
+	case ilp.Kind:
 		m, err = ilp.Load(data)
 	default:
 		return fmt.Errorf("%s: a %q model file has no newer format (convert reads tagger, parser and ilp files)", in, kind)
@@ -55,7 +56,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(out, b, 0o644); err != nil {
+	if err := atomicfile.WriteFile(out, b); err != nil {
 		return err
 	}
 	_, newVersion, _ := modelfile.Header(b)

@@ -28,10 +28,10 @@ import (
 // (modelfile.AppendSparse: the count, then each as its uvarint gap and float32); Load
 // still reads it. Training rounds the weights to bfloat16, so a trained model and its
 // file agree.
-const (
-	fileKind    = "ilp"
-	fileVersion = 2
-)
+// Kind identifies ILP model files in the modelfile container.
+const Kind = "ilp"
+
+const fileVersion = 2
 
 // ErrFormat is wrapped by the error of a malformed model payload.
 var ErrFormat = errors.New("ilp: malformed model file")
@@ -50,14 +50,14 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 		hs = m.vocab.Hashes()
 	}
 	b = modelfile.AppendWeights(b, m.w, hs, modelfile.BFloat16)
-	return modelfile.Encode(fileKind, fileVersion, b)
+	return modelfile.Encode(Kind, fileVersion, b)
 }
 
 // Load decodes a model file written by MarshalBinary. The model uses the default backend,
 // DP. A corrupt, truncated or foreign file gives an error (wrapping a modelfile error or
 // ErrFormat).
 func Load(data []byte) (*Model, error) {
-	payload, version, err := modelfile.Decode(data, fileKind, 1, fileVersion)
+	payload, version, err := modelfile.Decode(data, Kind, 1, fileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("ilp: %w", err)
 	}
