@@ -152,7 +152,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			for i := 1; i <= n; i++ {
 				w.all = append(w.all, i)
 			}
-			if sp := v.sentence(); shown(v.text[sp.Start:sp.End]) <= b && w.length(v, w.all, hits) <= b {
+			if sp := v.sentence(); display.MinLength(v.text[sp.Start:sp.End]) <= b && w.length(v, w.all, hits) <= b {
 				// The whole sentence fits as displayed: let the compressor return it (it
 				// does when ℓ(S) ≤ b), so that its trace is this request's.
 				in.Budget = max(in.Budget, queryLength(in.Sentence, w.all))
@@ -211,18 +211,6 @@ func (w *worker) measured(kept []int) (int, bool) {
 		return 0, false
 	}
 	return w.flen, true
-}
-
-// shown returns a lower bound on the displayed length of s: its printable ASCII
-// characters other than the space, each of which every rendering shows as itself.
-func shown(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c > ' ' && c < 0x7f {
-			n++
-		}
-	}
-	return n
 }
 
 // lengther computes displayed lengths with reusable memory: once grown, it

@@ -102,6 +102,20 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 	return max(plain, cut)
 }
 
+// MinLength returns a lower bound on the length of any rendering (plain or with
+// ellipsis, not markup) of text kept whole: the number of its printable ASCII characters
+// other than the space, each of which a rendering shows as itself. It is cheaper than
+// Length, for ruling out a text that cannot fit a budget.
+func MinLength(text string) int {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c > ' ' && c < 0x7f {
+			n++
+		}
+	}
+	return n
+}
+
 // sentenceOf returns sent widened to hold the runs (clean, not empty) and clamped to doc.
 func sentenceOf(doc string, sent Span, runs []Span) Span {
 	return Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}

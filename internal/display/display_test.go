@@ -99,5 +99,12 @@ func FuzzLength(f *testing.F) {
 		if got, want := sc.Length(doc, sent, kept, hits), lengthOf(doc, sent, kept, hits); got != want {
 			t.Fatalf("Length = %d, Render gives %d", got, want)
 		}
+		// A whole span is at least as long as MinLength says.
+		if whole := clean(nil, doc, kept[:1], 0, len(doc)); len(whole) == 1 {
+			text := doc[whole[0].Start:whole[0].End]
+			if got := sc.Length(doc, whole[0], whole, nil); got < MinLength(text) {
+				t.Fatalf("Length of %q = %d, under MinLength %d", text, got, MinLength(text))
+			}
+		}
 	})
 }
