@@ -248,10 +248,7 @@ func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, d
 			return Snippet{}, fmt.Errorf("%w: %v", ErrBadRequest, err)
 		}
 	}
-	w.heads = w.heads[:0]
-	for i := range s.Tokens {
-		w.heads = append(w.heads, s.Tokens[i].Head)
-	}
+	w.heads = s.AppendHeads(w.heads[:0])
 	if err := w.tree.Reset(w.heads); err != nil {
 		return Snippet{}, fmt.Errorf("parse: %w", err)
 	}

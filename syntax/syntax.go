@@ -47,11 +47,15 @@ func (s *Sentence) Forms() []string {
 
 // Heads returns the 1-based heads of all tokens (0 = root).
 func (s *Sentence) Heads() []int {
-	out := make([]int, len(s.Tokens))
+	return s.AppendHeads(make([]int, 0, len(s.Tokens)))
+}
+
+// AppendHeads appends the heads of all tokens, as Heads returns them, to dst.
+func (s *Sentence) AppendHeads(dst []int) []int {
 	for i := range s.Tokens {
-		out[i] = s.Tokens[i].Head
+		dst = append(dst, s.Tokens[i].Head)
 	}
-	return out
+	return dst
 }
 
 // FromCoNLLU converts the ordinary words of a CoNLL-U sentence. Multiword ranges and
