@@ -27,6 +27,8 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
 	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
 	snippet := fs.Bool("snippet", false, "train for the snippet decoding: solve each training tuple with its query under the well-formedness rules, and choose the epoch on the snippet decoding's validation F1")
+	conjoined := fs.Bool("conjoined", true, "add the conjoined edge features beyond Filippova & Altun's (docs/features.md); false: the paper's features")
+	keep := fs.Int("keep", 0, "keep only the N weights of largest magnitude (0: all)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,7 +45,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
-		Workers: *workers, Log: stderr, Snippet: *snippet})
+		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep})
 	if err != nil {
 		return err
 	}

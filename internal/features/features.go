@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -79,6 +80,12 @@ type Config struct {
 	Numeric Numeric
 	// Bits is log2 of the number of weight buckets, 1 to MaxBits.
 	Bits uint8
+	// Conjoined adds, beyond F&A 2013, conjunctions of the edge's label with what the F&A
+	// templates see only alone or not at all: the direction, distance and POS tags of the
+	// arc, the head's own label, the dependent's word, position, neighbours, subtree,
+	// children, case or mark word and siblings, and the sentence's length (the table in
+	// docs/features.md). The ILP's model records it.
+	Conjoined bool
 }
 
 // Version identifies the feature definitions (templates and hashing). Model files record
@@ -111,8 +118,12 @@ func (c Config) String() string {
 		gov = "child"
 	}
 	num := [...]string{"raw", "binned", "both"}[min(int(c.Numeric), 2)]
-	return fmt.Sprintf("stateful=%t gov=%s disconnected-edge=%t cross-all=%t numeric=%s bits=%d",
+	s := fmt.Sprintf("stateful=%t gov=%s disconnected-edge=%t cross-all=%t numeric=%s bits=%d",
 		c.Stateful, gov, c.DisconnectedEdge, c.CrossAll, num, c.Bits)
+	if c.Conjoined {
+		s += " conjoined=true"
+	}
+	return s
 }
 
 // Size returns the number of weight buckets, 2^Bits.
@@ -195,6 +206,34 @@ const (
 	tXTypeDep // (f, type, dep)
 	// bins of numeric features
 	tBin
+	// conjoined edge features (Config.Conjoined); "label" is the arc's label
+	tDirPosN        // label, direction, POS of n
+	tPosPair        // POS of h, POS of n, label
+	tDist           // label, direction, distance bin
+	tGrandLabel     // label, label of h
+	tPositionN      // label, position of n in tenths of the sentence
+	tWordNLabel     // label, word of n
+	tMarkerN        // label, word of n's first case or mark child
+	tPunctN         // label, whether n has a punctuation child
+	tLenS           // label, sentence length bin
+	tChildrenNLabel // label, children of n (bin)
+	tDepthLabel     // label, depth of n (bin)
+	tPrevPOS        // label, POS of the token before n
+	tNextPOS        // label, POS of the token after n
+	tBilex          // lemma of h, word of n
+	tSubSize        // label, tokens in n's subtree (bin)
+	tSubFrac        // label, characters in n's subtree over ℓ(S), in tenths
+	tPrevWord       // label, word of the token before n
+	tNextWord       // label, word of the token after n
+	tPOSTri         // label, POS of the token before n, POS of n
+	tOwnLabel       // label, n's label in the parse, POS of n (for ROOT arcs: what n was)
+	tRealHead       // label, POS of n's head in the parse, n's label in the parse
+	tHeadDir        // label, POS of h, direction
+	tLeftChild      // label, label of n's first child
+	tRightChild     // label, label of n's last child
+	tPrevSib        // label, label of the sibling before n in the parse
+	tNextSib        // label, label of the sibling after n in the parse
+	tHeadMarker     // label, word of h's first case or mark child
 )
 
 // mix combines a key with a value; it is not symmetric.
@@ -368,6 +407,18 @@ type Sentence struct {
 	rel   []uint64
 	lens  []int
 	lenS  int // ℓ(S) = Σ len + n − 1
+	// What the conjoined features read, for 0 ≤ n ≤ N, computed on their first use after
+	// Reset (conj): the word hash of n's first case or mark child (0: none), whether n has
+	// a punctuation child, the tokens and characters (each word and one space) in n's
+	// subtree, and the labels of the siblings of n before and after it (0: none). cat[n]
+	// is what n's relation is to them (relCase, relPunct or 0), set by Reset.
+	conj             bool
+	cat              []uint8
+	marker           []uint64
+	punct            []bool
+	sub, subLen      []int
+	prevSib, nextSib []uint64
+	queue            []int32 // scratch: the vertices in breadth-first order
 }
 
 // ErrSentence is wrapped by the error of Reset for a sentence that does not match its
@@ -387,6 +438,7 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	x.pos = resize(x.pos, n+1)
 	x.rel = resize(x.rel, n+1)
 	x.lens = resize(x.lens, n+1)
+	x.cat = resize(x.cat, n+1)
 	x.word[0], x.lemma[0], x.pos[0], x.rel[0], x.lens[0] = rootWord, rootLemma, rootPOS, 0, 0
 	x.lenS = max(n-1, 0)
 	for i := range s.Tokens {
@@ -395,10 +447,12 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 		x.word[i+1], x.lemma[i+1] = w, w
 		x.pos[i+1] = hashString(t.XPOS)
 		x.rel[i+1] = hashString(t.Rel)
+		x.cat[i+1] = relCat(t.Rel)
 		l := utf8.RuneCountInString(t.Form)
 		x.lens[i+1] = l
 		x.lenS += l
 	}
+	x.conj = false
 	return nil
 }
 
@@ -502,6 +556,136 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 	e.numeric(tDepthN, float64(d), binCount(d))
 	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
 	e.numeric(tIndexH, float64(h), binCount(h))
+	if c.Conjoined {
+		conjoin(e, x, h, n, rel)
+	}
+}
+
+// conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
+// hash rel.
+func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
+	if !x.conj {
+		x.conjoined()
+	}
+	t := x.tree
+	dir, dist := uint64(0), n-h
+	if n < h {
+		dir, dist = 1, h-n
+	}
+	e.add(mix(mix(mix(key(tDirPosN), rel), dir), x.pos[n]), 1)
+	e.add(mix(mix(mix(key(tPosPair), x.pos[h]), x.pos[n]), rel), 1)
+	e.add(mix(mix(mix(key(tDist), rel), dir), uint64(binCount(dist))), 1)
+	e.add(mix(mix(key(tGrandLabel), rel), x.rel[h]), 1)
+	e.add(mix(mix(key(tPositionN), rel), uint64(binFrac(float64(n)/float64(t.N())))), 1)
+	e.add(mix(mix(key(tWordNLabel), rel), x.word[n]), 1)
+	e.add(mix(mix(key(tMarkerN), rel), x.marker[n]), 1)
+	punct := uint64(0)
+	if x.punct[n] {
+		punct = 1
+	}
+	e.add(mix(mix(key(tPunctN), rel), punct), 1)
+	e.add(mix(mix(key(tLenS), rel), uint64(binCount(t.N()/3))), 1)
+	e.add(mix(mix(key(tChildrenNLabel), rel), uint64(binCount(t.NumChildren(n)))), 1)
+	e.add(mix(mix(key(tDepthLabel), rel), uint64(binCount(t.Depth(n)))), 1)
+	var prevPOS, nextPOS, prevWord, nextWord uint64
+	if n > 1 {
+		prevPOS, prevWord = x.pos[n-1], x.word[n-1]
+	}
+	if n < t.N() {
+		nextPOS, nextWord = x.pos[n+1], x.word[n+1]
+	}
+	e.add(mix(mix(key(tPrevPOS), rel), prevPOS), 1)
+	e.add(mix(mix(key(tNextPOS), rel), nextPOS), 1)
+	e.add(mix(mix(key(tBilex), x.lemma[h]), x.word[n]), 1)
+	e.add(mix(mix(key(tSubSize), rel), uint64(binCount(x.sub[n]))), 1)
+	e.add(mix(mix(key(tSubFrac), rel), uint64(binFrac(float64(x.subLen[n])/float64(x.lenS+1)))), 1)
+	e.add(mix(mix(key(tPrevWord), rel), prevWord), 1)
+	e.add(mix(mix(key(tNextWord), rel), nextWord), 1)
+	e.add(mix(mix(mix(key(tPOSTri), rel), prevPOS), x.pos[n]), 1)
+	e.add(mix(mix(mix(key(tOwnLabel), rel), x.rel[n]), x.pos[n]), 1)
+	e.add(mix(mix(mix(key(tRealHead), rel), x.pos[t.Head(n)]), x.rel[n]), 1)
+	e.add(mix(mix(mix(key(tHeadDir), rel), x.pos[h]), dir), 1)
+	var first, last uint64
+	if k := t.Children(n); len(k) > 0 {
+		first, last = x.rel[k[0]], x.rel[k[len(k)-1]]
+	}
+	e.add(mix(mix(key(tLeftChild), rel), first), 1)
+	e.add(mix(mix(key(tRightChild), rel), last), 1)
+	e.add(mix(mix(key(tPrevSib), rel), x.prevSib[n]), 1)
+	e.add(mix(mix(key(tNextSib), rel), x.nextSib[n]), 1)
+	e.add(mix(mix(key(tHeadMarker), rel), x.marker[h]), 1)
+}
+
+// Relations that the conjoined features read (Sentence.cat).
+const (
+	relCase  = 1 // case or mark, with any subtype
+	relPunct = 2 // punct, with any subtype
+)
+
+// relCat returns relCase, relPunct or 0 for a relation.
+func relCat(rel string) uint8 {
+	base := rel
+	if i := strings.IndexByte(rel, ':'); i >= 0 {
+		base = rel[:i]
+	}
+	switch base {
+	case "case", "mark":
+		return relCase
+	case "punct":
+		return relPunct
+	}
+	return 0
+}
+
+// conjoined computes what the conjoined features read beyond the tokens' values (see the
+// fields of Sentence), in time linear in the sentence.
+func (x *Sentence) conjoined() {
+	tree := x.tree
+	n := tree.N()
+	x.conj = true
+	x.marker = resize(x.marker, n+1)
+	x.punct = resize(x.punct, n+1)
+	x.sub = resize(x.sub, n+1)
+	x.subLen = resize(x.subLen, n+1)
+	x.prevSib = resize(x.prevSib, n+1)
+	x.nextSib = resize(x.nextSib, n+1)
+	clear(x.marker)
+	clear(x.punct)
+	clear(x.prevSib)
+	clear(x.nextSib)
+	for v := 1; v <= n; v++ {
+		h := tree.Head(v)
+		switch x.cat[v] {
+		case relCase:
+			if x.marker[h] == 0 {
+				x.marker[h] = x.word[v]
+			}
+		case relPunct:
+			x.punct[h] = true
+		}
+	}
+	x.queue = append(x.queue[:0], 0)
+	for i := 0; i < len(x.queue); i++ {
+		kids := tree.Children(int(x.queue[i]))
+		for j, c := range kids {
+			if j > 0 {
+				x.prevSib[c] = x.rel[kids[j-1]]
+			}
+			if j+1 < len(kids) {
+				x.nextSib[c] = x.rel[kids[j+1]]
+			}
+		}
+		x.queue = append(x.queue, kids...)
+	}
+	for v := range x.sub {
+		x.sub[v], x.subLen[v] = 1, x.lens[v]+1
+	}
+	for i := len(x.queue) - 1; i > 0; i-- {
+		v := int(x.queue[i])
+		h := tree.Head(v)
+		x.sub[h] += x.sub[v]
+		x.subLen[h] += x.subLen[v]
+	}
 }
 
 // siblingKeys returns the keys of the two sibling features that child s of h gives the

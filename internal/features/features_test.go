@@ -417,8 +417,9 @@ func TestEdgeScores(t *testing.T) {
 		root  = make([]float64, 40)
 		gotOK int
 	)
-	for _, num := range []Numeric{NumRaw, NumBinned, NumBoth} {
-		cfg := Config{Bits: 12, Numeric: num}
+	for k := range 6 {
+		num, conjoined := Numeric(k%3), k >= 3
+		cfg := Config{Bits: 12, Numeric: num, Conjoined: conjoined}
 		w := make([]float32, cfg.Size())
 		for i := range w {
 			w[i] = float32(rng.NormFloat64()) * float32(rng.IntN(1000)+1) / 7
@@ -441,7 +442,7 @@ func TestEdgeScores(t *testing.T) {
 					wantRoot = float64(vec.Dot(w))
 				}
 				if math.Float64bits(edge[v-1]) != math.Float64bits(want) || math.Float64bits(root[v-1]) != math.Float64bits(wantRoot) {
-					t.Fatalf("numeric %v, trial %d, token %d: EdgeScores %v / %v, Dot %v / %v", num, trial, v, edge[v-1], root[v-1], want, wantRoot)
+					t.Fatalf("numeric %v, conjoined %t, trial %d, token %d: EdgeScores %v / %v, Dot %v / %v", num, conjoined, trial, v, edge[v-1], root[v-1], want, wantRoot)
 				}
 				gotOK++
 			}
@@ -449,5 +450,77 @@ func TestEdgeScores(t *testing.T) {
 	}
 	if gotOK == 0 {
 		t.Fatal("nothing compared")
+	}
+}
+
+// TestConjoinedValues checks what Sentence.Reset computes for the conjoined features
+// against definitions computed naively: subtree sizes by walking up from every token, the
+// siblings and markers by scanning all tokens.
+func TestConjoinedValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var x Sentence
+	for trial := range 300 {
+		n := 1 + rng.IntN(30)
+		s, tree := randomSentence(t, rng, n)
+		if err := x.Reset(s, tree, nil); err != nil {
+			t.Fatal(err)
+		}
+		x.conjoined()
+		for v := 0; v <= n; v++ {
+			size, chars := 0, 0
+			for u := 1; u <= n; u++ {
+				a := u
+				for a != 0 && a != v {
+					a = tree.Head(a)
+				}
+				if a == v {
+					size++
+					chars += x.lens[u] + 1
+				}
+			}
+			if v == 0 { // the root, which no walk counts, has length 0
+				size, chars = size+1, chars+1
+			}
+			if x.sub[v] != size || x.subLen[v] != chars {
+				t.Fatalf("trial %d, token %d: subtree %d tokens %d chars, want %d, %d", trial, v, x.sub[v], x.subLen[v], size, chars)
+			}
+			var marker uint64
+			punct := false
+			prev, next := -1, -1
+			for u := 1; u <= n; u++ {
+				if tree.Head(u) == v {
+					switch s.Tokens[u-1].Rel {
+					case "case", "mark":
+						if marker == 0 {
+							marker = x.word[u]
+						}
+					case "punct":
+						punct = true
+					}
+				}
+				if v > 0 && u != v && tree.Head(u) == tree.Head(v) {
+					if u < v {
+						prev = u
+					} else if next < 0 {
+						next = u
+					}
+				}
+			}
+			if x.marker[v] != marker || x.punct[v] != punct {
+				t.Fatalf("trial %d, token %d: marker %x punct %t, want %x %t", trial, v, x.marker[v], x.punct[v], marker, punct)
+			}
+			if v == 0 {
+				continue
+			}
+			want := func(u int) uint64 {
+				if u < 0 {
+					return 0
+				}
+				return x.rel[u]
+			}
+			if x.prevSib[v] != want(prev) || x.nextSib[v] != want(next) {
+				t.Fatalf("trial %d, token %d: siblings %x %x, want %x %x", trial, v, x.prevSib[v], x.nextSib[v], want(prev), want(next))
+			}
+		}
 	}
 }

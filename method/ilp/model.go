@@ -80,13 +80,15 @@ type Info struct {
 	// Numeric is the representation of the numeric edge features: "raw", "binned" or
 	// "both".
 	Numeric string
+	// Conjoined reports the conjoined edge features (features.Config.Conjoined).
+	Conjoined bool
 }
 
 var numericNames = [...]string{features.NumRaw: "raw", features.NumBinned: "binned", features.NumBoth: "both"}
 
 // edgeConfig returns the feature configuration of the edge features.
-func edgeConfig(bits int, numeric string) (features.Config, error) {
-	cfg := features.Config{Bits: uint8(min(max(bits, 0), 255))}
+func edgeConfig(bits int, numeric string, conjoined bool) (features.Config, error) {
+	cfg := features.Config{Bits: uint8(min(max(bits, 0), 255)), Conjoined: conjoined}
 	found := false
 	for i, n := range numericNames {
 		if n == numeric {

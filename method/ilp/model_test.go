@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
@@ -175,5 +176,76 @@ func TestSolveAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per pass over %d inputs, want 0", allocs, len(valid))
+	}
+}
+
+// TestConjoinedModel trains with the conjoined features and a cap on the weights: the file
+// records the features, the cap holds, and the loaded model compresses as the trained one.
+// A file of version 2 (without the flags byte) still loads, as a model without them.
+func TestConjoinedModel(t *testing.T) {
+	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
+	full, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const keep = 500
+	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Keep: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Model
+	if !m.Info.Conjoined || full.Model.NonZero() <= keep || m.NonZero() < keep || m.NonZero() > keep+keep/10 {
+		t.Fatalf("conjoined %t, non-zero weights %d (%d unpruned), want about %d", m.Info.Conjoined, m.NonZero(), full.Model.NonZero(), keep)
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Info != m.Info {
+		t.Fatalf("round trip: info %+v, want %+v", l.Info, m.Info)
+	}
+	var c1, c2 model.Compressor
+	for _, in := range valid[:50] {
+		a, err1 := c1.Compress(m, in)
+		b, err2 := c2.Compress(l, in)
+		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
+			t.Fatalf("loaded model compresses differently: %v %v / %v %v", a, err1, b, err2)
+		}
+	}
+
+	// Version 2: the same payload without the flags byte.
+	plain, _, _ := trained(t)
+	data, err = plain.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _, err := modelfile.Decode(data, Kind, fileVersion, fileVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flagsAt = 2 + 2 + 4 + 8 + 8
+	if payload[flagsAt] != 0 {
+		t.Fatalf("flags %#x of a model without conjoined features", payload[flagsAt])
+	}
+	v2, err := modelfile.Encode(Kind, 2, append(slices.Clone(payload[:flagsAt]), payload[flagsAt+1:]...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := Load(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Info != plain.Info || old.NonZero() != plain.NonZero() {
+		t.Fatalf("version 2: info %+v, %d weights; want %+v, %d", old.Info, old.NonZero(), plain.Info, plain.NonZero())
+	}
+	// Unknown flags are refused.
+	payload[flagsAt] = 2
+	bad, _ := modelfile.Encode(Kind, fileVersion, payload)
+	if _, err := Load(bad); !errors.Is(err, ErrFormat) {
+		t.Fatalf("unknown flags: %v, want ErrFormat", err)
 	}
 }

@@ -18,20 +18,22 @@ import (
 //	epochs      uint32
 //	sentences   uint64
 //	seed        uint64
+//	flags       uint8 (version 3): bit 0 the conjoined edge features
 //	nonzero     uint64
 //	weights     bfloat16 (modelfile.AppendBF16): a bitmap of the non-zero weights, then
 //	            their values
 //	vocabulary  uvarint count, then count × uvarint gaps between ascending word hashes
 //	            (the first gap from 0)
 //
-// All numbers little endian. Version 1 is the same, with the weights as float32
+// All numbers little endian. Version 2 is the same without flags, and Load still reads
+// it. Version 1 is the same, with the weights as float32
 // (modelfile.AppendSparse: the count, then each as its uvarint gap and float32); Load
 // still reads it. Training rounds the weights to bfloat16, so a trained model and its
 // file agree.
 // Kind identifies ILP model files in the modelfile container.
 const Kind = "ilp"
 
-const fileVersion = 2
+const fileVersion = 3
 
 // ErrFormat is wrapped by the error of a malformed model payload.
 var ErrFormat = errors.New("ilp: malformed model file")
@@ -45,6 +47,11 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	b = le.AppendUint32(b, uint32(m.Info.Epochs))
 	b = le.AppendUint64(b, uint64(m.Info.Sentences))
 	b = le.AppendUint64(b, m.Info.Seed)
+	var flags byte
+	if m.cfg.Conjoined {
+		flags |= 1
+	}
+	b = append(b, flags)
 	var hs []uint64
 	if m.vocab != nil {
 		hs = m.vocab.Hashes()
@@ -57,7 +64,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // DP. A corrupt, truncated or foreign file gives an error (wrapping a modelfile error or
 // ErrFormat).
 func Load(data []byte) (*Model, error) {
-	payload, version, err := modelfile.Decode(data, Kind, 1, fileVersion)
+	payload, version, err := modelfile.Decode(data, Kind, 1, 2, fileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("ilp: %w", err)
 	}
@@ -76,7 +83,17 @@ func Load(data []byte) (*Model, error) {
 	}
 	info := Info{Numeric: numericNames[head[2]], Bits: int(head[3]), Epochs: int(le.Uint32(head[4:])),
 		Sentences: int(le.Uint64(head[8:])), Seed: le.Uint64(head[16:])}
-	cfg, err := edgeConfig(info.Bits, info.Numeric)
+	if version >= 3 {
+		flags, err := r.ReadByte()
+		if err != nil {
+			return fail("short header")
+		}
+		if flags&^1 != 0 {
+			return fail(fmt.Sprintf("unknown flags %#x", flags))
+		}
+		info.Conjoined = flags&1 != 0
+	}
+	cfg, err := edgeConfig(info.Bits, info.Numeric, info.Conjoined)
 	if err != nil {
 		return fail(err.Error())
 	}

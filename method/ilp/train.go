@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/features"
@@ -37,12 +39,18 @@ type TrainConfig struct {
 	// wellformed), and the epoch is chosen on the validation F1 of the Snippet decoding.
 	// Without it, training is the authors' (Q = ∅, no rules).
 	Snippet bool
+	// Conjoined adds the conjoined edge features (features.Config.Conjoined).
+	Conjoined bool
+	// Keep, if positive, keeps only the Keep weights of largest magnitude in the averaged
+	// weights of each epoch (those tied with the Keep-th are kept too), before they are
+	// validated: a smaller model file.
+	Keep int
 }
 
 // Defaults of TrainConfig.
 const (
 	DefaultEpochs  = 10
-	DefaultBits    = 22
+	DefaultBits    = 20
 	DefaultNumeric = "binned"
 )
 
@@ -94,7 +102,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	if cfg.Numeric == "" {
 		cfg.Numeric = DefaultNumeric
 	}
-	fcfg, err := edgeConfig(cfg.Bits, cfg.Numeric)
+	fcfg, err := edgeConfig(cfg.Bits, cfg.Numeric, cfg.Conjoined)
 	if err != nil {
 		return nil, err
 	}
@@ -151,8 +159,8 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: p.average(), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill, proximity: DefaultProximity,
-			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric}}
+		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill, proximity: DefaultProximity,
+			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined}}
 		ev, err := model.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
 			return nil, err
@@ -222,6 +230,15 @@ func (p *perceptron) step(in model.Input) (bool, error) {
 		p.p.Edge[v-1] = p.score(2*v - 2)
 		p.p.Root[v-1] = p.score(2*v - 1)
 	}
+	// The gold arcs.
+	p.gold, _ = grow(p.gold[:0], n+1)
+	clear(p.gold)
+	for _, g := range in.Gold {
+		if g < 1 || g > n {
+			return false, fmt.Errorf("ilp: gold token %d outside 1..%d", g, n)
+		}
+		p.gold[g] = true
+	}
 	p.p.Rules = nil
 	if p.snippet {
 		p.p.Query = in.Query
@@ -232,15 +249,6 @@ func (p *perceptron) step(in model.Input) (bool, error) {
 	}
 	if err := p.dp.Optimize(&p.p, &p.sol); err != nil {
 		return false, err
-	}
-	// The gold arcs.
-	p.gold, _ = grow(p.gold[:0], n+1)
-	clear(p.gold)
-	for _, g := range in.Gold {
-		if g < 1 || g > n {
-			return false, fmt.Errorf("ilp: gold token %d outside 1..%d", g, n)
-		}
-		p.gold[g] = true
 	}
 	p.parent, _ = grow(p.parent[:0], n+1)
 	for v := range p.parent {
@@ -311,4 +319,29 @@ func (p *perceptron) average() []float32 {
 		}
 	}
 	return avg
+}
+
+// keepLargest zeroes the weights of w smaller in magnitude than its keep-th largest, if
+// keep is positive and w has more non-zero weights, and returns w.
+func keepLargest(w []float32, keep int) []float32 {
+	if keep <= 0 {
+		return w
+	}
+	var mags []float32
+	for _, v := range w {
+		if v != 0 {
+			mags = append(mags, float32(math.Abs(float64(v))))
+		}
+	}
+	if len(mags) <= keep {
+		return w
+	}
+	slices.Sort(mags)
+	floor := mags[len(mags)-keep]
+	for i, v := range w {
+		if float32(math.Abs(float64(v))) < floor {
+			w[i] = 0
+		}
+	}
+	return w
 }
