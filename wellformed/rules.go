@@ -17,7 +17,7 @@ type Rules struct {
 	Off uint16
 
 	n       int
-	head    []int32    // rule head: the tree head, or the head shared by a pair's halves
+	head    []int32    // rule head: the tree head, or as a pair's halves need (Head)
 	bind    []Binding  // binding of v to head[v]
 	why     []Category // the rule behind bind[v]
 	top     []int32    // the unit of v: its highest member
@@ -35,9 +35,11 @@ type Rules struct {
 // N returns the number of tokens.
 func (r *Rules) N() int { return r.n }
 
-// Head returns the rule head of v: its tree head, except for the closing half of a pair
-// of quotes or brackets, which takes the head of the opening half (or the reverse) so
-// that the two are kept together.
+// Head returns the rule head of v: its tree head, except for the halves of a pair of
+// quotes or brackets. When both are leaves, the opening half's rule head is the head of
+// what the pair encloses (NeedsHead), and the closing half's is the opening half
+// (WithHead); otherwise the closing half takes the head of the opening half (or the
+// reverse), and both are kept with it.
 func (r *Rules) Head(v int) int { return int(r.head[v]) }
 
 // Binding returns the binding of v to its rule head.
@@ -128,6 +130,17 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	}
 	r.pb.pairs(s, func(o, c int) {
 		if r.Off&(1<<Balance) != 0 {
+			return
+		}
+		if root := enclosedRoot(s, t, o, c); root != 0 {
+			// Both halves leaves: they go together, and only with what they enclose;
+			// brackets also whenever it is kept.
+			bind := NeedsHead
+			if _, typ := pairKind(s.Tokens[o-1].Form); typ != '"' {
+				bind = WithHead
+			}
+			r.head[o], r.bind[o], r.why[o] = int32(root), bind, Balance
+			r.head[c], r.bind[c], r.why[c] = int32(o), WithHead, Balance
 			return
 		}
 		ho, hc := r.head[o], r.head[c]
@@ -347,4 +360,22 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
+}
+
+// enclosedRoot returns the first token between the halves o < c of a pair, neither of
+// them with children, that is not punctuation and whose head is outside the pair: the
+// head of what the pair encloses. It returns 0 when there is none, or when a half has
+// children.
+func enclosedRoot(s *syntax.Sentence, t *syntax.Tree, o, c int) int {
+	if t.NumChildren(o) != 0 || t.NumChildren(c) != 0 {
+		return 0
+	}
+	for v := o + 1; v < c; v++ {
+		if h := t.Head(v); (h < o || h > c) && relBase(s.Tokens[v-1].Rel) != "punct" {
+			if dir, _ := pairKind(s.Tokens[v-1].Form); dir == 0 {
+				return v
+			}
+		}
+	}
+	return 0
 }

@@ -15,7 +15,11 @@
 //     their head is.
 //   - Punctuation goes with the phrase it delimits: a punct token (but sentence-final
 //     punctuation, which is free) is kept only with its head, a compression does not end on a comma, colon, semicolon or dash (Trim), and
-//     the two halves of a pair of quotes or brackets are kept together, with their head.
+//     the two halves of a pair of quotes or brackets are kept together. When both halves
+//     are leaves of the parse, they need what they enclose (its head: the first enclosed
+//     token whose head is outside the pair), so that a snippet may drop the quotes around
+//     a kept phrase, as the Google compressions do, but never keeps one half alone or
+//     both around nothing. Otherwise the two share a head, and are kept with it.
 //
 // Rules turns these into a binding of each token to its rule head (Free, NeedsHead,
 // WithHead) and into units: the sets of tokens bound WithHead to one another, which are
