@@ -10,9 +10,9 @@ import (
 )
 
 // FileName is the embedded ILP model file (MODELS.md), in this package's directory.
-const FileName = "ilp-v3.qsm"
+const FileName = "ilp-v4.qsm"
 
-//go:embed ilp-v3.qsm
+//go:embed ilp-v4.qsm
 var file []byte
 
 // The compile-time checks of what the method package provides.
@@ -26,7 +26,7 @@ var (
 func init() {
 	modelfile.Register(FileName, file)
 	method.Register(method.Entry{Name: Name, File: FileName, Public: true,
-		Summary: "ILP: Filippova & Altun (2013) arc scores, Q ⊆ C and ℓ(C) ≤ b, solved exactly (default)",
+		Summary: "ILP: arc scores on Filippova & Altun's (2013) edge features and their conjunctions, Q ⊆ C and ℓ(C) ≤ b, solved exactly (default)",
 		Open:    opener(Name)})
 	method.Register(method.Entry{Name: NameUnconstrained, File: FileName,
 		Summary: "the ILP without the query constraint, Q = ∅ (evaluation only)",
