@@ -79,14 +79,7 @@ func TestModelFile(t *testing.T) {
 	if !bytes.Equal(data, again) || l.Info != m.Info || l.Name() != Name || l.Backend() != DP {
 		t.Fatalf("round trip differs: info %+v vs %+v", l.Info, m.Info)
 	}
-	var c1, c2 model.Compressor
-	for _, in := range valid[:50] {
-		a, err1 := c1.Compress(m, in)
-		b, err2 := c2.Compress(l, in)
-		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
-			t.Fatalf("loaded model compresses differently: %v %v / %v %v", a, err1, b, err2)
-		}
-	}
+	sameCompressions(t, m, l, valid[:50])
 	// Damaged files are refused with an error.
 	for i, bad := range [][]byte{nil, data[:len(data)/2], append(slices.Clone(data[:len(data)-1]), data[len(data)-1]^1)} {
 		if _, err := Load(bad); err == nil {
@@ -208,14 +201,7 @@ func TestConjoinedModel(t *testing.T) {
 	if l.Info != m.Info {
 		t.Fatalf("round trip: info %+v, want %+v", l.Info, m.Info)
 	}
-	var c1, c2 model.Compressor
-	for _, in := range valid[:50] {
-		a, err1 := c1.Compress(m, in)
-		b, err2 := c2.Compress(l, in)
-		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
-			t.Fatalf("loaded model compresses differently: %v %v / %v %v", a, err1, b, err2)
-		}
-	}
+	sameCompressions(t, m, l, valid[:50])
 
 	// Version 2: the same payload without the flags byte.
 	plain, _, _ := trained(t)
@@ -247,5 +233,19 @@ func TestConjoinedModel(t *testing.T) {
 	bad, _ := modelfile.Encode(Kind, fileVersion, payload)
 	if _, err := Load(bad); !errors.Is(err, ErrFormat) {
 		t.Fatalf("unknown flags: %v, want ErrFormat", err)
+	}
+}
+
+// sameCompressions checks that the trained model m and the loaded model l compress the
+// inputs alike.
+func sameCompressions(t *testing.T, m, l *Model, inputs []model.Input) {
+	t.Helper()
+	var c1, c2 model.Compressor
+	for _, in := range inputs {
+		a, err1 := c1.Compress(m, in)
+		b, err2 := c2.Compress(l, in)
+		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
+			t.Fatalf("loaded model compresses differently: %v %v / %v %v", a, err1, b, err2)
+		}
 	}
 }
