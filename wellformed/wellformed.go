@@ -9,7 +9,7 @@
 //   - Chains: the members of a flat, fixed or goeswith chain, and proper nouns joined by
 //     compound ("New York", "Aung San Suu Kyi"), are kept all or none (WithHead).
 //   - Symbols: a currency symbol or % and its number are kept together, and so are the
-//     parts of a number ("89.5 billion").
+//     parts of a number ("89.5 billion") and of a range or score ("1-1", "2010-2012").
 //   - Negation: "not", "n't", "never" and "no" are kept whenever their head is.
 //   - Hedges: epistemic hedges ("reportedly", "allegedly", "may", …) are kept whenever
 //     their head is.
@@ -146,6 +146,25 @@ func IsSymbol(tok *syntax.Token) bool {
 	return false
 }
 
+// isRangeDash reports whether token v (1-based) is a dash or slash between two numbers,
+// as in "1-1", "10-20 percent" or "2010/11".
+func isRangeDash(s *syntax.Sentence, v int) bool {
+	if v < 2 || v >= s.Len() {
+		return false
+	}
+	switch s.Tokens[v-1].Form {
+	case "-", "–", "—", "/", "--":
+	default:
+		return false
+	}
+	return isNumber(&s.Tokens[v-2]) && isNumber(&s.Tokens[v])
+}
+
+// isRange reports whether tokens a < b are the numbers around a range dash (a, dash, b).
+func isRange(s *syntax.Sentence, a, b int) bool {
+	return a >= 1 && b == a+2 && isRangeDash(s, a+1)
+}
+
 // isNumber reports whether a token is a cardinal number.
 func isNumber(tok *syntax.Token) bool { return tok.XPOS == "CD" || tok.UPOS == "NUM" }
 
@@ -173,6 +192,9 @@ func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
 	head := &s.Tokens[h-1]
 	base := relBase(tok.Rel)
 	switch {
+	case isRangeDash(s, v) && (h == v-1 || h == v+1):
+		// The dash of a range or score goes with the numbers around it.
+		return WithHead, Symbol
 	case base == "punct" && isFinal(tok.Form):
 		return Free, 0
 	case base == "punct":
@@ -188,6 +210,9 @@ func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
 	case IsSymbol(tok) && isNumber(head), IsSymbol(head) && isNumber(tok):
 		return WithHead, Symbol
 	case isNumber(tok) && isNumber(head) && (base == "compound" || base == "nummod" || base == "flat"):
+		return WithHead, Symbol
+	case isRange(s, v, h), isRange(s, h, v):
+		// The dash of a range or score ("1-1", "2010-2012") and the number after it.
 		return WithHead, Symbol
 	case IsFunction(tok.Rel):
 		return NeedsHead, FunctionHead

@@ -183,3 +183,30 @@ func TestParseOff(t *testing.T) {
 		t.Error("ParseOff accepted an unknown rule")
 	}
 }
+
+// TestRangeDash: the dash of a score or range, and the number after it, are kept with
+// the number before it ("a 1-1 draw", never "a 1 … 1 draw").
+func TestRangeDash(t *testing.T) {
+	// with a 1 - 1 draw (as qsc's parser parses it)
+	s, tree, lens := sent(t, `with/IN/6/case a/DT/6/det 1/CD/6/compound -/SYM/5/case 1/CD/3/nmod draw/NN/0/root`)
+	var r Rules
+	if err := r.Reset(s, tree, lens, nil, 100); err != nil {
+		t.Fatal(err)
+	}
+	var unit []int
+	for u := r.Top(4); u != 0; u = r.Next(u) {
+		unit = append(unit, u)
+	}
+	slices.Sort(unit)
+	if want := []int{3, 4, 5}; !slices.Equal(unit, want) {
+		t.Errorf("unit of the dash = %v, want %v", unit, want)
+	}
+	// A dash that does not join two numbers stays a function word or punctuation.
+	s, tree, lens = sent(t, `grew/VBD/0/root 10/CD/1/obj -/:/5/punct the/DT/5/det most/JJS/1/obl`)
+	if err := r.Reset(s, tree, lens, nil, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(3) == WithHead {
+		t.Errorf("dash after a number but before a word: binding %d (%s)", r.Binding(3), r.Why(3))
+	}
+}
