@@ -145,13 +145,21 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 		}
 		ho, hc := r.head[o], r.head[c]
 		switch {
-		case ho == hc:
-		case t.NumChildren(c) == 0 && int(ho) != c:
+		case ho == hc && ho != 0:
+		case t.NumChildren(c) == 0 && ho != 0 && int(ho) != c:
 			r.head[c] = ho
-		case t.NumChildren(o) == 0 && int(hc) != o:
+		case t.NumChildren(o) == 0 && hc != 0 && int(hc) != o:
 			r.head[o] = hc
+		case t.NumChildren(c) == 0:
+			// No head to share (a half is the root of the parse): the closing half goes
+			// with the opening one.
+			r.head[c], r.bind[c], r.why[c] = int32(o), WithHead, Balance
+			return
+		case t.NumChildren(o) == 0:
+			r.head[o], r.bind[o], r.why[o] = int32(c), WithHead, Balance
+			return
 		default:
-			return // cannot share a head without a cycle; rare
+			return // neither half is a leaf, and they share no head: rare
 		}
 		for _, v := range [2]int{o, c} {
 			if r.head[v] != 0 {

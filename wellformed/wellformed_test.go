@@ -210,3 +210,18 @@ func TestRangeDash(t *testing.T) {
 		t.Errorf("dash after a number but before a word: binding %d (%s)", r.Binding(3), r.Why(3))
 	}
 }
+
+// TestPairAtRoot: when a parse makes the opening quote its root, the closing quote still
+// goes with it (a Google test sentence where the ILP kept "''" alone).
+func TestPairAtRoot(t *testing.T) {
+	// `` No. 66 did his thing . ''
+	s, tree, lens := sent(t, "``/``/0/root No./NNP/5/nsubj 66/CD/2/flat definitely/RB/5/advmod did/VBD/1/acl:relcl "+
+		"his/PRP$/7/nmod:poss thing/NN/5/obj ././1/punct ''/''/1/punct")
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{2, 7}, 23); err != nil {
+		t.Fatal(err)
+	}
+	if r.Top(9) != r.Top(1) {
+		t.Errorf("closing quote in unit %d, opening quote in unit %d", r.Top(9), r.Top(1))
+	}
+}
