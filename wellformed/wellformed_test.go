@@ -212,7 +212,7 @@ func TestRangeDash(t *testing.T) {
 }
 
 // TestPairAtRoot: when a parse makes the opening quote its root, the closing quote still
-// goes with it (a Google test sentence where the ILP kept "”" alone).
+// goes with it (a Google test sentence where the ILP kept the closing quote alone).
 func TestPairAtRoot(t *testing.T) {
 	// `` No. 66 did his thing . ''
 	s, tree, lens := sent(t, "``/``/0/root No./NNP/5/nsubj 66/CD/2/flat definitely/RB/5/advmod did/VBD/1/acl:relcl "+
