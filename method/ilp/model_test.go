@@ -67,14 +67,7 @@ func TestTrain(t *testing.T) {
 
 func TestModelFile(t *testing.T) {
 	m, _, valid := trained(t)
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, l := roundTrip(t, m)
 	again, _ := l.MarshalBinary()
 	if !bytes.Equal(data, again) || l.Info != m.Info || l.Name() != Name || l.Backend() != DP {
 		t.Fatalf("round trip differs: info %+v vs %+v", l.Info, m.Info)
@@ -190,14 +183,7 @@ func TestConjoinedModel(t *testing.T) {
 	if !m.Info.Conjoined || full.Model.NonZero() <= keep || m.NonZero() < keep || m.NonZero() > keep+keep/10 {
 		t.Fatalf("conjoined %t, non-zero weights %d (%d unpruned), want about %d", m.Info.Conjoined, m.NonZero(), full.Model.NonZero(), keep)
 	}
-	data, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, l := roundTrip(t, m)
 	if l.Info != m.Info {
 		t.Fatalf("round trip: info %+v, want %+v", l.Info, m.Info)
 	}
@@ -205,7 +191,7 @@ func TestConjoinedModel(t *testing.T) {
 
 	// Version 2: the same payload without the flags byte.
 	plain, _, _ := trained(t)
-	data, err = plain.MarshalBinary()
+	data, err := plain.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,4 +234,18 @@ func sameCompressions(t *testing.T, m, l *Model, inputs []model.Input) {
 			t.Fatalf("loaded model compresses differently: %v %v / %v %v", a, err1, b, err2)
 		}
 	}
+}
+
+// roundTrip writes m as a model file and loads it back.
+func roundTrip(t *testing.T, m *Model) ([]byte, *Model) {
+	t.Helper()
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, l
 }
