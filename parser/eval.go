@@ -2,7 +2,6 @@ package parser
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -39,12 +38,9 @@ func (s Score) String() string {
 }
 
 // Universal returns the universal part of a UD label: "nmod" for "nmod:poss".
-func Universal(rel string) string {
-	if i := strings.IndexByte(rel, ':'); i >= 0 {
-		return rel[:i]
-	}
-	return rel
-}
+//
+// Deprecated: use syntax.Universal.
+func Universal(rel string) string { return syntax.Universal(rel) }
 
 // Evaluate scores the parsed sentences pred against gold, which must pair up and have the
 // same number of tokens.
@@ -68,7 +64,7 @@ func (sc *Score) add(gold, pred *syntax.Sentence) {
 		sc.Words++
 		if g.Head == p.Head {
 			sc.Head++
-			if Universal(g.Rel) == Universal(p.Rel) {
+			if syntax.Universal(g.Rel) == syntax.Universal(p.Rel) {
 				sc.Labeled++
 			}
 		}

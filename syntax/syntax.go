@@ -8,6 +8,7 @@ package syntax
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/qsc-nlp/qsc/conllu"
 )
@@ -223,3 +224,11 @@ func (t *Tree) NumChildren(v int) int { return int(t.start[v+1] - t.start[v]) }
 
 // Depth returns the depth of v: 0 for the root, 1 for its children.
 func (t *Tree) Depth(v int) int { return int(t.depth[v]) }
+
+// Universal returns the universal part of a UD relation: "nmod" for "nmod:poss".
+func Universal(rel string) string {
+	if i := strings.IndexByte(rel, ':'); i >= 0 {
+		return rel[:i]
+	}
+	return rel
+}

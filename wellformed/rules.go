@@ -128,45 +128,9 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 			r.bind[v] = Free
 		}
 	}
-	r.pb.pairs(s, func(o, c int) {
-		if r.Off&(1<<Balance) != 0 {
-			return
-		}
-		if root := enclosedRoot(s, t, o, c); root != 0 {
-			// Both halves leaves: they go together, and only with what they enclose;
-			// brackets also whenever it is kept.
-			bind := NeedsHead
-			if _, typ := pairKind(s.Tokens[o-1].Form); typ != '"' {
-				bind = WithHead
-			}
-			r.head[o], r.bind[o], r.why[o] = int32(root), bind, Balance
-			r.head[c], r.bind[c], r.why[c] = int32(o), WithHead, Balance
-			return
-		}
-		ho, hc := r.head[o], r.head[c]
-		switch {
-		case ho == hc && ho != 0:
-		case t.NumChildren(c) == 0 && ho != 0 && int(ho) != c:
-			r.head[c] = ho
-		case t.NumChildren(o) == 0 && hc != 0 && int(hc) != o:
-			r.head[o] = hc
-		case t.NumChildren(c) == 0:
-			// No head to share (a half is the root of the parse): the closing half goes
-			// with the opening one.
-			r.head[c], r.bind[c], r.why[c] = int32(o), WithHead, Balance
-			return
-		case t.NumChildren(o) == 0:
-			r.head[o], r.bind[o], r.why[o] = int32(c), WithHead, Balance
-			return
-		default:
-			return // neither half is a leaf, and they share no head: rare
-		}
-		for _, v := range [2]int{o, c} {
-			if r.head[v] != 0 {
-				r.bind[v], r.why[v] = WithHead, Balance
-			}
-		}
-	})
+	if r.Off&(1<<Balance) == 0 {
+		r.pb.pairs(s, func(o, c int) { r.bindPair(s, t, o, c) })
+	}
 	r.heads = resize(r.heads, n)
 	for v := 1; v <= n; v++ {
 		r.heads[v-1] = int(r.head[v])
@@ -360,7 +324,7 @@ func isSeparator(form string) bool {
 
 // isPunct reports whether a token is punctuation.
 func isPunct(tok *syntax.Token) bool {
-	return relBase(tok.Rel) == "punct" || tok.UPOS == "PUNCT"
+	return syntax.Universal(tok.Rel) == "punct" || tok.UPOS == "PUNCT"
 }
 
 func resize[T any](s []T, n int) []T {
@@ -379,11 +343,48 @@ func enclosedRoot(s *syntax.Sentence, t *syntax.Tree, o, c int) int {
 		return 0
 	}
 	for v := o + 1; v < c; v++ {
-		if h := t.Head(v); (h < o || h > c) && relBase(s.Tokens[v-1].Rel) != "punct" {
+		if h := t.Head(v); (h < o || h > c) && syntax.Universal(s.Tokens[v-1].Rel) != "punct" {
 			if dir, _ := pairKind(s.Tokens[v-1].Form); dir == 0 {
 				return v
 			}
 		}
 	}
 	return 0
+}
+
+// bindPair binds the halves o < c of a pair of quotes or brackets so that they are kept
+// together (see Head).
+func (r *Rules) bindPair(s *syntax.Sentence, t *syntax.Tree, o, c int) {
+	if root := enclosedRoot(s, t, o, c); root != 0 {
+		// Both halves leaves: they go together, and only with what they enclose;
+		// brackets also whenever it is kept.
+		bind := NeedsHead
+		if _, typ := pairKind(s.Tokens[o-1].Form); typ != '"' {
+			bind = WithHead
+		}
+		r.head[o], r.bind[o], r.why[o] = int32(root), bind, Balance
+		r.head[c], r.bind[c], r.why[c] = int32(o), WithHead, Balance
+		return
+	}
+	ho, hc := r.head[o], r.head[c]
+	switch {
+	case ho == hc && ho != 0:
+	case t.NumChildren(c) == 0 && ho != 0 && int(ho) != c:
+		r.head[c] = ho
+	case t.NumChildren(o) == 0 && hc != 0 && int(hc) != o:
+		r.head[o] = hc
+	case t.NumChildren(c) == 0:
+		// No head to share (a half is the root of the parse): the closing half goes
+		// with the opening one.
+		r.head[c], r.bind[c], r.why[c] = int32(o), WithHead, Balance
+		return
+	case t.NumChildren(o) == 0:
+		r.head[o], r.bind[o], r.why[o] = int32(c), WithHead, Balance
+		return
+	default:
+		return // neither half is a leaf, and they share no head: rare
+	}
+	// Both now share a head other than the root.
+	r.bind[o], r.why[o] = WithHead, Balance
+	r.bind[c], r.why[c] = WithHead, Balance
 }

@@ -86,18 +86,10 @@ func Categories() []Category {
 	return out
 }
 
-// relBase returns the relation without its subtype ("aux:pass" → "aux").
-func relBase(rel string) string {
-	if i := strings.IndexByte(rel, ':'); i >= 0 {
-		return rel[:i]
-	}
-	return rel
-}
-
 // IsFunction reports whether a token with this relation is a function word: case, mark,
 // det, cc, aux or cop, with any subtype.
 func IsFunction(rel string) bool {
-	switch relBase(rel) {
+	switch syntax.Universal(rel) {
 	case "case", "mark", "det", "cc", "aux", "cop":
 		return true
 	}
@@ -106,7 +98,7 @@ func IsFunction(rel string) bool {
 
 // IsNegation reports whether a token is a negation of its head.
 func IsNegation(tok *syntax.Token) bool {
-	switch relBase(tok.Rel) { // first: most tokens are ruled out without lowercasing
+	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "det", "neg", "discourse":
 		switch strings.ToLower(tok.Form) {
 		case "not", "n't", "never", "no", "nt":
@@ -127,7 +119,7 @@ var hedges = map[string]bool{
 // IsHedge reports whether a token is an epistemic hedge on its head: a hedging adverb or
 // the modal may, might or could.
 func IsHedge(tok *syntax.Token) bool {
-	switch relBase(tok.Rel) { // first: most tokens are ruled out without lowercasing
+	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "aux", "amod", "discourse", "parataxis":
 		return hedges[strings.ToLower(tok.Form)]
 	}
@@ -170,7 +162,7 @@ func isNumber(tok *syntax.Token) bool { return tok.XPOS == "CD" || tok.UPOS == "
 
 // isChainRel reports whether a relation joins the parts of one name or expression.
 func isChainRel(rel string) bool {
-	switch relBase(rel) {
+	switch syntax.Universal(rel) {
 	case "flat", "fixed", "goeswith":
 		return true
 	}
@@ -190,7 +182,7 @@ func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
 		return Free, 0
 	}
 	head := &s.Tokens[h-1]
-	base := relBase(tok.Rel)
+	base := syntax.Universal(tok.Rel)
 	switch {
 	case isRangeDash(s, v) && (h == v-1 || h == v+1):
 		// The dash of a range or score goes with the numbers around it.

@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -624,11 +623,7 @@ const (
 
 // relCat returns relCase, relPunct or 0 for a relation.
 func relCat(rel string) uint8 {
-	base := rel
-	if i := strings.IndexByte(rel, ':'); i >= 0 {
-		base = rel[:i]
-	}
-	switch base {
+	switch syntax.Universal(rel) {
 	case "case", "mark":
 		return relCase
 	case "punct":

@@ -35,6 +35,7 @@ import (
 	"sync/atomic"
 
 	"github.com/qsc-nlp/qsc/parser"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -212,7 +213,7 @@ func (x *lexicon) label(rel string) int32 {
 	if x.labels == nil {
 		return -1
 	}
-	if r, ok := x.labels[parser.Universal(rel)]; ok {
+	if r, ok := x.labels[syntax.Universal(rel)]; ok {
 		return r
 	}
 	return x.unkRel

@@ -15,6 +15,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/progress"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/parser"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -199,7 +200,7 @@ func buildLabels(inputs []model.Input) []string {
 			continue
 		}
 		for _, t := range in.Sentence.Tokens {
-			if l := parser.Universal(t.Rel); l != "" && l != Unknown {
+			if l := syntax.Universal(t.Rel); l != "" && l != Unknown {
 				seen[l] = true
 			}
 		}
