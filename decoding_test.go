@@ -2,6 +2,7 @@ package qsc_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -86,4 +87,73 @@ func TestBudgetUse(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNestedDecoding checks the promise of DecodingNested on the library's surface, for
+// every method but RANDOM: a larger budget keeps every word a smaller one kept, counted
+// as tokens (Do) and as displayed (DoSnippets), and the sentence that fits is kept whole.
+func TestNestedDecoding(t *testing.T) {
+	e, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	texts := []string{karachi, "The Pakistani Taliban are open to peace talks according to the group's leader, Hakimullah Mehsud, who spoke with the BBC on Tuesday."}
+	for _, m := range []string{"lr", "ablated", "nn", "ilp"} {
+		for _, text := range texts {
+			var prev []int
+			for b := 20; b <= 140; b++ {
+				res, err := e.Do(ctx, &qsc.Request{Text: text, Query: []string{[]string{"police", "talks"}[boolInt(text != karachi)]}, Budget: b, Method: m, Decoding: qsc.DecodingNested}, false)
+				if err != nil {
+					t.Fatalf("%s at %d: %v", m, b, err)
+				}
+				for _, v := range prev {
+					if !slices.Contains(res.Kept, v) {
+						t.Fatalf("%s, %q: token %d kept at b = %d, not at %d: %q", m, text[:20], v, b-1, b, res.Compression)
+					}
+				}
+				prev = slices.Clone(res.Kept)
+				var forms []string
+				for _, tok := range res.Sentence.Tokens {
+					forms = append(forms, tok.Form)
+				}
+				if utf8.RuneCountInString(strings.Join(forms, " ")) <= b && len(res.Kept) != len(forms) {
+					t.Errorf("%s at b = %d: the sentence fits but got %q", m, b, res.Compression)
+				}
+			}
+			var prevSpans []qsc.Span
+			for b := 30; b <= 160; b++ {
+				sn, err := e.DoSnippets(ctx, &qsc.SnippetRequest{Document: text, Query: []string{"police", "talks"}, Budget: b, N: 1, Method: m, Decoding: qsc.DecodingNested})
+				if err != nil || len(sn) != 1 {
+					t.Fatalf("%s at %d: %v %v", m, b, sn, err)
+				}
+				if utf8.RuneCountInString(sn[0].Text) > b {
+					t.Errorf("%s at b = %d: %q is longer", m, b, sn[0].Text)
+				}
+				for _, s := range prevSpans {
+					if !covered(s, sn[0].Kept) {
+						t.Fatalf("%s, %q: %v shown at b = %d, not at %d: %q", m, text[:20], s, b-1, b, sn[0].Text)
+					}
+				}
+				prevSpans = slices.Clone(sn[0].Kept)
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// covered reports whether the span s lies within one of spans.
+func covered(s qsc.Span, spans []qsc.Span) bool {
+	for _, k := range spans {
+		if k.Start <= s.Start && s.End <= k.End {
+			return true
+		}
+	}
+	return false
 }

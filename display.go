@@ -145,7 +145,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 	lq := queryLength(in.Sentence, in.Query)
 	if v != nil {
 		in.Budget = max(b, lq) // the display of the query may be shorter than ℓ(Q) (city's)
-		if w.mc.Decoding == model.Snippet {
+		if w.mc.Decoding.Budgeted() {
 			// The whole sentence, when it fits as displayed.
 			n := in.Sentence.Len()
 			w.all = w.all[:0]
@@ -159,7 +159,7 @@ func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) (
 			}
 		}
 	}
-	if v != nil && w.mc.Decoding == model.Snippet {
+	if v != nil && w.mc.Decoding.Budgeted() {
 		// A solver that can (the ILP) returns its best compression that fits as displayed,
 		// most often in the first round.
 		if w.fit == nil {

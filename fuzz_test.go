@@ -38,8 +38,8 @@ var fuzzMethods = [8]string{"lr", "ablated", "random", "ilp", "no-such-method", 
 // fuzzMethods), the form of the sentence (bit 3: tokens split at
 // white space instead of text), the form of the query (bit 4: one query id per byte of
 // query, signed, so out-of-range and repeated ids occur, instead of terms separated by
-// "|"; an empty query is an empty list), whether to explain (bit 5) and whether the budget
-// counts the display (bit 6).
+// "|"; an empty query is an empty list), whether to explain (bit 5), whether the budget
+// counts the display (bit 6) and whether to decode nested (bit 7).
 func fuzzRequest(text, query string, budget int, sel uint8) (*Request, bool) {
 	req := &Request{Budget: budget, Method: fuzzMethods[sel&7]}
 	if sel&8 != 0 {
@@ -60,6 +60,9 @@ func fuzzRequest(text, query string, budget int, sel uint8) (*Request, bool) {
 	}
 	if sel&64 != 0 {
 		req.BudgetCounts = BudgetDisplay
+	}
+	if sel&128 != 0 {
+		req.Decoding = DecodingNested
 	}
 	return req, sel&32 != 0
 }

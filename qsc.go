@@ -175,8 +175,9 @@ type Request struct {
 	BudgetCounts string `json:"budget_counts,omitempty"`
 	// Method is one of Methods() (default DefaultMethod).
 	Method string `json:"method,omitempty"`
-	// Decoding is DecodingSnippet (the default: budget-true and well-formed) or
-	// DecodingPaper (the decoder of Handler & O'Connor 2019, as their Table 2 measures it).
+	// Decoding is DecodingSnippet (the default: budget-true and well-formed),
+	// DecodingNested (the same, and a larger budget never drops a word) or DecodingPaper
+	// (the decoder of Handler & O'Connor 2019, as their Table 2 measures it).
 	Decoding string `json:"decoding,omitempty"`
 }
 
@@ -187,6 +188,12 @@ const (
 	// negations and hedges kept whole, balanced quotes and brackets, and the budget used
 	// (package wellformed).
 	DecodingSnippet = "snippet"
+	// DecodingNested is DecodingSnippet with one more promise, for a snippet that grows
+	// (a "more" button, a wider column): for one sentence and query, a larger budget
+	// keeps every word a smaller one kept. Each method orders the tokens once and keeps
+	// the longest prefix of that order that fits, which uses less of the budget and is
+	// less faithful at any one budget than DecodingSnippet (docs/snippets.md).
+	DecodingNested = "nested"
 	// DecodingPaper is the paper's decoder: VERTEX ADDITION accepts a candidate iff
 	// p > 0.5 and stops when nothing fits; the ILP maximises its arc scores.
 	DecodingPaper = "paper"
@@ -199,7 +206,7 @@ func decodingOf(name string) (model.Decoding, error) {
 	}
 	d, err := model.ParseDecoding(strings.ToLower(name))
 	if err != nil {
-		return 0, fmt.Errorf("%w: decoding %q (want %s or %s)", ErrBadRequest, name, DecodingSnippet, DecodingPaper)
+		return 0, fmt.Errorf("%w: decoding %q (want %s, %s or %s)", ErrBadRequest, name, DecodingSnippet, DecodingNested, DecodingPaper)
 	}
 	return d, nil
 }
@@ -209,7 +216,7 @@ type Step struct {
 	Token    int     // 1-based id of the candidate
 	Form     string  // its form
 	P        float64 // the model's probability of keeping it (0 when skipped)
-	Outcome  string  // "accept", "reject", or "skip" (over budget: the model was not asked)
+	Outcome  string  // "accept", "reject", "skip" (over budget: the model was not asked), "fill", "trim" or "cut" (under DecodingNested: past the budget's prefix)
 	Length   int     // length of the compression after the step
 	Accepted bool    // the candidate was added
 }

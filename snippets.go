@@ -51,7 +51,8 @@ type SnippetRequest struct {
 	N int `json:"n,omitempty"`
 	// Method is one of Methods() (default DefaultMethod).
 	Method string `json:"method,omitempty"`
-	// Decoding is DecodingSnippet (the default) or DecodingPaper; see Request.
+	// Decoding is DecodingSnippet (the default), DecodingNested or DecodingPaper; see
+	// Request.
 	Decoding string `json:"decoding,omitempty"`
 }
 

@@ -16,7 +16,7 @@ type Evaluation struct {
 	// Kept are the compressions (kept token ids), in input order.
 	Kept [][]int
 	// Yielded counts the inputs for which the well-formedness rules yielded to the query
-	// (Snippet decoding only).
+	// (Snippet and Nested decodings only).
 	Yielded int
 }
 

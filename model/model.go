@@ -76,15 +76,19 @@ type Input struct {
 	Budget int
 	// Gold is the gold compression C_g (1-based ids). The oracle and training need it.
 	Gold []int
-	// Rules are the well-formedness rules of the input under the Snippet decoding, set
-	// by the Compressor for a Solver (nil under the Paper decoding). A Solver that honours
-	// them returns a compression closed under them; a baseline may ignore them.
+	// Rules are the well-formedness rules of the input under the Snippet and Nested
+	// decodings, set by the Compressor for a Solver (nil under the Paper decoding). A
+	// Solver that honours them returns a compression closed under them; a baseline may
+	// ignore them.
 	Rules *wellformed.Rules
+	// Nested asks a Solver for the Nested decoding (set by the Compressor with Rules).
+	Nested bool
 	// Fits, when not nil, is a further constraint on the whole output that only the output
 	// can be checked against, such as the displayed length of a snippet (package qsc sets
-	// it under the Snippet decoding). A Solver that can return other near-optimal
-	// solutions (the ILP's dynamic program) returns the best one that fits; every other
-	// method ignores it, and the caller checks the output itself.
+	// it under the Snippet and Nested decodings). A Solver that can return other
+	// near-optimal solutions (the ILP's dynamic program) returns the best one that fits,
+	// and under Nested the longest prefix of its order that fits; every other method
+	// ignores it, and the caller checks the output itself.
 	Fits func(kept []int) bool
 }
 
@@ -135,29 +139,47 @@ const (
 	// a bonus per character kept (ilp.Model). The oracle and the window baseline ignore
 	// it.
 	Snippet
+	// Nested is the Snippet decoding under one more promise: for one sentence and
+	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for
+	// b < b′ (as long as the rules do not yield to the query at one budget and not at
+	// the other), so a snippet that grows never drops a word. Every method orders the
+	// tokens once, whatever the budget, and keeps the longest prefix of that order that
+	// fits: the ILP by the price of a character at which each token enters the optimum
+	// of its relaxation (ilp.TreeDP.NestedOptimize), VERTEX ADDITION by the order in
+	// which it would add the tokens with the whole sentence's budget
+	// (va.Compressor.Nested). It gives up budget use, and the exact optimum at one
+	// budget, for that promise (docs/snippets.md). The oracle and the window baseline
+	// ignore it (the window is nested already).
+	Nested
 )
 
-// String returns "paper" or "snippet".
+// decodingNames are the names of the decodings, by value.
+var decodingNames = [...]string{Paper: "paper", Snippet: "snippet", Nested: "nested"}
+
+// Decodings returns the names of the decodings: "paper", "snippet" and "nested".
+func Decodings() []string { return slices.Clone(decodingNames[:]) }
+
+// String returns "paper", "snippet" or "nested".
 func (d Decoding) String() string {
-	switch d {
-	case Paper:
-		return "paper"
-	case Snippet:
-		return "snippet"
+	if int(d) < len(decodingNames) {
+		return decodingNames[d]
 	}
 	return fmt.Sprintf("Decoding(%d)", uint8(d))
 }
 
-// ParseDecoding returns the decoding called name ("paper" or "snippet").
+// ParseDecoding returns the decoding called name ("paper", "snippet" or "nested").
 func ParseDecoding(name string) (Decoding, error) {
-	switch name {
-	case "paper":
-		return Paper, nil
-	case "snippet":
-		return Snippet, nil
+	for d, n := range decodingNames {
+		if n == name {
+			return Decoding(d), nil
+		}
 	}
-	return 0, fmt.Errorf("model: unknown decoding %q (want paper or snippet)", name)
+	return 0, fmt.Errorf("model: unknown decoding %q (want paper, snippet or nested)", name)
 }
+
+// Budgeted reports whether d is one of the budget-true, well-formed decodings, Snippet
+// or Nested.
+func (d Decoding) Budgeted() bool { return d == Snippet || d == Nested }
 
 // Compressor compresses Inputs with a Method. It reuses its buffers, so that compressing
 // allocates nothing once they have grown; it is not safe for concurrent use (use one per
@@ -205,7 +227,7 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	}
 	p := in.Problem()
 	c.yielded = false
-	if _, ok := m.(Oracle); !ok && c.Decoding == Snippet {
+	if _, ok := m.(Oracle); !ok && c.Decoding.Budgeted() {
 		return c.snippet(m, in)
 	}
 	if _, ok := m.(Oracle); ok {
@@ -228,7 +250,7 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
 }
 
-// snippet compresses in with m under the Snippet decoding.
+// snippet compresses in with m under the Snippet or the Nested decoding.
 func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	n := in.Tree.N()
 	if in.Sentence.Len() != n {
@@ -252,9 +274,12 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 			}
 			return c.all, nil
 		}
-		in.Rules = &c.rules
+		in.Rules, in.Nested = &c.rules, c.Decoding == Nested
 		return m.Solve(in, &c.scratch)
 	case va.Decider:
+		if c.Decoding == Nested {
+			return c.VA.Nested(in.Problem(), &c.rules, m)
+		}
 		return c.VA.Snippet(in.Problem(), &c.rules, m)
 	case nil:
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)

@@ -16,6 +16,10 @@ const Filled Outcome = Skipped + 1
 // wellformed.Rules.Trim, so that the compression does not end on a function word.
 const Trimmed Outcome = Filled + 1
 
+// Cut is the outcome, under Nested, of a candidate that the ordering run accepted or
+// filled and that the budget's prefix of the order leaves out.
+const Cut Outcome = Trimmed + 1
+
 // rejected is a candidate the Decider rejected, with its probability.
 type rejected struct {
 	v int
@@ -78,6 +82,8 @@ type snippetState struct {
 	prob   []float64  // prob[v]: the Decider's p for a rejected v
 	heap   fillHeap
 	filled bool
+	joined []int32 // the tokens that joined C after closure(Q), in turn (for Nested)
+	order  []int32 // Nested's order
 }
 
 // Snippet compresses p for a snippet: budget-true and well-formed under rules r, which
@@ -117,12 +123,14 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	sn.rej = sn.rej[:0]
 	sn.heap = sn.heap[:0]
 	sn.prob = resize(sn.prob, s.N()+1)
+	clear(sn.prob)
 	// C = closure(Q): the query's units, and the units they need.
 	nq := len(s.order)
 	r.QueryClosure(s.order[:nq:nq], s.InC, func(u int) { c.take(u, nil) })
 	if s.length > s.budget { // the rules yield when the closure of Q does not fit
 		return nil, errRules(-1, s.length)
 	}
+	sn.joined = sn.joined[:0]
 	tr, _ := d.(Tracker)
 	if tr != nil {
 		tr.Start(s)
@@ -142,12 +150,12 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 				out = Accepted
 			}
 		}
+		sn.prob[v] = dec.P
 		switch out {
 		case Skipped:
 			s.status[v] = stSkipped
 		case Rejected:
 			s.status[v] = stRejected
-			sn.prob[v] = dec.P
 			sn.rej = append(sn.rej, rejected{v, dec.P})
 		case Accepted:
 			c.addClosure(v, tr)
@@ -209,6 +217,7 @@ func (c *Compressor) take(u int, tr Tracker) {
 	s.status[u] = stC
 	s.enter(u)
 	s.push(u)
+	c.snip.joined = append(c.snip.joined, int32(u))
 	if c.snip.filled {
 		c.pushRejected(u)
 	}
@@ -289,4 +298,84 @@ func errRules(rn, n int) error {
 		return fmt.Errorf("%w: the closure of the query (%d) does not fit the budget; the rules were computed for another budget", ErrInvalidInput, n)
 	}
 	return fmt.Errorf("%w: rules for %d tokens, sentence of %d", ErrInvalidInput, rn, n)
+}
+
+// NestedOrderBudget is the budget, as a fraction of ℓ(S), of the Snippet run that orders
+// the tokens for Nested. It was chosen on the validation split among 35%, 45%, 60%, 80%
+// and ℓ(S) − 1 (docs/snippets.md, "Nested decoding"): VA_LR's decisions were trained at
+// the gold's length, about 40% of ℓ(S), and with a budget near ℓ(S) it accepts most
+// candidates in the order they come.
+const NestedOrderBudget = 0.45
+
+// Nested compresses p for a snippet under the Nested decoding (model.Nested): as Snippet,
+// but so that a larger budget keeps everything a smaller one kept. The order of the
+// tokens is the one in which Snippet adds them with the budget NestedOrderBudget·ℓ(S)
+// (or ℓ(S) − 1 when the closure of Q does not fit it): the accepted ones by VERTEX
+// ADDITION, then the fill, followed by every token it did not add, left to right. C is the closure of Q under r, and the tokens
+// join it in that order, each with its closure, while the next one fits b; last, r.Trim.
+// The order does not depend on b, so C(b) is a prefix of it. With Trace set, Steps are
+// those of the run that made the order, the candidates it added that C leaves out marked
+// Cut. It costs one Snippet run and O(n) more.
+func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, error) {
+	if d == nil || r == nil {
+		return nil, errNil(d == nil)
+	}
+	if err := c.start(&p); err != nil {
+		return nil, err
+	}
+	s := &c.s
+	total := s.total()
+	if total <= p.Budget { // the whole sentence fits
+		return c.Snippet(p, r, d)
+	}
+	// The order: Snippet's with the budget ℓ(S) − 1.
+	big := p
+	big.Budget = int(NestedOrderBudget * float64(total))
+	if _, err := c.Snippet(big, r, d); err != nil {
+		// The closure of Q does not fit that budget: the order is then the one with
+		// the whole sentence's budget but one character.
+		big.Budget = total - 1
+		if _, err := c.Snippet(big, r, d); err != nil {
+			return nil, err
+		}
+	}
+	sn := &c.snip
+	sn.order = append(sn.order[:0], sn.joined...)
+	seen := s.status // stC for the tokens that joined C (with closure(Q))
+	for v := 1; v <= s.N(); v++ {
+		if seen[v] != stC {
+			sn.order = append(sn.order, int32(v))
+		}
+	}
+
+	// The prefix of the order that fits b.
+	steps := c.steps
+	if err := c.start(&p); err != nil {
+		return nil, err
+	}
+	c.steps = steps
+	sn.rules, sn.filled = r, false
+	nq := len(s.order)
+	r.QueryClosure(s.order[:nq:nq], s.InC, func(u int) { c.take(u, nil) })
+	if s.length > s.budget {
+		return nil, errRules(-1, s.length)
+	}
+	for _, v := range sn.order {
+		if s.status[v] == stC {
+			continue
+		}
+		if s.length+c.closureCost(int(v)) > s.budget {
+			break
+		}
+		c.addClosure(int(v), nil)
+	}
+	kept := r.Trim(s.sent, c.result())
+	for i := range c.steps { // the ordering run's steps, as this budget ends them
+		if st := &c.steps[i]; st.Outcome == Accepted || st.Outcome == Filled || st.Outcome == Trimmed {
+			if _, ok := slices.BinarySearch(kept, st.V); !ok {
+				st.Outcome = Cut
+			}
+		}
+	}
+	return kept, nil
 }

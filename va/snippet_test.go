@@ -17,17 +17,8 @@ func TestSnippetInvariants(t *testing.T) {
 	var r wellformed.Rules
 	var ck wellformed.Checker
 	for i := range 4000 {
-		n := 1 + rng.IntN(40)
-		heads := randomHeads(rng, n)
-		s := synth.RuledSentence(rng, heads)
-		tree := mustTree(t, heads)
-		lens, total := lengths(s)
-		var q []int
-		lq := -1
-		for _, v := range rng.Perm(n)[:rng.IntN(min(n, 3))+1] {
-			q = append(q, v+1)
-			lq += lens[v] + 1
-		}
+		s, tree, lens, total, q, lq := ruledInstance(t, rng, 40)
+		n := s.Len()
 		b := max(lq, 1) + rng.IntN(total+5)
 		if err := r.Reset(s, tree, lens, q, b); err != nil {
 			t.Fatal(err)
@@ -153,4 +144,69 @@ func lengths(s *syntax.Sentence) ([]int, int) {
 		total += lens[j] + 1
 	}
 	return lens, total
+}
+
+// TestNestedIsNested checks the promise of the Nested decoding: for one sentence and
+// query, the compression at budget b is a subset of the one at b + 1, for every b from
+// the query's length to the sentence's (between budgets where the rules agree on
+// yielding to the query), and each is what Snippet promises: Q kept, within b, closed
+// under the rules.
+func TestNestedIsNested(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var c va.Compressor
+	var r wellformed.Rules
+	for i := range 300 {
+		s, tree, lens, total, q, lq := ruledInstance(t, rng, 30)
+		n := s.Len()
+		d := coin{Seed: uint64(i), Num: uint64(rng.IntN(17))}
+		var prev []int
+		prevYielded := false
+		for b := max(lq, 1); b <= total+1; b++ {
+			if err := r.Reset(s, tree, lens, q, b); err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Nested(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, &r, d)
+			if err != nil {
+				t.Fatalf("instance %d, b %d: %v", i, b, err)
+			}
+			for _, v := range q {
+				if !slices.Contains(got, v) {
+					t.Fatalf("instance %d, b %d: query %d missing from %v", i, b, v, got)
+				}
+			}
+			if l := setLen(lens, got); l > b {
+				t.Fatalf("instance %d: ℓ(C) = %d > b = %d", i, l, b)
+			}
+			if total <= b && len(got) != n {
+				t.Fatalf("instance %d: the sentence fits (%d ≤ %d) but got %v", i, total, b, got)
+			}
+			if prev != nil && prevYielded == r.Yielded() {
+				for _, v := range prev {
+					if !slices.Contains(got, v) {
+						t.Fatalf("instance %d: C(%d) = %v is not in C(%d) = %v", i, b-1, prev, b, got)
+					}
+				}
+			}
+			prev, prevYielded = slices.Clone(got), r.Yielded()
+		}
+	}
+}
+
+// ruledInstance draws a random parsed sentence of 1 to maxN tokens whose relations the
+// rules bind, and a query of 1 to 3 of its tokens. It returns the sentence, its tree, the
+// token lengths, ℓ(S), Q and ℓ(Q).
+func ruledInstance(t testing.TB, rng *rand.Rand, maxN int) (*syntax.Sentence, *syntax.Tree, []int, int, []int, int) {
+	t.Helper()
+	n := 1 + rng.IntN(maxN)
+	heads := randomHeads(rng, n)
+	s := synth.RuledSentence(rng, heads)
+	tree := mustTree(t, heads)
+	lens, total := lengths(s)
+	var q []int
+	lq := -1
+	for _, v := range rng.Perm(n)[:rng.IntN(min(n, 3))+1] {
+		q = append(q, v+1)
+		lq += lens[v] + 1
+	}
+	return s, tree, lens, total, q, lq
 }

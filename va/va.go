@@ -171,7 +171,7 @@ const (
 	Skipped                     // it did not fit the budget; the Decider was not asked
 )
 
-// String returns "accept", "reject", "skip", "fill" or "trim".
+// String returns "accept", "reject", "skip", "fill", "trim" or "cut".
 func (o Outcome) String() string {
 	switch o {
 	case Accepted:
@@ -184,6 +184,8 @@ func (o Outcome) String() string {
 		return "fill"
 	case Trimmed:
 		return "trim"
+	case Cut:
+		return "cut"
 	}
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }

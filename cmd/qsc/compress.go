@@ -31,6 +31,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	method := methodFlag(fs, "method")
 	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
+	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
 	accurate := fs.Bool("accurate", false, accurateUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -40,8 +41,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *jsonl {
-		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || isSet(fs, "budget-counts") {
-			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --ellipsis, --explain and arguments do not apply (a record gives its own budget_counts)")
+		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || isSet(fs, "budget-counts") || isSet(fs, "decoding") {
+			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --decoding, --ellipsis, --explain and arguments do not apply (a record gives its own budget_counts and decoding)")
 		}
 		return compressJSONL(eng, os.Stdin, stdout, string(*method))
 	}
@@ -61,7 +62,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 			return usagef("give the sentence as an argument or on stdin (or use --jsonl)")
 		}
 	}
-	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method)}
+	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method), Decoding: *decoding}
 	res, err := eng.Do(context.Background(), req, *explain)
 	if err != nil {
 		return err

@@ -306,7 +306,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	env.mf = addModelFlags(fs)
 	methods := fs.String("methods", "lr,ilp", "comma-separated methods to time (an ILP is timed with each solver of the build: DP, and GLPK with -tags glpk)")
 	samples := fs.Int("samples", 100000, "compressions sampled (with replacement) per measurement")
-	decoding := fs.String("decoding", "snippet,paper", "comma-separated decodings to time: snippet (the library's default) and paper (Table 2's)")
+	decoding := fs.String("decoding", "snippet,paper", "comma-separated decodings to time: snippet (the library's default), nested and paper (Table 2's)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -374,14 +374,14 @@ type benchVariant struct {
 
 // benchVariants returns what bench times for m under each decoding: m itself or, for an
 // ILP, the ILP with each solver of this build (the GLPK MIP solver only with -tags glpk,
-// and only under the paper's decoding; bench says so otherwise). Rows of the snippet
-// decoding are labelled "…, snippet".
+// and only under the paper's decoding; bench says so otherwise). Rows of the snippet and
+// nested decodings are labelled "…, snippet" and "…, nested".
 func benchVariants(m model.Method, decs []model.Decoding, stdout io.Writer) []benchVariant {
 	var vs []benchVariant
 	for _, dec := range decs {
 		suffix := ""
-		if dec == model.Snippet {
-			suffix = ", snippet"
+		if dec.Budgeted() {
+			suffix = ", " + dec.String()
 		}
 		im, ok := m.(*ilp.Model)
 		if !ok {
@@ -396,7 +396,7 @@ func benchVariants(m model.Method, decs []model.Decoding, stdout io.Writer) []be
 				}
 				continue
 			}
-			if b == ilp.GLPK && dec == model.Snippet {
+			if b == ilp.GLPK && dec.Budgeted() {
 				continue // GLPK solves the paper's program only
 			}
 			vs = append(vs, benchVariant{fmt.Sprintf("%s (%s)%s", m.Name(), strings.ToUpper(b), suffix), bm, dec})

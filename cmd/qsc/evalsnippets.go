@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +30,7 @@ type snippetFlags struct {
 	fill                      *float64
 	slor                      *bool
 	rulesOff                  *string
-	nested                    *string
+	decodings                 *string
 	proximity                 *float64
 }
 
@@ -45,7 +45,7 @@ func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
 		fill:       fs.Float64("ilp-fill", math.NaN(), "with --snippets or --ood: the ILP's bonus per kept character under the snippet decoding (default ilp.DefaultFill)"),
 		rulesOff:   fs.String("rules-off", "", "with --snippets or --ood: comma-separated well-formedness rules to switch off, for ablations ("+strings.Join(ruleNames(), ", ")+")"),
 		proximity:  fs.Float64("ilp-proximity", math.NaN(), "with --snippets or --ood: the ILP's penalty per kept character at the full distance from the query under the snippet decoding (default ilp.DefaultProximity)"),
-		nested:     fs.String("ilp-nested", "", "with --snippets or --ood: true or false, the ILP's nested decoding of snippets (default: the model's)"),
+		decodings:  fs.String("decodings", "paper,snippet,nested", "with --snippets or --ood: comma-separated decodings to evaluate (paper, snippet, nested; the window has one)"),
 		slor:       fs.Bool("slor", true, "with --snippets or --ood: SLOR from the 3-gram language model (built first if needed)"),
 	}
 }
@@ -67,13 +67,13 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		return usagef("%v", err)
 	}
 	evaluate.RulesOff = off
-	var nested *bool
-	if *sf.nested != "" {
-		b, err := strconv.ParseBool(*sf.nested)
+	var decs []model.Decoding
+	for _, name := range strings.Split(*sf.decodings, ",") {
+		d, err := model.ParseDecoding(strings.TrimSpace(name))
 		if err != nil {
-			return usagef("--ilp-nested must be true or false, not %q", *sf.nested)
+			return usagef("--decodings: %v", err)
 		}
-		nested = &b
+		decs = append(decs, d)
 	}
 	var ms []model.Method
 	for _, name := range strings.Split(*sf.methods, ",") {
@@ -87,9 +87,6 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 			}
 			if !math.IsNaN(*sf.proximity) {
 				im = im.WithProximity(*sf.proximity)
-			}
-			if nested != nil {
-				im = im.WithNested(*nested)
 			}
 			m = im
 		}
@@ -112,7 +109,7 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		rep.Split = "ood"
 		fmt.Fprintf(&md, "# Out-of-domain snippet evaluation (EWT development set, seed %d, %s)\n\n", rep.Seed, rep.Date)
 		for _, set := range sets {
-			rows, err := snippetRows(ms, set.inputs, slorLM)
+			rows, err := snippetRows(ms, decs, set.inputs, slorLM)
 			if err != nil {
 				return err
 			}
@@ -131,7 +128,7 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		return err
 	}
 	rep.Split = split
-	rows, err := snippetRows(ms, inputs, slorLM)
+	rows, err := snippetRows(ms, decs, inputs, slorLM)
 	if err != nil {
 		return err
 	}
@@ -149,10 +146,7 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		}
 		fmt.Fprintf(&md, "\n|---|---|--:|--:|%s\n", strings.Repeat("--:|", len(evaluate.SweepFractions)))
 		for _, m := range ms {
-			for _, dec := range []model.Decoding{model.Paper, model.Snippet} {
-				if m.Name() == model.NameWindow && dec == model.Paper {
-					continue
-				}
+			for _, dec := range decodingsOf(m, decs) {
 				sw, err := evaluate.SweepBudgets(m, dec, inputs[:n])
 				if err != nil {
 					return err
@@ -192,8 +186,20 @@ func pct(a, b int) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
-// snippetRows evaluates the gold, then each method under each decoding.
-func snippetRows(ms []model.Method, inputs []model.Input, slorLM *lm.Model) ([]evaluate.SnippetRow, error) {
+// decodingsOf returns the decodings of decs that m has: the window has only the snippet
+// decoding (it is nested already).
+func decodingsOf(m model.Method, decs []model.Decoding) []model.Decoding {
+	if m.Name() != model.NameWindow {
+		return decs
+	}
+	if slices.Contains(decs, model.Snippet) {
+		return []model.Decoding{model.Snippet}
+	}
+	return nil
+}
+
+// snippetRows evaluates the gold, then each method under each of its decodings in decs.
+func snippetRows(ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model) ([]evaluate.SnippetRow, error) {
 	var slor evaluate.SLORFunc
 	if slorLM != nil {
 		slor = func(i int, kept []int) (float64, error) {
@@ -206,10 +212,7 @@ func snippetRows(ms []model.Method, inputs []model.Input, slorLM *lm.Model) ([]e
 	}
 	rows := []evaluate.SnippetRow{gold}
 	for _, m := range ms {
-		for _, dec := range []model.Decoding{model.Paper, model.Snippet} {
-			if m.Name() == model.NameWindow && dec == model.Paper {
-				continue // the window has one decoding
-			}
+		for _, dec := range decodingsOf(m, decs) {
 			row, err := evaluate.SnippetScore(m, dec, inputs, slor)
 			if err != nil {
 				return nil, err
@@ -244,7 +247,7 @@ func writeSnippetTable(w io.Writer, rows []evaluate.SnippetRow) {
 }
 
 func writeSnippetNotes(w io.Writer) {
-	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; the budget used). window = Q, then the nearest tokens while they fit. broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
+	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; the budget used); nested = the snippet decoding with one order of the tokens for every budget, so that a larger budget keeps everything a smaller one kept (model.Nested). window = Q, then the nearest tokens while they fit. broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
 }
 
 // writeExamples prints n fixed examples (drawn with the seed among the sentences longer
@@ -258,13 +261,17 @@ func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input
 		}
 		return nil
 	}
-	win, old, def := find(model.NameWindow, "snippet"), find(model.NameLR, "paper"), find(defaultSnippetMethod, "snippet")
+	win, old, def, nest := find(model.NameWindow, "snippet"), find(model.NameLR, "paper"), find(defaultSnippetMethod, "snippet"), find(defaultSnippetMethod, "nested")
 	if win == nil || old == nil || def == nil {
 		return
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xe8a))
 	fmt.Fprintf(w, "\n## %d examples (fixed by the seed)\n\n", n)
-	fmt.Fprintf(w, "| # | b | query | window | VA_LR, paper decoder (old default) | %s, snippet decoder (default) |\n|--:|--:|---|---|---|---|\n", defaultSnippetMethod)
+	fmt.Fprintf(w, "| # | b | query | window | VA_LR, paper decoder (old default) | %s, snippet decoder (default) |", defaultSnippetMethod)
+	if nest != nil {
+		fmt.Fprintf(w, " %s, nested decoder |", defaultSnippetMethod)
+	}
+	fmt.Fprintf(w, "\n|--:|--:|---|---|---|---|%s\n", map[bool]string{true: "---|"}[nest != nil])
 	for k, tries := 0, 0; k < n && tries < 100*n; tries++ {
 		i := rng.IntN(len(inputs))
 		in := inputs[i]
@@ -277,7 +284,11 @@ func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input
 			q = append(q, forms[v-1])
 		}
 		cell := func(kept []int) string { return strings.ReplaceAll(evaluate.Words(forms, kept), "|", `\|`) }
-		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s |\n", k+1, in.Budget, strings.Join(q, ", "), cell(win.Kept[i]), cell(old.Kept[i]), cell(def.Kept[i]))
+		fmt.Fprintf(w, "| %d | %d | %s | %s | %s | %s |", k+1, in.Budget, strings.Join(q, ", "), cell(win.Kept[i]), cell(old.Kept[i]), cell(def.Kept[i]))
+		if nest != nil {
+			fmt.Fprintf(w, " %s |", cell(nest.Kept[i]))
+		}
+		fmt.Fprintln(w)
 		k++
 	}
 }

@@ -25,6 +25,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis`)
 	method := methodFlag(fs, "method")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
+	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
 	accurate := fs.Bool("accurate", false, accurateUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -50,7 +51,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: splitTerms(*query), Budget: *budget,
-		BudgetCounts: *counts, N: *n, Method: string(*method)})
+		BudgetCounts: *counts, N: *n, Method: string(*method), Decoding: *decoding})
 	if err != nil {
 		return err
 	}

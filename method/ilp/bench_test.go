@@ -10,22 +10,7 @@ import (
 // the build, so that their times compare within one run:
 // go test -tags glpk -run XXX -bench Optimize ./ilp
 func BenchmarkOptimize(b *testing.B) {
-	rng := rand.New(rand.NewPCG(21, 22))
-	ps := make([]*Problem, 500)
-	for i := range ps {
-		for ps[i] == nil || ps[i].N() < 20 {
-			ps[i] = randomProblem(b, rng, 59)
-		}
-		p := ps[i]
-		total, lq := -1, -1
-		for _, l := range p.Lens {
-			total += l + 1
-		}
-		for _, q := range p.Query {
-			lq += p.Lens[q-1] + 1
-		}
-		p.Budget = max(lq, total*2/5, 1)
-	}
+	ps := benchProblems(b, rand.New(rand.NewPCG(21, 22)), nil)
 	for _, name := range Backends() {
 		b.Run(name, func(b *testing.B) {
 			opt, err := NewOptimizer(name)
@@ -43,4 +28,60 @@ func BenchmarkOptimize(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRules solves the same random problems under well-formedness rules, exactly
+// (the Snippet decoding's TreeDP) and by nested decoding, so that the two compare within
+// one run: go test -run XXX -bench Rules ./method/ilp
+func BenchmarkRules(b *testing.B) {
+	ps := benchProblems(b, rand.New(rand.NewPCG(23, 24)), func(rng *rand.Rand, p *Problem) {
+		p.QueryViaRoot = false
+		p.Fill, p.Proximity = DefaultFill, DefaultProximity
+		p.Rules = randomRules(b, rng, p)
+	})
+	for _, nested := range []bool{false, true} {
+		name := "exact"
+		if nested {
+			name = "nested"
+		}
+		b.Run(name, func(b *testing.B) {
+			var d TreeDP
+			var sol Solution
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				p := ps[i%len(ps)]
+				p.Nested = nested
+				if err := d.Optimize(p, &sol); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// benchProblems draws 500 random problems of 20 to 59 tokens with the budget 40% of the
+// sentence's length (as the Google test tuples' compression ratio), and passes each to
+// set, when not nil, after its budget.
+func benchProblems(b *testing.B, rng *rand.Rand, set func(*rand.Rand, *Problem)) []*Problem {
+	ps := make([]*Problem, 500)
+	for i := range ps {
+		for ps[i] == nil || ps[i].N() < 20 {
+			ps[i] = randomProblem(b, rng, 59)
+		}
+		p := ps[i]
+		total, lq := -1, -1
+		for _, l := range p.Lens {
+			total += l + 1
+		}
+		for _, q := range p.Query {
+			lq += p.Lens[q-1] + 1
+		}
+		p.Budget = max(lq, total*2/5, 1)
+		if set != nil {
+			set(rng, p)
+		}
+	}
+	return ps
 }

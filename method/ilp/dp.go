@@ -39,11 +39,17 @@ type TreeDP struct {
 	far    []float64 // far[v]: min(distance of v to Q, ProximityReach) / ProximityReach
 	wq     []int     // wq[v]: total weight of the query tokens in v's subtree
 	// nested decoding (NestedOptimize)
-	rank   []int32   // the first grid point whose optimum holds v
+	fn     []pwl     // fn[2v+p]: F_v^p, the relaxation of v's subtree as a function of μ
+	thr    []float64 // thr[2v+p]: v's threshold t_v^p
+	hs     []hinge   // the hinges of every fn
+	sumA   []hinge   // scratch: the hinges of Out_v
+	sumB   []hinge   // and of In_v
+	tmp    []hinge   // and of a merge
+	rank   []float64 // entry price of every token
 	in     []bool    // membership of the current set
-	byRank []int32   // tokens by rank
-	lf     []float64 // the Lagrangian DP's table: lf[2v+p]
-	lc     []bool    // its choices
+	byRank []int32   // tokens by falling rank
+	seq    []int32   // the tokens added after closure(Q), in turn
+	cuts   []int     // where each added unit ends in seq
 }
 
 type frame struct{ v, p, c int }

@@ -62,7 +62,6 @@ type Model struct {
 	backend   string  // DP or GLPK
 	fill      float64 // the bonus per kept character under the Snippet decoding
 	proximity float64 // the penalty per kept character and distance to Q, likewise
-	nested    bool    // nested decoding under the Snippet decoding
 	// Info describes the training.
 	Info Info
 }
@@ -158,17 +157,6 @@ func (m *Model) WithFill(f float64) *Model {
 	return &c
 }
 
-// Nested reports whether the model decodes snippets by nested decoding
-// (Problem.Nested).
-func (m *Model) Nested() bool { return m.nested }
-
-// WithNested returns the model with nested decoding of snippets on or off.
-func (m *Model) WithNested(on bool) *Model {
-	c := *m
-	c.nested = on
-	return &c
-}
-
 // WithBackend returns the model solved by the named backend (see Backends).
 func (m *Model) WithBackend(backend string) (*Model, error) {
 	if _, ok := backends[backend]; !ok {
@@ -222,14 +210,20 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	sc.p.QueryViaRoot = m.variant == rootQuery
 	sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = nil, 0, false, 0
 	if in.Rules != nil && m.variant == constrained {
-		sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = in.Rules, m.fill, m.nested, m.proximity
+		sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = in.Rules, m.fill, in.Nested, m.proximity
 	}
-	if dp, ok := sc.opt.(*TreeDP); ok && in.Fits != nil && sc.p.Rules != nil && !sc.p.Nested {
+	if dp, ok := sc.opt.(*TreeDP); ok && sc.p.Rules != nil && (in.Fits != nil || sc.p.Nested) {
 		sc.sentence = in.Sentence
 		if sc.trim == nil {
 			sc.trim = sc.trimmed
 		}
-		kept, _, err := dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, in.Fits)
+		var kept []int
+		var err error
+		if sc.p.Nested {
+			kept, _, err = dp.NestedFit(&sc.p, &sc.sol, sc.trim, in.Fits)
+		} else {
+			kept, _, err = dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, in.Fits)
+		}
 		sc.sentence = nil
 		return kept, err
 	}

@@ -9,58 +9,82 @@ import (
 	"github.com/qsc-nlp/qsc/va"
 )
 
-// Nested decoding. The program's objective is supermodular: the gain of a token can only
-// grow when its head is kept (gain(v | head ∈ C) = max(edge, root) ≥ root), and the sets
-// closed under the well-formedness rules and holding Q form a lattice. So the optimal
-// sets of the Lagrangian relaxation, max Σ_{v∈C} (gain(v) − μ·w_v), grow as μ falls
-// (Topkis), whatever the budget. NestedOptimize solves the relaxation at a fixed grid of μ,
-// from high to low, in O(n) each; a token's rank is the first grid point whose optimum
-// holds it. Then C is the closure of Q under the rules, and the tokens, by rank and then
-// left to right, join C with their closure while they fit. The order does not depend on
-// the budget, so a larger budget keeps what a smaller one kept, unless a unit that did not
-// fit at the smaller budget fits at the larger one and takes the place of later ones.
+// Nested decoding: one order of the tokens for every budget, so that a larger budget keeps
+// everything a smaller one kept.
+//
+// The order is that of the Lagrangian relaxation of the program,
+//
+//	max Σ_{v∈C} (gain(v) − μ·w_v)  over the sets C ⊇ Q closed under the rules,
+//
+// as μ, the price of a character, falls. The objective is supermodular (the gain of a
+// token can only grow when its head is kept), so the smallest optimum grows as μ falls
+// (Topkis): every token has an entry price, rank(v), above which it is out and below
+// which it is in. Keeping tokens by falling rank is the ratio rule of scheduling with
+// tree precedence (Horn 1972; Sidney 1975): it maximises the average objective over all
+// budgets among the orders that respect the rules, and at each budget where a whole block
+// of equal rank ends, the prefix is the exact optimum of the program at its own length.
+//
+// NestedOptimize computes every entry price exactly, in one pass up the rule tree and one
+// down. Each vertex v holds, for its head kept (p = 1) or not (p = 0), the value of its
+// subtree's relaxation as a function of μ, F_v^p(μ): convex and piecewise linear, with at
+// most one breakpoint per token of the subtree. Out_v = Σ_k F_k^0 over the children k
+// (v dropped), In_v^p = gain(v | p) − μ·w_v + Σ_k F_k^1 (v kept); In − Out falls strictly
+// with μ, so they cross once, at v's threshold t_v^p, and F_v^p is Out above it and In
+// below. Going down, rank(v) = max(min(rank(head), t_v^1), t_v^0). The work is
+// O(Σ_v |subtree(v)|), O(n·depth), plus a sort.
+//
+// Then C is the closure of Q under the rules, and the tokens join it by falling rank
+// (ties: nearer the query first, then left to right), each with its closure, while the
+// next one fits: C(b) is a prefix of one order, so C(b) ⊆ C(b') for b < b'. The price of
+// that guarantee is the budget left when the next unit does not fit, which a smaller
+// unit further down the order could have used (docs/snippets.md, "Nested decoding").
 
-// nestedGrid is the number of points of the grid of μ.
-const nestedGrid = 33
+// hinge is one breakpoint of a piecewise-linear function: it adds dw·max(0, mu − μ).
+type hinge struct{ mu, dw float64 }
+
+// pwl is a convex piecewise-linear function of μ: a − s·μ above its highest hinge, plus
+// its hinges, d.hs[off : off+n], by falling mu. ok is false for an infeasible state.
+type pwl struct {
+	a, s   float64
+	off, n int
+	ok     bool
+}
 
 // NestedOptimize solves p (which must carry Rules) by nested decoding; see above. The
 // solution's Score is the program's objective at the result, Parent as Optimize gives it.
-// The work is O(nestedGrid · n + n log n) per sentence.
 func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
+	_, _, err := d.NestedFit(p, sol, nil, nil)
+	return err
+}
+
+// NestedFit is NestedOptimize under one more constraint that only a whole solution can be
+// checked against, as OptimizeFit: when the prefix, passed through post when post is not
+// nil (a trim), does not fit, its last units are dropped until it fits, or only the
+// closure of Q is left. The order stays that of every budget, so the result is still a
+// prefix of it: a larger budget, checked by the same fits, keeps at least as much when a
+// longer prefix never fits where a shorter one does not. It returns the kept set through
+// post (aliasing sol.Kept or post's memory) and whether it fits.
+func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
-		return err
+		return nil, false, err
 	}
 	r := p.Rules
 	if r == nil || r.N() != p.Tree.N() {
-		return fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
+		return nil, false, fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
 	}
 	t := r.Tree()
 	n := d.prepare(p, t)
-	// The scale of μ: the largest gain per character.
-	scale := 1e-9
-	for v := 1; v <= n; v++ {
-		g := max(math.Abs(p.Edge[v-1]), math.Abs(p.Root[v-1])) / float64(d.w[v])
-		scale = max(scale, g)
+	d.distances(p)
+	if !d.entryPrices(p) {
+		return nil, false, errInfeasible
 	}
-	d.rank, _ = grow(d.rank[:0], n+1)
-	for v := range d.rank {
-		d.rank[v] = nestedGrid
-	}
-	for k := range nestedGrid {
-		mu := gridMu(k, scale)
-		d.lagrange(p, mu)
-		for v := 1; v <= n; v++ {
-			if d.in[v] && d.rank[v] == nestedGrid {
-				d.rank[v] = int32(k)
-			}
-		}
-	}
-	// Greedy: C = closure(Q), then the tokens by rank, left to right, while they fit.
+	// C = closure(Q), then the tokens by falling rank while the next one fits; d.seq
+	// records the tokens added after closure(Q), and d.cuts where each unit ends in it.
 	d.in, _ = grow(d.in[:0], n+1)
 	clear(d.in)
 	inC := func(v int) bool { return d.in[v] }
-	add := func(v int) { d.in[v] = true }
+	add := func(v int) { d.in[v] = true; d.seq = append(d.seq, int32(v)) }
 	weight := 0
 	for _, q := range p.Query {
 		if !d.in[q] {
@@ -68,21 +92,58 @@ func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
 			weight += d.w[q]
 		}
 	}
-	weight += r.QueryClosure(p.Query, inC, add)
+	weight += r.QueryClosure(p.Query, inC, func(v int) { d.in[v] = true })
 	capK := p.capacity()
-	d.byRank = d.byRank[:0]
-	for v := 1; v <= n; v++ {
-		d.byRank = append(d.byRank, int32(v))
-	}
-	slices.SortStableFunc(d.byRank, func(a, b int32) int { return cmp.Compare(d.rank[a], d.rank[b]) })
+	slices.SortStableFunc(d.byRank, func(a, b int32) int {
+		if c := cmp.Compare(d.rank[b], d.rank[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(d.far[a], d.far[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
 	for _, v := range d.byRank {
 		if d.in[v] {
 			continue
 		}
-		if c := r.Closure(int(v), inC, nil); weight+c <= capK {
-			weight += r.Closure(int(v), inC, add)
+		c := r.Closure(int(v), inC, nil)
+		if weight+c > capK {
+			break
 		}
+		weight += r.Closure(int(v), inC, add)
+		d.cuts = append(d.cuts, len(d.seq))
 	}
+	kept := d.collect(p, sol)
+	if post != nil {
+		kept = post(kept)
+	}
+	ok := fits == nil || fits(kept)
+	for !ok && len(d.cuts) > 0 {
+		// Drop the last unit.
+		k := len(d.cuts) - 1
+		from := 0
+		if k > 0 {
+			from = d.cuts[k-1]
+		}
+		for _, v := range d.seq[from:d.cuts[k]] {
+			d.in[v] = false
+		}
+		d.seq, d.cuts = d.seq[:from], d.cuts[:k]
+		kept = d.collect(p, sol)
+		if post != nil {
+			kept = post(kept)
+		}
+		ok = fits(kept)
+	}
+	return kept, ok, nil
+}
+
+// collect writes the set d.in into sol (Kept, Parent and Score) and returns sol.Kept.
+func (d *TreeDP) collect(p *Problem, sol *Solution) []int {
+	t := p.Rules.Tree()
+	n := t.N()
 	sol.Kept = sol.Kept[:0]
 	sol.Parent, _ = grow(sol.Parent[:0], n+1)
 	sol.Score = 0
@@ -99,64 +160,168 @@ func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
 		sol.Parent[v] = p.parent(v, headIn, d.mark[v])
 		sol.Score += p.gain(v, headIn, d.mark[v])
 	}
-	return nil
+	return sol.Kept
 }
 
-// gridMu returns the k-th point of the grid of μ: from scale down through 0 to −scale,
-// denser near 0.
-func gridMu(k int, scale float64) float64 {
-	h := nestedGrid / 2
-	switch {
-	case k < h:
-		return scale * math.Exp2(-float64(k)/2)
-	case k == h:
-		return 0
-	}
-	return -scale * math.Exp2(-float64(nestedGrid-1-k)/2)
-}
-
-// lagrange sets d.in to the smallest optimum of max Σ_{v∈C} (gain(v) − μ·w_v) under the
-// rules and Q ⊆ C, without the budget: a tree DP over the rule tree with two states per
-// token (head kept or not), in O(n).
-func (d *TreeDP) lagrange(p *Problem, mu float64) {
+// entryPrices sets d.rank[v], the entry price of every token v of the relaxation of p
+// (see above; +Inf for a token that is always kept), over the rule tree, after prepare
+// and distances. It reports false when no set satisfies the rules and Q.
+func (d *TreeDP) entryPrices(p *Problem) bool {
 	r := p.Rules
 	t := r.Tree()
 	n := t.N()
-	d.lf, _ = grow(d.lf[:0], 2*(n+1))
-	d.lc, _ = grow(d.lc[:0], 2*(n+1))
+	d.fn, _ = grow(d.fn[:0], 2*(n+1))
+	d.thr, _ = grow(d.thr[:0], 2*(n+1))
+	d.hs = d.hs[:0]
 	for i := len(d.order) - 1; i >= 0; i-- {
 		v := int(d.order[i])
-		var sum [2]float64
-		for _, k := range t.Children(v) {
-			sum[0] += d.lf[2*int(k)]
-			sum[1] += d.lf[2*int(k)+1]
-		}
+		kids := t.Children(v)
+		var out, in []hinge
+		var ao, so, ab, sb float64
+		var outOK, inOK bool
+		d.sumA, ao, so, outOK = d.sum(kids, 0, d.sumA)
+		out = d.sumA
+		d.sumB, ab, sb, inOK = d.sum(kids, 1, d.sumB)
+		in = d.sumB
+		wv := float64(d.w[v])
 		for pIn := range 2 {
-			out, in := negInf, negInf
-			if !d.mark[v] && !(pIn == 1 && r.WithHead(v)) {
-				out = sum[0]
+			oOK := outOK && !d.mark[v] && !(pIn == 1 && r.WithHead(v))
+			iOK := inOK && !(pIn == 0 && r.NeedsHead(v))
+			g := p.gain(v, pIn == 1, d.mark[v]) + (p.Fill-p.Proximity*d.far[v])*wv
+			ai, si := g+ab, wv+sb
+			f := &d.fn[2*v+pIn]
+			switch {
+			case oOK && iOK:
+				*f, d.thr[2*v+pIn] = d.join(out, ao, so, in, ai, si)
+			case iOK:
+				off := len(d.hs)
+				d.hs = append(d.hs, in...)
+				*f, d.thr[2*v+pIn] = pwl{a: ai, s: si, off: off, n: len(in), ok: true}, math.Inf(1)
+			case oOK:
+				off := len(d.hs)
+				d.hs = append(d.hs, out...)
+				*f, d.thr[2*v+pIn] = pwl{a: ao, s: so, off: off, n: len(out), ok: true}, math.Inf(-1)
+			default:
+				*f = pwl{}
 			}
-			if !(pIn == 0 && r.NeedsHead(v)) {
-				in = p.gain(v, pIn == 1, d.mark[v]) - mu*float64(d.w[v]) + sum[1]
-			}
-			d.lf[2*v+pIn], d.lc[2*v+pIn] = max(out, in), in > out
 		}
 	}
-	d.in, _ = grow(d.in[:0], n+1)
-	clear(d.in)
-	d.stack = d.stack[:0]
 	for _, k := range t.Children(0) {
-		d.stack = append(d.stack, frame{v: int(k), p: 1})
-	}
-	for len(d.stack) > 0 {
-		fr := d.stack[len(d.stack)-1]
-		d.stack = d.stack[:len(d.stack)-1]
-		s := 0
-		if d.lc[2*fr.v+fr.p] {
-			d.in[fr.v], s = true, 1
-		}
-		for _, k := range t.Children(fr.v) {
-			d.stack = append(d.stack, frame{v: int(k), p: s})
+		if !d.fn[2*int(k)+1].ok {
+			return false
 		}
 	}
+	d.rank, _ = grow(d.rank[:0], n+1)
+	d.rank[0] = math.Inf(1)
+	for _, v := range d.order { // top down: heads first
+		h := t.Head(int(v))
+		d.rank[v] = max(min(d.rank[h], d.thr[2*v+1]), d.thr[2*v])
+	}
+	d.snapRanks()
+	return true
+}
+
+// rankTolerance is the relative difference below which two entry prices are the same:
+// the tokens of one block get their price through different sums, which can differ in
+// the last bits.
+const rankTolerance = 1e-9
+
+// snapRanks gives the prices within rankTolerance of a higher one of a group that
+// group's highest price, so that the tokens of one block tie, and are ordered by their
+// distance to the query. It leaves the tokens in d.byRank by falling price.
+func (d *TreeDP) snapRanks() {
+	d.byRank = d.byRank[:0]
+	for v := 1; v < len(d.rank); v++ {
+		d.byRank = append(d.byRank, int32(v))
+	}
+	slices.SortFunc(d.byRank, func(a, b int32) int { return cmp.Compare(d.rank[b], d.rank[a]) })
+	rep := math.NaN()
+	for _, v := range d.byRank {
+		if samePrice(d.rank[v], rep) {
+			d.rank[v] = rep
+		} else {
+			rep = d.rank[v]
+		}
+	}
+}
+
+// samePrice reports whether two prices are the same within rankTolerance (infinities
+// only equal themselves).
+func samePrice(a, b float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a == b
+	}
+	return math.Abs(a-b) <= rankTolerance*(1+max(math.Abs(a), math.Abs(b)))
+}
+
+// sum writes into dst the hinges of Σ_k F_k^s over kids, and returns them with the sum's
+// line (a, s) and whether every F_k^s is feasible.
+func (d *TreeDP) sum(kids []int32, s int, dst []hinge) ([]hinge, float64, float64, bool) {
+	dst = dst[:0]
+	var a, sl float64
+	for _, k := range kids {
+		f := d.fn[2*int(k)+s]
+		if !f.ok {
+			return dst, 0, 0, false
+		}
+		a, sl = a+f.a, sl+f.s
+		if f.n == 0 {
+			continue
+		}
+		src := d.hs[f.off : f.off+f.n]
+		if len(dst) == 0 {
+			dst = append(dst, src...)
+			continue
+		}
+		// Merge dst and src by falling mu, through d.tmp.
+		d.tmp = d.tmp[:0]
+		i, j := 0, 0
+		for i < len(dst) || j < len(src) {
+			if j == len(src) || (i < len(dst) && dst[i].mu >= src[j].mu) {
+				d.tmp = append(d.tmp, dst[i])
+				i++
+			} else {
+				d.tmp = append(d.tmp, src[j])
+				j++
+			}
+		}
+		dst = append(dst[:0], d.tmp...)
+	}
+	return dst, a, sl, true
+}
+
+// join appends to d.hs the function that is Out (line ao − so·μ and hinges out) above the
+// price t where In (ai − si·μ and hinges in) overtakes it, and In below, and returns it
+// with t. In − Out falls strictly with μ (si exceeds so by at least the token's weight on
+// every segment), so t is unique: the walk down the merged hinges stops on the segment
+// that holds it.
+func (d *TreeDP) join(out []hinge, ao, so float64, in []hinge, ai, si float64) (pwl, float64) {
+	a0, s0 := ao, so
+	i, j := 0, 0
+	var t float64
+	for {
+		next, has := math.Inf(-1), false
+		if i < len(out) {
+			next, has = out[i].mu, true
+		}
+		if j < len(in) && (!has || in[j].mu > next) {
+			next, has = in[j].mu, true
+		}
+		t = (ai - ao) / (si - so)
+		if !has || t >= next {
+			break
+		}
+		// Every hinge at next, of both functions, before the next segment's line.
+		for ; i < len(out) && out[i].mu == next; i++ {
+			ao, so = ao+out[i].dw*next, so+out[i].dw
+		}
+		for ; j < len(in) && in[j].mu == next; j++ {
+			ai, si = ai+in[j].dw*next, si+in[j].dw
+		}
+	}
+	off := len(d.hs)
+	d.hs = append(d.hs, out[:i]...)
+	d.hs = append(d.hs, hinge{mu: t, dw: si - so})
+	d.hs = append(d.hs, in[j:]...)
+	return pwl{a: a0, s: s0, off: off, n: len(d.hs) - off, ok: true}, t
 }

@@ -50,8 +50,9 @@ type Problem struct {
 	// been computed for this problem (its sentence, lengths, query and budget).
 	Rules *wellformed.Rules
 	// Nested asks the TreeDP for nested decoding (NestedOptimize): not the exact
-	// optimum under the budget, but a greedy fill in an order that does not depend on the
-	// budget, so that a larger budget gives a superset. It needs Rules.
+	// optimum under the budget, but the longest prefix that fits of one order of the
+	// tokens, the same for every budget, so that a larger budget gives a superset. It
+	// needs Rules.
 	Nested bool
 	// Proximity is a penalty per character of every kept token, times its distance in
 	// tokens to the nearest query token, up to ProximityReach, over ProximityReach: a
