@@ -199,6 +199,10 @@ const (
 	DecodingPaper = "paper"
 )
 
+// Decodings returns the names of the decodings a request takes: DecodingSnippet (the
+// default), DecodingNested and DecodingPaper.
+func Decodings() []string { return []string{DecodingSnippet, DecodingNested, DecodingPaper} }
+
 // decodingOf returns the model decoding called name ("" is DecodingSnippet).
 func decodingOf(name string) (model.Decoding, error) {
 	if name == "" {
@@ -206,7 +210,7 @@ func decodingOf(name string) (model.Decoding, error) {
 	}
 	d, err := model.ParseDecoding(strings.ToLower(name))
 	if err != nil {
-		return 0, fmt.Errorf("%w: decoding %q (want %s, %s or %s)", ErrBadRequest, name, DecodingSnippet, DecodingNested, DecodingPaper)
+		return 0, fmt.Errorf("%w: decoding %q (want one of %s)", ErrBadRequest, name, strings.Join(Decodings(), ", "))
 	}
 	return d, nil
 }

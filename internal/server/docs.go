@@ -146,6 +146,11 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("%w %q (want one of %s)", qsc.ErrUnknownMethod, method, strings.Join(qsc.Methods(), ", ")))
 		return
 	}
+	decoding := r.URL.Query().Get("decoding")
+	if decoding != "" && !slices.Contains(qsc.Decodings(), decoding) {
+		s.fail(w, r, badRequest("parameter decoding: %q is not one of %s", decoding, strings.Join(qsc.Decodings(), ", ")))
+		return
+	}
 	if err := s.acquire(r.Context(), small); err != nil {
 		s.fail(w, r, err)
 		return
@@ -168,7 +173,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	for i := range found.Hits {
 		h := &found.Hits[i]
 		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, URL: h.Doc.URL, Link: docLink(h.Doc.ID), Score: h.Score, Snippets: []Snippet{}}
-		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, N: n, Method: method})
+		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, N: n, Method: method, Decoding: decoding})
 		switch {
 		case errors.Is(err, qsc.ErrInfeasible):
 			res.Error = err.Error()

@@ -58,6 +58,10 @@ func TestSearchPages(t *testing.T) {
 	if got := ids(page("k=2&from=5")); !slices.Equal(got, all[5:]) {
 		t.Errorf("from=5: %v, want %v", got, all[5:])
 	}
+	// The nested decoding, as the page's checkbox asks for it.
+	if r := page("k=10&decoding=nested"); !slices.Equal(ids(r), all) {
+		t.Errorf("decoding=nested: %v, want %v", ids(r), all)
+	}
 	// A fuzzy term within bleve's edit distance is searched.
 	if ex := do(t, ts, "GET", "/v1/search?q=rivr~2", "", true); ex.status != 200 || !strings.Contains(string(ex.body), `"total":7`) {
 		t.Errorf("rivr~2: %d %s", ex.status, ex.body)
@@ -71,6 +75,7 @@ func TestSearchPages(t *testing.T) {
 		{"/v1/search?q=A0~10", "the edit distance of a fuzzy term must be 0 to 2"},
 		{"/v1/search?q=river+-rive~3", "must be 0 to 2"},
 		{"/v1/search?q=0+%2F$%2F", "parameter q: invalid query: zero width assertions not allowed"},
+		{"/v1/search?q=river&decoding=best", `parameter decoding: \"best\" is not one of snippet, nested, paper`},
 	} {
 		if ex := do(t, ts, "GET", c.path, "", false); ex.status != 400 || !strings.Contains(string(ex.body), c.want) {
 			t.Errorf("%s: %d %s", c.path, ex.status, ex.body)

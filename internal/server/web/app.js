@@ -7,6 +7,7 @@
   const budget = document.getElementById("budget");
   const budgetValue = document.getElementById("budget-value");
   const ellipsis = document.getElementById("ellipsis");
+  const nested = document.getElementById("nested");
   const status = document.getElementById("status");
   const results = document.getElementById("results");
   const pager = document.getElementById("pager");
@@ -120,6 +121,9 @@
     if (!ellipsis.checked) {
       params.set("ellipsis", "0");
     }
+    if (nested.checked) {
+      params.set("nested", "1");
+    }
     history.replaceState(null, "", "?" + params.toString());
   }
 
@@ -136,7 +140,7 @@
       return;
     }
     const url = "/v1/search?q=" + encodeURIComponent(text) + "&budget=" + encodeURIComponent(budget.value) +
-      "&k=" + pageSize + "&page=" + page;
+      "&k=" + pageSize + "&page=" + page + (nested.checked ? "&decoding=nested" : "");
     const t0 = performance.now();
     results.setAttribute("aria-busy", "true");
     try {
@@ -200,8 +204,11 @@
     updateURL();
     render();
   });
+  nested.addEventListener("change", function () {
+    later(0);
+  });
 
-  // Restore the state of a shared link: ?q=...&budget=...&page=...&ellipsis=0.
+  // Restore the state of a shared link: ?q=...&budget=...&page=...&ellipsis=0&nested=1.
   const params = new URLSearchParams(location.search);
   if (params.has("page")) {
     const n = parseInt(params.get("page"), 10);
@@ -217,6 +224,7 @@
   }
   budgetValue.textContent = budget.value;
   ellipsis.checked = params.get("ellipsis") !== "0";
+  nested.checked = params.get("nested") === "1";
   if (params.get("q")) {
     q.value = params.get("q");
     search();
