@@ -98,12 +98,16 @@ func TestNestedDecoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	texts := []string{karachi, "The Pakistani Taliban are open to peace talks according to the group's leader, Hakimullah Mehsud, who spoke with the BBC on Tuesday."}
+	cases := []struct{ text, query string }{
+		{karachi, "police"},
+		{"The Pakistani Taliban are open to peace talks according to the group's leader, Hakimullah Mehsud, who spoke with the BBC on Tuesday.", "talks"},
+	}
 	for _, m := range []string{"lr", "ablated", "nn", "ilp"} {
-		for _, text := range texts {
+		for _, c := range cases {
+			text := c.text
 			var prev []int
 			for b := 20; b <= 140; b++ {
-				res, err := e.Do(ctx, &qsc.Request{Text: text, Query: []string{[]string{"police", "talks"}[boolInt(text != karachi)]}, Budget: b, Method: m, Decoding: qsc.DecodingNested}, false)
+				res, err := e.Do(ctx, &qsc.Request{Text: text, Query: []string{c.query}, Budget: b, Method: m, Decoding: qsc.DecodingNested}, false)
 				if err != nil {
 					t.Fatalf("%s at %d: %v", m, b, err)
 				}
@@ -139,13 +143,6 @@ func TestNestedDecoding(t *testing.T) {
 			}
 		}
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // covered reports whether the span s lies within one of spans.

@@ -123,14 +123,10 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	sn.rej = sn.rej[:0]
 	sn.heap = sn.heap[:0]
 	sn.prob = resize(sn.prob, s.N()+1)
-	clear(sn.prob)
-	// C = closure(Q): the query's units, and the units they need.
-	nq := len(s.order)
-	r.QueryClosure(s.order[:nq:nq], s.InC, func(u int) { c.take(u, nil) })
-	if s.length > s.budget { // the rules yield when the closure of Q does not fit
-		return nil, errRules(-1, s.length)
+	nq := len(s.order) // Q; the closure's other units follow it in s.order
+	if err := c.queryClosure(); err != nil {
+		return nil, err
 	}
-	sn.joined = sn.joined[:0]
 	tr, _ := d.(Tracker)
 	if tr != nil {
 		tr.Start(s)
@@ -150,12 +146,12 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 				out = Accepted
 			}
 		}
-		sn.prob[v] = dec.P
 		switch out {
 		case Skipped:
 			s.status[v] = stSkipped
 		case Rejected:
 			s.status[v] = stRejected
+			sn.prob[v] = dec.P
 			sn.rej = append(sn.rej, rejected{v, dec.P})
 		case Accepted:
 			c.addClosure(v, tr)
@@ -178,6 +174,21 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 		}
 	}
 	return kept, nil
+}
+
+// queryClosure starts C as the closure of Q under the rules (the query's units, and the
+// units they need), which c.snip.rules holds, and empties c.snip.joined, which records
+// what joins C after it. It fails when the closure does not fit the budget: the rules
+// yield when it does not, so they were computed for another budget.
+func (c *Compressor) queryClosure() error {
+	s := &c.s
+	nq := len(s.order)
+	c.snip.rules.QueryClosure(s.order[:nq:nq], s.InC, func(u int) { c.take(u, nil) })
+	if s.length > s.budget {
+		return errRules(-1, s.length)
+	}
+	c.snip.joined = c.snip.joined[:0]
+	return nil
 }
 
 // total returns ℓ(S).
@@ -311,8 +322,9 @@ const NestedOrderBudget = 0.45
 // but so that a larger budget keeps everything a smaller one kept. The order of the
 // tokens is the one in which Snippet adds them with the budget NestedOrderBudget·ℓ(S)
 // (or ℓ(S) − 1 when the closure of Q does not fit it): the accepted ones by VERTEX
-// ADDITION, then the fill, followed by every token it did not add, left to right. C is the closure of Q under r, and the tokens
-// join it in that order, each with its closure, while the next one fits b; last, r.Trim.
+// ADDITION, then the fill, followed by every token it did not add, left to right. C is
+// the closure of Q under r, and the tokens join it in that order, each with its closure,
+// while the next one fits b; last, r.Trim.
 // The order does not depend on b, so C(b) is a prefix of it. With Trace set, Steps are
 // those of the run that made the order, the candidates it added that C leaves out marked
 // Cut. It costs one Snippet run and O(n) more.
@@ -328,7 +340,7 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	if total <= p.Budget { // the whole sentence fits
 		return c.Snippet(p, r, d)
 	}
-	// The order: Snippet's with the budget ℓ(S) − 1.
+	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S).
 	big := p
 	big.Budget = int(NestedOrderBudget * float64(total))
 	if _, err := c.Snippet(big, r, d); err != nil {
@@ -341,13 +353,11 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	}
 	sn := &c.snip
 	sn.order = append(sn.order[:0], sn.joined...)
-	seen := s.status // stC for the tokens that joined C (with closure(Q))
 	for v := 1; v <= s.N(); v++ {
-		if seen[v] != stC {
+		if s.status[v] != stC { // not added: last, left to right
 			sn.order = append(sn.order, int32(v))
 		}
 	}
-
 	// The prefix of the order that fits b.
 	steps := c.steps
 	if err := c.start(&p); err != nil {
@@ -355,10 +365,8 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	}
 	c.steps = steps
 	sn.rules, sn.filled = r, false
-	nq := len(s.order)
-	r.QueryClosure(s.order[:nq:nq], s.InC, func(u int) { c.take(u, nil) })
-	if s.length > s.budget {
-		return nil, errRules(-1, s.length)
+	if err := c.queryClosure(); err != nil {
+		return nil, err
 	}
 	for _, v := range sn.order {
 		if s.status[v] == stC {

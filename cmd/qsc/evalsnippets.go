@@ -267,11 +267,11 @@ func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xe8a))
 	fmt.Fprintf(w, "\n## %d examples (fixed by the seed)\n\n", n)
-	fmt.Fprintf(w, "| # | b | query | window | VA_LR, paper decoder (old default) | %s, snippet decoder (default) |", defaultSnippetMethod)
+	head, rule := "| # | b | query | window | VA_LR, paper decoder (old default) | "+defaultSnippetMethod+", snippet decoder (default) |", "|--:|--:|---|---|---|---|"
 	if nest != nil {
-		fmt.Fprintf(w, " %s, nested decoder |", defaultSnippetMethod)
+		head, rule = head+" "+defaultSnippetMethod+", nested decoder |", rule+"---|"
 	}
-	fmt.Fprintf(w, "\n|--:|--:|---|---|---|---|%s\n", map[bool]string{true: "---|"}[nest != nil])
+	fmt.Fprintf(w, "%s\n%s\n", head, rule)
 	for k, tries := 0, 0; k < n && tries < 100*n; tries++ {
 		i := rng.IntN(len(inputs))
 		in := inputs[i]

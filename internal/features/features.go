@@ -399,6 +399,7 @@ var (
 // Sentence holds the per-sentence values the features read: hashes of words, lemmas, POS
 // tags and labels, and ℓ(S). Index 0 is the dummy root.
 type Sentence struct {
+	sent  *syntax.Sentence
 	tree  *syntax.Tree
 	word  []uint64 // hash of the lowercased form (the "lemma"; see the package doc)
 	lemma []uint64 // = word, except for the root ("is_root" vs "")
@@ -409,10 +410,8 @@ type Sentence struct {
 	// What the conjoined features read, for 0 ≤ n ≤ N, computed on their first use after
 	// Reset (conj): the word hash of n's first case or mark child (0: none), whether n has
 	// a punctuation child, the tokens and characters (each word and one space) in n's
-	// subtree, and the labels of the siblings of n before and after it (0: none). cat[n]
-	// is what n's relation is to them (relCase, relPunct or 0), set by Reset.
+	// subtree, and the labels of the siblings of n before and after it (0: none).
 	conj             bool
-	cat              []uint8
 	marker           []uint64
 	punct            []bool
 	sub, subLen      []int
@@ -425,19 +424,19 @@ type Sentence struct {
 var ErrSentence = errors.New("features: sentence and tree do not match")
 
 // Reset computes the values of s, whose dependency tree is tree, reusing memory. Words
-// outside vocab, if not nil, read as "<unk>".
+// outside vocab, if not nil, read as "<unk>". The conjoined features read s and tree
+// again on their first use, so neither may change until the next Reset.
 func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) error {
 	if s == nil || tree == nil || s.Len() != tree.N() {
 		return ErrSentence
 	}
 	n := s.Len()
-	x.tree = tree
+	x.sent, x.tree = s, tree
 	x.word = resize(x.word, n+1)
 	x.lemma = resize(x.lemma, n+1)
 	x.pos = resize(x.pos, n+1)
 	x.rel = resize(x.rel, n+1)
 	x.lens = resize(x.lens, n+1)
-	x.cat = resize(x.cat, n+1)
 	x.word[0], x.lemma[0], x.pos[0], x.rel[0], x.lens[0] = rootWord, rootLemma, rootPOS, 0, 0
 	x.lenS = max(n-1, 0)
 	for i := range s.Tokens {
@@ -446,7 +445,6 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 		x.word[i+1], x.lemma[i+1] = w, w
 		x.pos[i+1] = hashString(t.XPOS)
 		x.rel[i+1] = hashString(t.Rel)
-		x.cat[i+1] = relCat(t.Rel)
 		l := utf8.RuneCountInString(t.Form)
 		x.lens[i+1] = l
 		x.lenS += l
@@ -615,7 +613,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
 	e.add(mix(mix(key(tHeadMarker), rel), x.marker[h]), 1)
 }
 
-// Relations that the conjoined features read (Sentence.cat).
+// Relations that the conjoined features read.
 const (
 	relCase  = 1 // case or mark, with any subtype
 	relPunct = 2 // punct, with any subtype
@@ -650,7 +648,7 @@ func (x *Sentence) conjoined() {
 	clear(x.nextSib)
 	for v := 1; v <= n; v++ {
 		h := tree.Head(v)
-		switch x.cat[v] {
+		switch relCat(x.sent.Tokens[v-1].Rel) {
 		case relCase:
 			if x.marker[h] == 0 {
 				x.marker[h] = x.word[v]

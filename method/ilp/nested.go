@@ -94,15 +94,6 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 	}
 	weight += r.QueryClosure(p.Query, inC, func(v int) { d.in[v] = true })
 	capK := p.capacity()
-	slices.SortStableFunc(d.byRank, func(a, b int32) int {
-		if c := cmp.Compare(d.rank[b], d.rank[a]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(d.far[a], d.far[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
 	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
 	for _, v := range d.byRank {
 		if d.in[v] {
@@ -227,22 +218,32 @@ func (d *TreeDP) entryPrices(p *Problem) bool {
 const rankTolerance = 1e-9
 
 // snapRanks gives the prices within rankTolerance of a higher one of a group that
-// group's highest price, so that the tokens of one block tie, and are ordered by their
-// distance to the query. It leaves the tokens in d.byRank by falling price.
+// group's highest price, so that the tokens of one block tie, and leaves the tokens in
+// d.byRank in the order of nested decoding: by falling price, and within a price nearer
+// the query first (d.far), then left to right.
 func (d *TreeDP) snapRanks() {
 	d.byRank = d.byRank[:0]
 	for v := 1; v < len(d.rank); v++ {
 		d.byRank = append(d.byRank, int32(v))
 	}
 	slices.SortFunc(d.byRank, func(a, b int32) int { return cmp.Compare(d.rank[b], d.rank[a]) })
+	nearer := func(a, b int32) int {
+		if c := cmp.Compare(d.far[a], d.far[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	}
+	start := 0 // the group d.byRank[start:i], all at price rep
 	rep := math.NaN()
-	for _, v := range d.byRank {
+	for i, v := range d.byRank {
 		if samePrice(d.rank[v], rep) {
 			d.rank[v] = rep
-		} else {
-			rep = d.rank[v]
+			continue
 		}
+		slices.SortFunc(d.byRank[start:i], nearer)
+		start, rep = i, d.rank[v]
 	}
+	slices.SortFunc(d.byRank[start:], nearer)
 }
 
 // samePrice reports whether two prices are the same within rankTolerance (infinities
