@@ -73,7 +73,7 @@ func ExampleEngine_Snippets() {
 	// 2 terms: Police in Syracuse arrested two men on Tuesday.
 	//   hit "Police" at 0
 	//   hit "arrested" at 19
-	// 2 terms: A police spokesman said arrests followed a tip.
+	// 2 terms: A police spokesman said the arrests followed.
 	//   hit "police" at 158
 	//   hit "arrests" at 184
 }

@@ -26,10 +26,10 @@ func Example() {
 	fmt.Println(render.Ellipsis(doc, s))
 	fmt.Println(render.HTML(doc, s, true))
 	// Output:
-	// Police in Syracuse arrested two men into a string of burglaries.
-	// Police in Syracuse arrested two men into a string of burglaries.
-	// Police in Syracuse … arrested two men … into a string of burglaries.
-	// <mark>Police</mark> in Syracuse … <mark>arrested</mark> two men … into a string of burglaries.
+	// Police N.Y. arrested two men on Tuesday after a long investigation.
+	// Police N.Y. arrested two men on Tuesday after a long investigation.
+	// Police … N.Y. arrested two men on Tuesday after a long investigation …
+	// <mark>Police</mark> … N.Y. <mark>arrested</mark> two men on Tuesday after a long investigation …
 }
 
 // A compression of the library renders as a snippet does.

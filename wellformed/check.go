@@ -94,6 +94,28 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 	if last > 0 && IsFunction(s.Tokens[last-1].Rel) {
 		count(FunctionEnd, k.q[last])
 	}
+	for v := 1; v < n; v++ {
+		a, vowel := IsArticle(&s.Tokens[v-1])
+		if !a || !k.in[v] {
+			continue
+		}
+		// The next kept word, and the word that follows the article in s.
+		next, after := 0, 0
+		for u := v + 1; u <= n && next == 0; u++ {
+			if isPunct(&s.Tokens[u-1]) {
+				continue
+			}
+			if after == 0 {
+				after = u
+			}
+			if k.in[u] {
+				next = u
+			}
+		}
+		if next != 0 && next != after && disagrees(vowel, s.Tokens[next-1].Form) {
+			count(Article, k.q[v] || k.q[next])
+		}
+	}
 	Pairs(s, func(o, cl int) {
 		if k.in[o] != k.in[cl] {
 			count(Balance, k.q[o] || k.q[cl])

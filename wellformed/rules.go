@@ -128,6 +128,13 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 			r.bind[v] = Free
 		}
 	}
+	if r.Off&(1<<Article) == 0 {
+		for v := 1; v < n; v++ {
+			if a, _ := IsArticle(&s.Tokens[v-1]); a {
+				r.bindArticle(s, t, v)
+			}
+		}
+	}
 	if r.Off&(1<<Balance) == 0 {
 		r.pb.pairs(s, func(o, c int) { r.bindPair(s, t, o, c) })
 	}
@@ -387,4 +394,40 @@ func (r *Rules) bindPair(s *syntax.Sentence, t *syntax.Tree, o, c int) {
 	// Both now share a head other than the root.
 	r.bind[o], r.why[o] = WithHead, Balance
 	r.bind[c], r.why[c] = WithHead, Balance
+}
+
+// bindArticle binds the article v (a leaf, bound to its head h after it) so that it is
+// kept only with the words that make it agree. Let w be the first word after v (quotes
+// and other punctuation skipped). When a word in (w, h] starts with the other sound ("a
+// long investigation", "an `` unnatural , sudden death"), and the tokens from w up the
+// parse to h all lie between v and h and are words, v needs w instead of h, and each
+// token on that path needs its head. The rule tree stays a tree: v has no children.
+func (r *Rules) bindArticle(s *syntax.Sentence, t *syntax.Tree, v int) {
+	h := t.Head(v)
+	if h <= v+1 || r.bind[v] != NeedsHead || t.NumChildren(v) != 0 {
+		return
+	}
+	w := v + 1
+	for w < h && isPunct(&s.Tokens[w-1]) {
+		w++
+	}
+	_, vowel := IsArticle(&s.Tokens[v-1])
+	clash := false
+	for u := w + 1; u <= h && !clash; u++ {
+		clash = !isPunct(&s.Tokens[u-1]) && disagrees(vowel, s.Tokens[u-1].Form)
+	}
+	if !clash {
+		return
+	}
+	for u := w; u != h; u = t.Head(u) {
+		if u <= v || u > h || isPunct(&s.Tokens[u-1]) {
+			return // the path leaves the phrase
+		}
+	}
+	for u := w; u != h; u = t.Head(u) {
+		if r.bind[u] == Free {
+			r.bind[u], r.why[u] = NeedsHead, Article
+		}
+	}
+	r.head[v], r.why[v] = int32(w), Article
 }

@@ -11,6 +11,11 @@
 //   - Symbols: a currency symbol or % and its number are kept together, and so are the
 //     parts of a number ("89.5 billion") and of a range or score ("1-1", "2010-2012").
 //   - Negation: "not", "n't", "never" and "no" are kept whenever their head is.
+//   - Articles: "a" or "an" is not followed by a word it does not agree with ("a
+//     investigation" from "a long investigation"). When a word between the article and
+//     its head starts with the other sound, the article needs the word right after it,
+//     and the words from there up to the head need their heads, so the article is kept
+//     only with the words that made it agree.
 //   - Hedges: epistemic hedges ("reportedly", "allegedly", "may", …) are kept whenever
 //     their head is.
 //   - Punctuation goes with the phrase it delimits: a punct token (but sentence-final
@@ -63,11 +68,12 @@ const (
 	Symbol                       // a currency symbol or % without its number, or part of a number
 	Negation                     // a kept head whose negation was dropped
 	Balance                      // one half of a pair of quotes or brackets
+	Article                      // "a" or "an" before a word it does not agree with
 	Hedge                        // a kept head whose epistemic hedge was dropped
 	NumCategories
 )
 
-var categoryNames = [NumCategories]string{"function-head", "function-end", "chain", "symbol", "negation", "balance", "hedge"}
+var categoryNames = [NumCategories]string{"function-head", "function-end", "chain", "symbol", "negation", "balance", "article", "hedge"}
 
 // String returns the category's name, as the reports show it.
 func (c Category) String() string {
@@ -289,6 +295,132 @@ func isFinal(form string) bool {
 	switch form {
 	case ".", "!", "?", "...", "…":
 		return true
+	}
+	return false
+}
+
+// IsArticle reports whether a token is the indefinite article "a" or "an" of a noun: its
+// form lowercased, and whether it asks for a vowel sound after it.
+func IsArticle(tok *syntax.Token) (article, vowel bool) {
+	if syntax.Universal(tok.Rel) != "det" {
+		return false, false
+	}
+	switch tok.Form {
+	case "a", "A":
+		return true, false
+	case "an", "An", "AN":
+		return true, true
+	}
+	return false, false
+}
+
+// Sound is what an article reads in the first sound of a word.
+type Sound uint8
+
+// Sounds.
+const (
+	SoundUnknown   Sound = iota // not a word, or a spelling that does not tell
+	SoundVowel                  // "an" goes before it
+	SoundConsonant              // "a" goes before it
+)
+
+// consonantU and vowelH are spellings whose first sound is not what their first letter
+// says: "a university", "a one-off", "an hour".
+var (
+	consonantU = []string{"uni", "use", "usu", "uti", "uto", "ura", "uri", "ure", "uro", "uku", "ukr", "ubiq", "eu", "ewe", "one-", "once"}
+	uniVowel   = []string{"unid", "unim", "unin"} // un-: "an unidentified", "an unimportant"
+	vowelH     = []string{"hour", "honest", "honor", "honour", "heir"}
+)
+
+// SoundOf returns the first sound of a word as an article hears it, by its spelling: a
+// vowel for a, e, i, o and most u, "hour" and "honest", 8, 11 and 18; a consonant for the
+// other letters, "uni…", "use…", "eu…" and "one…"; unknown for acronyms that may be read
+// as letters ("an FBI agent", "a NASA probe") and for other symbols.
+func SoundOf(form string) Sound {
+	if form == "" {
+		return SoundUnknown
+	}
+	c := form[0]
+	switch {
+	case c >= '0' && c <= '9':
+		digits := 0
+		for i := 0; i < len(form) && (form[i] >= '0' && form[i] <= '9' || form[i] == ','); i++ {
+			if form[i] != ',' {
+				digits++
+			}
+		}
+		switch {
+		case c == '8':
+			return SoundVowel
+		case (strings.HasPrefix(form, "11") || strings.HasPrefix(form, "18")) && (digits == 2 || digits == 5):
+			return SoundVowel
+		}
+		return SoundConsonant
+	case c >= 'A' && c <= 'Z' && (len(form) == 1 || form[1] == '-'):
+		// A letter read as its name: "an X-ray", "an F", "a B-52".
+		if strings.IndexByte("AEFHILMNORSX", c) >= 0 {
+			return SoundVowel
+		}
+		return SoundConsonant
+	case c >= 'A' && c <= 'Z' && isUpperWord(form):
+		switch c {
+		case 'A', 'E', 'I', 'O':
+			return SoundVowel
+		case 'U':
+			return SoundConsonant
+		case 'F', 'H', 'L', 'M', 'N', 'R', 'S', 'X':
+			return SoundUnknown // "an FBI agent", "a NASA probe"
+		}
+		return SoundConsonant
+	}
+	w := strings.ToLower(form)
+	if w == "one" {
+		return SoundConsonant
+	}
+	switch w[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		for _, p := range uniVowel {
+			if strings.HasPrefix(w, p) {
+				return SoundVowel
+			}
+		}
+		for _, p := range consonantU {
+			if strings.HasPrefix(w, p) {
+				return SoundConsonant
+			}
+		}
+		return SoundVowel
+	case 'h':
+		for _, p := range vowelH {
+			if strings.HasPrefix(w, p) {
+				return SoundVowel
+			}
+		}
+		return SoundConsonant
+	}
+	if w[0] >= 'a' && w[0] <= 'z' {
+		return SoundConsonant
+	}
+	return SoundUnknown
+}
+
+// isUpperWord reports whether form is all capitals and digits (an acronym).
+func isUpperWord(form string) bool {
+	for i := 0; i < len(form); i++ {
+		if c := form[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// disagrees reports whether the article (vowel: "an") is known not to go before form.
+func disagrees(vowel bool, form string) bool {
+	switch SoundOf(form) {
+	case SoundVowel:
+		return !vowel
+	case SoundConsonant:
+		return vowel
 	}
 	return false
 }

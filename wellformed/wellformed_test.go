@@ -225,3 +225,83 @@ func TestPairAtRoot(t *testing.T) {
 		t.Errorf("closing quote in unit %d, opening quote in unit %d", r.Top(9), r.Top(1))
 	}
 }
+
+func TestSoundOf(t *testing.T) {
+	for _, c := range []struct {
+		form string
+		want Sound
+	}{
+		{"investigation", SoundVowel}, {"apple", SoundVowel}, {"umbrella", SoundVowel}, {"unidentified", SoundVowel},
+		{"hour", SoundVowel}, {"honest", SoundVowel}, {"8-year-old", SoundVowel}, {"80", SoundVowel},
+		{"11", SoundVowel}, {"18th", SoundVowel}, {"11,000", SoundVowel}, {"X-ray", SoundVowel}, {"F", SoundVowel},
+		{"AIDS", SoundVowel}, {"onerous", SoundVowel},
+		{"long", SoundConsonant}, {"university", SoundConsonant}, {"unit", SoundConsonant}, {"useful", SoundConsonant},
+		{"European", SoundConsonant}, {"one", SoundConsonant}, {"one-off", SoundConsonant}, {"house", SoundConsonant},
+		{"year", SoundConsonant}, {"U.S.", SoundConsonant}, {"UN", SoundConsonant}, {"110", SoundConsonant},
+		{"1,800", SoundConsonant}, {"B-52", SoundConsonant},
+		{"FBI", SoundUnknown}, {"NASA", SoundUnknown}, {"$", SoundUnknown}, {"", SoundUnknown},
+	} {
+		if got := SoundOf(c.form); got != c.want {
+			t.Errorf("SoundOf(%q) = %d, want %d", c.form, got, c.want)
+		}
+	}
+}
+
+// after a long investigation into an old case .
+const articles = `after/IN/4/case a/DT/4/det long/JJ/4/amod investigation/NN/0/root into/IN/8/case
+an/DT/8/det old/JJ/8/amod case/NN/4/nmod ./././4/punct`
+
+// TestArticle checks that an article is kept only with the word that makes it agree: "a
+// long investigation" may become "investigation" or "a long investigation", never "a
+// investigation"; "an old case" never "an case"; and that the checker counts the break in
+// outputs made without the rule.
+func TestArticle(t *testing.T) {
+	s, tree, lens := sent(t, articles)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{4}, 200); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ v, head int }{{2, 3}, {3, 4}, {6, 7}, {7, 8}} {
+		if !r.NeedsHead(c.v) || r.Head(c.v) != c.head || r.Why(c.v) != Article {
+			t.Errorf("token %d (%s): needs head %t, head %d, why %s; want head %d, article", c.v, s.Tokens[c.v-1].Form,
+				r.NeedsHead(c.v), r.Head(c.v), r.Why(c.v), c.head)
+		}
+	}
+	var added []int
+	in := func(v int) bool { return slices.Contains(added, v) }
+	r.Closure(2, in, func(v int) { added = append(added, v) })
+	if slices.Sort(added); !slices.Equal(added, []int{2, 3, 4}) {
+		t.Errorf("closure of a = %v, want [2 3 4]", added)
+	}
+	var k Checker
+	for _, c := range []struct {
+		kept []int
+		want int
+	}{
+		{[]int{1, 2, 3, 4, 9}, 0}, {[]int{1, 2, 4, 9}, 1}, {[]int{4, 5, 6, 8}, 1}, {[]int{4, 5, 6, 7, 8}, 0},
+		{[]int{4, 5, 8}, 0}, {[]int{1, 2, 4, 5, 6, 8, 9}, 2},
+	} {
+		if got := k.Check(s, c.kept, []int{4}).Total[Article]; got != c.want {
+			t.Errorf("check %v: %d article breaks, want %d", c.kept, got, c.want)
+		}
+	}
+	// A quote after the article: "an `` unnatural '' death" needs "unnatural".
+	s3, tree3, lens3 := sent(t, "died/VBD/0/root an/DT/6/det ``/``/4/punct unnatural/JJ/6/amod ''/''/4/punct death/NN/1/obj")
+	if err := r.Reset(s3, tree3, lens3, []int{6}, 200); err != nil {
+		t.Fatal(err)
+	}
+	if r.Head(2) != 4 || r.Why(2) != Article || !r.NeedsHead(4) {
+		t.Errorf("an `` unnatural death: head %d, why %s, unnatural needs its head %t; want 4, article, true", r.Head(2), r.Why(2), r.NeedsHead(4))
+	}
+	if got := k.Check(s3, []int{1, 2, 3, 5, 6}, []int{6}).Total[Article]; got != 1 {
+		t.Errorf("an `` '' death: %d article breaks, want 1", got)
+	}
+	// "a long tree" agrees whatever is dropped: no binding.
+	s2, tree2, lens2 := sent(t, "a/DT/3/det long/JJ/3/amod tree/NN/0/root")
+	if err := r.Reset(s2, tree2, lens2, []int{3}, 200); err != nil {
+		t.Fatal(err)
+	}
+	if r.Head(1) != 3 || r.Why(1) != FunctionHead || r.Binding(2) != Free {
+		t.Errorf("a long tree: head %d, why %s, long %d; want 3, function-head, free", r.Head(1), r.Why(1), r.Binding(2))
+	}
+}

@@ -32,6 +32,7 @@ type snippetFlags struct {
 	rulesOff                  *string
 	decodings                 *string
 	proximity                 *float64
+	slack                     *bool
 }
 
 func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
@@ -47,6 +48,7 @@ func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
 		proximity:  fs.Float64("ilp-proximity", math.NaN(), "with --snippets or --ood: the ILP's penalty per kept character at the full distance from the query under the snippet decoding (default ilp.DefaultProximity)"),
 		decodings:  fs.String("decodings", "paper,snippet,nested", "with --snippets or --ood: comma-separated decodings to evaluate (paper, snippet, nested; the window has one)"),
 		slor:       fs.Bool("slor", true, "with --snippets or --ood: SLOR from the 3-gram language model (built first if needed)"),
+		slack:      fs.Bool("slack", true, "with --snippets: the budget slack table, F1 and SLOR at b = ℓ(gold) + 0, 2, 4, 8 and 16 characters"),
 	}
 }
 
@@ -57,6 +59,7 @@ type snippetReport struct {
 	Split   string                `json:"split"`
 	Rows    []evaluate.SnippetRow `json:"rows"`
 	Sweeps  []evaluate.Sweep      `json:"sweeps,omitempty"`
+	Slack   []evaluate.Slack      `json:"slack,omitempty"`
 	Default string                `json:"default_method"`
 }
 
@@ -161,10 +164,50 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 			}
 		}
 	}
+	if *sf.slack {
+		if err := writeSlack(&md, &rep, ms, decs, inputs, slorLM); err != nil {
+			return err
+		}
+	}
 	if *sf.examples > 0 {
 		writeExamples(&md, rows, inputs, *sf.examples, *env.seed)
 	}
 	return writeSnippetOutputs(&md, &rep, out, "snippets", stdout)
+}
+
+// writeSlack evaluates every method and decoding at budgets beyond the gold length
+// (evaluate.SlackBudgets) and writes the table.
+func writeSlack(md *strings.Builder, rep *snippetReport, ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model) error {
+	fmt.Fprintf(md, "\n## Budget slack (b = ℓ(gold) + k characters, all %d tuples)\n\n", len(inputs))
+	fmt.Fprintf(md, "The gold compressions are exactly ℓ(gold) long. A decoder that packs the budget to the character can rebuild them at k = 0 and not at k = 2; a reader's budget is never the gold's length. F1 is against the same gold.\n\n")
+	fmt.Fprintf(md, "| method | decoding |")
+	for _, k := range evaluate.SlackOffsets {
+		fmt.Fprintf(md, " +%d: F1 / SLOR |", k)
+	}
+	fmt.Fprintf(md, "\n|---|---|%s\n", strings.Repeat("--:|", len(evaluate.SlackOffsets)))
+	for _, m := range ms {
+		for _, dec := range decodingsOf(m, decs) {
+			sl, err := evaluate.SlackBudgets(m, dec, inputs, snippetSLOR(slorLM, inputs))
+			if err != nil {
+				return err
+			}
+			rep.Slack = append(rep.Slack, sl)
+			fmt.Fprintf(md, "| %s | %s |", sl.Method, sl.Decoding)
+			for _, p := range sl.Points {
+				fmt.Fprintf(md, " %.4f / %s |", p.F1, slorCell(p.SLOR))
+			}
+			fmt.Fprintln(md)
+		}
+	}
+	return nil
+}
+
+// slorCell formats a SLOR, "—" without a language model.
+func slorCell(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", v)
 }
 
 // defaultSnippetMethod is the method that the library, CLI, service and page use by
@@ -198,14 +241,19 @@ func decodingsOf(m model.Method, decs []model.Decoding) []model.Decoding {
 	return nil
 }
 
+// snippetSLOR returns the SLOR of a compression of inputs[i] under slorLM; nil without it.
+func snippetSLOR(slorLM *lm.Model, inputs []model.Input) evaluate.SLORFunc {
+	if slorLM == nil {
+		return nil
+	}
+	return func(i int, kept []int) (float64, error) {
+		return slorLM.SLORTokens(inputs[i].Sentence.Forms(), kept)
+	}
+}
+
 // snippetRows evaluates the gold, then each method under each of its decodings in decs.
 func snippetRows(ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model) ([]evaluate.SnippetRow, error) {
-	var slor evaluate.SLORFunc
-	if slorLM != nil {
-		slor = func(i int, kept []int) (float64, error) {
-			return slorLM.SLORTokens(inputs[i].Sentence.Forms(), kept)
-		}
-	}
+	slor := snippetSLOR(slorLM, inputs)
 	gold, err := evaluate.SnippetScore(nil, model.Snippet, inputs, slor)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	snippet := fs.Bool("snippet", false, "train for the snippet decoding: solve each training tuple with its query under the well-formedness rules, and choose the epoch on the snippet decoding's validation F1")
 	conjoined := fs.Bool("conjoined", true, "add the conjoined edge features beyond Filippova & Altun's (docs/features.md); false: the paper's features")
 	keep := fs.Int("keep", 0, "keep only the N weights of largest magnitude (0: all)")
+	query := fs.Bool("query", true, "add the query features (docs/features.md) and solve each training tuple with its query; false: Q = ∅ in training, as the authors")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
-		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep})
+		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query})
 	if err != nil {
 		return err
 	}
@@ -57,8 +58,11 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	how := "Q = ∅, b = gold length"
-	if *snippet {
+	switch {
+	case *snippet:
 		how = "Q and b = gold length, under the well-formedness rules (--snippet)"
+	case *query:
+		how = "Q and b = gold length, with the query features (--query)"
 	}
 	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (%s), numeric features %s, 2^%d buckets, seed %d\n",
 		len(train), how, *numeric, *bits, *seed)

@@ -2,9 +2,11 @@ package evaluate
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/dataset"
+	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -30,5 +32,36 @@ func TestInputsAndLatency(t *testing.T) {
 	s.Tokens[2].Head = syntax.NoHead
 	if _, err := Inputs([]*dataset.Tuple{tu}); !errors.Is(err, ErrUnparsed) {
 		t.Errorf("unparsed: err = %v", err)
+	}
+}
+
+// TestSweepAndSlack checks the budget sweep and the slack table on the window baseline,
+// which nests by construction: every adjacent pair nests and none regresses; the slack
+// table has a point per offset, the first at b = ℓ(gold) as SnippetScore gives it.
+func TestSweepAndSlack(t *testing.T) {
+	inputs := synth.Inputs(3, 200)
+	w := model.Window{}
+	sw, err := SweepBudgets(w, model.Snippet, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.Pairs != len(inputs)*(len(SweepFractions)-1) || sw.Nested != sw.Pairs || sw.Regressions != 0 {
+		t.Errorf("window sweep: %d pairs, %d nested, %d regressions", sw.Pairs, sw.Nested, sw.Regressions)
+	}
+	sl, err := SlackBudgets(w, model.Snippet, inputs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := SnippetScore(w, model.Snippet, inputs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sl.Points) != len(SlackOffsets) || sl.Points[0].F1 != row.F1 || sl.N != len(inputs) {
+		t.Fatalf("slack %+v, want %d points, the first with F1 %v", sl, len(SlackOffsets), row.F1)
+	}
+	for i, p := range sl.Points {
+		if p.Offset != SlackOffsets[i] || !math.IsNaN(p.SLOR) || p.SLORJSON != nil {
+			t.Errorf("point %d: %+v", i, p)
+		}
 	}
 }

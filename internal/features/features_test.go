@@ -417,9 +417,9 @@ func TestEdgeScores(t *testing.T) {
 		root  = make([]float64, 40)
 		gotOK int
 	)
-	for k := range 6 {
-		num, conjoined := Numeric(k%3), k >= 3
-		cfg := Config{Bits: 12, Numeric: num, Conjoined: conjoined}
+	for k := range 9 {
+		num, conjoined, query := Numeric(k%3), k >= 3, k >= 6
+		cfg := Config{Bits: 12, Numeric: num, Conjoined: conjoined, Query: query}
 		w := make([]float32, cfg.Size())
 		for i := range w {
 			w[i] = float32(rng.NormFloat64()) * float32(rng.IntN(1000)+1) / 7
@@ -429,6 +429,9 @@ func TestEdgeScores(t *testing.T) {
 			s, tree := randomSentence(t, rng, n)
 			if err := x.Reset(s, tree, nil); err != nil {
 				t.Fatal(err)
+			}
+			if query && trial%4 != 0 { // and a quarter without a query
+				x.SetQuery([]int{1 + rng.IntN(n), 1 + rng.IntN(n)})
 			}
 			sib = cfg.EdgeScores(&x, w, edge, root, sib)
 			for v := 1; v <= n; v++ {
@@ -442,7 +445,7 @@ func TestEdgeScores(t *testing.T) {
 					wantRoot = float64(vec.Dot(w))
 				}
 				if math.Float64bits(edge[v-1]) != math.Float64bits(want) || math.Float64bits(root[v-1]) != math.Float64bits(wantRoot) {
-					t.Fatalf("numeric %v, conjoined %t, trial %d, token %d: EdgeScores %v / %v, Dot %v / %v", num, conjoined, trial, v, edge[v-1], root[v-1], want, wantRoot)
+					t.Fatalf("numeric %v, conjoined %t, query %t, trial %d, token %d: EdgeScores %v / %v, Dot %v / %v", num, conjoined, query, trial, v, edge[v-1], root[v-1], want, wantRoot)
 				}
 				gotOK++
 			}
@@ -521,6 +524,116 @@ func TestConjoinedValues(t *testing.T) {
 			if x.prevSib[v] != want(prev) || x.nextSib[v] != want(next) {
 				t.Fatalf("trial %d, token %d: siblings %x %x, want %x %x", trial, v, x.prevSib[v], x.nextSib[v], want(prev), want(next))
 			}
+		}
+	}
+}
+
+// TestQueryValues checks what Sentence.SetQuery computes for the query features against
+// definitions computed naively: relations by walking up from every token, distances in
+// the tree by the paths through the lowest common ancestor, distances in words by
+// scanning the query.
+func TestQueryValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var x Sentence
+	for trial := range 500 {
+		n := 1 + rng.IntN(30)
+		s, tree := randomSentence(t, rng, n)
+		if err := x.Reset(s, tree, nil); err != nil {
+			t.Fatal(err)
+		}
+		var q []int
+		for range rng.IntN(4) {
+			q = append(q, rng.IntN(n+2)) // 0 and n+1 are outside and ignored
+		}
+		x.SetQuery(q)
+		inQ := make([]bool, n+1)
+		for _, v := range q {
+			if v >= 1 && v <= n {
+				inQ[v] = true
+			}
+		}
+		if !slices.Contains(inQ, true) {
+			if len(x.qrel) != 0 {
+				t.Fatalf("trial %d: query %v has no token, but relations are set", trial, q)
+			}
+			continue
+		}
+		// above(a, v): a is a proper ancestor of v (a ≥ 1).
+		above := func(a, v int) bool {
+			for u := tree.Head(v); u >= 1; u = tree.Head(u) {
+				if u == a {
+					return true
+				}
+			}
+			return false
+		}
+		depth := func(v int) int {
+			d := 0
+			for u := v; u != 0; u = tree.Head(u) {
+				d++
+			}
+			return d
+		}
+		for v := 1; v <= n; v++ {
+			rel := uint8(qNone)
+			tdist, wdist, side := qFar, qFar, uint8(0)
+			for _, k := range []uint8{qDescendant, qAncestor, qSibling, qChild, qParent, qIn} { // last wins
+				for u := 1; u <= n; u++ {
+					if !inQ[u] {
+						continue
+					}
+					var holds bool
+					switch k {
+					case qIn:
+						holds = u == v
+					case qParent:
+						holds = tree.Head(u) == v
+					case qChild:
+						holds = tree.Head(v) == u
+					case qSibling:
+						holds = u != v && tree.Head(u) == tree.Head(v)
+					case qAncestor:
+						holds = above(v, u)
+					case qDescendant:
+						holds = above(u, v)
+					}
+					if holds {
+						rel = k
+					}
+				}
+			}
+			for u := 1; u <= n; u++ {
+				if !inQ[u] {
+					continue
+				}
+				a, b := u, v // their lowest common ancestor
+				for depth(a) > depth(b) {
+					a = tree.Head(a)
+				}
+				for depth(b) > depth(a) {
+					b = tree.Head(b)
+				}
+				for a != b {
+					a, b = tree.Head(a), tree.Head(b)
+				}
+				if a != 0 || u == v {
+					tdist = min(tdist, depth(u)+depth(v)-2*depth(a))
+				}
+				d, sd := v-u, uint8(1)
+				if u > v {
+					d, sd = u-v, 2
+				}
+				if d < wdist || (d == wdist && sd == 1) {
+					wdist, side = d, sd
+				}
+			}
+			if x.qrel[v] != rel || int(x.qtree[v]) != tdist || int(x.qwords[v]) != wdist || x.qside[v] != side {
+				t.Fatalf("trial %d, query %v, token %d: relation %d, tree %d, words %d, side %d; want %d, %d, %d, %d",
+					trial, q, v, x.qrel[v], x.qtree[v], x.qwords[v], x.qside[v], rel, tdist, wdist, side)
+			}
+		}
+		if x.qrel[0] != qRoot {
+			t.Fatalf("trial %d: the root's relation %d", trial, x.qrel[0])
 		}
 	}
 }

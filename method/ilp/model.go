@@ -81,13 +81,15 @@ type Info struct {
 	Numeric string
 	// Conjoined reports the conjoined edge features (features.Config.Conjoined).
 	Conjoined bool
+	// Query reports the query features (features.Config.Query).
+	Query bool
 }
 
 var numericNames = [...]string{features.NumRaw: "raw", features.NumBinned: "binned", features.NumBoth: "both"}
 
 // edgeConfig returns the feature configuration of the edge features.
-func edgeConfig(bits int, numeric string, conjoined bool) (features.Config, error) {
-	cfg := features.Config{Bits: uint8(min(max(bits, 0), 255)), Conjoined: conjoined}
+func edgeConfig(bits int, numeric string, conjoined, query bool) (features.Config, error) {
+	cfg := features.Config{Bits: uint8(min(max(bits, 0), 255)), Conjoined: conjoined, Query: query}
 	found := false
 	for i, n := range numericNames {
 		if n == numeric {
@@ -205,6 +207,9 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	q := in.Query
 	if m.variant == unconstrained {
 		q = nil
+	}
+	if m.cfg.Query {
+		sc.x.SetQuery(q)
 	}
 	m.problem(&sc.p, &sc.x, &sc.sib, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery

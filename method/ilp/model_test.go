@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/features"
 	"github.com/qsc-nlp/qsc/internal/modelfile"
 	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/metrics"
@@ -215,10 +216,64 @@ func TestConjoinedModel(t *testing.T) {
 		t.Fatalf("version 2: info %+v, %d weights; want %+v, %d", old.Info, old.NonZero(), plain.Info, plain.NonZero())
 	}
 	// Unknown flags are refused.
-	payload[flagsAt] = 2
+	payload[flagsAt] = 4
 	bad, _ := modelfile.Encode(Kind, fileVersion, payload)
 	if _, err := Load(bad); !errors.Is(err, ErrFormat) {
 		t.Fatalf("unknown flags: %v, want ErrFormat", err)
+	}
+}
+
+// TestQueryModel trains with the query features: the file records them, the loaded
+// model compresses as the trained one, the arc scores depend on the query, and a
+// compression allocates nothing once the scratch memory has grown.
+func TestQueryModel(t *testing.T) {
+	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
+	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Query: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Model
+	if !m.Info.Query || !m.cfg.Query {
+		t.Fatalf("info %+v: no query features", m.Info)
+	}
+	_, l := roundTrip(t, m)
+	if l.Info != m.Info {
+		t.Fatalf("round trip: info %+v, want %+v", l.Info, m.Info)
+	}
+	sameCompressions(t, m, l, valid[:50])
+
+	// The same sentence scored for two queries.
+	var x features.Sentence
+	var p1, p2 Problem
+	var sib []float32
+	differ := 0
+	for _, in := range valid[:50] {
+		if err := x.Reset(in.Sentence, in.Tree, m.vocab); err != nil {
+			t.Fatal(err)
+		}
+		x.SetQuery(in.Query)
+		m.problem(&p1, &x, &sib, in, in.Query)
+		other := []int{1 + (in.Query[0] % in.Tree.N())}
+		x.SetQuery(other)
+		m.problem(&p2, &x, &sib, in, other)
+		if !slices.Equal(p1.Edge, p2.Edge) || !slices.Equal(p1.Root, p2.Root) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the arc scores do not depend on the query")
+	}
+
+	var c model.Compressor
+	allocs := testing.AllocsPerRun(3, func() {
+		for _, in := range valid[:100] {
+			if _, err := c.Compress(m, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per pass, want 0", allocs)
 	}
 }
 

@@ -51,6 +51,9 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	if m.cfg.Conjoined {
 		flags |= 1
 	}
+	if m.cfg.Query {
+		flags |= 2
+	}
 	b = append(b, flags)
 	var hs []uint64
 	if m.vocab != nil {
@@ -88,12 +91,12 @@ func Load(data []byte) (*Model, error) {
 		if err != nil {
 			return fail("short header")
 		}
-		if flags&^1 != 0 {
+		if flags&^3 != 0 {
 			return fail(fmt.Sprintf("unknown flags %#x", flags))
 		}
-		info.Conjoined = flags&1 != 0
+		info.Conjoined, info.Query = flags&1 != 0, flags&2 != 0
 	}
-	cfg, err := edgeConfig(info.Bits, info.Numeric, info.Conjoined)
+	cfg, err := edgeConfig(info.Bits, info.Numeric, info.Conjoined, info.Query)
 	if err != nil {
 		return fail(err.Error())
 	}

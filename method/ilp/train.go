@@ -45,6 +45,10 @@ type TrainConfig struct {
 	// weights of each epoch (those tied with the Keep-th are kept too), before they are
 	// validated: a smaller model file.
 	Keep int
+	// Query adds the query features (features.Config.Query) and solves each training
+	// input with its query (Q ⊆ C; without Snippet, without the rules), so that the
+	// weights learn what the query tells about the rest of the compression.
+	Query bool
 }
 
 // Defaults of TrainConfig.
@@ -80,8 +84,8 @@ var ErrNoData = errors.New("ilp: no training or validation data")
 
 // Train learns the arc weights with the averaged structured perceptron of the authors'
 // fillipova_altun_learning.py: weights start at 0; each training input, visited in a
-// seeded random order per epoch, is solved without its query (Q = ∅) under b = its
-// budget (the gold length); the gold arcs are the parse edges into the gold tokens whose
+// seeded random order per epoch, is solved without its query (Q = ∅; with it under
+// TrainConfig.Query or Snippet) under b = its budget (the gold length); the gold arcs are the parse edges into the gold tokens whose
 // head is a gold token or the root, and ROOT → t for the other gold tokens t; when the
 // predicted arcs differ, w += φ(gold arcs) − φ(predicted arcs) over the arcs that differ.
 // The model is the average of the weights after every input seen so far. After each
@@ -102,7 +106,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	if cfg.Numeric == "" {
 		cfg.Numeric = DefaultNumeric
 	}
-	fcfg, err := edgeConfig(cfg.Bits, cfg.Numeric, cfg.Conjoined)
+	fcfg, err := edgeConfig(cfg.Bits, cfg.Numeric, cfg.Conjoined, cfg.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +128,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	})
 	dim := fcfg.Size()
-	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet}
+	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet, query: cfg.Query}
 	dec := model.Paper
 	if cfg.Snippet {
 		dec = model.Snippet
@@ -160,7 +164,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 			return nil, ErrNoData
 		}
 		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, fill: DefaultFill, proximity: DefaultProximity,
-			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined}}
+			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
 		ev, err := model.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
 			return nil, err
@@ -201,6 +205,7 @@ type perceptron struct {
 	sol    Solution
 
 	snippet bool             // decode as a snippet: with Q, under the rules
+	query   bool             // decode with Q (and read it in the features)
 	rules   wellformed.Rules // the rules of the input, when snippet
 }
 
@@ -217,6 +222,10 @@ func (p *perceptron) step(in model.Input) (bool, error) {
 	n := t.N()
 	setLens(&p.p, in)
 	p.p.Query, p.p.Budget = nil, in.Budget
+	if p.query {
+		p.x.SetQuery(in.Query)
+		p.p.Query = in.Query
+	}
 	p.arcs.Reset()
 	p.off, _ = grow(p.off[:0], 2*n+1)
 	p.off[0] = 0
