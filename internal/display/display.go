@@ -77,7 +77,7 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 	plain, cut, last := 0, 0, -1
 	for i, r := range runs {
 		sep := 0 // the join: a space unless the run attaches to the word before
-		if i > 0 && !AttachesLeft(doc[r.Start:r.End]) {
+		if i > 0 && spaced(doc, runs[i-1], r) {
 			sep = 1
 		}
 		plain += sep + sc.lens[i]
@@ -90,8 +90,8 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 		case last >= 0 && hasWord(doc[runs[last].End:r.Start]):
 			cut += 2 // " …"
 		}
-		if last >= 0 {
-			cut += sep
+		if last >= 0 && spaced(doc, runs[last], r) {
+			cut++
 		}
 		cut += sc.lens[i]
 		last = i
@@ -143,7 +143,7 @@ func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool)
 		case ellipsis && last >= 0 && hasWord(doc[runs[last].End:r.Start]):
 			w.put(" " + Cut)
 		}
-		if last >= 0 && !AttachesLeft(doc[r.Start:r.End]) {
+		if last >= 0 && spaced(doc, runs[last], r) {
 			w.put(" ")
 		}
 		h = w.run(doc, r, hits, h)
@@ -177,18 +177,21 @@ func (w *writer) run(doc string, r Span, hits []Span, h int) int {
 	return h
 }
 
-// wordy appends to out, for each run, whether it holds a letter, a digit or a hit: a run
-// of punctuation alone (a final period after a cut) is treated as part of the cut. When no
-// run holds one, every run counts as one.
+// wordy appends to out, for each run, whether it is shown with ellipses: whether it holds
+// a letter, a digit or a hit, or is written against a shown run before it (glued: a
+// closing quote after a dropped final period). A run of punctuation alone after a cut (a
+// final period, a comma) is treated as part of the cut. When no run holds a word, every
+// run is shown.
 func wordy(out []bool, doc string, runs, hits []Span) []bool {
 	h, found := 0, false
-	for _, r := range runs {
+	for i, r := range runs {
 		for h < len(hits) && hits[h].End <= r.Start {
 			h++
 		}
 		word := hasWord(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
-		out = append(out, word)
 		found = found || word
+		word = word || (i > 0 && out[len(out)-1] && glued(doc[runs[i-1].End:r.Start]))
+		out = append(out, word)
 	}
 	if !found {
 		for i := range out {
@@ -225,6 +228,20 @@ func boundary(doc string, i int, forward bool) int {
 		}
 	}
 	return i
+}
+
+// spaced reports whether the run r is joined to the run prev before it by a space: unless
+// it attaches to the word before it (AttachesLeft) or only punctuation written without a
+// space was cut between them (glued: "battlefield" and the closing quote of
+// `battlefield."`).
+func spaced(doc string, prev, r Span) bool {
+	return !AttachesLeft(doc[r.Start:r.End]) && !glued(doc[prev.End:r.Start])
+}
+
+// glued reports whether a cut between two runs held only punctuation written without
+// white space: the two runs were written against each other.
+func glued(gap string) bool {
+	return gap != "" && !hasWord(gap) && skip(gap, false) == len(gap)
 }
 
 // hasWord reports whether s holds a letter or a digit.

@@ -58,6 +58,20 @@ func TestRenderJoins(t *testing.T) {
 	if got := Render(doc, sent, kept, []Span{at("men")}, false, true); got != "Police <mark>men</mark>." {
 		t.Errorf("html %q", got)
 	}
+	// A closing quote written against a dropped final period stays against the word, and
+	// is shown with ellipses too: the quotes stay balanced.
+	doc = `Hamas hopes to turn the strip "into a vast battlefield." Then`
+	sent = Span{0, strings.Index(doc, " Then")}
+	kept = []Span{at(`the strip "into a vast battlefield`), {sent.End - 1, sent.End}}
+	if got := Render(doc, sent, kept, nil, false, false); got != `the strip "into a vast battlefield"` {
+		t.Errorf("plain, glued quote %q", got)
+	}
+	if got := Render(doc, sent, kept, nil, true, false); got != `… the strip "into a vast battlefield"` {
+		t.Errorf("ellipsis, glued quote %q", got)
+	}
+	if got, want := new(Scratch).Length(doc, sent, kept, nil), lengthOf(doc, sent, kept, nil); got != want {
+		t.Errorf("Length with a glued quote = %d, want %d", got, want)
+	}
 }
 
 // lengthOf is what Length must return: the longer plain rendering, counted in runes.
@@ -91,6 +105,7 @@ func FuzzLength(f *testing.F) {
 	f.Add("Police arrested two men on Tuesday, officials said.", 0, 6, 16, 19, 20, 51, 0, 51, 7, 15, 20, 23)
 	f.Add("a\u00a0b \xff c\u200b, d", 0, 1, 2, 5, 6, 9, 0, 12, 9, 10, 3, 4)
 	f.Add("He left . , and \"then\" she came (back) .", 0, 2, 8, 9, 10, 11, 0, 40, 16, 22, 28, 33)
+	f.Add("He said \"no.\" Then", 0, 2, 8, 11, 13, 14, 0, 14, 3, 7, 9, 11)
 	var sc Scratch
 	f.Fuzz(func(t *testing.T, doc string, k1, k2, k3, k4, k5, k6, s1, s2, k7, k8, h1, h2 int) {
 		kept := []Span{{k1, k2}, {k3, k4}, {k5, k6}, {k7, k8}}
