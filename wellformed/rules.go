@@ -399,7 +399,7 @@ func (r *Rules) bindPair(s *syntax.Sentence, t *syntax.Tree, o, c int) {
 // bindArticle binds the article v (a leaf, bound to its head h after it) so that it is
 // kept only with the words that make it agree. Let w be the first word after v (quotes
 // and other punctuation skipped). When a word in (w, h] starts with the other sound ("a
-// long investigation", "an `` unnatural , sudden death"), and the tokens from w up the
+// long investigation", an "unnatural, sudden" death), and the tokens from w up the
 // parse to h all lie between v and h and are words, v needs w instead of h, and each
 // token on that path needs its head. The rule tree stays a tree: v has no children.
 func (r *Rules) bindArticle(s *syntax.Sentence, t *syntax.Tree, v int) {
