@@ -106,12 +106,29 @@ func IsFunction(rel string) bool {
 func IsNegation(tok *syntax.Token) bool {
 	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "det", "neg", "discourse":
-		switch strings.ToLower(tok.Form) {
-		case "not", "n't", "never", "no", "nt":
-			return true
-		}
+		return lowerIn(negations, tok.Form)
 	}
 	return false
+}
+
+// negations are the negations, lowercased.
+var negations = map[string]bool{"not": true, "n't": true, "never": true, "no": true, "nt": true}
+
+// lowerIn reports whether form, lowercased (ASCII), is in m, without allocating: the
+// words of m are short.
+func lowerIn(m map[string]bool, form string) bool {
+	var buf [16]byte
+	if len(form) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(form); i++ {
+		c := form[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return m[string(buf[:len(form)])]
 }
 
 // hedges are the epistemic hedges, lowercased.
@@ -127,7 +144,7 @@ var hedges = map[string]bool{
 func IsHedge(tok *syntax.Token) bool {
 	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "aux", "amod", "discourse", "parataxis":
-		return hedges[strings.ToLower(tok.Form)]
+		return lowerIn(hedges, tok.Form)
 	}
 	return false
 }
@@ -299,8 +316,8 @@ func isFinal(form string) bool {
 	return false
 }
 
-// IsArticle reports whether a token is the indefinite article "a" or "an" of a noun: its
-// form lowercased, and whether it asks for a vowel sound after it.
+// IsArticle reports whether a token is the indefinite article "a" or "an" (relation det),
+// and whether it is "an", which asks for a vowel sound after it.
 func IsArticle(tok *syntax.Token) (article, vowel bool) {
 	if syntax.Universal(tok.Rel) != "det" {
 		return false, false
@@ -324,8 +341,8 @@ const (
 	SoundConsonant              // "a" goes before it
 )
 
-// consonantU and vowelH are spellings whose first sound is not what their first letter
-// says: "a university", "a one-off", "an hour".
+// Spellings whose first sound is not what their first letter says: "a university", "a
+// one-off" (consonantU), but "an unidentified" (uniVowel), and "an hour" (vowelH).
 var (
 	consonantU = []string{"uni", "use", "usu", "uti", "uto", "ura", "uri", "ure", "uro", "uku", "ukr", "ubiq", "eu", "ewe", "one-", "once"}
 	uniVowel   = []string{"unid", "unim", "unin"} // un-: "an unidentified", "an unimportant"
@@ -373,35 +390,39 @@ func SoundOf(form string) Sound {
 		}
 		return SoundConsonant
 	}
-	w := strings.ToLower(form)
-	if w == "one" {
+	if strings.EqualFold(form, "one") {
 		return SoundConsonant
 	}
-	switch w[0] {
+	switch c | 0x20 { // lowercase, for ASCII letters
 	case 'a', 'e', 'i', 'o', 'u':
-		for _, p := range uniVowel {
-			if strings.HasPrefix(w, p) {
-				return SoundVowel
-			}
+		if hasPrefixFold(form, uniVowel) {
+			return SoundVowel
 		}
-		for _, p := range consonantU {
-			if strings.HasPrefix(w, p) {
-				return SoundConsonant
-			}
+		if hasPrefixFold(form, consonantU) {
+			return SoundConsonant
 		}
 		return SoundVowel
 	case 'h':
-		for _, p := range vowelH {
-			if strings.HasPrefix(w, p) {
-				return SoundVowel
-			}
+		if hasPrefixFold(form, vowelH) {
+			return SoundVowel
 		}
 		return SoundConsonant
 	}
-	if w[0] >= 'a' && w[0] <= 'z' {
+	if c|0x20 >= 'a' && c|0x20 <= 'z' {
 		return SoundConsonant
 	}
 	return SoundUnknown
+}
+
+// hasPrefixFold reports whether form begins with one of the lowercase prefixes, ignoring
+// case, without allocating.
+func hasPrefixFold(form string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if len(form) >= len(p) && strings.EqualFold(form[:len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isUpperWord reports whether form is all capitals and digits (an acronym).

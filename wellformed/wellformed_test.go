@@ -234,7 +234,8 @@ func TestSoundOf(t *testing.T) {
 		{"investigation", SoundVowel}, {"apple", SoundVowel}, {"umbrella", SoundVowel}, {"unidentified", SoundVowel},
 		{"hour", SoundVowel}, {"honest", SoundVowel}, {"8-year-old", SoundVowel}, {"80", SoundVowel},
 		{"11", SoundVowel}, {"18th", SoundVowel}, {"11,000", SoundVowel}, {"X-ray", SoundVowel}, {"F", SoundVowel},
-		{"AIDS", SoundVowel}, {"onerous", SoundVowel},
+		{"AIDS", SoundVowel}, {"onerous", SoundVowel}, {"Investigation", SoundVowel}, {"Hour", SoundVowel},
+		{"University", SoundConsonant}, {"One", SoundConsonant}, {"Ümlaut", SoundUnknown},
 		{"long", SoundConsonant}, {"university", SoundConsonant}, {"unit", SoundConsonant}, {"useful", SoundConsonant},
 		{"European", SoundConsonant}, {"one", SoundConsonant}, {"one-off", SoundConsonant}, {"house", SoundConsonant},
 		{"year", SoundConsonant}, {"U.S.", SoundConsonant}, {"UN", SoundConsonant}, {"110", SoundConsonant},
@@ -295,6 +296,11 @@ func TestArticle(t *testing.T) {
 	}
 	if got := k.Check(s3, []int{1, 2, 3, 5, 6}, []int{6}).Total[Article]; got != 1 {
 		t.Errorf("an `` '' death: %d article breaks, want 1", got)
+	}
+	// The rules allocate nothing once grown, capitalised words included.
+	s4, tree4, lens4 := sent(t, "an/DT/3/det Unusual/JJ/3/amod Hotel/NN/0/root")
+	if n := testing.AllocsPerRun(20, func() { _ = r.Reset(s4, tree4, lens4, []int{3}, 200) }); n != 0 {
+		t.Errorf("Reset allocates %v times", n)
 	}
 	// "a long tree" agrees whatever is dropped: no binding.
 	s2, tree2, lens2 := sent(t, "a/DT/3/det long/JJ/3/amod tree/NN/0/root")

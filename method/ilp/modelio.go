@@ -18,7 +18,7 @@ import (
 //	epochs      uint32
 //	sentences   uint64
 //	seed        uint64
-//	flags       uint8 (version 3): bit 0 the conjoined edge features
+//	flags       uint8 (version 3): bit 0 the conjoined edge features, bit 1 the query features
 //	nonzero     uint64
 //	weights     bfloat16 (modelfile.AppendBF16): a bitmap of the non-zero weights, then
 //	            their values
