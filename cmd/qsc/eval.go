@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -266,10 +267,15 @@ func evalLM(env *evalEnv, stderr io.Writer) (*lm.Model, error) {
 	return m, err
 }
 
-// slorOf returns the SLOR of each compression kept[i] of test tuple i.
+// slorOf returns the SLOR of each compression kept[i] of test tuple i: NaN for an empty
+// one (a method without the query may keep nothing), which the report leaves out.
 func slorOf(m *lm.Model, t *evaluate.Test, kept [][]int) ([]float64, error) {
 	out := make([]float64, len(kept))
 	for i, k := range kept {
+		if len(k) == 0 {
+			out[i] = math.NaN()
+			continue
+		}
 		v, err := m.SLORTokens(t.Inputs[i].Sentence.Forms(), k)
 		if err != nil {
 			return nil, fmt.Errorf("tuple %s: %w", t.Tuples[i].ID, err)

@@ -30,6 +30,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	conjoined := fs.Bool("conjoined", true, "add the conjoined edge features beyond Filippova & Altun's (docs/features.md); false: the paper's features")
 	keep := fs.Int("keep", 0, "keep only the N weights of largest magnitude (0: all)")
 	query := fs.Bool("query", true, "add the query features (docs/features.md) and solve each training tuple with its query; false: Q = ∅ in training, as the authors")
+	slack := fs.Int("slack", ilp.DefaultSlack, "train each tuple with a budget 0 to N characters longer than its gold (drawn from --seed), so that the weights, not the budget, tell where a compression ends; 0: b = ℓ(gold), as the authors")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,6 +40,9 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	if *epochs < 1 {
 		return usagef("--epochs must be at least 1")
 	}
+	if *slack < 0 {
+		return usagef("--slack must not be negative")
+	}
 	start := time.Now()
 	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
 	if err != nil {
@@ -46,7 +50,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
-		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query})
+		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query, Slack: *slack})
 	if err != nil {
 		return err
 	}
@@ -63,6 +67,9 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		how = "Q and b = gold length, under the well-formedness rules (--snippet)"
 	case *query:
 		how = "Q and b = gold length, with the query features (--query)"
+	}
+	if *slack > 0 {
+		how += fmt.Sprintf(", plus 0–%d characters of slack (--slack)", *slack)
 	}
 	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (%s), numeric features %s, 2^%d buckets, seed %d\n",
 		len(train), how, *numeric, *bits, *seed)

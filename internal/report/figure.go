@@ -50,7 +50,7 @@ func logLatencies(ds []time.Duration) []float64 {
 // 0.9·min(sd, IQR/1.34)·n^(−1/5), or a small positive width when xs do not spread.
 func bandwidth(xs []float64) float64 {
 	n := float64(len(xs))
-	_, sd := meanStd(xs)
+	_, sd, _ := meanStd(xs)
 	iqr := xs[int(0.75*(n-1))] - xs[int(0.25*(n-1))]
 	s := sd
 	if iqr > 0 && iqr/1.34 < s {

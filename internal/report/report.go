@@ -105,15 +105,17 @@ func PaperFigures(name string) (Paper, bool) {
 
 // Row is one method's line of Table 2 and of the compression-ratio table.
 type Row struct {
-	Method  string           `json:"method"`
-	Display string           `json:"display_name"`
-	N       int              `json:"sentences"`
-	F1      float64          `json:"f1"`
-	CR      float64          `json:"cr"`
-	SLOR    *float64         `json:"slor,omitempty"`
-	SLORStd *float64         `json:"slor_std,omitempty"` // population standard deviation, as the authors report it
-	Latency *metrics.Latency `json:"latency,omitempty"`
-	Paper   *Paper           `json:"paper,omitempty"`
+	Method  string   `json:"method"`
+	Display string   `json:"display_name"`
+	N       int      `json:"sentences"`
+	F1      float64  `json:"f1"`
+	CR      float64  `json:"cr"`
+	SLOR    *float64 `json:"slor,omitempty"`
+	SLORStd *float64 `json:"slor_std,omitempty"` // population standard deviation, as the authors report it
+	// SLOREmpty counts the empty compressions (NaN SLOR), left out of SLOR and SLORStd.
+	SLOREmpty int              `json:"slor_empty,omitempty"`
+	Latency   *metrics.Latency `json:"latency,omitempty"`
+	Paper     *Paper           `json:"paper,omitempty"`
 }
 
 // Test is one paired-bootstrap test: is Better's mean really above Worse's?
@@ -159,7 +161,7 @@ func Build(in Input) (*Report, error) {
 		if len(in.GoldSLOR) != n {
 			return nil, fmt.Errorf("%w: %d gold SLOR values for %d tuples", ErrInput, len(in.GoldSLOR), n)
 		}
-		m, sd := meanStd(in.GoldSLOR)
+		m, sd, _ := meanStd(in.GoldSLOR)
 		r.GoldSLOR, r.GoldSLORStd = &m, &sd
 	}
 	seen := map[string]bool{}
@@ -183,8 +185,8 @@ func Build(in Input) (*Report, error) {
 			return nil, fmt.Errorf("%w: method %s: CR: %v", ErrInput, m.Name, err)
 		}
 		if m.SLOR != nil {
-			mean, std := meanStd(m.SLOR)
-			row.SLOR, row.SLORStd = &mean, &std
+			mean, std, empty := meanStd(m.SLOR)
+			row.SLOR, row.SLORStd, row.SLOREmpty = &mean, &std, empty
 		}
 		if len(m.Latency) > 0 {
 			l, err := metrics.SummarizeLatency(m.Latency)
@@ -257,13 +259,28 @@ func bootstrap(metric, nameA, nameB string, a, b []float64, samples int, seed ui
 }
 
 // meanStd returns the mean and the population standard deviation of xs.
-func meanStd(xs []float64) (float64, float64) {
-	mean, _ := metrics.Mean(xs)
+// meanStd returns the mean and population standard deviation of xs, leaving out NaN
+// values (the SLOR of an empty compression), and how many it left out.
+func meanStd(xs []float64) (float64, float64, int) {
+	var sum float64
+	n := 0
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			sum += x
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), len(xs)
+	}
+	mean := sum / float64(n)
 	var v float64
 	for _, x := range xs {
-		v += (x - mean) * (x - mean)
+		if !math.IsNaN(x) {
+			v += (x - mean) * (x - mean)
+		}
 	}
-	return mean, math.Sqrt(v / float64(len(xs)))
+	return mean, math.Sqrt(v / float64(n)), len(xs) - n
 }
 
 // ms formats a duration in milliseconds with four significant digits.
@@ -289,6 +306,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		slor := "—"
 		if row.SLOR != nil {
 			slor = fmt.Sprintf("%.3f ± %.3f", *row.SLOR, *row.SLORStd)
+			if row.SLOREmpty > 0 {
+				slor += fmt.Sprintf(" (%d empty left out)", row.SLOREmpty)
+			}
 		}
 		lat, spread, samples := "—", "—", "—"
 		if l := row.Latency; l != nil {

@@ -275,3 +275,15 @@ func TestWrite(t *testing.T) {
 		t.Errorf("figure written without latencies: %v", err)
 	}
 }
+
+// TestMeanStdEmpty checks that the SLOR of empty compressions (NaN) is left out and
+// counted.
+func TestMeanStdEmpty(t *testing.T) {
+	mean, std, empty := meanStd([]float64{1, math.NaN(), 3})
+	if mean != 2 || std != 1 || empty != 1 {
+		t.Errorf("meanStd = %v, %v, %d; want 2, 1, 1", mean, std, empty)
+	}
+	if mean, _, empty := meanStd([]float64{math.NaN()}); !math.IsNaN(mean) || empty != 1 {
+		t.Errorf("all empty: %v, %d", mean, empty)
+	}
+}

@@ -180,6 +180,8 @@ type scratch struct {
 	// for OptimizeFit: the sentence being solved, and trimmed as a func made once
 	sentence *syntax.Sentence
 	trim     func([]int) []int
+	base     []int  // the exact optimum, which ExtendFit extends
+	ext      TreeDP // ExtendFit and nested decoding with another backend than the DP
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
@@ -217,28 +219,48 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 	if in.Rules != nil && m.variant == constrained {
 		sc.p.Rules, sc.p.Fill, sc.p.Nested, sc.p.Proximity = in.Rules, m.fill, in.Nested, m.proximity
 	}
-	if dp, ok := sc.opt.(*TreeDP); ok && sc.p.Rules != nil && (in.Fits != nil || sc.p.Nested) {
-		sc.sentence = in.Sentence
-		if sc.trim == nil {
-			sc.trim = sc.trimmed
+	if sc.p.Rules == nil {
+		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
+			return nil, err
 		}
-		var kept []int
-		var err error
-		if sc.p.Nested {
-			kept, _, err = dp.NestedFit(&sc.p, &sc.sol, sc.trim, in.Fits)
-		} else {
-			kept, _, err = dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, in.Fits)
-		}
-		sc.sentence = nil
+		return sc.sol.Kept, nil
+	}
+	sc.sentence = in.Sentence
+	if sc.trim == nil {
+		sc.trim = sc.trimmed
+	}
+	kept, err := sc.decode(in.Fits)
+	sc.sentence = nil
+	return kept, err
+}
+
+// decode solves the problem of sc under its rules: nested decoding, or the snippet
+// decoding, which is the exact optimum (by the backend; under fits too with the DP)
+// extended along the order of nested decoding while the next unit fits (ExtendFit).
+func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
+	dp, isDP := sc.opt.(*TreeDP)
+	if !isDP {
+		dp = &sc.ext
+	}
+	if sc.p.Nested {
+		kept, _, err := dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
 		return kept, err
 	}
-	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
-		return nil, err
+	var kept []int
+	if isDP {
+		var err error
+		if kept, _, err = dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, fits); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
+			return nil, err
+		}
+		kept = sc.trim(sc.sol.Kept)
 	}
-	if sc.p.Rules != nil {
-		return sc.p.Rules.Trim(in.Sentence, sc.sol.Kept), nil
-	}
-	return sc.sol.Kept, nil
+	sc.base = append(sc.base[:0], kept...)
+	kept, _, err := dp.ExtendFit(&sc.p, &sc.sol, sc.base, sc.trim, fits)
+	return kept, err
 }
 
 // trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).

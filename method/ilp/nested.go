@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // Nested decoding: one order of the tokens for every budget, so that a larger budget keeps
@@ -65,6 +66,24 @@ func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
 // longer prefix never fits where a shorter one does not. It returns the kept set through
 // post (aliasing sol.Kept or post's memory) and whether it fits.
 func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
+	return d.nestedFrom(p, sol, nil, post, fits)
+}
+
+// ExtendFit is the snippet decoding's last step: it starts C from base (a compression of
+// p that holds Q and obeys the rules, usually the exact optimum) instead of the closure
+// of Q, and adds the tokens in the order of nested decoding while the next one fits, as
+// NestedFit does; with fits, the added units are dropped again, last first, until the
+// result fits (base is kept whatever fits says). The exact optimum of a model trained
+// with slack stops where the model's scores turn negative, which is stable across
+// budgets; the extension uses the rest of the budget in an order that is the same for
+// every budget, so that a larger budget still keeps what a smaller one kept
+// (docs/snippets.md). p must not be Nested.
+func (d *TreeDP) ExtendFit(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
+	return d.nestedFrom(p, sol, base, post, fits)
+}
+
+// nestedFrom is NestedFit starting from the closure of Q and base.
+func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
 		return nil, false, err
@@ -75,12 +94,8 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 	}
 	t := r.Tree()
 	n := d.prepare(p, t)
-	d.distances(p)
-	if !d.entryPrices(p) {
-		return nil, false, errInfeasible
-	}
-	// C = closure(Q), then the tokens by falling rank while the next one fits; d.seq
-	// records the tokens added after closure(Q), and d.cuts where each unit ends in it.
+	// C = closure(Q) and base, then the tokens by falling rank while the next one fits;
+	// d.seq records the tokens added after them, and d.cuts where each unit ends in it.
 	d.in, _ = grow(d.in[:0], n+1)
 	clear(d.in)
 	inC := func(v int) bool { return d.in[v] }
@@ -93,8 +108,22 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 		}
 	}
 	weight += r.QueryClosure(p.Query, inC, func(v int) { d.in[v] = true })
+	for _, v := range base {
+		if v >= 1 && v <= n && !d.in[v] {
+			weight += r.Closure(v, inC, func(u int) { d.in[u] = true })
+		}
+	}
 	capK := p.capacity()
 	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
+	if base != nil && !d.roomFor(r, n, capK-weight) {
+		// Nothing fits beside the optimum: no order is needed (the extension costs
+		// about as much as the exact program's own pass otherwise).
+		return d.finish(p, sol, post, fits)
+	}
+	d.distances(p)
+	if !d.entryPrices(p) {
+		return nil, false, errInfeasible
+	}
 	for _, v := range d.byRank {
 		if d.in[v] {
 			continue
@@ -106,6 +135,23 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 		weight += r.Closure(int(v), inC, add)
 		d.cuts = append(d.cuts, len(d.seq))
 	}
+	return d.finish(p, sol, post, fits)
+}
+
+// roomFor reports whether some unit outside C (d.in) weighs at most room: a lower bound on
+// what adding it would take.
+func (d *TreeDP) roomFor(r *wellformed.Rules, n, room int) bool {
+	for v := 1; v <= n; v++ {
+		if !d.in[v] && r.Top(v) == v && r.UnitWeight(v) <= room {
+			return true
+		}
+	}
+	return false
+}
+
+// finish collects C (d.in) into sol, passes it through post, and, while it does not pass
+// fits, drops the last unit added (d.seq, d.cuts).
+func (d *TreeDP) finish(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
 	kept := d.collect(p, sol)
 	if post != nil {
 		kept = post(kept)

@@ -169,3 +169,48 @@ func isSubset(a, b []int) bool {
 	}
 	return true
 }
+
+// TestExtendFit checks the snippet decoding's extension on random problems under their
+// rules: from no base it is nested decoding; from the exact optimum it keeps the optimum,
+// fits the budget and satisfies the rules, and it extends some optima.
+func TestExtendFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var d TreeDP
+	var sol, nested Solution
+	extended := 0
+	for i := range 1500 {
+		p := randomProblem(t, rng, 16)
+		p.QueryViaRoot = false
+		p.Fill, p.Proximity = 3*rng.Float64(), 3*rng.Float64()
+		p.Rules = randomRules(t, rng, p)
+		if p.Rules.Yielded() {
+			continue
+		}
+		want, _, err := d.NestedFit(p, &nested, nil, nil)
+		if err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		want = slices.Clone(want)
+		got, _, err := d.ExtendFit(p, &sol, nil, nil, nil)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("instance %d: ExtendFit from nothing %v (%v), NestedFit %v", i, got, err, want)
+		}
+		if err := d.Optimize(p, &sol); err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		base := slices.Clone(sol.Kept)
+		got, _, err = d.ExtendFit(p, &sol, base, nil, nil)
+		if err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		if _, ok := p.Evaluate(got); !ok || !closed(p.Rules, got) || !isSubset(base, got) {
+			t.Fatalf("instance %d: extension %v of %v: feasible and closed %v", i, got, base, closed(p.Rules, got))
+		}
+		if len(got) > len(base) {
+			extended++
+		}
+	}
+	if extended == 0 {
+		t.Fatal("no optimum was extended")
+	}
+}

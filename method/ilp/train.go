@@ -45,6 +45,12 @@ type TrainConfig struct {
 	// weights of each epoch (those tied with the Keep-th are kept too), before they are
 	// validated: a smaller model file.
 	Keep int
+	// Slack, if positive, trains each input with a budget longer than its gold by 0 to
+	// Slack characters (drawn from Seed, per epoch), so that the weights, not the budget,
+	// tell where a compression ends: the exact optimum then stays the same when the budget
+	// grows past it, as a snippet that grows needs (docs/snippets.md, "Training with
+	// slack").
+	Slack int
 	// Query adds the query features (features.Config.Query) and solves each training
 	// input with its query (Q ⊆ C; without Snippet, without the rules), so that the
 	// weights learn what the query tells about the rest of the compression.
@@ -56,6 +62,9 @@ const (
 	DefaultEpochs  = 10
 	DefaultBits    = 20
 	DefaultNumeric = "binned"
+	// DefaultSlack is the slack of qsc train ilp (TrainConfig.Slack), chosen on the
+	// validation split (docs/snippets.md, "Training with slack").
+	DefaultSlack = 28
 )
 
 // Epoch is the outcome of one training epoch.
@@ -143,11 +152,16 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		t0 := time.Now()
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(e)))
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		slack := rand.New(rand.NewPCG(cfg.Seed^slackStream, uint64(e)))
 		bar := progress.New(fmt.Sprintf("ilp epoch %d/%d", e, cfg.Epochs), len(order))
 		ep := Epoch{Epoch: e}
 		dropped := 0
 		for k, i := range order {
-			mistake, err := p.step(train[i])
+			extra := 0
+			if cfg.Slack > 0 {
+				extra = slack.IntN(cfg.Slack + 1)
+			}
+			mistake, err := p.step(train[i], extra)
 			switch {
 			case err != nil:
 				dropped++
@@ -209,8 +223,12 @@ type perceptron struct {
 	rules   wellformed.Rules // the rules of the input, when snippet
 }
 
-// step trains on one input and reports whether it updated the weights.
-func (p *perceptron) step(in model.Input) (bool, error) {
+// slackStream separates the random stream of Slack from that of the order.
+const slackStream = 0x51ac
+
+// step trains on one input, solved with extra characters of budget beyond its own, and
+// reports whether it updated the weights.
+func (p *perceptron) step(in model.Input, extra int) (bool, error) {
 	if in.Sentence == nil || in.Tree == nil {
 		return false, model.ErrNoSentence
 	}
@@ -221,7 +239,7 @@ func (p *perceptron) step(in model.Input) (bool, error) {
 	t := in.Tree
 	n := t.N()
 	setLens(&p.p, in)
-	p.p.Query, p.p.Budget = nil, in.Budget
+	p.p.Query, p.p.Budget = nil, in.Budget+extra
 	if p.query {
 		p.x.SetQuery(in.Query)
 		p.p.Query = in.Query
