@@ -3,12 +3,14 @@ package evaluate
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/dataset"
 	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 func TestInputsAndLatency(t *testing.T) {
@@ -63,5 +65,40 @@ func TestSweepAndSlack(t *testing.T) {
 		if p.Offset != SlackOffsets[i] || !math.IsNaN(p.SLOR) || p.SLORJSON != nil {
 			t.Errorf("point %d: %+v", i, p)
 		}
+	}
+}
+
+// TestRoomLeft checks the measure of a decoding that stops early: a compression that
+// leaves room for a token with its closure counts, one that fills the budget or holds
+// the whole sentence does not.
+func TestRoomLeft(t *testing.T) {
+	var r wellformed.Rules
+	checked := 0
+	for _, in := range synth.Inputs(5, 200) {
+		forms := in.Sentence.Forms()
+		n := len(forms)
+		if n < 3 || len(in.Query) == 0 {
+			continue
+		}
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i + 1
+		}
+		in.Budget = charLen(forms, all)
+		if roomLeft(&r, in, forms, all) {
+			t.Fatalf("the whole sentence leaves room")
+		}
+		q := slices.Sorted(slices.Values(in.Query))
+		if roomLeft(&r, in, forms, q) == (charLen(forms, q) == in.Budget) {
+			t.Fatalf("Q alone under the sentence's length: room %v", roomLeft(&r, in, forms, q))
+		}
+		in.Budget = charLen(forms, q)
+		if roomLeft(&r, in, forms, q) {
+			t.Fatalf("Q alone under its own length leaves room")
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
 	}
 }

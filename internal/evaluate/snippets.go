@@ -39,6 +39,9 @@ type SnippetRow struct {
 	Counts wellformed.Counts `json:"-"`
 	// Broken counts the compressions with at least one violation (hedges aside).
 	Broken int `json:"broken"`
+	// RoomLeft counts the compressions shorter than their sentence that leave room for
+	// more: a token outside C whose closure under the rules still fits the budget.
+	RoomLeft int `json:"room_left"`
 	// PerF1, PerSLOR and Kept are per input, in input order.
 	PerF1   []float64 `json:"-"`
 	PerSLOR []float64 `json:"-"`
@@ -77,6 +80,7 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 	}
 	var crs, use []float64
 	var ck wellformed.Checker
+	var rules wellformed.Rules
 	for i, in := range inputs {
 		kept := row.Kept[i]
 		f1, err := metrics.F1(in.Tree.N(), kept, in.Gold)
@@ -95,6 +99,9 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 		row.Counts.Add(c)
 		if c.Any() {
 			row.Broken++
+		}
+		if roomLeft(&rules, in, forms, kept) {
+			row.RoomLeft++
 		}
 	}
 	row.F1, _ = metrics.Mean(row.PerF1)
@@ -119,6 +126,34 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 		row.SLORJSON = &row.SLOR
 	}
 	return row, nil
+}
+
+// roomLeft reports whether a compression kept of in, shorter than the sentence, leaves
+// room in the budget for a token outside it with its closure under the rules: whether
+// the decoding stopped before nothing more fit.
+func roomLeft(r *wellformed.Rules, in model.Input, forms []string, kept []int) bool {
+	n := len(forms)
+	if len(kept) == n {
+		return false
+	}
+	lens := make([]int, n)
+	for i, f := range forms {
+		lens[i] = utf8.RuneCountInString(f)
+	}
+	if err := r.Reset(in.Sentence, in.Tree, lens, in.Query, in.Budget); err != nil {
+		return false
+	}
+	inC := make([]bool, n+1)
+	for _, v := range kept {
+		inC[v] = true
+	}
+	left := in.Budget - charLen(forms, kept)
+	for v := 1; v <= n; v++ {
+		if !inC[v] && r.Closure(v, func(u int) bool { return inC[u] }, nil) <= left {
+			return true
+		}
+	}
+	return false
 }
 
 // charLen returns ℓ of kept (tokens joined by single spaces), in runes.
