@@ -146,23 +146,28 @@ func TestSolve(t *testing.T) {
 	}
 }
 
+// TestSolveAllocs checks that a compression allocates nothing once the scratch memory has
+// grown, under every decoding: the snippet decoding's extension and nested decoding
+// included.
 func TestSolveAllocs(t *testing.T) {
 	m, _, valid := trained(t)
-	var c model.Compressor
-	for _, in := range valid {
-		if _, err := c.Compress(m, in); err != nil {
-			t.Fatal(err)
-		}
-	}
-	allocs := testing.AllocsPerRun(3, func() {
+	for _, dec := range []model.Decoding{model.Paper, model.Snippet, model.Nested} {
+		c := model.Compressor{Decoding: dec}
 		for _, in := range valid {
 			if _, err := c.Compress(m, in); err != nil {
 				t.Fatal(err)
 			}
 		}
-	})
-	if allocs != 0 {
-		t.Errorf("%v allocations per pass over %d inputs, want 0", allocs, len(valid))
+		allocs := testing.AllocsPerRun(3, func() {
+			for _, in := range valid {
+				if _, err := c.Compress(m, in); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per pass over %d inputs, want 0", dec, allocs, len(valid))
+		}
 	}
 }
 

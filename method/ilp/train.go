@@ -94,8 +94,9 @@ var ErrNoData = errors.New("ilp: no training or validation data")
 // Train learns the arc weights with the averaged structured perceptron of the authors'
 // fillipova_altun_learning.py: weights start at 0; each training input, visited in a
 // seeded random order per epoch, is solved without its query (Q = ∅; with it under
-// TrainConfig.Query or Snippet) under b = its budget (the gold length); the gold arcs are the parse edges into the gold tokens whose
-// head is a gold token or the root, and ROOT → t for the other gold tokens t; when the
+// TrainConfig.Query or Snippet) under b = its budget (the gold length; plus a random
+// slack under TrainConfig.Slack); the gold arcs are the parse edges into the gold tokens
+// whose head is a gold token or the root, and ROOT → t for the other gold tokens t; when the
 // predicted arcs differ, w += φ(gold arcs) − φ(predicted arcs) over the arcs that differ.
 // The model is the average of the weights after every input seen so far. After each
 // epoch the averaged weights are scored on the validation inputs (with their queries),
