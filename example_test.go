@@ -70,7 +70,7 @@ func ExampleEngine_Snippets() {
 		}
 	}
 	// Output:
-	// 2 terms: Police in Syracuse arrested two men.
+	// 2 terms: Police in Syracuse arrested two men on Tuesday.
 	//   hit "Police" at 0
 	//   hit "arrested" at 19
 	// 2 terms: A police spokesman said the arrests followed.
@@ -125,5 +125,5 @@ func ExampleNewWithOptions() {
 	}
 	fmt.Println(res.Compression)
 	// Output:
-	// Five people have been taken to hospital with minor injuries a crash.
+	// Five people have been taken to hospital with minor injuries a crash on the A17.
 }

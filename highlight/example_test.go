@@ -73,5 +73,5 @@ func ExampleNew() {
 	}
 	fmt.Println(h.BestFragmentsInField(hit, doc, "body", 1))
 	// Output:
-	// [Police in Syracuse arrested two men …]
+	// [Police … arrested two men … after a long investigation …]
 }

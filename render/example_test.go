@@ -26,10 +26,10 @@ func Example() {
 	fmt.Println(render.Ellipsis(doc, s))
 	fmt.Println(render.HTML(doc, s, true))
 	// Output:
-	// Police in Syracuse N.Y. arrested two men after investigation.
-	// Police in Syracuse N.Y. arrested two men after investigation.
-	// Police in Syracuse N.Y. arrested two men … after … investigation …
-	// <mark>Police</mark> in Syracuse N.Y. <mark>arrested</mark> two men … after … investigation …
+	// Police N.Y. arrested two men on Tuesday after a long investigation.
+	// Police N.Y. arrested two men on Tuesday after a long investigation.
+	// Police … N.Y. arrested two men on Tuesday after a long investigation …
+	// <mark>Police</mark> … N.Y. <mark>arrested</mark> two men on Tuesday after a long investigation …
 }
 
 // A compression of the library renders as a snippet does.
