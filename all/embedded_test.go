@@ -16,7 +16,7 @@ import (
 // and under the size limit, and every method.
 func TestEmbedded(t *testing.T) {
 	want := []string{"en-ewt-parser-beam8-v1.qsm", "en-ewt-parser-v3.qsm", "en-ewt-tagger-v4.qsm",
-		"ilp-v5.qsm", "va-ablated-v5.qsm", "va-lr-v3.qsm", "va-nn-v2.qsm"}
+		"ilp-v6.qsm", "va-ablated-v5.qsm", "va-lr-v3.qsm", "va-nn-v2.qsm"}
 	if got := modelfile.EmbeddedNames(); !slices.Equal(got, want) {
 		t.Errorf("embedded files %v, want %v", got, want)
 	}

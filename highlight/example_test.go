@@ -44,7 +44,7 @@ func Example() {
 		fmt.Println(hit.ID, hit.Fragments["body"])
 	}
 	// Output:
-	// syracuse [<mark>Police</mark> in Syracuse <mark>arrested</mark> two men … after a long investigation into a string of burglaries in the university district.]
+	// syracuse [<mark>Police</mark> in Syracuse <mark>arrested</mark> two men on Tuesday after … investigation into a string of burglaries in the … district.]
 }
 
 // A highlighter with a budget of 60 characters and plain-text fragments, called directly.
@@ -73,5 +73,5 @@ func ExampleNew() {
 	}
 	fmt.Println(h.BestFragmentsInField(hit, doc, "body", 1))
 	// Output:
-	// [Police … arrested two men … after a long investigation …]
+	// [Police in Syracuse arrested two men on Tuesday …]
 }

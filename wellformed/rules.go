@@ -25,6 +25,7 @@ type Rules struct {
 	ulen    []int      // at a top: Σ (len + 1) over the unit's members
 	w       []int      // len + 1 of each token
 	inQ     []bool
+	punct   []bool      // punct[v]: v is punctuation (isPunct)
 	tree    syntax.Tree // the rule tree (rule heads)
 	heads   []int
 	stack   []int32
@@ -73,6 +74,10 @@ func (r *Rules) NeedsHead(v int) bool { return r.bind[v] != Free && r.head[v] !=
 // WithHead reports whether Head(v) ∈ C implies v ∈ C (and the reverse).
 func (r *Rules) WithHead(v int) bool { return r.bind[v] == WithHead && r.head[v] != 0 }
 
+// Punct reports whether token v is punctuation (its relation is punct, or its UPOS
+// PUNCT).
+func (r *Rules) Punct(v int) bool { return r.punct[v] }
+
 // Tree returns the rule tree: the parse with each token under its rule head. It is valid
 // until the next Reset.
 func (r *Rules) Tree() *syntax.Tree { return &r.tree }
@@ -119,8 +124,11 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	clear(r.inQ)
 	r.head[0], r.bind[0] = 0, Free
 	r.w = resize(r.w, n+1)
+	r.punct = resize(r.punct, n+1)
+	r.punct[0] = false
 	for v := 1; v <= n; v++ {
 		r.w[v] = lens[v-1] + 1
+		r.punct[v] = isPunct(&s.Tokens[v-1])
 		h := t.Head(v)
 		r.head[v] = int32(h)
 		r.bind[v], r.why[v] = bindOf(s, v, h)
@@ -233,15 +241,18 @@ func (r *Rules) closureLen(query []int) int {
 
 // Closure calls add for every token that keeping v brings into C: the members of v's
 // unit, then of the unit it requires, and so on, stopping at a unit for which inC
-// reports true (units are kept whole, so its top tells). It returns the added weight
-// Σ (len + 1). With add nil it only measures.
+// reports true for its top (C holds a unit whole once it holds its top). Members that C
+// already holds are skipped: a query token can be in C before the rest of its unit. It
+// returns the added weight Σ (len + 1). With add nil it only measures.
 func (r *Rules) Closure(v int, inC func(int) bool, add func(int)) int {
 	w := 0
 	for t := r.Top(v); t != 0 && !inC(t); t = r.Requires(t) {
-		w += r.ulen[t]
-		if add != nil {
-			for u := t; u != 0; u = int(r.next[u]) {
-				add(u)
+		for u := t; u != 0; u = int(r.next[u]) {
+			if !inC(u) {
+				w += r.w[u]
+				if add != nil {
+					add(u)
+				}
 			}
 		}
 	}

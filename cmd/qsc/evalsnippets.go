@@ -27,7 +27,7 @@ type snippetFlags struct {
 	snippets, ood, validation *bool
 	methods                   *string
 	sweepN, examples          *int
-	fill                      *float64
+	price                     *float64
 	slor                      *bool
 	rulesOff                  *string
 	decodings                 *string
@@ -43,7 +43,7 @@ func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
 		methods:    fs.String("snippet-methods", "window,lr,ablated,random,nn,ilp", "with --snippets or --ood: comma-separated methods"),
 		sweepN:     fs.Int("sweep-n", 2000, "with --snippets: sentences in the budget sweep (the first N of the split)"),
 		examples:   fs.Int("examples", 20, "with --snippets: fixed examples to print"),
-		fill:       fs.Float64("ilp-fill", math.NaN(), "with --snippets or --ood: the ILP's bonus per kept character under the snippet decoding (default ilp.DefaultFill)"),
+		price:      fs.Float64("ilp-price", math.NaN(), "with --snippets or --ood: the ILP's price per kept character under the snippet decoding (default ilp.DefaultPrice; negative: a bonus)"),
 		rulesOff:   fs.String("rules-off", "", "with --snippets or --ood: comma-separated well-formedness rules to switch off, for ablations ("+strings.Join(ruleNames(), ", ")+")"),
 		proximity:  fs.Float64("ilp-proximity", math.NaN(), "with --snippets or --ood: the ILP's penalty per kept character at the full distance from the query under the snippet decoding (default ilp.DefaultProximity)"),
 		decodings:  fs.String("decodings", "paper,snippet,nested", "with --snippets or --ood: comma-separated decodings to evaluate (paper, snippet, nested; the window has one)"),
@@ -85,8 +85,8 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 			return err
 		}
 		if im, ok := m.(*ilp.Model); ok {
-			if !math.IsNaN(*sf.fill) {
-				im = im.WithFill(*sf.fill)
+			if !math.IsNaN(*sf.price) {
+				im = im.WithPrice(*sf.price)
 			}
 			if !math.IsNaN(*sf.proximity) {
 				im = im.WithProximity(*sf.proximity)

@@ -8,7 +8,8 @@
 // were removed after the last one, as search pages show. Words are letters and digits: a
 // gap that holds none (a dropped comma) is shown as a space, or as nothing at the ends (a
 // dropped final period), and a kept run of punctuation alone between cuts is left out
-// unless it holds a hit.
+// unless it holds a hit, a double quote or a bracket. A cut after an opening quote or
+// bracket, or before a closing one, is written against it: “… word …”.
 //
 // Every function is safe for any input: spans out of the document's range, reversed,
 // overlapping or not ascending are clamped or skipped, invalid UTF-8 is shown as U+FFFD,
@@ -84,13 +85,18 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 		if !sc.words[i] {
 			continue
 		}
+		cutHere := false
 		switch {
 		case last < 0 && hasWord(doc[sent.Start:r.Start]):
 			cut += 2 // "… "
 		case last >= 0 && hasWord(doc[runs[last].End:r.Start]):
+			cutHere = true
 			cut += 2 // " …"
+			if opensCut(doc, runs[last]) {
+				cut-- // "“…"
+			}
 		}
-		if last >= 0 && spaced(doc, runs[last], r) {
+		if last >= 0 && spaced(doc, runs[last], r) && !(cutHere && closesCut(doc, r)) {
 			cut++
 		}
 		cut += sc.lens[i]
@@ -137,13 +143,19 @@ func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool)
 		if ellipsis && !words[i] {
 			continue
 		}
+		cut := false
 		switch {
 		case ellipsis && last < 0 && hasWord(doc[sent.Start:r.Start]):
 			w.put(Cut + " ")
 		case ellipsis && last >= 0 && hasWord(doc[runs[last].End:r.Start]):
-			w.put(" " + Cut)
+			cut = true
+			if opensCut(doc, runs[last]) {
+				w.put(Cut)
+			} else {
+				w.put(" " + Cut)
+			}
 		}
-		if last >= 0 && spaced(doc, runs[last], r) {
+		if last >= 0 && spaced(doc, runs[last], r) && !(cut && closesCut(doc, r)) {
 			w.put(" ")
 		}
 		h = w.run(doc, r, hits, h)
@@ -178,7 +190,8 @@ func (w *writer) run(doc string, r Span, hits []Span, h int) int {
 }
 
 // wordy appends to out, for each run, whether it is shown with ellipses: whether it holds
-// a letter, a digit or a hit, or is written against a shown run before it (glued: a
+// a letter, a digit, a quote or bracket (hasPair: the rules keep them paired, so both
+// halves show), or a hit, or is written against a shown run before it (glued: a
 // closing quote after a dropped final period). A run of punctuation alone after a cut (a
 // final period, a comma) is treated as part of the cut. When no run holds a word, every
 // run is shown.
@@ -188,7 +201,7 @@ func wordy(out []bool, doc string, runs, hits []Span) []bool {
 		for h < len(hits) && hits[h].End <= r.Start {
 			h++
 		}
-		word := hasWord(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
+		word := hasWord(doc[r.Start:r.End]) || hasPair(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
 		found = found || word
 		word = word || (i > 0 && out[len(out)-1] && glued(doc[runs[i-1].End:r.Start]))
 		out = append(out, word)
@@ -242,6 +255,33 @@ func spaced(doc string, prev, r Span) bool {
 // white space: the two runs were written against each other.
 func glued(gap string) bool {
 	return gap != "" && !hasWord(gap) && skip(gap, false) == len(gap)
+}
+
+// hasPair reports whether s holds a double quote or a bracket.
+func hasPair(s string) bool {
+	return strings.ContainsAny(s, "\"()[]{}\u201C\u201D\u00AB\u00BB")
+}
+
+// opensCut reports whether run r ends with a double quote or a bracket written against
+// the text after it (an opening one): a cut after it is written against it, "“… word".
+func opensCut(doc string, r Span) bool {
+	m, _ := utf8.DecodeLastRuneInString(doc[r.Start:r.End])
+	if !hasPair(string(m)) || r.End >= len(doc) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(doc[r.End:])
+	return !separator(next)
+}
+
+// closesCut reports whether run r starts with a double quote or a bracket written against
+// the text before it (a closing one): it is written against a cut before it, "word …”".
+func closesCut(doc string, r Span) bool {
+	m, _ := utf8.DecodeRuneInString(doc[r.Start:r.End])
+	if !hasPair(string(m)) || r.Start == 0 {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(doc[:r.Start])
+	return !separator(prev)
 }
 
 // hasWord reports whether s holds a letter or a digit.

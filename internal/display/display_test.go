@@ -72,6 +72,20 @@ func TestRenderJoins(t *testing.T) {
 	if got, want := new(Scratch).Length(doc, sent, kept, nil), lengthOf(doc, sent, kept, nil); got != want {
 		t.Errorf("Length with a glued quote = %d, want %d", got, want)
 	}
+	// An opening quote kept alone before a cut is shown (the rules kept both halves), and
+	// the cuts are written against the quotes.
+	doc = `"We believe this is an ill-advised term," said Nihad Awad (a director).`
+	sent = Span{0, len(doc)}
+	kept = []Span{{0, 1}, at("believe"), at(`" said Nihad Awad (`), at(").")}
+	if got := Render(doc, sent, kept, nil, true, false); got != `"… believe …" said Nihad Awad (…).` {
+		t.Errorf("ellipsis, quotes around cuts %q", got)
+	}
+	if got := Render(doc, sent, kept, nil, false, false); got != `" believe " said Nihad Awad ().` {
+		t.Errorf("plain, quotes around cuts %q", got)
+	}
+	if got, want := new(Scratch).Length(doc, sent, kept, nil), lengthOf(doc, sent, kept, nil); got != want {
+		t.Errorf("Length with quotes around cuts = %d, want %d", got, want)
+	}
 }
 
 // lengthOf is what Length must return: the longer plain rendering, counted in runes.
@@ -106,6 +120,7 @@ func FuzzLength(f *testing.F) {
 	f.Add("a\u00a0b \xff c\u200b, d", 0, 1, 2, 5, 6, 9, 0, 12, 9, 10, 3, 4)
 	f.Add("He left . , and \"then\" she came (back) .", 0, 2, 8, 9, 10, 11, 0, 40, 16, 22, 28, 33)
 	f.Add("He said \"no.\" Then", 0, 2, 8, 11, 13, 14, 0, 14, 3, 7, 9, 11)
+	f.Add("\"We see it,\" he said (a lot).", 0, 1, 4, 7, 11, 20, 0, 30, 21, 22, 4, 7)
 	var sc Scratch
 	f.Fuzz(func(t *testing.T, doc string, k1, k2, k3, k4, k5, k6, s1, s2, k7, k8, h1, h2 int) {
 		kept := []Span{{k1, k2}, {k3, k4}, {k5, k6}, {k7, k8}}

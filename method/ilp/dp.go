@@ -50,6 +50,12 @@ type TreeDP struct {
 	byRank []int32   // tokens by falling rank
 	seq    []int32   // the tokens added after closure(Q), in turn
 	cuts   []int     // where each added unit ends in seq
+	// the snippet decoding's extension (extend)
+	pos   []int32 // pos[v]: v's place in byRank
+	lo    []int32 // at the right end of a run of C: its left end
+	hi    []int32 // at the left end: its right end
+	words []int32 // at either end: the run's tokens that are not punctuation
+	heap  []int32 // the candidates' keys
 }
 
 type frame struct{ v, p, c int }
@@ -147,7 +153,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		d.choice, _ = grow(d.choice, 2*(cv+1))
 		d.foff[v] = off
 		for pIn := range 2 {
-			g := p.gain(v, pIn == 1, d.mark[v]) + p.Fill*float64(d.w[v]) - p.Proximity*float64(d.w[v])*d.far[v]
+			g := p.gain(v, pIn == 1, d.mark[v]) - p.Price*float64(d.w[v]) - p.Proximity*float64(d.w[v])*d.far[v]
 			// The rules: v ∈ C needs its head (pIn = 1); its head in C needs v.
 			outOK, inOK := capS[0] >= 0, capS[1] >= 0
 			if r := p.Rules; r != nil {

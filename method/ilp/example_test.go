@@ -45,7 +45,7 @@ func ExampleTreeDP() {
 }
 
 // Compress a parsed sentence in 25 characters with the embedded ILP model
-// (method/ilp/ilp-v5.qsm), keeping the query term "Syracuse", and without the query.
+// (method/ilp/ilp-v6.qsm), keeping the query term "Syracuse", and without the query.
 func ExampleModel() {
 	m, err := ilp.Load(ilp.Embedded())
 	if err != nil {

@@ -66,24 +66,29 @@ func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
 // longer prefix never fits where a shorter one does not. It returns the kept set through
 // post (aliasing sol.Kept or post's memory) and whether it fits.
 func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	return d.nestedFrom(p, sol, nil, post, fits)
+	return d.nestedFrom(p, sol, nil, false, post, fits)
 }
 
-// ExtendFit is the snippet decoding's last step: it starts C from base (a compression of
-// p that holds Q and obeys the rules, usually the exact optimum) instead of the closure
-// of Q, and adds the tokens in the order of nested decoding while the next one fits, as
-// NestedFit does; with fits, the added units are dropped again, last first, until the
-// result fits (base is kept whatever fits says). The exact optimum of a model trained
-// with slack stops where the model's scores turn negative, which is stable across
-// budgets; the extension uses the rest of the budget in an order that is the same for
-// every budget, so that a larger budget still keeps what a smaller one kept
-// (docs/snippets.md). p must not be Nested.
+// ExtendFit is the snippet decoding's last step. It starts C from base (a compression of
+// p that holds Q and obeys the rules: the exact optimum at the snippet decoding's price)
+// and the closure of Q, and grows C outward from the words it holds: a token joins, with
+// its closure, only when it touches a run of kept tokens that holds a word, those that
+// close a gap first, each group in the order of nested decoding (extend). The first
+// candidate that does not fit ends it. With fits, the added units are dropped again,
+// last first, until the result fits (base is kept whatever fits says).
+//
+// At a price per character, the exact optimum stops where the scores no longer pay for
+// the length, which does not depend on the budget once the budget is larger; the
+// extension then adds a prefix of one sequence, so that a larger budget keeps what a
+// smaller one kept, and it reads as a window around the words the model chose instead of
+// fragments all over the sentence (docs/snippets.md). p must not be Nested.
 func (d *TreeDP) ExtendFit(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	return d.nestedFrom(p, sol, base, post, fits)
+	return d.nestedFrom(p, sol, base, true, post, fits)
 }
 
-// nestedFrom is NestedFit starting from the closure of Q and base.
-func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
+// nestedFrom is NestedFit starting from the closure of Q and base, or, when around is
+// set, ExtendFit.
+func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, around bool, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
 		return nil, false, err
@@ -115,7 +120,7 @@ func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, post func([]i
 	}
 	capK := p.capacity()
 	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
-	if base != nil && !d.roomFor(r, n, capK-weight) {
+	if around && !d.roomFor(r, n, capK-weight) {
 		// Nothing fits beside the optimum: no order is needed (the extension costs
 		// about as much as the exact program's own pass otherwise).
 		return d.finish(p, sol, post, fits)
@@ -123,6 +128,10 @@ func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, post func([]i
 	d.distances(p)
 	if !d.entryPrices(p) {
 		return nil, false, errInfeasible
+	}
+	if around {
+		d.extend(r, n, weight, capK)
+		return d.finish(p, sol, post, fits)
 	}
 	for _, v := range d.byRank {
 		if d.in[v] {
@@ -136,6 +145,132 @@ func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, post func([]i
 		d.cuts = append(d.cuts, len(d.seq))
 	}
 	return d.finish(p, sol, post, fits)
+}
+
+// extend is the extension of ExtendFit: it grows C (d.in, of weight weight) from its runs,
+// the maximal stretches of consecutive kept tokens. A token outside C is a candidate when
+// it touches a run that holds a word (not only punctuation); the candidates that close a
+// gap between two such runs come first, then the others, each group in the order of
+// nested decoding (d.byRank). The best candidate joins C with its closure while that
+// fits; the first that does not fit ends the extension. So C grows outward from the words
+// it holds, as a window grows around the query, instead of gaining fragments all over
+// the sentence, and the tokens added are a prefix of one sequence that does not depend on
+// the budget. A heap of candidates keeps it O(n log n).
+func (d *TreeDP) extend(r *wellformed.Rules, n, weight, capK int) {
+	d.pos, _ = grow(d.pos[:0], n+1)
+	for i, v := range d.byRank {
+		d.pos[v] = int32(i)
+	}
+	d.lo, _ = grow(d.lo[:0], n+1)
+	d.hi, _ = grow(d.hi[:0], n+1)
+	d.words, _ = grow(d.words[:0], n+1)
+	d.heap = d.heap[:0]
+	for v := 1; v <= n; {
+		if !d.in[v] {
+			v++
+			continue
+		}
+		h, w := v, int32(0)
+		for ; h <= n && d.in[h]; h++ {
+			if !r.Punct(h) {
+				w++
+			}
+		}
+		d.hi[v], d.lo[h-1], d.words[v], d.words[h-1] = int32(h-1), int32(v), w, w
+		v = h
+	}
+	for v := 1; v <= n; v++ {
+		if !d.in[v] {
+			d.offer(n, v)
+		}
+	}
+	inC := func(v int) bool { return d.in[v] }
+	add := func(v int) { d.keep(r, n, v); d.seq = append(d.seq, int32(v)) }
+	for len(d.heap) > 0 {
+		key := d.pop()
+		v := int(d.byRank[key%int32(n)])
+		if d.in[v] {
+			continue
+		}
+		if weight+r.Closure(v, inC, nil) > capK {
+			break
+		}
+		weight += r.Closure(v, inC, add)
+		d.cuts = append(d.cuts, len(d.seq))
+	}
+}
+
+// offer makes v, outside C, a candidate of extend when it touches a run with a word: its key
+// is its place in d.byRank, plus n unless it closes a gap between two such runs.
+func (d *TreeDP) offer(n, v int) {
+	left := v > 1 && d.in[v-1] && d.words[v-1] > 0
+	right := v < n && d.in[v+1] && d.words[v+1] > 0
+	switch {
+	case left && right:
+		d.push(d.pos[v])
+	case left || right:
+		d.push(d.pos[v] + int32(n))
+	}
+}
+
+// keep adds v to C, merges the runs on either side of it, and offers the tokens next to
+// the merged run. d.lo is valid at the right end of a run, d.hi at its left end, and
+// d.words (the run's words) at both.
+func (d *TreeDP) keep(r *wellformed.Rules, n, v int) {
+	l, h, w := v, v, int32(0)
+	if !r.Punct(v) {
+		w = 1
+	}
+	if v > 1 && d.in[v-1] {
+		l, w = int(d.lo[v-1]), w+d.words[v-1]
+	}
+	if v < n && d.in[v+1] {
+		h, w = int(d.hi[v+1]), w+d.words[v+1]
+	}
+	d.in[v] = true
+	d.hi[l], d.lo[h], d.words[l], d.words[h] = int32(h), int32(l), w, w
+	if l > 1 {
+		d.offer(n, l-1)
+	}
+	if h < n {
+		d.offer(n, h+1)
+	}
+}
+
+// push adds key to the min-heap d.heap.
+func (d *TreeDP) push(key int32) {
+	d.heap = append(d.heap, key)
+	for i := len(d.heap) - 1; i > 0; {
+		up := (i - 1) / 2
+		if d.heap[up] <= d.heap[i] {
+			break
+		}
+		d.heap[up], d.heap[i] = d.heap[i], d.heap[up]
+		i = up
+	}
+}
+
+// pop removes and returns the least key of d.heap, which must not be empty.
+func (d *TreeDP) pop() int32 {
+	top := d.heap[0]
+	last := len(d.heap) - 1
+	d.heap[0] = d.heap[last]
+	d.heap = d.heap[:last]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= last {
+			break
+		}
+		if c+1 < last && d.heap[c+1] < d.heap[c] {
+			c++
+		}
+		if d.heap[i] <= d.heap[c] {
+			break
+		}
+		d.heap[i], d.heap[c] = d.heap[c], d.heap[i]
+		i = c
+	}
+	return top
 }
 
 // roomFor reports whether some unit outside C (d.in) weighs at most room: a lower bound on
@@ -224,7 +359,7 @@ func (d *TreeDP) entryPrices(p *Problem) bool {
 		for pIn := range 2 {
 			oOK := outOK && !d.mark[v] && !(pIn == 1 && r.WithHead(v))
 			iOK := inOK && !(pIn == 0 && r.NeedsHead(v))
-			g := p.gain(v, pIn == 1, d.mark[v]) + (p.Fill-p.Proximity*d.far[v])*wv
+			g := p.gain(v, pIn == 1, d.mark[v]) - (p.Price+p.Proximity*d.far[v])*wv
 			ai, si := g+ab, wv+sb
 			f := &d.fn[2*v+pIn]
 			switch {

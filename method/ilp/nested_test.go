@@ -22,7 +22,7 @@ func TestEntryPricesBruteForce(t *testing.T) {
 		p := randomProblem(t, rng, 10)
 		p.QueryViaRoot = false
 		p.Rules = randomRules(t, rng, p)
-		p.Fill, p.Proximity = 3*rng.Float64(), 3*rng.Float64()
+		p.Price, p.Proximity = -3*rng.Float64(), 3*rng.Float64()
 		if err := d.NestedOptimize(p, &sol); err != nil {
 			t.Fatalf("instance %d: %v", i, err)
 		}
@@ -92,7 +92,7 @@ func smallestOptimum(p *Problem, far []float64, mu float64) []bool {
 		for _, v := range kept {
 			h := r.Head(v)
 			w := float64(p.Lens[v-1] + 1)
-			z += p.gain(v, h == 0 || in[h], slices.Contains(p.Query, v)) + (p.Fill-p.Proximity*far[v]-mu)*w
+			z += p.gain(v, h == 0 || in[h], slices.Contains(p.Query, v)) + (-p.Price-p.Proximity*far[v]-mu)*w
 		}
 		switch {
 		case opt == nil || z > best+1e-9*(1+math.Abs(best)):
@@ -123,7 +123,7 @@ func TestNestedIsNested(t *testing.T) {
 	for i := range 400 {
 		p := randomProblem(t, rng, 16)
 		p.QueryViaRoot = false
-		p.Fill, p.Proximity = 3*rng.Float64(), 3*rng.Float64()
+		p.Price, p.Proximity = -3*rng.Float64(), 3*rng.Float64()
 		p.Nested = true
 		heads := make([]int, p.N())
 		for v := range heads {
@@ -171,8 +171,10 @@ func isSubset(a, b []int) bool {
 }
 
 // TestExtendFit checks the snippet decoding's extension on random problems under their
-// rules: from no base it is nested decoding; from the exact optimum it keeps the optimum,
-// fits the budget and satisfies the rules, and it extends some optima.
+// rules against extendRef, a direct reading of its definition: from the exact optimum at
+// a price, and from no base, it keeps the base, fits the budget, satisfies the rules and
+// grows as extendRef does; from the same base, a larger budget keeps what a smaller one
+// kept; and it extends some optima.
 func TestExtendFit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	var d TreeDP
@@ -181,36 +183,117 @@ func TestExtendFit(t *testing.T) {
 	for i := range 1500 {
 		p := randomProblem(t, rng, 16)
 		p.QueryViaRoot = false
-		p.Fill, p.Proximity = 3*rng.Float64(), 3*rng.Float64()
+		p.Price, p.Proximity = 3*rng.Float64(), 3*rng.Float64()
 		p.Rules = randomRules(t, rng, p)
 		if p.Rules.Yielded() {
 			continue
 		}
-		want, _, err := d.NestedFit(p, &nested, nil, nil)
-		if err != nil {
+		if _, _, err := d.NestedFit(p, &nested, nil, nil); err != nil {
 			t.Fatalf("instance %d: %v", i, err)
 		}
-		want = slices.Clone(want)
-		got, _, err := d.ExtendFit(p, &sol, nil, nil, nil)
-		if err != nil || !slices.Equal(got, want) {
-			t.Fatalf("instance %d: ExtendFit from nothing %v (%v), NestedFit %v", i, got, err, want)
-		}
+		byRank := slices.Clone(d.byRank) // the order depends on p only
 		if err := d.Optimize(p, &sol); err != nil {
 			t.Fatalf("instance %d: %v", i, err)
 		}
 		base := slices.Clone(sol.Kept)
-		got, _, err = d.ExtendFit(p, &sol, base, nil, nil)
-		if err != nil {
-			t.Fatalf("instance %d: %v", i, err)
+		for _, from := range [][]int{nil, base} {
+			got, _, err := d.ExtendFit(p, &sol, from, nil, nil)
+			if err != nil {
+				t.Fatalf("instance %d: %v", i, err)
+			}
+			if _, ok := p.Evaluate(got); !ok || !closed(p.Rules, got) || !isSubset(from, got) {
+				t.Fatalf("instance %d: extension %v of %v: feasible and closed %v", i, got, from, closed(p.Rules, got))
+			}
+			if want := extendRef(p, from, byRank); !slices.Equal(got, want) {
+				t.Fatalf("instance %d: extension of %v is %v, want %v", i, from, got, want)
+			}
 		}
-		if _, ok := p.Evaluate(got); !ok || !closed(p.Rules, got) || !isSubset(base, got) {
-			t.Fatalf("instance %d: extension %v of %v: feasible and closed %v", i, got, base, closed(p.Rules, got))
-		}
+		got := slices.Clone(sol.Kept)
 		if len(got) > len(base) {
 			extended++
+		}
+		budget := p.Budget
+		for p.Budget = budget + 1; p.Budget <= budget+30; p.Budget += 1 + rng.IntN(5) {
+			more, _, err := d.ExtendFit(p, &sol, base, nil, nil)
+			if err != nil {
+				t.Fatalf("instance %d: %v", i, err)
+			}
+			if !isSubset(got, more) {
+				t.Fatalf("instance %d: from %v, budget %d gives %v, budget %d %v", i, base, budget, got, p.Budget, more)
+			}
+			got = slices.Clone(more)
 		}
 	}
 	if extended == 0 {
 		t.Fatal("no optimum was extended")
 	}
+}
+
+// extendRef is ExtendFit by its definition, in O(n²) per step: C is Q, base and their
+// closures; the candidates are the tokens outside C next to a run of C that holds a word
+// (not only punctuation), those between two such runs first, each group by byRank; the
+// first candidate joins C with its closure while that fits the budget.
+func extendRef(p *Problem, base []int, byRank []int32) []int {
+	r := p.Rules
+	n := r.N()
+	in := make([]bool, n+1)
+	inC := func(v int) bool { return in[v] }
+	weight := 0
+	add := func(v int) {
+		if !in[v] {
+			in[v] = true
+			weight += p.Lens[v-1] + 1
+		}
+	}
+	for _, q := range p.Query {
+		add(q)
+	}
+	r.QueryClosure(p.Query, inC, add)
+	for _, v := range base {
+		r.Closure(v, inC, add)
+	}
+	words := func(v, step int) bool { // the run of C from v in direction step holds a word
+		for ; v >= 1 && v <= n && in[v]; v += step {
+			if !r.Punct(v) {
+				return true
+			}
+		}
+		return false
+	}
+	for {
+		best := -1
+		for _, group := range []int{2, 1} {
+			for _, v := range byRank {
+				u := int(v)
+				if in[u] {
+					continue
+				}
+				touches := 0
+				if u > 1 && in[u-1] && words(u-1, -1) {
+					touches++
+				}
+				if u < n && in[u+1] && words(u+1, 1) {
+					touches++
+				}
+				if touches == group {
+					best = u
+					break
+				}
+			}
+			if best >= 0 {
+				break
+			}
+		}
+		if best < 0 || weight+r.Closure(best, inC, nil) > p.capacity() {
+			break
+		}
+		r.Closure(best, inC, add)
+	}
+	var kept []int
+	for v := 1; v <= n; v++ {
+		if in[v] {
+			kept = append(kept, v)
+		}
+	}
+	return kept
 }

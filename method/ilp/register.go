@@ -10,9 +10,9 @@ import (
 )
 
 // FileName is the embedded ILP model file (MODELS.md), in this package's directory.
-const FileName = "ilp-v5.qsm"
+const FileName = "ilp-v6.qsm"
 
-//go:embed ilp-v5.qsm
+//go:embed ilp-v6.qsm
 var file []byte
 
 // The compile-time checks of what the method package provides.
