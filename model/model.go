@@ -135,9 +135,9 @@ const (
 	// rules of package wellformed (no function word without its head, whole names,
 	// numbers with their symbols, negations and hedges with their heads, balanced
 	// quotes and brackets) and uses the budget: VERTEX ADDITION fills the budget left
-	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP adds
-	// a bonus per character kept (ilp.Model). The oracle and the window baseline ignore
-	// it.
+	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP grows
+	// its exact optimum outward from the words it holds while the next unit fits
+	// (ilp.TreeDP.ExtendFit). The oracle and the window baseline ignore it.
 	Snippet
 	// Nested is the Snippet decoding under one more promise: for one sentence and
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for

@@ -138,8 +138,8 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	}
 	if r.Off&(1<<Article) == 0 {
 		for v := 1; v < n; v++ {
-			if a, _ := IsArticle(&s.Tokens[v-1]); a {
-				r.bindArticle(s, t, v)
+			if a, vowel := IsArticle(&s.Tokens[v-1]); a {
+				r.bindArticle(s, t, v, vowel)
 			}
 		}
 	}
@@ -413,25 +413,25 @@ func (r *Rules) bindPair(s *syntax.Sentence, t *syntax.Tree, o, c int) {
 // long investigation", an "unnatural, sudden" death), and the tokens from w up the
 // parse to h all lie between v and h and are words, v needs w instead of h, and each
 // token on that path needs its head. The rule tree stays a tree: v has no children.
-func (r *Rules) bindArticle(s *syntax.Sentence, t *syntax.Tree, v int) {
+// vowel is the sound the article asks for, as IsArticle reports it.
+func (r *Rules) bindArticle(s *syntax.Sentence, t *syntax.Tree, v int, vowel bool) {
 	h := t.Head(v)
 	if h <= v+1 || r.bind[v] != NeedsHead || t.NumChildren(v) != 0 {
 		return
 	}
 	w := v + 1
-	for w < h && isPunct(&s.Tokens[w-1]) {
+	for w < h && r.punct[w] {
 		w++
 	}
-	_, vowel := IsArticle(&s.Tokens[v-1])
 	clash := false
 	for u := w + 1; u <= h && !clash; u++ {
-		clash = !isPunct(&s.Tokens[u-1]) && disagrees(vowel, s.Tokens[u-1].Form)
+		clash = !r.punct[u] && disagrees(vowel, s.Tokens[u-1].Form)
 	}
 	if !clash {
 		return
 	}
 	for u := w; u != h; u = t.Head(u) {
-		if u <= v || u > h || isPunct(&s.Tokens[u-1]) {
+		if u <= v || u > h || r.punct[u] {
 			return // the path leaves the phrase
 		}
 	}

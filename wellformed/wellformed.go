@@ -13,9 +13,9 @@
 //   - Negation: "not", "n't", "never" and "no" are kept whenever their head is.
 //   - Articles: "a" or "an" is not followed by a word it does not agree with ("a
 //     investigation" from "a long investigation"). When a word between the article and
-//     its head starts with the other sound, the article needs the word right after it,
-//     and the words from there up to the head need their heads, so the article is kept
-//     only with the words that made it agree.
+//     its head starts with the other sound, the article needs the first word after it
+//     (punctuation skipped), and the words from there up to the head need their heads,
+//     so the article is kept only with the words that made it agree.
 //   - Hedges: epistemic hedges ("reportedly", "allegedly", "may", …) are kept whenever
 //     their head is.
 //   - Punctuation goes with the phrase it delimits: a punct token (but sentence-final

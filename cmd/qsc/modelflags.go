@@ -11,10 +11,10 @@ import (
 	"github.com/qsc-nlp/qsc/internal/pipeline"
 )
 
-// accurateUsage describes the --accurate flag of every command that parses raw text.
 // decodingUsage is the usage of the --decoding flag of qsc compress and qsc snippets.
 const decodingUsage = "how the method's decisions become the compression: snippet (budget-true and well-formed), nested (the same, and a larger -b never drops a word: for a snippet that grows) or paper (Handler & O'Connor's decoder)"
 
+// accurateUsage describes the --accurate flag of every command that parses raw text.
 var accurateUsage = "parse with the embedded beam-search parser " + pipeline.ParserBeamName + ": better trees, about 6 times slower parsing"
 
 // modelFlags are the flags that choose the tagger and parser: the embedded defaults, the

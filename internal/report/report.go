@@ -258,7 +258,6 @@ func bootstrap(metric, nameA, nameB string, a, b []float64, samples int, seed ui
 	return t, nil
 }
 
-// meanStd returns the mean and the population standard deviation of xs.
 // meanStd returns the mean and population standard deviation of xs, leaving out NaN
 // values (the SLOR of an empty compression), and how many it left out.
 func meanStd(xs []float64) (float64, float64, int) {

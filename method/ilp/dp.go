@@ -38,7 +38,7 @@ type TreeDP struct {
 	stack  []frame
 	far    []float64 // far[v]: min(distance of v to Q, ProximityReach) / ProximityReach
 	wq     []int     // wq[v]: total weight of the query tokens in v's subtree
-	// nested decoding (NestedOptimize)
+	// nested decoding (NestedFit) and the snippet decoding's extension (ExtendFit)
 	fn     []pwl     // fn[2v+p]: F_v^p, the relaxation of v's subtree as a function of μ
 	thr    []float64 // thr[2v+p]: v's threshold t_v^p
 	hs     []hinge   // the hinges of every fn
@@ -48,14 +48,14 @@ type TreeDP struct {
 	rank   []float64 // entry price of every token
 	in     []bool    // membership of the current set
 	byRank []int32   // tokens by falling rank
-	seq    []int32   // the tokens added after closure(Q), in turn
+	seq    []int32   // the tokens added after closure(Q) and the base, in turn
 	cuts   []int     // where each added unit ends in seq
 	// the snippet decoding's extension (extend)
-	pos   []int32 // pos[v]: v's place in byRank
-	lo    []int32 // at the right end of a run of C: its left end
-	hi    []int32 // at the left end: its right end
-	words []int32 // at either end: the run's tokens that are not punctuation
-	heap  []int32 // the candidates' keys
+	pos  []int32 // pos[v]: v's place in byRank
+	lo   []int32 // at the right end of a run of C: its left end
+	hi   []int32 // at the left end: its right end
+	word []bool  // at either end: whether the run holds a token that is not punctuation
+	heap []int32 // the candidates' keys
 }
 
 type frame struct{ v, p, c int }

@@ -124,7 +124,7 @@ type MIP struct {
 // Optimize solves p with GLPK.
 func (m *MIP) Optimize(p *Problem, sol *Solution) error {
 	if p.Rules != nil || p.Price != 0 || p.Nested || p.Proximity != 0 {
-		return fmt.Errorf("%w: the glpk backend solves the paper's program only (no rules, no fill); use dp for snippets", ErrNoBackend)
+		return fmt.Errorf("%w: the glpk backend solves the paper's program only (no rules, no price); use dp for snippets", ErrNoBackend)
 	}
 	var err error
 	if m.mark, err = p.validate(m.mark); err != nil {

@@ -186,7 +186,6 @@ type scratch struct {
 	// for OptimizeFit: the sentence being solved, and trimmed as a func made once
 	sentence *syntax.Sentence
 	trim     func([]int) []int
-	base     []int  // the exact optimum, which ExtendFit extends
 	ext      TreeDP // ExtendFit and nested decoding with another backend than the DP
 }
 
@@ -242,7 +241,7 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 
 // decode solves the problem of sc under its rules: nested decoding, or the snippet
 // decoding, which is the exact optimum (by the backend; under fits too with the DP)
-// extended along the order of nested decoding while the next unit fits (ExtendFit).
+// grown outward from the words it holds while the next unit fits (ExtendFit).
 func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 	dp, isDP := sc.opt.(*TreeDP)
 	if !isDP {
@@ -252,20 +251,19 @@ func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 		kept, _, err := dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
 		return kept, err
 	}
-	var kept []int
-	if isDP {
-		var err error
-		if kept, _, err = dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, fits); err != nil {
-			return nil, err
-		}
-	} else {
+	if !isDP {
 		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 			return nil, err
 		}
-		kept = sc.trim(sc.sol.Kept)
+		kept, _, err := dp.ExtendFit(&sc.p, &sc.sol, sc.trim(sc.sol.Kept), sc.trim, fits)
+		return kept, err
 	}
-	sc.base = append(sc.base[:0], kept...)
-	kept, _, err := dp.ExtendFit(&sc.p, &sc.sol, sc.base, sc.trim, fits)
+	kept, _, err := dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, fits)
+	if err != nil {
+		return nil, err
+	}
+	// The DP is set up for this problem: extend its optimum without preparing again.
+	kept, _, err = dp.extendFrom(&sc.p, &sc.sol, kept, sc.trim, fits)
 	return kept, err
 }
 

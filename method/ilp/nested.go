@@ -66,7 +66,29 @@ func (d *TreeDP) NestedOptimize(p *Problem, sol *Solution) error {
 // longer prefix never fits where a shorter one does not. It returns the kept set through
 // post (aliasing sol.Kept or post's memory) and whether it fits.
 func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	return d.nestedFrom(p, sol, nil, false, post, fits)
+	r, n, err := d.setup(p)
+	if err != nil {
+		return nil, false, err
+	}
+	// C = closure(Q), then the tokens by falling rank while the next one fits.
+	weight, capK := d.seed(p, r, n, nil), p.capacity()
+	if !d.entryPrices(p) {
+		return nil, false, errInfeasible
+	}
+	inC := func(v int) bool { return d.in[v] }
+	add := func(v int) { d.in[v] = true; d.seq = append(d.seq, int32(v)) }
+	for _, v := range d.byRank {
+		if d.in[v] {
+			continue
+		}
+		c := r.Closure(int(v), inC, nil)
+		if weight+c > capK {
+			break
+		}
+		weight += r.Closure(int(v), inC, add)
+		d.cuts = append(d.cuts, len(d.seq))
+	}
+	return d.finish(p, sol, post, fits)
 }
 
 // ExtendFit is the snippet decoding's last step. It starts C from base (a compression of
@@ -81,30 +103,39 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 // the length, which does not depend on the budget once the budget is larger; the
 // extension then adds a prefix of one sequence, so that a larger budget keeps what a
 // smaller one kept, and it reads as a window around the words the model chose instead of
-// fragments all over the sentence (docs/snippets.md). p must not be Nested.
+// fragments all over the sentence (docs/snippets.md). base may alias sol.Kept.
 func (d *TreeDP) ExtendFit(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	return d.nestedFrom(p, sol, base, true, post, fits)
+	if _, _, err := d.setup(p); err != nil {
+		return nil, false, err
+	}
+	return d.extendFrom(p, sol, base, post, fits)
 }
 
-// nestedFrom is NestedFit starting from the closure of Q and base, or, when around is
-// set, ExtendFit.
-func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, around bool, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
+// setup validates p, which must carry its rules, and prepares d for them: the query marks,
+// the token weights and order over the rule tree, and the distances to Q, as solve does.
+// It returns the rules and the number of tokens.
+func (d *TreeDP) setup(p *Problem) (*wellformed.Rules, int, error) {
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	r := p.Rules
 	if r == nil || r.N() != p.Tree.N() {
-		return nil, false, fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
+		return nil, 0, fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
 	}
-	t := r.Tree()
-	n := d.prepare(p, t)
-	// C = closure(Q) and base, then the tokens by falling rank while the next one fits;
-	// d.seq records the tokens added after them, and d.cuts where each unit ends in it.
+	n := d.prepare(p, r.Tree())
+	d.distances(p)
+	return r, n, nil
+}
+
+// seed sets C (d.in) to Q, the closure of Q and that of every token of base, empties the
+// record of the tokens added after them (d.seq, and d.cuts where each unit ends in it),
+// and returns the weight of C.
+func (d *TreeDP) seed(p *Problem, r *wellformed.Rules, n int, base []int) int {
 	d.in, _ = grow(d.in[:0], n+1)
 	clear(d.in)
 	inC := func(v int) bool { return d.in[v] }
-	add := func(v int) { d.in[v] = true; d.seq = append(d.seq, int32(v)) }
+	set := func(v int) { d.in[v] = true }
 	weight := 0
 	for _, q := range p.Query {
 		if !d.in[q] {
@@ -112,38 +143,31 @@ func (d *TreeDP) nestedFrom(p *Problem, sol *Solution, base []int, around bool, 
 			weight += d.w[q]
 		}
 	}
-	weight += r.QueryClosure(p.Query, inC, func(v int) { d.in[v] = true })
+	weight += r.QueryClosure(p.Query, inC, set)
 	for _, v := range base {
 		if v >= 1 && v <= n && !d.in[v] {
-			weight += r.Closure(v, inC, func(u int) { d.in[u] = true })
+			weight += r.Closure(v, inC, set)
 		}
 	}
-	capK := p.capacity()
 	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
-	if around && !d.roomFor(r, n, capK-weight) {
+	return weight
+}
+
+// extendFrom is ExtendFit once d is set up for p (setup, or solve for the same problem:
+// the snippet decoding calls it right after OptimizeFit).
+func (d *TreeDP) extendFrom(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
+	r := p.Rules
+	n := r.N()
+	weight, capK := d.seed(p, r, n, base), p.capacity()
+	if !d.roomFor(r, n, capK-weight) {
 		// Nothing fits beside the optimum: no order is needed (the extension costs
 		// about as much as the exact program's own pass otherwise).
 		return d.finish(p, sol, post, fits)
 	}
-	d.distances(p)
 	if !d.entryPrices(p) {
 		return nil, false, errInfeasible
 	}
-	if around {
-		d.extend(r, n, weight, capK)
-		return d.finish(p, sol, post, fits)
-	}
-	for _, v := range d.byRank {
-		if d.in[v] {
-			continue
-		}
-		c := r.Closure(int(v), inC, nil)
-		if weight+c > capK {
-			break
-		}
-		weight += r.Closure(int(v), inC, add)
-		d.cuts = append(d.cuts, len(d.seq))
-	}
+	d.extend(r, n, weight, capK)
 	return d.finish(p, sol, post, fits)
 }
 
@@ -163,20 +187,18 @@ func (d *TreeDP) extend(r *wellformed.Rules, n, weight, capK int) {
 	}
 	d.lo, _ = grow(d.lo[:0], n+1)
 	d.hi, _ = grow(d.hi[:0], n+1)
-	d.words, _ = grow(d.words[:0], n+1)
+	d.word, _ = grow(d.word[:0], n+1)
 	d.heap = d.heap[:0]
 	for v := 1; v <= n; {
 		if !d.in[v] {
 			v++
 			continue
 		}
-		h, w := v, int32(0)
+		h, w := v, false
 		for ; h <= n && d.in[h]; h++ {
-			if !r.Punct(h) {
-				w++
-			}
+			w = w || !r.Punct(h)
 		}
-		d.hi[v], d.lo[h-1], d.words[v], d.words[h-1] = int32(h-1), int32(v), w, w
+		d.hi[v], d.lo[h-1], d.word[v], d.word[h-1] = int32(h-1), int32(v), w, w
 		v = h
 	}
 	for v := 1; v <= n; v++ {
@@ -203,8 +225,8 @@ func (d *TreeDP) extend(r *wellformed.Rules, n, weight, capK int) {
 // offer makes v, outside C, a candidate of extend when it touches a run with a word: its key
 // is its place in d.byRank, plus n unless it closes a gap between two such runs.
 func (d *TreeDP) offer(n, v int) {
-	left := v > 1 && d.in[v-1] && d.words[v-1] > 0
-	right := v < n && d.in[v+1] && d.words[v+1] > 0
+	left := v > 1 && d.in[v-1] && d.word[v-1]
+	right := v < n && d.in[v+1] && d.word[v+1]
 	switch {
 	case left && right:
 		d.push(d.pos[v])
@@ -215,20 +237,17 @@ func (d *TreeDP) offer(n, v int) {
 
 // keep adds v to C, merges the runs on either side of it, and offers the tokens next to
 // the merged run. d.lo is valid at the right end of a run, d.hi at its left end, and
-// d.words (the run's words) at both.
+// d.word (whether the run holds a word) at both.
 func (d *TreeDP) keep(r *wellformed.Rules, n, v int) {
-	l, h, w := v, v, int32(0)
-	if !r.Punct(v) {
-		w = 1
-	}
+	l, h, w := v, v, !r.Punct(v)
 	if v > 1 && d.in[v-1] {
-		l, w = int(d.lo[v-1]), w+d.words[v-1]
+		l, w = int(d.lo[v-1]), w || d.word[v-1]
 	}
 	if v < n && d.in[v+1] {
-		h, w = int(d.hi[v+1]), w+d.words[v+1]
+		h, w = int(d.hi[v+1]), w || d.word[v+1]
 	}
 	d.in[v] = true
-	d.hi[l], d.lo[h], d.words[l], d.words[h] = int32(h), int32(l), w, w
+	d.hi[l], d.lo[h], d.word[l], d.word[h] = int32(h), int32(l), w, w
 	if l > 1 {
 		d.offer(n, l-1)
 	}
