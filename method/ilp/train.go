@@ -244,9 +244,11 @@ func (p *perceptron) step(in model.Input, extra int) (bool, error) {
 	n := t.N()
 	setLens(&p.p, in)
 	p.p.Query, p.p.Budget = nil, in.Budget+extra
+	if p.query || p.snippet {
+		p.p.Query = in.Query
+	}
 	if p.query {
 		p.x.SetQuery(in.Query)
-		p.p.Query = in.Query
 	}
 	p.arcs.Reset()
 	p.off, _ = grow(p.off[:0], 2*n+1)
@@ -272,8 +274,9 @@ func (p *perceptron) step(in model.Input, extra int) (bool, error) {
 	}
 	p.p.Rules = nil
 	if p.snippet {
-		p.p.Query = in.Query
-		if err := p.rules.Reset(in.Sentence, t, p.p.Lens, in.Query, in.Budget); err != nil {
+		// The rules are those of the budget the tuple is solved under (slack included):
+		// whether they yield to the query depends on it.
+		if err := p.rules.Reset(in.Sentence, t, p.p.Lens, in.Query, p.p.Budget); err != nil {
 			return false, err
 		}
 		p.p.Rules = &p.rules
