@@ -165,7 +165,7 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		}
 	}
 	if *sf.slack {
-		if err := writeSlack(&md, &rep, ms, decs, inputs, slorLM); err != nil {
+		if err := writeSlack(&md, &rep, ms, decs, inputs, slorLM, rows); err != nil {
 			return err
 		}
 	}
@@ -175,9 +175,20 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 	return writeSnippetOutputs(&md, &rep, out, "snippets", stdout)
 }
 
+// findRow returns the row of method under dec, nil when rows has none.
+func findRow(rows []evaluate.SnippetRow, method, dec string) *evaluate.SnippetRow {
+	for i := range rows {
+		if rows[i].Method == method && rows[i].Decoding == dec {
+			return &rows[i]
+		}
+	}
+	return nil
+}
+
 // writeSlack evaluates every method and decoding at budgets beyond the gold length
-// (evaluate.SlackBudgets) and writes the table.
-func writeSlack(md *strings.Builder, rep *snippetReport, ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model) error {
+// (evaluate.SlackBudgets, reusing the rows of the main table for k = 0) and writes the
+// table.
+func writeSlack(md *strings.Builder, rep *snippetReport, ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model, rows []evaluate.SnippetRow) error {
 	fmt.Fprintf(md, "\n## Budget slack (b = ℓ(gold) + k characters, all %d tuples)\n\n", len(inputs))
 	fmt.Fprintf(md, "The gold compressions are exactly ℓ(gold) long. A decoder that packs the budget to the character can rebuild them at k = 0 and not at k = 2; a reader's budget is never the gold's length. F1 is against the same gold.\n\n")
 	fmt.Fprintf(md, "| method | decoding |")
@@ -187,7 +198,8 @@ func writeSlack(md *strings.Builder, rep *snippetReport, ms []model.Method, decs
 	fmt.Fprintf(md, "\n|---|---|%s\n", strings.Repeat("--:|", len(evaluate.SlackOffsets)))
 	for _, m := range ms {
 		for _, dec := range decodingsOf(m, decs) {
-			sl, err := evaluate.SlackBudgets(m, dec, inputs, snippetSLOR(slorLM, inputs))
+			at0 := findRow(rows, m.Name(), dec.String())
+			sl, err := evaluate.SlackBudgets(m, dec, inputs, snippetSLOR(slorLM, inputs), at0)
 			if err != nil {
 				return err
 			}
@@ -301,14 +313,7 @@ func writeSnippetNotes(w io.Writer) {
 // writeExamples prints n fixed examples (drawn with the seed among the sentences longer
 // than their budget): the window, the paper's VA_LR, and the default method.
 func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input, n int, seed uint64) {
-	find := func(method, dec string) *evaluate.SnippetRow {
-		for i := range rows {
-			if rows[i].Method == method && rows[i].Decoding == dec {
-				return &rows[i]
-			}
-		}
-		return nil
-	}
+	find := func(method, dec string) *evaluate.SnippetRow { return findRow(rows, method, dec) }
 	win, old, def, nest := find(model.NameWindow, "snippet"), find(model.NameLR, "paper"), find(defaultSnippetMethod, "snippet"), find(defaultSnippetMethod, "nested")
 	if win == nil || old == nil || def == nil {
 		return

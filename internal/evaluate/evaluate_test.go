@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -10,7 +11,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/synth"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
-	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 func TestInputsAndLatency(t *testing.T) {
@@ -50,13 +50,26 @@ func TestSweepAndSlack(t *testing.T) {
 	if sw.Pairs != len(inputs)*(len(SweepFractions)-1) || sw.Nested != sw.Pairs || sw.Regressions != 0 {
 		t.Errorf("window sweep: %d pairs, %d nested, %d regressions", sw.Pairs, sw.Nested, sw.Regressions)
 	}
-	sl, err := SlackBudgets(w, model.Snippet, inputs, nil)
+	sl, err := SlackBudgets(w, model.Snippet, inputs, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	row, err := SnippetScore(w, model.Snippet, inputs, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Given the row at b = ℓ(gold), the slack table takes it as its first point, the
+	// same as computed, and refuses a row of something else.
+	again, err := SlackBudgets(w, model.Snippet, inputs, nil, &row)
+	a, _ := json.Marshal(again) // SLOR is NaN here: compare the JSON, which leaves it out
+	b, _ := json.Marshal(sl)
+	if err != nil || string(a) != string(b) {
+		t.Errorf("with the row at +0: %s, %v; want %s", a, err, b)
+	}
+	other := row
+	other.Decoding = model.Nested.String()
+	if _, err := SlackBudgets(w, model.Snippet, inputs, nil, &other); err == nil {
+		t.Error("the row of another decoding taken as +0")
 	}
 	if len(sl.Points) != len(SlackOffsets) || sl.Points[0].F1 != row.F1 || sl.N != len(inputs) {
 		t.Fatalf("slack %+v, want %d points, the first with F1 %v", sl, len(SlackOffsets), row.F1)
@@ -69,10 +82,10 @@ func TestSweepAndSlack(t *testing.T) {
 }
 
 // TestRoomLeft checks the measure of a decoding that stops early: a compression that
-// leaves room for a token with its closure counts, one that fills the budget or holds
-// the whole sentence does not.
+// leaves room for a word with its closure counts, one that fills the budget, holds the
+// whole sentence, or could only gain punctuation does not.
 func TestRoomLeft(t *testing.T) {
-	var r wellformed.Rules
+	var m room
 	checked := 0
 	for _, in := range synth.Inputs(5, 200) {
 		forms := in.Sentence.Forms()
@@ -85,20 +98,43 @@ func TestRoomLeft(t *testing.T) {
 			all[i] = i + 1
 		}
 		in.Budget = charLen(forms, all)
-		if roomLeft(&r, in, forms, all) {
+		if m.left(in, forms, all) {
 			t.Fatalf("the whole sentence leaves room")
 		}
 		q := slices.Sorted(slices.Values(in.Query))
-		if roomLeft(&r, in, forms, q) == (charLen(forms, q) == in.Budget) {
-			t.Fatalf("Q alone under the sentence's length: room %v", roomLeft(&r, in, forms, q))
+		// With the budget of the whole sentence, a word outside Q fits (its closure is
+		// part of the sentence) unless there is none.
+		got, word := m.left(in, forms, q), false // left resets m.rules for in
+		for v := 1; v <= n; v++ {
+			word = word || (!slices.Contains(q, v) && !m.rules.Punct(v))
+		}
+		if got != word {
+			t.Fatalf("Q alone under the sentence's length: room %v, a word outside Q %v", got, word)
 		}
 		in.Budget = charLen(forms, q)
-		if roomLeft(&r, in, forms, q) {
+		if m.left(in, forms, q) {
 			t.Fatalf("Q alone under its own length leaves room")
 		}
 		checked++
 	}
 	if checked == 0 {
 		t.Fatal("nothing checked")
+	}
+	// "Dogs bark" with the room for " .": only punctuation fits, which is no room.
+	s := &syntax.Sentence{Tokens: []syntax.Token{
+		{Form: "Dogs", XPOS: "NNS", Head: 2, Rel: "nsubj"},
+		{Form: "bark", XPOS: "VBP", Head: 0, Rel: "root"},
+		{Form: ".", XPOS: ".", Head: 2, Rel: "punct"},
+	}}
+	ins, err := Inputs([]*dataset.Tuple{{ID: "t", Sentence: s, Query: []int{1}, Budget: 11, Gold: []int{1, 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms := s.Forms()
+	if m.left(ins[0], forms, []int{1, 2}) {
+		t.Error(`"Dogs bark" leaves room for "."`)
+	}
+	if !m.left(ins[0], forms, []int{1, 3}) {
+		t.Error(`"Dogs ." does not leave room for "bark"`)
 	}
 }

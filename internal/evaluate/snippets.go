@@ -40,7 +40,7 @@ type SnippetRow struct {
 	// Broken counts the compressions with at least one violation (hedges aside).
 	Broken int `json:"broken"`
 	// RoomLeft counts the compressions shorter than their sentence that leave room for
-	// more: a token outside C whose closure under the rules still fits the budget.
+	// more: a word outside C whose closure under the rules still fits the budget.
 	RoomLeft int `json:"room_left"`
 	// PerF1, PerSLOR and Kept are per input, in input order.
 	PerF1   []float64 `json:"-"`
@@ -80,7 +80,7 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 	}
 	var crs, use []float64
 	var ck wellformed.Checker
-	var rules wellformed.Rules
+	var rm room
 	for i, in := range inputs {
 		kept := row.Kept[i]
 		f1, err := metrics.F1(in.Tree.N(), kept, in.Gold)
@@ -100,7 +100,7 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 		if c.Any() {
 			row.Broken++
 		}
-		if roomLeft(&rules, in, forms, kept) {
+		if rm.left(in, forms, kept) {
 			row.RoomLeft++
 		}
 	}
@@ -128,28 +128,40 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 	return row, nil
 }
 
-// roomLeft reports whether a compression kept of in, shorter than the sentence, leaves
-// room in the budget for a token outside it with its closure under the rules: whether
-// the decoding stopped before nothing more fit.
-func roomLeft(r *wellformed.Rules, in model.Input, forms []string, kept []int) bool {
+// room measures whether compressions stop before nothing more fits; its buffers are
+// reused from one compression to the next.
+type room struct {
+	rules wellformed.Rules
+	lens  []int
+	in    []bool
+}
+
+// left reports whether a compression kept of in, shorter than the sentence, leaves room
+// in the budget for a word (a token that is not punctuation) outside it with its closure
+// under the rules (those RulesOff leaves on): whether the decoding stopped before nothing
+// more fit.
+func (m *room) left(in model.Input, forms []string, kept []int) bool {
 	n := len(forms)
 	if len(kept) == n {
 		return false
 	}
-	lens := make([]int, n)
-	for i, f := range forms {
-		lens[i] = utf8.RuneCountInString(f)
+	m.lens = m.lens[:0]
+	for _, f := range forms {
+		m.lens = append(m.lens, utf8.RuneCountInString(f))
 	}
-	if err := r.Reset(in.Sentence, in.Tree, lens, in.Query, in.Budget); err != nil {
+	m.rules.Off = RulesOff
+	if err := m.rules.Reset(in.Sentence, in.Tree, m.lens, in.Query, in.Budget); err != nil {
 		return false
 	}
-	inC := make([]bool, n+1)
+	m.in = slices.Grow(m.in[:0], n+1)[:n+1]
+	clear(m.in)
 	for _, v := range kept {
-		inC[v] = true
+		m.in[v] = true
 	}
-	left := in.Budget - charLen(forms, kept)
+	inC := func(u int) bool { return m.in[u] }
+	free := in.Budget - charLen(forms, kept)
 	for v := 1; v <= n; v++ {
-		if !inC[v] && r.Closure(v, func(u int) bool { return inC[u] }, nil) <= left {
+		if !m.in[v] && !m.rules.Punct(v) && m.rules.Closure(v, inC, nil) <= free {
 			return true
 		}
 	}
@@ -271,11 +283,19 @@ type Slack struct {
 // use. The gold compressions are exactly ℓ(gold) long, so a decoder that packs the budget
 // to the character can rebuild them at k = 0 and not at k = 2: the table shows how much
 // of a method's F1 at b = ℓ(gold) comes from the budget being the gold's length, which a
-// reader's budget never is.
-func SlackBudgets(m model.Method, dec model.Decoding, inputs []model.Input, slor SLORFunc) (Slack, error) {
+// reader's budget never is. at0, when not nil, is SnippetScore's row for m, dec and the
+// same inputs at b = ℓ(gold), which is then the point k = 0 instead of being computed again.
+func SlackBudgets(m model.Method, dec model.Decoding, inputs []model.Input, slor SLORFunc, at0 *SnippetRow) (Slack, error) {
 	sl := Slack{Method: m.Name(), Decoding: dec.String(), N: len(inputs)}
 	ins := make([]model.Input, len(inputs))
 	for _, k := range SlackOffsets {
+		if k == 0 && at0 != nil {
+			if at0.Method != sl.Method || at0.Decoding != sl.Decoding || at0.N != sl.N {
+				return sl, fmt.Errorf("slack: the row at b = ℓ(gold) is %s, %s on %d inputs, not %s, %s on %d", at0.Method, at0.Decoding, at0.N, sl.Method, sl.Decoding, sl.N)
+			}
+			sl.Points = append(sl.Points, SlackPoint{Offset: 0, F1: at0.F1, SLOR: at0.SLOR, SLORJSON: at0.SLORJSON, BudgetUse: at0.BudgetUse})
+			continue
+		}
 		for i, in := range inputs {
 			ins[i] = in
 			ins[i].Budget = in.Budget + k

@@ -129,6 +129,9 @@ type Test struct {
 	Delta   float64 `json:"delta"`
 	P       float64 `json:"p"`
 	Samples int     `json:"samples"`
+	// LeftOut counts the sentences left out because a score is undefined (the SLOR of
+	// an empty compression).
+	LeftOut int `json:"left_out,omitempty"`
 }
 
 // Report holds every figure of the three tables and the latency figure's inputs.
@@ -219,11 +222,19 @@ func Build(in Input) (*Report, error) {
 	for _, metric := range []struct {
 		name string
 		a, b []float64
-	}{{"F1", lr.F1, il.F1}, {"SLOR", lr.SLOR, il.SLOR}} {
+		// empty: a NaN score is an empty compression's, to leave out (SLOR); for F1
+		// it is an error.
+		empty bool
+	}{{"F1", lr.F1, il.F1, false}, {"SLOR", lr.SLOR, il.SLOR, true}} {
 		if metric.a == nil || metric.b == nil {
 			continue
 		}
-		t, err := bootstrap(metric.name, lr.Name, il.Name, metric.a, metric.b, in.Samples, in.Seed)
+		a, b, left := metric.a, metric.b, 0
+		if metric.empty {
+			a, b, left = finitePairs(a, b)
+		}
+		t, err := bootstrap(metric.name, lr.Name, il.Name, a, b, in.Samples, in.Seed)
+		t.LeftOut = left
 		if err != nil {
 			return nil, err
 		}
@@ -256,6 +267,21 @@ func bootstrap(metric, nameA, nameB string, a, b []float64, samples int, seed ui
 	}
 	t.Delta, t.P, t.Samples = bs.Delta, bs.P, bs.Samples
 	return t, nil
+}
+
+// finitePairs returns the pairs (a[i], b[i]) where neither score is NaN (the SLOR of an
+// empty compression), and how many it left out; a and b when none is.
+func finitePairs(a, b []float64) ([]float64, []float64, int) {
+	if len(a) != len(b) || !slices.ContainsFunc(a, math.IsNaN) && !slices.ContainsFunc(b, math.IsNaN) {
+		return a, b, 0
+	}
+	fa, fb := make([]float64, 0, len(a)), make([]float64, 0, len(b))
+	for i := range a {
+		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
+			fa, fb = append(fa, a[i]), append(fb, b[i])
+		}
+	}
+	return fa, fb, len(a) - len(fa)
 }
 
 // meanStd returns the mean and population standard deviation of xs, leaving out NaN
@@ -347,6 +373,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "| %s | `%s` | %.4f | `%s` | %.4f | %+.4f | %s | %d | %s |\n",
 				t.Metric, t.Better, t.MeanB, t.Worse, t.MeanW, t.Delta, p, t.Samples, yesNo(t.Delta > 0 && t.P < 0.01))
+		}
+		for _, t := range r.Significance {
+			if t.LeftOut > 0 {
+				fmt.Fprintf(&b, "\n%s leaves out %d sentences where a compression is empty (no SLOR).\n", t.Metric, t.LeftOut)
+			}
 		}
 		fmt.Fprintf(&b, "\nBootstrap seed %d.\n", r.Seed)
 	}

@@ -287,3 +287,34 @@ func TestMeanStdEmpty(t *testing.T) {
 		t.Errorf("all empty: %v, %d", mean, empty)
 	}
 }
+
+// TestFinitePairs checks that the SLOR significance test can leave out, and count, the
+// sentences where either compression is empty (NaN SLOR) instead of failing on them.
+func TestFinitePairs(t *testing.T) {
+	a, b, left := finitePairs([]float64{2, math.NaN(), 3, 2.5, 4}, []float64{1, 1, math.NaN(), 1.5, 2})
+	if left != 2 || !slices.Equal(a, []float64{2, 2.5, 4}) || !slices.Equal(b, []float64{1, 1.5, 2}) {
+		t.Errorf("finitePairs = %v, %v, %d", a, b, left)
+	}
+	tt, err := bootstrap("SLOR", "lr", "ilp", a, b, 100, 1)
+	if err != nil || tt.Better != "lr" {
+		t.Errorf("bootstrap = %+v, %v", tt, err)
+	}
+	if _, _, left := finitePairs([]float64{1, 2}, []float64{0, 1}); left != 0 {
+		t.Errorf("finite scores: %d left out", left)
+	}
+	// In Build: an empty compression of LR leaves its sentence out of the SLOR test.
+	in := synthetic(50)
+	in.Methods[0].SLOR = slices.Clone(in.Methods[0].SLOR)
+	in.Methods[0].SLOR[3] = math.NaN()
+	r, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Significance) != 2 || r.Significance[1].LeftOut != 1 || !strings.Contains(md.String(), "SLOR leaves out 1 sentences") {
+		t.Errorf("significance %+v", r.Significance)
+	}
+}
