@@ -65,7 +65,6 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 	if len(runs) == 0 {
 		return 0
 	}
-	sent = sentenceOf(doc, sent, runs)
 	sc.lens = slices.Grow(sc.lens[:0], len(runs))[:len(runs)]
 	var w writer
 	h := 0
@@ -75,37 +74,12 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 		sc.lens[i] = w.n
 	}
 	sc.words = wordy(sc.words[:0], doc, runs, sc.hits)
-	plain, cut, last := 0, 0, -1
-	for i, r := range runs {
-		sep := 0 // the join: a space unless the run attaches to the word before
-		if i > 0 && spaced(doc, runs[i-1], r) {
-			sep = 1
-		}
-		plain += sep + sc.lens[i]
-		if !sc.words[i] {
-			continue
-		}
-		cutHere := false
-		switch {
-		case last < 0 && hasWord(doc[sent.Start:r.Start]):
-			cut += 2 // "… "
-		case last >= 0 && hasWord(doc[runs[last].End:r.Start]):
-			cutHere = true
-			cut += 2 // " …"
-			if opensCut(doc, runs[last]) {
-				cut-- // "“…"
-			}
-		}
-		if last >= 0 && spaced(doc, runs[last], r) && !(cutHere && closesCut(doc, r)) {
-			cut++
-		}
-		cut += sc.lens[i]
-		last = i
-	}
-	if hasWord(doc[runs[last].End:sent.End]) {
-		cut += 2 // " …"
-	}
-	return max(plain, cut)
+	w = writer{}
+	w.layout(doc, sent, runs, sc.hits, nil, sc.lens)
+	plain := w.n
+	w = writer{}
+	w.layout(doc, sent, runs, sc.hits, sc.words, sc.lens)
+	return max(plain, w.n)
 }
 
 // MinLength returns a lower bound on the length of any rendering (plain or with
@@ -130,14 +104,23 @@ func sentenceOf(doc string, sent Span, runs []Span) Span {
 // render writes the rendering of the runs kept (see Render) to w; runs and hits are
 // clean.
 func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool) {
-	if len(runs) == 0 {
-		return
-	}
-	sent = sentenceOf(doc, sent, runs)
 	var words []bool
 	if ellipsis {
 		words = wordy(nil, doc, runs, hits)
 	}
+	w.layout(doc, sent, runs, hits, words, nil)
+}
+
+// layout writes the runs (clean) of the sentence sent of doc to w, joined as Render
+// joins them: with ellipses when words, wordy's for the runs, is not nil. When lens is
+// not nil, w only counts (w.b is nil) and lens holds each run's length as w.run counts
+// it, so that Length counts the text of a run once for both renderings.
+func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, lens []int) {
+	if len(runs) == 0 {
+		return
+	}
+	sent = sentenceOf(doc, sent, runs)
+	ellipsis := words != nil
 	h, last := 0, -1
 	for i, r := range runs {
 		if ellipsis && !words[i] {
@@ -158,7 +141,11 @@ func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool)
 		if last >= 0 && spaced(doc, runs[last], r) && !(cut && closesCut(doc, r)) {
 			w.put(" ")
 		}
-		h = w.run(doc, r, hits, h)
+		if lens != nil {
+			w.n += lens[i]
+		} else {
+			h = w.run(doc, r, hits, h)
+		}
 		last = i
 	}
 	if ellipsis && hasWord(doc[runs[last].End:sent.End]) {

@@ -138,3 +138,15 @@ func FuzzLength(f *testing.F) {
 		}
 	})
 }
+
+// TestLengthAllocs checks Scratch's promise: once grown, Length allocates nothing.
+func TestLengthAllocs(t *testing.T) {
+	doc := `"Police arrested two men on Tuesday," officials said.`
+	at := func(s string) Span { i := strings.Index(doc, s); return Span{i, i + len(s)} }
+	kept, hits := []Span{at(`"Police`), at("two men"), at(`Tuesday,"`), at("said.")}, []Span{at("men")}
+	var sc Scratch
+	sc.Length(doc, Span{0, len(doc)}, kept, hits)
+	if a := testing.AllocsPerRun(100, func() { sc.Length(doc, Span{0, len(doc)}, kept, hits) }); a != 0 {
+		t.Errorf("Length allocates %v times", a)
+	}
+}
