@@ -82,7 +82,7 @@ type snippetState struct {
 	prob   []float64  // prob[v]: the Decider's p for a rejected v
 	heap   fillHeap
 	filled bool
-	joined []int32 // the tokens that joined C after closure(Q), in turn (for Nested)
+	joined int     // len(c.s.order) after closure(Q): what joined C after it follows (for Nested)
 	order  []int32 // Nested's order
 }
 
@@ -177,8 +177,8 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 }
 
 // queryClosure starts C as the closure of Q under the rules (the query's units, and the
-// units they need), which c.snip.rules holds, and empties c.snip.joined, which records
-// what joins C after it. It fails when the closure does not fit the budget: the rules
+// units they need), which c.snip.rules holds, and sets c.snip.joined to where what
+// joins C after it starts in c.s.order. It fails when the closure does not fit the budget: the rules
 // yield when it does not, so they were computed for another budget.
 func (c *Compressor) queryClosure() error {
 	s := &c.s
@@ -187,7 +187,7 @@ func (c *Compressor) queryClosure() error {
 	if s.length > s.budget {
 		return errRules(-1, s.length)
 	}
-	c.snip.joined = c.snip.joined[:0]
+	c.snip.joined = len(s.order)
 	return nil
 }
 
@@ -228,7 +228,6 @@ func (c *Compressor) take(u int, tr Tracker) {
 	s.status[u] = stC
 	s.enter(u)
 	s.push(u)
-	c.snip.joined = append(c.snip.joined, int32(u))
 	if c.snip.filled {
 		c.pushRejected(u)
 	}
@@ -352,7 +351,10 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 		}
 	}
 	sn := &c.snip
-	sn.order = append(sn.order[:0], sn.joined...)
+	sn.order = sn.order[:0]
+	for _, v := range s.order[sn.joined:] {
+		sn.order = append(sn.order, int32(v))
+	}
 	for v := 1; v <= s.N(); v++ {
 		if s.status[v] != stC { // not added: last, left to right
 			sn.order = append(sn.order, int32(v))
