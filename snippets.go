@@ -354,7 +354,8 @@ const chunkBytes = 64 << 10
 
 // collect finds the sentences of doc that contain query terms and returns the first n, in
 // rank order (terms, then position), whose query fits in budget and that have at most
-// q.maxTokens tokens; the number of sentences of doc; the number of sentences that
+// q.maxTokens tokens, each sentence text once (a repeat of a kept sentence, such as a title
+// repeated in the body, would show the same snippet twice); the number of sentences of doc; the number of sentences that
 // contain a term; and the length of the shortest query over budget (0 when none is). It
 // counts the sentences that contain a term but are over q.maxTokens in q.long.
 //
@@ -384,7 +385,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 				if shortest == 0 || l < shortest {
 					shortest = l
 				}
-			} else if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n {
+			} else if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n && !repeated(*lv, doc, start, toks) {
 				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
 				c.s.Tokens = slices.Clone(toks)
 				for i := range c.s.Tokens {
@@ -401,6 +402,20 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 		best = append(best, levels[t][:min(len(levels[t]), n-len(best))]...)
 	}
 	return best, nsent, matched, shortest
+}
+
+// repeated reports whether the sentence toks (offsets from start in doc) has the same
+// text as a candidate of lv, which holds the sentences with as many terms: only those can
+// share its text.
+func repeated(lv []candidate, doc string, start int, toks []syntax.Token) bool {
+	text := doc[start+toks[0].Start : start+toks[len(toks)-1].End]
+	for i := range lv {
+		c := lv[i].s.Tokens
+		if doc[c[0].Start:c[len(c)-1].End] == text {
+			return true
+		}
+	}
+	return false
 }
 
 // ranked returns the number of candidates in levels: those that rank before any

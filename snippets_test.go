@@ -221,6 +221,24 @@ func TestSnippetsRanking(t *testing.T) {
 	}
 }
 
+// TestSnippetsRepeatedSentence checks that a sentence repeated in a document (a title
+// repeated in the body) gives one snippet, not the same one twice.
+func TestSnippetsRepeatedSentence(t *testing.T) {
+	e := newEngine(t)
+	doc := "Can police trace a cell phone?\n\nCan police trace a cell phone? The police said no."
+	sn, err := e.Snippets(context.Background(), doc, []string{"police"}, 200, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sn {
+		got = append(got, doc[s.Sentence.Start:s.Sentence.End])
+	}
+	if want := []string{"Can police trace a cell phone?", "The police said no."}; !slices.Equal(got, want) {
+		t.Errorf("snippets of %q: %q, want %q", doc, got, want)
+	}
+}
+
 func TestSnippetsBadRequests(t *testing.T) {
 	e := newEngine(t)
 	doc := news(t)
