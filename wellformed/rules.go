@@ -17,7 +17,7 @@ type Rules struct {
 	Off uint16
 
 	n       int
-	head    []int32    // rule head: the tree head, or as a pair's halves need (Head)
+	head    []int32    // rule head: the tree head, or as a pair or an article needs (Head)
 	bind    []Binding  // binding of v to head[v]
 	why     []Category // the rule behind bind[v]
 	top     []int32    // the unit of v: its highest member
@@ -36,7 +36,8 @@ type Rules struct {
 // N returns the number of tokens.
 func (r *Rules) N() int { return r.n }
 
-// Head returns the rule head of v: its tree head, except for the halves of a pair of
+// Head returns the rule head of v: its tree head, except for an article that needs the
+// word after it (see the package documentation, Articles) and for the halves of a pair of
 // quotes or brackets. When both are leaves, the opening half's rule head is the head of
 // what the pair encloses (NeedsHead), and the closing half's is the opening half
 // (WithHead); otherwise the closing half takes the head of the opening half (or the
@@ -60,7 +61,8 @@ func (r *Rules) Next(v int) int { return int(r.next[v]) }
 func (r *Rules) UnitWeight(t int) int { return r.ulen[t] }
 
 // Requires returns the unit that the unit with top t needs (the unit of its rule head,
-// when t is a function word), or 0.
+// when t is bound NeedsHead: a function word, or a word an article's agreement needs),
+// or 0.
 func (r *Rules) Requires(t int) int {
 	if r.bind[t] == NeedsHead && r.head[t] != 0 {
 		return int(r.top[r.head[t]])
@@ -247,12 +249,20 @@ func (r *Rules) closureLen(query []int) int {
 func (r *Rules) Closure(v int, inC func(int) bool, add func(int)) int {
 	w := 0
 	for t := r.Top(v); t != 0 && !inC(t); t = r.Requires(t) {
-		for u := t; u != 0; u = int(r.next[u]) {
-			if !inC(u) {
-				w += r.w[u]
-				if add != nil {
-					add(u)
-				}
+		w += r.unit(t, inC, add)
+	}
+	return w
+}
+
+// unit returns the weight of the members of the unit with top t that C does not hold
+// (inC), and calls add, when not nil, for each of them.
+func (r *Rules) unit(t int, inC func(int) bool, add func(int)) int {
+	w := 0
+	for u := t; u != 0; u = int(r.next[u]) {
+		if !inC(u) {
+			w += r.w[u]
+			if add != nil {
+				add(u)
 			}
 		}
 	}
@@ -270,12 +280,7 @@ func (r *Rules) QueryClosure(query []int, inC func(int) bool, add func(int)) int
 			continue
 		}
 		t := r.Top(q)
-		for u := t; u != 0; u = int(r.next[u]) {
-			if !inC(u) {
-				w += r.w[u]
-				add(u)
-			}
-		}
+		w += r.unit(t, inC, add)
 		if req := r.Requires(t); req != 0 {
 			w += r.Closure(req, inC, add)
 		}
@@ -294,7 +299,7 @@ func (r *Rules) Trim(s *syntax.Sentence, kept []int) []int {
 		// punctuation goes first.
 		i := len(kept) - 1
 		v := 0
-		for ; i >= 0 && isPunct(&s.Tokens[kept[i]-1]); i-- {
+		for ; i >= 0 && r.punct[kept[i]]; i-- {
 			if v == 0 && isSeparator(s.Tokens[kept[i]-1].Form) {
 				v = kept[i]
 			}

@@ -12,8 +12,8 @@
 //     parts of a number ("89.5 billion") and of a range or score ("1-1", "2010-2012").
 //   - Negation: "not", "n't", "never" and "no" are kept whenever their head is.
 //   - Articles: "a" or "an" is not followed by a word it does not agree with ("a
-//     investigation" from "a long investigation"). When a word between the article and
-//     its head starts with the other sound, the article needs the first word after it
+//     investigation" from "a long investigation"). When a word after the article, up to
+//     and including its head, starts with the other sound, the article needs the first word after it
 //     (punctuation skipped), and the words from there up to the head need their heads,
 //     so the article is kept only with the words that made it agree.
 //   - Hedges: epistemic hedges ("reportedly", "allegedly", "may", …) are kept whenever
@@ -51,7 +51,8 @@ type Binding uint8
 const (
 	// Free tokens may be kept or dropped on their own.
 	Free Binding = iota
-	// NeedsHead tokens (function words) are kept only with their rule head.
+	// NeedsHead tokens (function words, and the words an article's agreement needs) are
+	// kept only with their rule head.
 	NeedsHead
 	// WithHead tokens are kept iff their rule head is kept.
 	WithHead

@@ -196,10 +196,10 @@ func writeSlack(md *strings.Builder, rep *snippetReport, ms []model.Method, decs
 		fmt.Fprintf(md, " +%d: F1 / SLOR |", k)
 	}
 	fmt.Fprintf(md, "\n|---|---|%s\n", strings.Repeat("--:|", len(evaluate.SlackOffsets)))
+	slor := snippetSLOR(slorLM, inputs)
 	for _, m := range ms {
 		for _, dec := range decodingsOf(m, decs) {
-			at0 := findRow(rows, m.Name(), dec.String())
-			sl, err := evaluate.SlackBudgets(m, dec, inputs, snippetSLOR(slorLM, inputs), at0)
+			sl, err := evaluate.SlackBudgets(m, dec, inputs, slor, findRow(rows, m.Name(), dec.String()))
 			if err != nil {
 				return err
 			}
@@ -313,8 +313,8 @@ func writeSnippetNotes(w io.Writer) {
 // writeExamples prints n fixed examples (drawn with the seed among the sentences longer
 // than their budget): the window, the paper's VA_LR, and the default method.
 func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input, n int, seed uint64) {
-	find := func(method, dec string) *evaluate.SnippetRow { return findRow(rows, method, dec) }
-	win, old, def, nest := find(model.NameWindow, "snippet"), find(model.NameLR, "paper"), find(defaultSnippetMethod, "snippet"), find(defaultSnippetMethod, "nested")
+	win, old := findRow(rows, model.NameWindow, "snippet"), findRow(rows, model.NameLR, "paper")
+	def, nest := findRow(rows, defaultSnippetMethod, "snippet"), findRow(rows, defaultSnippetMethod, "nested")
 	if win == nil || old == nil || def == nil {
 		return
 	}

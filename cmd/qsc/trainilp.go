@@ -62,11 +62,14 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	how := "Q = ∅, b = gold length"
-	switch {
-	case *snippet:
-		how = "Q and b = gold length, under the well-formedness rules (--snippet)"
-	case *query:
-		how = "Q and b = gold length, with the query features (--query)"
+	if *snippet || *query {
+		how = "Q and b = gold length"
+	}
+	if *query {
+		how += ", with the query features (--query)"
+	}
+	if *snippet {
+		how += ", under the well-formedness rules (--snippet)"
 	}
 	if *slack > 0 {
 		how += fmt.Sprintf(", plus 0–%d characters of slack (--slack)", *slack)

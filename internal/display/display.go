@@ -8,7 +8,8 @@
 // were removed after the last one, as search pages show. Words are letters and digits: a
 // gap that holds none (a dropped comma) is shown as a space, or as nothing at the ends (a
 // dropped final period), and a kept run of punctuation alone between cuts is left out
-// unless it holds a hit, a double quote or a bracket. A cut after an opening quote or
+// unless it holds a hit, a double quote or a bracket, or is written against a shown run
+// before it. A cut after an opening quote or
 // bracket, or before a closing one, is written against it: “… word …”.
 //
 // Every function is safe for any input: spans out of the document's range, reversed,
@@ -37,7 +38,9 @@ type Span struct {
 // spelling, any run of separators (white space, control and invisible format characters)
 // shown as one space, and the runs joined by one space, or by none before a run that
 // attaches to the word before it (AttachesLeft: a final period after a cut sits against
-// the last word). With ellipsis, "…" marks where words were removed (see the package
+// the last word) or that was written against the run before it with only punctuation cut
+// between them (the closing quote of `battlefield."`), or, with ellipsis, before a
+// closing quote or bracket at a cut. With ellipsis, "…" marks where words were removed (see the package
 // documentation); with markup, the text is HTML-escaped and the hits are in <mark>.
 func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) string {
 	var b strings.Builder

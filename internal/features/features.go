@@ -483,7 +483,8 @@ func (x *Sentence) SetQuery(q []int) {
 			x.queue = append(x.queue, int32(v))
 		}
 	}
-	if len(x.queue) == 0 {
+	nq := len(x.queue)
+	if nq == 0 {
 		x.qrel = x.qrel[:0]
 		return
 	}
@@ -523,33 +524,27 @@ func (x *Sentence) SetQuery(q []int) {
 		}
 	}
 	// The relations, from the first in the order to the last: each pass marks only the
-	// tokens that no earlier one did.
-	for pass := qParent; pass <= qAncestor; pass++ {
-		for v := 1; v <= n; v++ {
-			if x.qrel[v] != qIn {
-				continue
-			}
-			h := t.Head(v)
-			switch pass {
-			case qParent:
-				x.markQuery(h, qParent)
-			case qChild:
-				for _, c := range t.Children(v) {
-					x.markQuery(int(c), qChild)
-				}
-			case qSibling:
-				for _, s := range t.Children(h) {
-					x.markQuery(int(s), qSibling)
-				}
-			case qAncestor:
-				if h < 1 {
-					break
-				}
-				// Stop at a token already marked an ancestor: those above it are too.
-				for a := t.Head(h); a >= 1 && x.qrel[a] != qAncestor; a = t.Head(a) {
-					x.markQuery(a, qAncestor)
-				}
-			}
+	// tokens that no earlier one did. x.queue[:nq] still holds Q (the search above only
+	// appended after it).
+	qs := x.queue[:nq]
+	for _, v := range qs {
+		x.markQuery(t.Head(int(v)), qParent)
+	}
+	for _, v := range qs {
+		for _, c := range t.Children(int(v)) {
+			x.markQuery(int(c), qChild)
+		}
+	}
+	for _, v := range qs {
+		for _, s := range t.Children(t.Head(int(v))) {
+			x.markQuery(int(s), qSibling)
+		}
+	}
+	for _, v := range qs {
+		// Stop at a query token or a parent of one, whose own walk goes on above it,
+		// and at an ancestor already marked: each token is climbed through once.
+		for a := t.Head(t.Head(int(v))); a >= 1 && x.qrel[a] != qIn && x.qrel[a] != qParent && x.qrel[a] != qAncestor; a = t.Head(a) {
+			x.markQuery(a, qAncestor)
 		}
 	}
 	// Descendants: top down from the root.
@@ -1018,7 +1013,8 @@ func ScratchOf(s *va.State) *Scratch {
 	return sc
 }
 
-// Start prepares the run: the sentence values and the history of C = Q. A run without a
+// Start prepares the run: the sentence values, the query (Config.Query) and the history
+// of C = Q. A run without a
 // Sentence, or whose Sentence does not match the tree, records an error in Scratch.Err,
 // and every decision of that run then has no features (model.Compressor rejects such
 // inputs before the run).
@@ -1029,6 +1025,9 @@ func (f *Extractor) Start(s *va.State) {
 	if sc.Err != nil {
 		sc.Sentence.tree = nil
 		return
+	}
+	if f.cfg.Query {
+		sc.Sentence.SetQuery(s.Query())
 	}
 	if f.cfg.Stateful {
 		for _, u := range s.Query() {

@@ -232,6 +232,31 @@ func (r *recorder) Decide(s *va.State, v int) va.Decision {
 	return va.Decision{Accept: r.accept[v]}
 }
 
+// TestExtractorQuery checks that an extractor with Config.Query reads the run's query:
+// its decisions see where each token lies relative to Q, not "no query".
+func TestExtractorQuery(t *testing.T) {
+	s, tree := tiny(t)
+	cfg := testCfg
+	cfg.Query = true
+	ext, err := NewExtractor(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{ext: ext, check: func(st *va.State, v int) {
+		x := &ScratchOf(st).Sentence
+		if len(x.qrel) == 0 || x.qrel[3] != qIn || x.qrel[tree.Head(3)] != qParent {
+			t.Fatalf("decision on %d: query relations %v, want cat (3) in Q", v, x.qrel)
+		}
+	}}
+	var c va.Compressor
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 20}, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.typ) == 0 {
+		t.Fatal("no decision")
+	}
+}
+
 func TestDecisionFeatures(t *testing.T) {
 	s, tree := tiny(t)
 	ext, err := NewExtractor(testCfg, nil)

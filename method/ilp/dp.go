@@ -52,8 +52,7 @@ type TreeDP struct {
 	cuts   []int     // where each added unit ends in seq
 	// the snippet decoding's extension (extend)
 	pos  []int32 // pos[v]: v's place in byRank
-	lo   []int32 // at the right end of a run of C: its left end
-	hi   []int32 // at the left end: its right end
+	end  []int32 // at either end of a run of C: its other end
 	word []bool  // at either end: whether the run holds a token that is not punctuation
 	heap []int32 // the candidates' keys
 }

@@ -183,10 +183,11 @@ type scratch struct {
 	sib     []float32 // EdgeScores' scratch
 	p       Problem
 	sol     Solution
-	// for OptimizeFit: the sentence being solved, and trimmed as a func made once
+	// for the decodings under rules (OptimizeFit, NestedFit, ExtendFit): the sentence
+	// being solved, and trimmed as a func made once
 	sentence *syntax.Sentence
 	trim     func([]int) []int
-	ext      TreeDP // ExtendFit and nested decoding with another backend than the DP
+	ext      TreeDP // the decodings under rules with another backend than the DP
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
@@ -263,7 +264,13 @@ func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 		return nil, err
 	}
 	// The DP is set up for this problem: extend its optimum without preparing again.
-	kept, _, err = dp.extendFrom(&sc.p, &sc.sol, kept, sc.trim, fits)
+	// When nothing fits beside it (the usual case), the optimum, already trimmed and
+	// checked by fits, is the result.
+	weight, room := dp.seedRoom(&sc.p, kept)
+	if !room {
+		return kept, nil
+	}
+	kept, _, err = dp.extendSeeded(&sc.p, &sc.sol, weight, sc.trim, fits)
 	return kept, err
 }
 

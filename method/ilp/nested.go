@@ -121,7 +121,7 @@ func (d *TreeDP) setup(p *Problem) (*wellformed.Rules, int, error) {
 	}
 	r := p.Rules
 	if r == nil || r.N() != p.Tree.N() {
-		return nil, 0, fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
+		return nil, 0, fmt.Errorf("%w: nested decoding and ExtendFit need the rules of the problem", va.ErrInvalidInput)
 	}
 	n := d.prepare(p, r.Tree())
 	d.distances(p)
@@ -153,21 +153,31 @@ func (d *TreeDP) seed(p *Problem, r *wellformed.Rules, n int, base []int) int {
 	return weight
 }
 
-// extendFrom is ExtendFit once d is set up for p (setup, or solve for the same problem:
-// the snippet decoding calls it right after OptimizeFit).
+// extendFrom is ExtendFit once d is set up for p (setup, or solve for the same problem).
 func (d *TreeDP) extendFrom(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	r := p.Rules
-	n := r.N()
-	weight, capK := d.seed(p, r, n, base), p.capacity()
-	if !d.roomFor(r, n, capK-weight) {
-		// Nothing fits beside the optimum: no order is needed (the extension costs
-		// about as much as the exact program's own pass otherwise).
+	weight, room := d.seedRoom(p, base)
+	if !room {
 		return d.finish(p, sol, post, fits)
 	}
+	return d.extendSeeded(p, sol, weight, post, fits)
+}
+
+// seedRoom seeds C with Q and base (seed) and returns its weight and whether a unit
+// outside it might still fit (roomFor). When none can, the extension adds nothing (and
+// costs about as much as the exact program's own pass otherwise).
+func (d *TreeDP) seedRoom(p *Problem, base []int) (int, bool) {
+	r := p.Rules
+	weight := d.seed(p, r, r.N(), base)
+	return weight, d.roomFor(r, r.N(), p.capacity()-weight)
+}
+
+// extendSeeded runs the extension from C as seedRoom left it, of weight weight, and
+// collects the result as ExtendFit does.
+func (d *TreeDP) extendSeeded(p *Problem, sol *Solution, weight int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
 	if !d.entryPrices(p) {
 		return nil, false, errInfeasible
 	}
-	d.extend(r, n, weight, capK)
+	d.extend(p.Rules, p.Rules.N(), weight, p.capacity())
 	return d.finish(p, sol, post, fits)
 }
 
@@ -185,8 +195,7 @@ func (d *TreeDP) extend(r *wellformed.Rules, n, weight, capK int) {
 	for i, v := range d.byRank {
 		d.pos[v] = int32(i)
 	}
-	d.lo, _ = grow(d.lo[:0], n+1)
-	d.hi, _ = grow(d.hi[:0], n+1)
+	d.end, _ = grow(d.end[:0], n+1)
 	d.word, _ = grow(d.word[:0], n+1)
 	d.heap = d.heap[:0]
 	for v := 1; v <= n; {
@@ -198,7 +207,7 @@ func (d *TreeDP) extend(r *wellformed.Rules, n, weight, capK int) {
 		for ; h <= n && d.in[h]; h++ {
 			w = w || !r.Punct(h)
 		}
-		d.hi[v], d.lo[h-1], d.word[v], d.word[h-1] = int32(h-1), int32(v), w, w
+		d.end[v], d.end[h-1], d.word[v], d.word[h-1] = int32(h-1), int32(v), w, w
 		v = h
 	}
 	for v := 1; v <= n; v++ {
@@ -236,18 +245,18 @@ func (d *TreeDP) offer(n, v int) {
 }
 
 // keep adds v to C, merges the runs on either side of it, and offers the tokens next to
-// the merged run. d.lo is valid at the right end of a run, d.hi at its left end, and
-// d.word (whether the run holds a word) at both.
+// the merged run. d.end (the other end of a run) and d.word (whether the run holds a
+// word) are valid at both ends of a run.
 func (d *TreeDP) keep(r *wellformed.Rules, n, v int) {
 	l, h, w := v, v, !r.Punct(v)
 	if v > 1 && d.in[v-1] {
-		l, w = int(d.lo[v-1]), w || d.word[v-1]
+		l, w = int(d.end[v-1]), w || d.word[v-1]
 	}
 	if v < n && d.in[v+1] {
-		h, w = int(d.hi[v+1]), w || d.word[v+1]
+		h, w = int(d.end[v+1]), w || d.word[v+1]
 	}
 	d.in[v] = true
-	d.hi[l], d.lo[h], d.word[l], d.word[h] = int32(h), int32(l), w, w
+	d.end[l], d.end[h], d.word[l], d.word[h] = int32(h), int32(l), w, w
 	if l > 1 {
 		d.offer(n, l-1)
 	}

@@ -141,7 +141,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	})
 	dim := fcfg.Size()
-	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet, query: cfg.Query}
+	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet}
 	dec := model.Paper
 	if cfg.Snippet {
 		dec = model.Snippet
@@ -223,7 +223,6 @@ type perceptron struct {
 	sol    Solution
 
 	snippet bool             // decode as a snippet: with Q, under the rules
-	query   bool             // decode with Q (and read it in the features)
 	rules   wellformed.Rules // the rules of the input, when snippet
 }
 
@@ -244,10 +243,10 @@ func (p *perceptron) step(in model.Input, extra int) (bool, error) {
 	n := t.N()
 	setLens(&p.p, in)
 	p.p.Query, p.p.Budget = nil, in.Budget+extra
-	if p.query || p.snippet {
+	if p.cfg.Query || p.snippet {
 		p.p.Query = in.Query
 	}
-	if p.query {
+	if p.cfg.Query {
 		p.x.SetQuery(in.Query)
 	}
 	p.arcs.Reset()
