@@ -111,6 +111,10 @@ func ParseOff(names string) (uint16, error) {
 // query tokens were freed of their bindings for this request.
 func (r *Rules) Yielded() bool { return r.yielded }
 
+// MarkYielded records that a decoder let rules of its own (the display rules of Runs)
+// yield to the query for this request, so that Yielded reports it too.
+func (r *Rules) MarkYielded() { r.yielded = true }
+
 // Reset computes the rules of s (parsed, with tree t and token lengths lens) for the
 // query and budget. It fails only on inconsistent input.
 func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []int, budget int) error {

@@ -18,8 +18,10 @@
 //     so the article is kept only with the words that made it agree.
 //   - Hedges: epistemic hedges ("reportedly", "allegedly", "may", …) are kept whenever
 //     their head is.
-//   - Punctuation goes with the phrase it delimits: a punct token (but sentence-final
-//     punctuation, which is free) is kept only with its head, a compression does not end on a comma, colon, semicolon or dash (Trim), and
+//   - Punctuation goes with the phrase it delimits: a punct token is kept only with its
+//     head, but sentence-final punctuation and the separators (comma, colon, semicolon,
+//     dash) are free; a compression does not end on a separator (Trim), a snippet shows
+//     one only between two kept words (Runs), and
 //     the two halves of a pair of quotes or brackets are kept together. When both halves
 //     are leaves of the parse, they need what they enclose (its head: the first enclosed
 //     token whose head is outside the pair), so that a snippet may drop the quotes around
@@ -32,6 +34,10 @@
 // token with Closure. Query tokens are always kept: when the closure of the query does
 // not fit the budget, the rules yield (Rules.Yielded) and the query tokens are freed of
 // their bindings for that request.
+//
+// Runs holds the display rules over runs of kept tokens (no gap inside a phrase or a
+// name, no one-word island), which the ILP's snippet decoding obeys, and Chop measures
+// how choppy any compression reads with "…" at its cuts.
 //
 // Check counts the violations of a compression by Category. It reads the relations
 // directly, with the same definitions as the rules, so it measures any output: gold,
@@ -211,7 +217,9 @@ func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
 	case isRangeDash(s, v) && (h == v-1 || h == v+1):
 		// The dash of a range or score goes with the numbers around it.
 		return WithHead, Symbol
-	case base == "punct" && isFinal(tok.Form):
+	case base == "punct" && (isFinal(tok.Form) || isSeparator(tok.Form)):
+		// A separator is free: no compression ends on one (Trim), and a snippet shows one
+		// only between two kept words (wellformed.Runs).
 		return Free, 0
 	case base == "punct":
 		return NeedsHead, Balance

@@ -234,6 +234,14 @@ func ruleNames() []string {
 	return out
 }
 
+// per returns a / b, 0 when b is 0.
+func per(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
 func pct(a, b int) float64 {
 	if b == 0 {
 		return 0
@@ -284,17 +292,19 @@ func snippetRows(ms []model.Method, decs []model.Decoding, inputs []model.Input,
 }
 
 func writeSnippetTable(w io.Writer, rows []evaluate.SnippetRow) {
-	fmt.Fprintf(w, "| method | decoding | F1 | CR | SLOR | budget use | room left | broken | yielded |")
+	fmt.Fprintf(w, "| method | decoding | F1 | CR | SLOR | budget use | room left | inner gaps | 1-word islands | gap after function word | names cut | broken | yielded |")
 	for _, k := range wellformed.Categories() {
 		fmt.Fprintf(w, " %s |", k)
 	}
-	fmt.Fprintf(w, "\n|---|---|--:|--:|--:|--:|--:|--:|--:|%s\n", strings.Repeat("--:|", int(wellformed.NumCategories)))
+	fmt.Fprintf(w, "\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|%s\n", strings.Repeat("--:|", int(wellformed.NumCategories)))
 	for _, r := range rows {
 		slor := "—"
 		if !math.IsNaN(r.SLOR) {
 			slor = fmt.Sprintf("%.3f", r.SLOR)
 		}
-		fmt.Fprintf(w, "| %s | %s | %.4f | %.3f | %s | %.3f | %.1f%% | %d | %d |", r.Method, r.Decoding, r.F1, r.CR, slor, r.BudgetUse, pct(r.RoomLeft, r.N), r.Broken, r.Yielded)
+		c := r.Chop
+		fmt.Fprintf(w, "| %s | %s | %.4f | %.3f | %s | %.3f | %.1f%% | %.2f | %.1f%% | %.1f%% | %.1f%% | %d | %d |", r.Method, r.Decoding, r.F1, r.CR, slor, r.BudgetUse, pct(r.RoomLeft, r.N),
+			per(c.Gaps, c.Snippets), pct(c.Islands, c.Snippets), pct(c.AfterFunction, c.Snippets), pct(c.NamesCut, c.Snippets), r.Broken, r.Yielded)
 		for _, k := range wellformed.Categories() {
 			if f := r.Counts.Forced[k]; f > 0 {
 				fmt.Fprintf(w, " %d (%d by Q) |", r.Counts.Total[k], f)
@@ -307,7 +317,7 @@ func writeSnippetTable(w io.Writer, rows []evaluate.SnippetRow) {
 }
 
 func writeSnippetNotes(w io.Writer) {
-	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; the budget used); nested = the snippet decoding with one order of the tokens for every budget, so that a larger budget keeps everything a smaller one kept (model.Nested). window = Q, then the nearest tokens while they fit. room left = compressions that stop while a word, with what the rules bind to it, still fits the budget; broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
+	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; the budget used); nested = the snippet decoding with one order of the tokens for every budget, so that a larger budget keeps everything a smaller one kept (model.Nested). window = Q, then the nearest tokens while they fit. room left = compressions that stop while a word, with what the rules bind to it, still fits the budget. The next four columns read the display rendering, where every cut that drops a word is shown as …: inner gaps = … marks between two shown runs, per snippet; 1-word islands = snippets with a shown run of a single word that is not a query term; gap after function word = snippets with a cut right after a function word or \"to\" (\"the … client\"; a comma, colon, semicolon, dash or opening quote or bracket before a cut counts too); names cut = snippets that keep a name (proper nouns, with of/for inside, dates) in part (\"Saks … Avenue\"). broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
 }
 
 // writeExamples prints n fixed examples (drawn with the seed among the sentences longer

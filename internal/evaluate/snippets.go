@@ -42,6 +42,9 @@ type SnippetRow struct {
 	// RoomLeft counts the compressions shorter than their sentence that leave room for
 	// more: a word outside C whose closure under the rules still fits the budget.
 	RoomLeft int `json:"room_left"`
+	// Chop is how choppy the compressions read in the display rendering, where every cut
+	// that drops a word is shown as "…" (wellformed.Chopper), summed over the compressions.
+	Chop wellformed.Choppiness `json:"choppiness"`
 	// PerF1, PerSLOR and Kept are per input, in input order.
 	PerF1   []float64 `json:"-"`
 	PerSLOR []float64 `json:"-"`
@@ -58,7 +61,7 @@ const Gold = "gold"
 
 // SnippetScore compresses every input with m under dec (m nil: the gold compressions) and
 // measures F1 against the gold, CR, SLOR (when slor is not nil), budget use, the rule
-// checker and the yields.
+// checker, the choppiness of the display rendering and the yields.
 func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor SLORFunc) (SnippetRow, error) {
 	name := Gold
 	if m != nil {
@@ -80,6 +83,7 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 	}
 	var crs, use []float64
 	var ck wellformed.Checker
+	var ch wellformed.Chopper
 	var rm room
 	for i, in := range inputs {
 		kept := row.Kept[i]
@@ -100,6 +104,7 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 		if c.Any() {
 			row.Broken++
 		}
+		row.Chop.Add(ch.Chop(in.Sentence, in.Tree, kept, in.Query))
 		if rm.left(in, forms, kept) {
 			row.RoomLeft++
 		}

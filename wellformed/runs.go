@@ -1,0 +1,509 @@
+package wellformed
+
+import (
+	"strings"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// A run is a maximal stretch of kept tokens between two cuts: what a reader sees between
+// two "…" marks. Runs holds the display rules of one sentence, stated over runs, which the
+// display-aware snippet decoding obeys and which Chop measures on any output:
+//
+//   - Phrases are not cut inside: a function word (case, mark, det, cc, aux, cop), a
+//     modifier that is an adjective, a number, a possessive or a compound (amod, nummod,
+//     nmod:poss, compound), and a conjunct of a list of nominals share a run with their
+//     head, and so does every token the well-formedness rules bind to its rule head
+//     (punctuation, negation, hedges, the parts of a number). So "the … client" (the
+//     adjective between dropped) and "some of … advisers" cannot be shown.
+//   - A complementizer that makes a clause a question ("whether", "if") shares a run with
+//     the clause it opens, both ways: the clause is not shown as a claim. So does a
+//     possessive 's with the name it follows.
+//   - Names are shown whole: a stretch of proper nouns, with "of", "for", "de", "the" or "&"
+//     between two of them ("Bank of England", "Saks Fifth Avenue"), with a month's
+//     day and year ("May 5, 2019"), lies inside one run or outside every run.
+//   - A run does not start on punctuation that attaches to the word before it (a comma,
+//     a closing quote, "'s") and does not end on a function word, "to", or a comma, colon,
+//     semicolon, dash or opening quote.
+//   - A run holds a word; a run of one word is a query term (no one-word islands).
+//
+// Each token v carries the span [Lo(v), Hi(v)] that a run holding v must cover, so a run
+// [s, e] is allowed iff s may start a run, e may end one, and every token in it has its
+// span inside [s, e]: a check that is local to the run.
+//
+// Runs reuses its memory: the zero value is ready, and once grown Reset allocates nothing.
+type Runs struct {
+	n           int
+	lo, hi      []int32
+	start, end  []bool
+	word        []bool
+	name        []int32 // name[v]: 1 + the index of v's name span, 0 when v is in none
+	top         []int32 // scratch: the head of v's name
+	spans       [][2]int32
+	inQ, dangle []bool
+}
+
+// N returns the number of tokens of the sentence Runs was last reset to.
+func (u *Runs) N() int { return u.n }
+
+// Lo returns the first token a run holding v must hold.
+func (u *Runs) Lo(v int) int { return int(u.lo[v]) }
+
+// Hi returns the last token a run holding v must hold.
+func (u *Runs) Hi(v int) int { return int(u.hi[v]) }
+
+// CanStart reports whether a run may start at token v.
+func (u *Runs) CanStart(v int) bool { return u.start[v] }
+
+// CanEnd reports whether a run may end at token v.
+func (u *Runs) CanEnd(v int) bool { return u.end[v] }
+
+// Dangles reports whether a run that ends on token v leaves it leaning on a word that is
+// cut: a dependent whose head comes after it, or a head whose object, complement or
+// particle comes after it. It is a preference, not a rule: the snippet decoding pays for
+// it (ilp.RunParams.Dangle).
+func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
+
+// Word reports whether token v is a word: not punctuation.
+func (u *Runs) Word(v int) bool { return u.word[v] }
+
+// Query reports whether token v is a query token.
+func (u *Runs) Query(v int) bool { return u.inQ[v] }
+
+// Names returns the name spans, as 1-based [first, last] token ids.
+func (u *Runs) Names() [][2]int32 { return u.spans }
+
+// Reset computes the display rules of s (parsed, with tree t) under the well-formedness
+// rules r (Reset for s; nil: the relations' rules alone are not read) for the query. A
+// query token keeps its spans: a decoder that cannot meet them lets the rules yield.
+func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) {
+	n := s.Len()
+	u.n = n
+	u.lo = resize(u.lo, n+1)
+	u.hi = resize(u.hi, n+1)
+	u.start = resize(u.start, n+1)
+	u.end = resize(u.end, n+1)
+	u.word = resize(u.word, n+1)
+	u.name = resize(u.name, n+1)
+	u.top = resize(u.top, n+1)
+	u.inQ = resize(u.inQ, n+1)
+	u.dangle = resize(u.dangle, n+1)
+	clear(u.inQ)
+	for _, q := range query {
+		if q >= 1 && q <= n {
+			u.inQ[q] = true
+		}
+	}
+	for v := 0; v <= n; v++ {
+		u.lo[v], u.hi[v] = int32(v), int32(v)
+	}
+	u.start[0], u.end[0], u.word[0] = false, false, false
+	for v := 1; v <= n; v++ {
+		tok := &s.Tokens[v-1]
+		u.word[v] = !isPunct(tok)
+		u.start[v] = !attachesLeft(tok) && !(isPunct(tok) && pairOpen(tok.Form) == 0)
+		u.end[v] = !endsBadly(tok)
+	}
+	// A word dangles at the end of a run when it leans on one after it: a dependent whose
+	// head comes later ("for which they …"), or a head whose object or complement comes
+	// later ("a place that sells …"). A query term does not dangle.
+	clear(u.dangle)
+	for v := 1; v <= n; v++ {
+		h := t.Head(v)
+		if h < 1 || h > n {
+			continue
+		}
+		if h > v && !u.inQ[v] && u.word[v] {
+			u.dangle[v] = true
+		}
+		if h < v && !u.inQ[h] && needsRight(s.Tokens[v-1].Rel) {
+			u.dangle[h] = true
+		}
+	}
+	// Bindings: a dependent shares a run with its head; WithHead both ways.
+	for v := 1; v <= n; v++ {
+		h := t.Head(v)
+		if h < 1 || h > n {
+			h = 0
+		}
+		tok := &s.Tokens[v-1]
+		if h != 0 && u.protected(s, t, v, h) {
+			u.bind(v, h)
+			if isQuestionMark(tok) || isPossessive(tok) {
+				u.bind(h, v)
+			}
+		}
+		if r != nil && r.N() == n && r.Binding(v) != Free {
+			if rh := r.Head(v); rh != 0 {
+				u.bind(v, rh)
+				if r.Binding(v) == WithHead {
+					u.bind(rh, v)
+				}
+			}
+		}
+	}
+	// Names, whole.
+	u.spans = u.spans[:0]
+	clear(u.name)
+	for v := 1; v <= n; {
+		if !isNameWord(s, v) {
+			v++
+			continue
+		}
+		e := v
+		for {
+			switch {
+			case e+1 <= n && isNameWord(s, e+1):
+				e++
+				continue
+			case e+2 <= n && isNameJoin(&s.Tokens[e]) && isNameWord(s, e+2) && isProper(&s.Tokens[e+1]):
+				e += 2
+				continue
+			}
+			break
+		}
+		// The names in the stretch are the parts the parse joins (compound, flat, a name
+		// with "of" inside): "AP sports writer Philip Rivers" holds two.
+		for x := v; x <= e; x++ {
+			top := x
+			for steps := 0; steps <= e-v; steps++ {
+				h := t.Head(top)
+				if h < v || h > e || !isNameRel(s, top) {
+					break
+				}
+				top = h
+			}
+			u.top[x] = int32(top)
+		}
+		for x := v; x <= e; x++ {
+			if int(u.top[x]) != x {
+				continue
+			}
+			a, b := x, x
+			for y := v; y <= e; y++ {
+				if int(u.top[y]) == x {
+					a, b = min(a, y), max(b, y)
+				}
+			}
+			u.addName(s, a, b)
+		}
+		v = e + 1
+	}
+}
+
+// addName adds the name [a, b] (a proper noun alone when a = b, kept whole only as a
+// date), extended to a date's day and year: "May 5, 2019" and "5 May 2019".
+func (u *Runs) addName(s *syntax.Sentence, a, b int) {
+	n := u.n
+	if isMonth(&s.Tokens[a-1]) && a > 1 && isNumber(&s.Tokens[a-2]) {
+		a--
+	}
+	if isMonth(&s.Tokens[b-1]) && b+1 <= n && isNumber(&s.Tokens[b]) {
+		b++
+	}
+	if b+2 <= n && isNumber(&s.Tokens[b-1]) && isMonth(&s.Tokens[b-2]) && s.Tokens[b].Form == "," && isYear(&s.Tokens[b+1]) {
+		b += 2
+	}
+	if a == b {
+		return
+	}
+	u.spans = append(u.spans, [2]int32{int32(a), int32(b)})
+	for x := a; x <= b; x++ {
+		u.name[x] = int32(len(u.spans))
+		u.lo[x] = min(u.lo[x], int32(a))
+		u.hi[x] = max(u.hi[x], int32(b))
+	}
+}
+
+// isNameRel reports whether token v (1-based) joins its head in one name: by compound,
+// flat, fixed or goeswith, or as the "of"/"for" of a name with one inside ("Bank of
+// England": the case word and the nmod after it).
+func isNameRel(s *syntax.Sentence, v int) bool {
+	tok := &s.Tokens[v-1]
+	switch syntax.Universal(tok.Rel) {
+	case "compound", "flat", "fixed", "goeswith":
+		return true
+	case "case", "det":
+		return isNameJoin(tok)
+	case "nmod":
+		return tok.Rel == "nmod" && v > 1 && isNameJoin(&s.Tokens[v-2])
+	}
+	return false
+}
+
+// bind makes a run holding v hold w.
+func (u *Runs) bind(v, w int) {
+	u.lo[v] = min(u.lo[v], int32(w))
+	u.hi[v] = max(u.hi[v], int32(w))
+}
+
+// protected reports whether the arc h → v is inside a phrase that a cut must not split.
+func (u *Runs) protected(s *syntax.Sentence, t *syntax.Tree, v, h int) bool {
+	tok, head := &s.Tokens[v-1], &s.Tokens[h-1]
+	rel := tok.Rel
+	if IsFunction(rel) {
+		return true
+	}
+	switch syntax.Universal(rel) {
+	case "amod", "nummod", "compound", "flat", "fixed", "goeswith":
+		return true
+	case "nmod":
+		return strings.HasSuffix(rel, ":poss")
+	case "conj":
+		return isNominal(tok) && isNominal(head)
+	}
+	return false
+}
+
+// IsNameCut reports whether a name span [a, b] is kept in part by the membership in.
+func IsNameCut(span [2]int32, in func(int) bool) bool {
+	kept, dropped := false, false
+	for v := int(span[0]); v <= int(span[1]); v++ {
+		if in(v) {
+			kept = true
+		} else {
+			dropped = true
+		}
+	}
+	return kept && dropped
+}
+
+// isNameWord reports whether token v (1-based) is a proper noun.
+func isNameWord(s *syntax.Sentence, v int) bool {
+	tok := &s.Tokens[v-1]
+	return isProper(tok)
+}
+
+// isNameJoin reports whether a token may join two proper nouns into one name.
+func isNameJoin(tok *syntax.Token) bool {
+	switch tok.Form {
+	case "of", "for", "de", "du", "la", "von", "van", "der", "the", "&":
+		return true
+	}
+	return false
+}
+
+// months are the month names, lowercased.
+var months = map[string]bool{
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
+	"july": true, "august": true, "september": true, "october": true, "november": true,
+	"december": true, "jan.": true, "feb.": true, "mar.": true, "apr.": true, "jun.": true,
+	"jul.": true, "aug.": true, "sep.": true, "sept.": true, "oct.": true, "nov.": true, "dec.": true,
+}
+
+// isMonth reports whether a token is a month's name (capitalised, a proper noun).
+func isMonth(tok *syntax.Token) bool {
+	return isProper(tok) && lowerIn(months, tok.Form)
+}
+
+// isYear reports whether a token is a number of four digits.
+func isYear(tok *syntax.Token) bool {
+	f := tok.Form
+	if len(f) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if f[i] < '0' || f[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isNominal reports whether a token heads a noun phrase, a number or an adjective phrase:
+// the conjuncts of a list.
+func isNominal(tok *syntax.Token) bool {
+	switch tok.UPOS {
+	case "NOUN", "PROPN", "NUM", "ADJ", "PRON":
+		return true
+	case "":
+		return strings.HasPrefix(tok.XPOS, "NN") || tok.XPOS == "CD" || strings.HasPrefix(tok.XPOS, "JJ")
+	}
+	return false
+}
+
+// isQuestionMark reports whether a token is a complementizer that makes its clause a
+// question or a condition: "whether", "if".
+func isQuestionMark(tok *syntax.Token) bool {
+	if syntax.Universal(tok.Rel) != "mark" {
+		return false
+	}
+	switch strings.ToLower(tok.Form) {
+	case "whether", "if":
+		return true
+	}
+	return false
+}
+
+// isPossessive reports whether a token is the possessive 's (or ') of its head, which a
+// run shows with the name it follows: "Del Frisco's", never "Del Frisco".
+func isPossessive(tok *syntax.Token) bool {
+	if syntax.Universal(tok.Rel) != "case" {
+		return false
+	}
+	switch tok.Form {
+	case "'s", "’s", "'S", "'", "’":
+		return true
+	}
+	return false
+}
+
+// attachesLeft reports whether a token is written against the word before it, so that a
+// run cannot start on it: closing punctuation, a clitic such as 's or n't.
+func attachesLeft(tok *syntax.Token) bool {
+	switch tok.Form {
+	case ",", ".", ";", ":", "!", "?", "%", "'s", "'S", "’s", "'", "’", "n't", "N'T", "n’t", "'re", "'ve", "'ll", "'d", "'m", "...", "…":
+		return true
+	}
+	return pairOpen(tok.Form) < 0
+}
+
+// needsRight reports whether a dependent with this relation completes its head, so that
+// a run does not end on the head when the dependent comes after it: an object, an
+// indirect object, a clausal complement or a verb particle.
+func needsRight(rel string) bool {
+	switch syntax.Universal(rel) {
+	case "obj", "iobj", "ccomp", "xcomp":
+		return true
+	case "compound":
+		return strings.HasSuffix(rel, ":prt")
+	}
+	return false
+}
+
+// endsBadly reports whether a run may not end on a token: a function word, "to", or a
+// separator or opening half of a pair.
+func endsBadly(tok *syntax.Token) bool {
+	if IsFunction(tok.Rel) || tok.XPOS == "TO" || (tok.UPOS == "PART" && strings.EqualFold(tok.Form, "to")) {
+		return true
+	}
+	if isSeparator(tok.Form) {
+		return true
+	}
+	return pairOpen(tok.Form) > 0
+}
+
+// pairOpen is +1 for an opening quote or bracket, −1 for a closing one, 0 otherwise (a
+// straight quote counts as neither).
+func pairOpen(form string) int {
+	dir, _ := pairKind(form)
+	if dir == 2 {
+		return 0
+	}
+	return dir
+}
+
+// Choppiness is how choppy compressions read in the display rendering, where every cut
+// that drops a word is shown as "…". Counts are over compressions.
+type Choppiness struct {
+	// Snippets is the number of compressions measured.
+	Snippets int `json:"snippets"`
+	// Gaps is the total number of inner cuts: "…" between two shown runs.
+	Gaps int `json:"inner_gaps"`
+	// Islands counts compressions with a shown run of one word that is not a query term.
+	Islands int `json:"one_word_islands"`
+	// AfterFunction counts compressions with a cut right after a function word ("the …
+	// client", "in the … race").
+	AfterFunction int `json:"gaps_after_function_word"`
+	// NamesCut counts compressions that keep a name in part, across a cut ("Saks …
+	// Avenue").
+	NamesCut int `json:"names_cut"`
+}
+
+// Add adds o to c.
+func (c *Choppiness) Add(o Choppiness) {
+	c.Snippets += o.Snippets
+	c.Gaps += o.Gaps
+	c.Islands += o.Islands
+	c.AfterFunction += o.AfterFunction
+	c.NamesCut += o.NamesCut
+}
+
+// Chopper measures Choppiness. It reuses its memory; the zero value is ready. It is not
+// safe for concurrent use.
+type Chopper struct {
+	runs Runs
+	in   []bool
+}
+
+// Chop measures one compression kept (1-based token ids of s, any order) with the query
+// tokens query: a gap is a stretch of dropped tokens that holds a word (a dropped comma
+// alone is not shown as a cut).
+func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Choppiness {
+	c := Choppiness{Snippets: 1}
+	n := s.Len()
+	k.runs.Reset(s, t, nil, query)
+	u := &k.runs
+	k.in = resize(k.in, n+2)
+	clear(k.in)
+	nk := 0
+	for _, v := range kept {
+		if v >= 1 && v <= n && !k.in[v] {
+			k.in[v] = true
+			nk++
+		}
+	}
+	if nk == 0 {
+		return c
+	}
+	cutAny := false
+	for v := 1; v <= n; v++ {
+		if !k.in[v] && u.word[v] {
+			cutAny = true
+			break
+		}
+	}
+	if !cutAny {
+		return c
+	}
+	// Walk the shown runs: kept tokens joined across gaps that hold no word.
+	island, after := false, false
+	words, lastWord, nq := 0, 0, 0
+	gapWord := false // the gap since the last kept token holds a word
+	seenRun := false
+	flush := func(cut bool) {
+		if words == 1 && nq == 0 {
+			island = true
+		}
+		if cut && lastWord != 0 && endsBadly(&s.Tokens[lastWord-1]) {
+			after = true
+		}
+	}
+	for v := 1; v <= n; v++ {
+		if !k.in[v] {
+			if u.word[v] {
+				gapWord = true
+			}
+			continue
+		}
+		if gapWord && seenRun {
+			flush(true)
+			c.Gaps++
+			words, lastWord, nq = 0, 0, 0
+		}
+		gapWord = false
+		seenRun = true
+		if u.word[v] {
+			words++
+			lastWord = v
+			if u.inQ[v] {
+				nq++
+			}
+		}
+	}
+	flush(gapWord)
+	if island {
+		c.Islands = 1
+	}
+	if after {
+		c.AfterFunction = 1
+	}
+	in := func(v int) bool { return k.in[v] }
+	for _, sp := range u.spans {
+		if IsNameCut(sp, in) {
+			c.NamesCut = 1
+			break
+		}
+	}
+	return c
+}
