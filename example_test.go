@@ -101,10 +101,8 @@ func ExampleEngine_DoSnippets() {
 		fmt.Printf("%q\n", doc[k.Start:k.End])
 	}
 	// Output:
-	// storm could bring flooding to areas of New York City.
-	// "storm could bring flooding to"
-	// "areas of New York City"
-	// "."
+	// could bring flooding to low-lying areas of New York City
+	// "could bring flooding to low-lying areas of New York City"
 }
 
 // The accurate engine parses with the embedded beam-search parser: better trees, about a
@@ -125,5 +123,5 @@ func ExampleNewWithOptions() {
 	}
 	fmt.Println(res.Compression)
 	// Output:
-	// Five people have been taken to hospital with minor injuries a crash.
+	// Five people have been taken to hospital with minor injuries a crash on the A17.
 }

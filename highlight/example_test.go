@@ -44,7 +44,7 @@ func Example() {
 		fmt.Println(hit.ID, hit.Fragments["body"])
 	}
 	// Output:
-	// syracuse [<mark>Police</mark> in Syracuse <mark>arrested</mark> two men on Tuesday after … investigation into a string of burglaries in the … district.]
+	// syracuse [<mark>Police</mark> in Syracuse <mark>arrested</mark> two men on Tuesday after a long investigation into a string of burglaries …]
 }
 
 // A highlighter with a budget of 60 characters and plain-text fragments, called directly.

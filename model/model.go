@@ -135,9 +135,10 @@ const (
 	// rules of package wellformed (no function word without its head, whole names,
 	// numbers with their symbols, negations and hedges with their heads, balanced
 	// quotes and brackets) and uses the budget: VERTEX ADDITION fills the budget left
-	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP grows
-	// its exact optimum outward from the words it holds while the next unit fits
-	// (ilp.TreeDP.ExtendFit). The oracle and the window baseline ignore it.
+	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP shows
+	// its exact optimum as the best display under its display rules, in runs without a
+	// gap inside a phrase or a name and without one-word islands (method/ilp, runs.go).
+	// The oracle and the window baseline ignore it.
 	Snippet
 	// Nested is the Snippet decoding under one more promise: for one sentence and
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for
@@ -275,7 +276,9 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 			return c.all, nil
 		}
 		in.Rules, in.Nested = &c.rules, c.Decoding == Nested
-		return m.Solve(in, &c.scratch)
+		kept, err := m.Solve(in, &c.scratch)
+		c.yielded = c.rules.Yielded() // a solver may have let the rules yield (Rules.MarkYielded)
+		return kept, err
 	case va.Decider:
 		if c.Decoding == Nested {
 			return c.VA.Nested(in.Problem(), &c.rules, m)

@@ -26,10 +26,10 @@ func Example() {
 	fmt.Println(render.Ellipsis(doc, s))
 	fmt.Println(render.HTML(doc, s, true))
 	// Output:
-	// Police in Syracuse arrested two men on Tuesday.
-	// Police in Syracuse arrested two men on Tuesday.
-	// Police in Syracuse … arrested two men on Tuesday …
-	// <mark>Police</mark> in Syracuse … <mark>arrested</mark> two men on Tuesday …
+	// Police in Syracuse, N.Y., arrested two men on Tuesday.
+	// Police in Syracuse, N.Y., arrested two men on Tuesday.
+	// Police in Syracuse, N.Y., arrested two men on Tuesday …
+	// <mark>Police</mark> in Syracuse, N.Y., <mark>arrested</mark> two men on Tuesday …
 }
 
 // A compression of the library renders as a snippet does.

@@ -38,7 +38,7 @@ type TreeDP struct {
 	stack  []frame
 	far    []float64 // far[v]: min(distance of v to Q, ProximityReach) / ProximityReach
 	wq     []int     // wq[v]: total weight of the query tokens in v's subtree
-	// nested decoding (NestedFit) and the snippet decoding's extension (ExtendFit)
+	// nested decoding (NestedFit)
 	fn     []pwl     // fn[2v+p]: F_v^p, the relaxation of v's subtree as a function of μ
 	thr    []float64 // thr[2v+p]: v's threshold t_v^p
 	hs     []hinge   // the hinges of every fn
@@ -48,13 +48,8 @@ type TreeDP struct {
 	rank   []float64 // entry price of every token
 	in     []bool    // membership of the current set
 	byRank []int32   // tokens by falling rank
-	seq    []int32   // the tokens added after closure(Q) and the base, in turn
+	seq    []int32   // the tokens added after closure(Q), in turn
 	cuts   []int     // where each added unit ends in seq
-	// the snippet decoding's extension (extend)
-	pos  []int32 // pos[v]: v's place in byRank
-	end  []int32 // at either end of a run of C: its other end
-	word []bool  // at either end: whether the run holds a token that is not punctuation
-	heap []int32 // the candidates' keys
 }
 
 type frame struct{ v, p, c int }

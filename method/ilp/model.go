@@ -59,9 +59,10 @@ type Model struct {
 	cfg       features.Config
 	vocab     *features.Vocab
 	variant   variant
-	backend   string  // DP or GLPK
-	price     float64 // the price per kept character under the Snippet decoding
-	proximity float64 // the penalty per kept character and distance to Q, likewise
+	backend   string    // DP or GLPK
+	price     float64   // the price per kept character under the Snippet decoding
+	proximity float64   // the penalty per kept character and distance to Q, likewise
+	runs      RunParams // the snippet decoding's objective
 	// Info describes the training.
 	Info Info
 }
@@ -130,12 +131,9 @@ func (m *Model) RootQuery() *Model {
 // decoding takes from the arc scores (Problem.Price), and DefaultProximity the penalty
 // per kept character at the full distance from the query (Problem.Proximity). Both are 0
 // for the embedded model: trained with slack (DefaultSlack), its exact optimum already
-// stops where its scores stop paying, whatever the budget beyond, and the extension
-// (TreeDP.ExtendFit) fills the rest around it, so that a larger budget keeps what a
-// smaller one kept. A model trained without slack needs a price (about 21 for
-// ilp-v5.qsm) to behave so. They were chosen on the validation split: the best F1 at
-// b = ℓ(gold) among the settings that nest in at least 96% of the budget sweep's pairs
-// (docs/snippets.md, "The snippet decoding").
+// stops where its scores stop paying, whatever the budget beyond, and the snippet
+// decoding fills the room around it (RunParams.Fill). A model trained without slack
+// needs a price (about 21 for ilp-v5.qsm) to behave so.
 const (
 	DefaultPrice     = 0.0
 	DefaultProximity = 0.0
@@ -165,6 +163,18 @@ func (m *Model) WithPrice(f float64) *Model {
 	return &c
 }
 
+// Runs returns the weights of the snippet decoding's objective (RunParams).
+func (m *Model) Runs() RunParams { return m.runs }
+
+// WithRuns returns the model with the weights pr of the snippet decoding's objective
+// (DefaultRuns by default). pr.Display is ignored: it follows the request's budget.
+func (m *Model) WithRuns(pr RunParams) *Model {
+	c := *m
+	pr.Display = false
+	c.runs = pr
+	return &c
+}
+
 // WithBackend returns the model solved by the named backend (see Backends).
 func (m *Model) WithBackend(backend string) (*Model, error) {
 	if _, ok := backends[backend]; !ok {
@@ -183,11 +193,13 @@ type scratch struct {
 	sib     []float32 // EdgeScores' scratch
 	p       Problem
 	sol     Solution
-	// for the decodings under rules (OptimizeFit, NestedFit, ExtendFit): the sentence
+	// for the decodings under rules (OptimizeFit, NestedFit, the runs): the sentence
 	// being solved, and trimmed as a func made once
 	sentence *syntax.Sentence
 	trim     func([]int) []int
 	ext      TreeDP // the decodings under rules with another backend than the DP
+	rd       runDP  // the snippet decoding
+	runs     RunParams
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
@@ -232,6 +244,7 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 		return sc.sol.Kept, nil
 	}
 	sc.sentence = in.Sentence
+	sc.runs = m.runs
 	if sc.trim == nil {
 		sc.trim = sc.trimmed
 	}
@@ -241,8 +254,7 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 }
 
 // decode solves the problem of sc under its rules: nested decoding, or the snippet
-// decoding, which is the exact optimum (by the backend; under fits too with the DP)
-// grown outward from the words it holds while the next unit fits (ExtendFit).
+// decoding, which is the best display of the exact optimum (runs.go).
 func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 	dp, isDP := sc.opt.(*TreeDP)
 	if !isDP {
@@ -252,26 +264,29 @@ func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 		kept, _, err := dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
 		return kept, err
 	}
-	if !isDP {
+	// C*: the exact optimum under the rules, by the backend (the DP: under fits too).
+	var opt []int
+	if isDP {
+		kept, _, err := dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, fits)
+		if err != nil {
+			return nil, err
+		}
+		opt = kept
+	} else {
 		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 			return nil, err
 		}
-		kept, _, err := dp.ExtendFit(&sc.p, &sc.sol, sc.trim(sc.sol.Kept), sc.trim, fits)
-		return kept, err
+		opt = sc.trim(sc.sol.Kept)
 	}
-	kept, _, err := dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, fits)
-	if err != nil {
-		return nil, err
-	}
-	// The DP is set up for this problem: extend its optimum without preparing again.
-	// When nothing fits beside it (the usual case), the optimum, already trimmed and
-	// checked by fits, is the result.
-	weight, room := dp.seedRoom(&sc.p, kept)
-	if !room {
+	// The best display of it (runs.go); when the display rules and the budget leave
+	// none, they yield to the query and C* is the result.
+	pr := sc.runs
+	pr.Display = fits != nil
+	if kept, ok := sc.rd.solve(&sc.p, sc.sentence, pr, opt); ok {
 		return kept, nil
 	}
-	kept, _, err = dp.extendSeeded(&sc.p, &sc.sol, weight, sc.trim, fits)
-	return kept, err
+	sc.p.Rules.MarkYielded()
+	return opt, nil
 }
 
 // trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).

@@ -91,26 +91,6 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 	return d.finish(p, sol, post, fits)
 }
 
-// ExtendFit is the snippet decoding's last step. It starts C from base (a compression of
-// p that holds Q and obeys the rules: the exact optimum at the snippet decoding's price)
-// and the closure of Q, and grows C outward from the words it holds: a token joins, with
-// its closure, only when it touches a run of kept tokens that holds a word, those that
-// close a gap first, each group in the order of nested decoding (extend). The first
-// candidate that does not fit ends it. With fits, the added units are dropped again,
-// last first, until the result fits (base is kept whatever fits says).
-//
-// At a price per character, the exact optimum stops where the scores no longer pay for
-// the length, which does not depend on the budget once the budget is larger; the
-// extension then adds a prefix of one sequence, so that a larger budget keeps what a
-// smaller one kept, and it reads as a window around the words the model chose instead of
-// fragments all over the sentence (docs/snippets.md). base may alias sol.Kept.
-func (d *TreeDP) ExtendFit(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	if _, _, err := d.setup(p); err != nil {
-		return nil, false, err
-	}
-	return d.extendFrom(p, sol, base, post, fits)
-}
-
 // setup validates p, which must carry its rules, and prepares d for them: the query marks,
 // the token weights and order over the rule tree, and the distances to Q, as solve does.
 // It returns the rules and the number of tokens.
@@ -121,7 +101,7 @@ func (d *TreeDP) setup(p *Problem) (*wellformed.Rules, int, error) {
 	}
 	r := p.Rules
 	if r == nil || r.N() != p.Tree.N() {
-		return nil, 0, fmt.Errorf("%w: nested decoding and ExtendFit need the rules of the problem", va.ErrInvalidInput)
+		return nil, 0, fmt.Errorf("%w: nested decoding needs the rules of the problem", va.ErrInvalidInput)
 	}
 	n := d.prepare(p, r.Tree())
 	d.distances(p)
@@ -151,165 +131,6 @@ func (d *TreeDP) seed(p *Problem, r *wellformed.Rules, n int, base []int) int {
 	}
 	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
 	return weight
-}
-
-// extendFrom is ExtendFit once d is set up for p (setup, or solve for the same problem).
-func (d *TreeDP) extendFrom(p *Problem, sol *Solution, base []int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	weight, room := d.seedRoom(p, base)
-	if !room {
-		return d.finish(p, sol, post, fits)
-	}
-	return d.extendSeeded(p, sol, weight, post, fits)
-}
-
-// seedRoom seeds C with Q and base (seed) and returns its weight and whether a unit
-// outside it might still fit (roomFor). When none can, the extension adds nothing (and
-// costs about as much as the exact program's own pass otherwise).
-func (d *TreeDP) seedRoom(p *Problem, base []int) (int, bool) {
-	r := p.Rules
-	weight := d.seed(p, r, r.N(), base)
-	return weight, d.roomFor(r, r.N(), p.capacity()-weight)
-}
-
-// extendSeeded runs the extension from C as seedRoom left it, of weight weight, and
-// collects the result as ExtendFit does.
-func (d *TreeDP) extendSeeded(p *Problem, sol *Solution, weight int, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	if !d.entryPrices(p) {
-		return nil, false, errInfeasible
-	}
-	d.extend(p.Rules, p.Rules.N(), weight, p.capacity())
-	return d.finish(p, sol, post, fits)
-}
-
-// extend is the extension of ExtendFit: it grows C (d.in, of weight weight) from its runs,
-// the maximal stretches of consecutive kept tokens. A token outside C is a candidate when
-// it touches a run that holds a word (not only punctuation); the candidates that close a
-// gap between two such runs come first, then the others, each group in the order of
-// nested decoding (d.byRank). The best candidate joins C with its closure while that
-// fits; the first that does not fit ends the extension. So C grows outward from the words
-// it holds, as a window grows around the query, instead of gaining fragments all over
-// the sentence, and the tokens added are a prefix of one sequence that does not depend on
-// the budget. A heap of candidates keeps it O(n log n).
-func (d *TreeDP) extend(r *wellformed.Rules, n, weight, capK int) {
-	d.pos, _ = grow(d.pos[:0], n+1)
-	for i, v := range d.byRank {
-		d.pos[v] = int32(i)
-	}
-	d.end, _ = grow(d.end[:0], n+1)
-	d.word, _ = grow(d.word[:0], n+1)
-	d.heap = d.heap[:0]
-	for v := 1; v <= n; {
-		if !d.in[v] {
-			v++
-			continue
-		}
-		h, w := v, false
-		for ; h <= n && d.in[h]; h++ {
-			w = w || !r.Punct(h)
-		}
-		d.end[v], d.end[h-1], d.word[v], d.word[h-1] = int32(h-1), int32(v), w, w
-		v = h
-	}
-	for v := 1; v <= n; v++ {
-		if !d.in[v] {
-			d.offer(n, v)
-		}
-	}
-	inC := func(v int) bool { return d.in[v] }
-	add := func(v int) { d.keep(r, n, v); d.seq = append(d.seq, int32(v)) }
-	for len(d.heap) > 0 {
-		key := d.pop()
-		v := int(d.byRank[key%int32(n)])
-		if d.in[v] {
-			continue
-		}
-		if weight+r.Closure(v, inC, nil) > capK {
-			break
-		}
-		weight += r.Closure(v, inC, add)
-		d.cuts = append(d.cuts, len(d.seq))
-	}
-}
-
-// offer makes v, outside C, a candidate of extend when it touches a run with a word: its key
-// is its place in d.byRank, plus n unless it closes a gap between two such runs.
-func (d *TreeDP) offer(n, v int) {
-	left := v > 1 && d.in[v-1] && d.word[v-1]
-	right := v < n && d.in[v+1] && d.word[v+1]
-	switch {
-	case left && right:
-		d.push(d.pos[v])
-	case left || right:
-		d.push(d.pos[v] + int32(n))
-	}
-}
-
-// keep adds v to C, merges the runs on either side of it, and offers the tokens next to
-// the merged run. d.end (the other end of a run) and d.word (whether the run holds a
-// word) are valid at both ends of a run.
-func (d *TreeDP) keep(r *wellformed.Rules, n, v int) {
-	l, h, w := v, v, !r.Punct(v)
-	if v > 1 && d.in[v-1] {
-		l, w = int(d.end[v-1]), w || d.word[v-1]
-	}
-	if v < n && d.in[v+1] {
-		h, w = int(d.end[v+1]), w || d.word[v+1]
-	}
-	d.in[v] = true
-	d.end[l], d.end[h], d.word[l], d.word[h] = int32(h), int32(l), w, w
-	if l > 1 {
-		d.offer(n, l-1)
-	}
-	if h < n {
-		d.offer(n, h+1)
-	}
-}
-
-// push adds key to the min-heap d.heap.
-func (d *TreeDP) push(key int32) {
-	d.heap = append(d.heap, key)
-	for i := len(d.heap) - 1; i > 0; {
-		up := (i - 1) / 2
-		if d.heap[up] <= d.heap[i] {
-			break
-		}
-		d.heap[up], d.heap[i] = d.heap[i], d.heap[up]
-		i = up
-	}
-}
-
-// pop removes and returns the least key of d.heap, which must not be empty.
-func (d *TreeDP) pop() int32 {
-	top := d.heap[0]
-	last := len(d.heap) - 1
-	d.heap[0] = d.heap[last]
-	d.heap = d.heap[:last]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= last {
-			break
-		}
-		if c+1 < last && d.heap[c+1] < d.heap[c] {
-			c++
-		}
-		if d.heap[i] <= d.heap[c] {
-			break
-		}
-		d.heap[i], d.heap[c] = d.heap[c], d.heap[i]
-		i = c
-	}
-	return top
-}
-
-// roomFor reports whether some unit outside C (d.in) weighs at most room: a lower bound on
-// what adding it would take.
-func (d *TreeDP) roomFor(r *wellformed.Rules, n, room int) bool {
-	for v := 1; v <= n; v++ {
-		if !d.in[v] && r.Top(v) == v && r.UnitWeight(v) <= room {
-			return true
-		}
-	}
-	return false
 }
 
 // finish collects C (d.in) into sol, passes it through post, and, while it does not pass

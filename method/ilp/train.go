@@ -65,8 +65,8 @@ const (
 	// DefaultSlack is the slack of qsc train ilp (TrainConfig.Slack), 28 characters: the
 	// perceptron learns to stop where the gold stops although the budget would take more,
 	// so that the exact optimum does not change with the budget once it fits, and the
-	// snippet decoding's extension (TreeDP.ExtendFit) fills the rest around it. The
-	// model selection is in docs/snippets.md ("Training with slack").
+	// snippet decoding fills the rest around it (RunParams.Fill). The model selection is
+	// in docs/snippets.md ("Training with slack").
 	DefaultSlack = 28
 )
 
@@ -181,7 +181,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, price: DefaultPrice, proximity: DefaultProximity,
+		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, price: DefaultPrice, proximity: DefaultProximity, runs: DefaultRuns,
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
 		ev, err := model.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {

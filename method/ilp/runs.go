@@ -1,0 +1,451 @@
+package ilp
+
+import (
+	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// The snippet decoding: the model's optimum, shown as the best display.
+//
+// A reader sees a snippet as runs of kept words between "…" marks. The snippet decoding
+// has one objective over the compressions C ⊇ Q, seen as runs R_1 < … < R_k (stretches
+// of consecutive tokens, with at least one dropped token between two of them):
+//
+//	maximise  Σ_{v∈C} value(v) − Gap·(k − 1) − Dangle·#(runs that end dangling)
+//	          − Short·#(short runs) + Edge·([C starts at S's start] + [C ends at S's end])
+//	value(v)  = Keep·w_v·[v ∈ C*] + Fill·w_v·near(v) + Carrier·[v carries the point]
+//
+// subject to Q ⊆ C, the display rules of wellformed.Runs for every run, and the width
+// Σ_{v∈C} w_v plus the width of the cuts at most b + 1, where w_v = ℓ(v) + 1 and:
+//
+//   - C*(b) is the model's exact optimum under the budget and the well-formedness rules
+//     (the tree program, OptimizeFit): the words the model wants, each worth its
+//     characters;
+//   - near(v) falls from 1 next to a token of C* ∪ Q to NearFloor at FillReach tokens
+//     away, so the room left is filled with the words around the kept ones first, as a
+//     window would, and a new run is started only where it is worth its cut;
+//   - the carriers are the words that hold a kept clause's point (runDP.carriers):
+//     numbers that modify a noun, years, hedges, the subjects of the query's clause and
+//     of the clauses above it, and the verbs of the clauses that frame it ("X said",
+//     "they hope", "tried to");
+//   - a cut is 2 characters wider than the space it replaces (" … " against " ") when
+//     the budget counts the display (a leading or trailing "…" too), and free when it
+//     counts the tokens;
+//   - a run ends dangling on a word that leans on a cut one (wellformed.Runs.Dangles:
+//     "for which they …", "a place that sells …");
+//   - a short run has fewer than three words and no query term;
+//   - sentence-final punctuation that the rules leave free may follow the last run
+//     across a cut, as the compressions of the corpus keep it (the ellipsis rendering
+//     leaves it out).
+//
+// The display rules are constraints, so an output cannot show a gap inside a phrase or a
+// name, a one-word island that is not a query term, or a run that ends on a function
+// word or a comma. When they and the budget leave no solution for (Q, b), the rules
+// yield to the query: the result is C*, under the well-formedness rules alone (which
+// yield for Q as they always did), and Rules.MarkYielded records it for the evaluation.
+//
+// The program is a dynamic program over token positions and width: B[e][c], the best
+// score of runs whose last one ends at e with width c, and G[i][c], the best with token
+// i dropped after at least one run. Each allowed run [s, e] is met once, its value and
+// width accumulated as e grows; the scan from s stops when a token needs one before s
+// or the run outgrows the budget. The work is O(Σ_runs (b + 1)), at most O(n·m·b) for m
+// the most tokens that fit in b, and nothing is allocated once the memory has grown.
+
+// RunParams are the weights of the snippet decoding's objective, in characters.
+type RunParams struct {
+	// Keep is the value of each character of the model's optimum C*.
+	Keep float64
+	// Gap is the cost of each inner cut, a "…" between two runs.
+	Gap float64
+	// Fill is the value of a character next to C* or Q, falling to 0 at FillReach tokens.
+	Fill float64
+	// Carrier is the bonus of each token that carries a kept clause's point.
+	Carrier float64
+	// Short is the cost of a run of fewer than three words without a query term: a
+	// fragment that says little on its own ("… very important …").
+	Short float64
+	// Edge is the bonus of a snippet that starts where the sentence starts, and again of
+	// one that ends where it ends, with no "…" there.
+	Edge float64
+	// Dangle is the cost of a run that ends on a word leaning on a cut one
+	// (wellformed.Runs.Dangles), unless the sentence ends there.
+	Dangle float64
+	// Display charges each cut its width: set when the budget counts the display.
+	Display bool
+}
+
+// DefaultRuns are the weights of the snippet decoding, chosen by the blind reading test
+// and the validation split (docs/snippets.md).
+var DefaultRuns = RunParams{Keep: 1, Gap: 15, Fill: 0.5, Carrier: 6, Dangle: 8, Short: 6, Edge: 6}
+
+// FillReach is the distance in tokens from C* or Q at which the value of filling has
+// fallen to NearFloor of its value next to them: a snippet is filled with the words
+// nearest the ones it keeps first, and a box is filled as far as it reaches.
+const (
+	FillReach = 8
+	NearFloor = 0.25
+)
+
+// runDP is the snippet decoding's reusable memory. The zero value is ready.
+type runDP struct {
+	u        wellformed.Runs
+	val      []float64 // value(v)
+	w        []int
+	lpre     []int // lpre[i] = Σ_{v≤i} ℓ(v)
+	spre     []int // spre[i] = Σ_{v≤i} sp(v): 1 where a space comes before v as shown
+	qBefore  []int // qBefore[i]: the last query token ≤ i, 0 if none
+	wordPre  []int // wordPre[i]: words ≤ i
+	best     []float64
+	from     []int32 // B's run start; negative: the first run
+	gap      []float64
+	gapFromB []bool
+	hiC      []int // the largest width with a finite entry, per row of B (index e) and G (n+1+i)
+	kept     []int
+	carrier  []bool
+	opt      []bool    // C*
+	near     []float64 // near(v)
+}
+
+// nearness sets d.near from C* and Q, in two passes.
+func (d *runDP) nearness(n int) {
+	d.near = resizeF(d.near, n+1)
+	dist := FillReach
+	for v := 1; v <= n; v++ {
+		if d.opt[v] || d.u.Query(v) {
+			dist = 0
+		} else {
+			dist = min(dist+1, FillReach)
+		}
+		d.near[v] = float64(dist)
+	}
+	dist = FillReach
+	for v := n; v >= 1; v-- {
+		if d.opt[v] || d.u.Query(v) {
+			dist = 0
+		} else {
+			dist = min(dist+1, FillReach)
+		}
+		d.near[v] = max(NearFloor, 1-min(d.near[v], float64(dist))/FillReach)
+	}
+}
+
+// solve returns the best compression of p (with Rules) under pr, given the model's
+// optimum opt (C*), or ok false when the display rules and the budget leave none. s is
+// the sentence of p. The slice is d's memory.
+func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (kept []int, ok bool) {
+	t := p.Tree
+	n := t.N()
+	if n == 0 || s == nil || s.Len() != n || p.Rules == nil {
+		return nil, false
+	}
+	d.u.Reset(s, t, p.Rules, p.Query)
+	u := &d.u
+	d.val = resizeF(d.val, n+1)
+	d.w, d.lpre, d.spre = resizeI(d.w, n+1), resizeI(d.lpre, n+1), resizeI(d.spre, n+1)
+	d.qBefore, d.wordPre = resizeI(d.qBefore, n+1), resizeI(d.wordPre, n+1)
+	d.carriers(s, t, p.Query)
+	d.opt = resizeB(d.opt, n+1)
+	clear(d.opt)
+	for _, v := range opt {
+		if v >= 1 && v <= n {
+			d.opt[v] = true
+		}
+	}
+	d.nearness(n)
+	for v := 1; v <= n; v++ {
+		d.w[v] = p.Lens[v-1] + 1
+		d.lpre[v] = d.lpre[v-1] + p.Lens[v-1]
+		d.spre[v] = d.spre[v-1] + spaceBefore(s, v, pr.Display)
+		d.qBefore[v] = d.qBefore[v-1]
+		if u.Query(v) {
+			d.qBefore[v] = v
+		}
+		d.wordPre[v] = d.wordPre[v-1]
+		if u.Word(v) {
+			d.wordPre[v]++
+		}
+		x := pr.Fill * float64(d.w[v]) * d.near[v]
+		if d.opt[v] {
+			x += pr.Keep * float64(d.w[v])
+		}
+		if d.carrier[v] {
+			x += pr.Carrier
+		}
+		d.val[v] = x
+	}
+	K := p.capacity()
+	cut := 0
+	if pr.Display {
+		// The cuts' widths may need more than the sentence: at most one before, after
+		// and between every two tokens.
+		cut = 2
+		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
+	}
+	row := K + 1
+	d.best = resizeF(d.best, (n+1)*row)
+	d.from = resizeI32(d.from, (n+1)*row)
+	d.gap = resizeF(d.gap, (n+1)*row)
+	d.gapFromB = resizeB(d.gapFromB, (n+1)*row)
+	d.hiC = resizeI(d.hiC, 2*(n+1))
+	for i := range d.best {
+		d.best[i] = negInf
+		d.gap[i] = negInf
+	}
+	for i := range d.hiC {
+		d.hiC[i] = -1
+	}
+	lastQ := d.qBefore[n]
+	for st := 1; st <= n; st++ {
+		// G[st−1]: token st−1 dropped, at least one run before it.
+		if i := st - 1; i >= 2 && !u.Query(i) {
+			g, gp, bp := d.gap[i*row:(i+1)*row], d.gap[(i-1)*row:i*row], d.best[(i-1)*row:i*row]
+			hi := max(d.hiC[n+1+i-1], d.hiC[i-1])
+			for c := 0; c <= hi; c++ {
+				if bp[c] > gp[c] {
+					g[c], d.gapFromB[i*row+c] = bp[c], true
+				} else {
+					g[c], d.gapFromB[i*row+c] = gp[c], false
+				}
+			}
+			d.hiC[n+1+i] = hi
+		}
+		if !u.CanStart(st) {
+			continue
+		}
+		first := d.qBefore[st-1] == 0 // no query token before: this run may be the first
+		lead := 0
+		if d.wordPre[st-1] > 0 {
+			lead = cut
+		}
+		var gRow []float64
+		gHi := -1
+		if st >= 3 {
+			gRow, gHi = d.gap[(st-1)*row:st*row], d.hiC[n+1+st-1]
+		}
+		if !first && gHi < 0 {
+			continue
+		}
+		val, lo, hi, words, nq := 0.0, st, st, 0, 0
+		for e := st; e <= n; e++ {
+			val += d.val[e]
+			lo, hi = min(lo, u.Lo(e)), max(hi, u.Hi(e))
+			if lo < st {
+				break // a token of the run needs one before it: so will every longer run
+			}
+			if u.Word(e) {
+				words++
+				if u.Query(e) {
+					nq++
+				}
+			}
+			W := d.width(st, e)
+			if W > K {
+				break
+			}
+			if hi > e || !u.CanEnd(e) || words == 0 || (words == 1 && nq == 0) {
+				continue
+			}
+			v := val
+			if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
+				v -= pr.Dangle
+			}
+			if words < 3 && nq == 0 {
+				v -= pr.Short
+			}
+			b, from := d.best[e*row:(e+1)*row], d.from[e*row:(e+1)*row]
+			if first && W+lead <= K {
+				v1 := v
+				if st == 1 {
+					v1 += pr.Edge
+				}
+				if c := W + lead; v1 > b[c] {
+					b[c], from[c] = v1, int32(-st)
+					d.hiC[e] = max(d.hiC[e], c)
+				}
+			}
+			for c0 := 0; c0 <= gHi; c0++ {
+				x := gRow[c0]
+				if x == negInf {
+					continue
+				}
+				c := c0 + W + cut
+				if c > K {
+					break
+				}
+				if y := x + v - pr.Gap; y > b[c] {
+					b[c], from[c] = y, int32(st)
+					d.hiC[e] = max(d.hiC[e], c)
+				}
+			}
+		}
+	}
+	// The best end: no query token after it, the trailing cut fits. Sentence-final
+	// punctuation that the rules leave free may follow the last run across a cut (the
+	// ellipsis rendering leaves it out; the plain one shows the sentence's end).
+	final := 0
+	if fin := n; !u.Word(fin) && !u.Query(fin) && p.Rules.Binding(fin) == wellformed.Free && u.Lo(fin) == fin && u.Hi(fin) == fin {
+		final = fin
+	}
+	bestV, bestE, bestC, addFinal := negInf, 0, 0, false
+	for e := max(lastQ, 1); e <= n; e++ {
+		trail := 0
+		if d.wordPre[n] > d.wordPre[e] {
+			trail = cut
+		}
+		b := d.best[e*row : (e+1)*row]
+		end := 0.0
+		if e == n {
+			end = pr.Edge
+		}
+		for c := 0; c <= d.hiC[e] && c+trail <= K; c++ {
+			if x := b[c] + end; x > bestV || (x == bestV && b[c] != negInf && c > bestC) {
+				bestV, bestE, bestC, addFinal = x, e, c, false
+			}
+			if final != 0 && e < final-1 && b[c] != negInf && c+trail+p.Lens[final-1]+d.spre[final]-d.spre[final-1] <= K {
+				if x := b[c] + d.val[final]; x > bestV {
+					bestV, bestE, bestC, addFinal = x, e, c, true
+				}
+			}
+		}
+	}
+	if bestV == negInf {
+		return nil, false
+	}
+	// Read the runs back, right to left.
+	d.kept = d.kept[:0]
+	if addFinal {
+		d.kept = append(d.kept, final)
+	}
+	e, c := bestE, bestC
+	for {
+		st := int(d.from[e*row+c])
+		firstRun := st < 0
+		if firstRun {
+			st = -st
+		}
+		for v := e; v >= st; v-- {
+			d.kept = append(d.kept, v)
+		}
+		if firstRun {
+			break
+		}
+		c -= d.width(st, e) + cut
+		i := st - 1
+		for !d.gapFromB[i*row+c] {
+			i--
+		}
+		e = i - 1
+	}
+	for i, j := 0, len(d.kept)-1; i < j; i, j = i+1, j-1 {
+		d.kept[i], d.kept[j] = d.kept[j], d.kept[i]
+	}
+	return d.kept, true
+}
+
+// width returns the width of the run [s, e] as the budget counts it, with one separator
+// before it: its tokens' characters and the spaces between them (as shown when the budget
+// counts the display, one between every two tokens otherwise), plus 1.
+func (d *runDP) width(s, e int) int {
+	return d.lpre[e] - d.lpre[s-1] + d.spre[e] - d.spre[s] + 1
+}
+
+// spaceBefore returns 1 when token v (> 1) of s is shown with a space before it: always
+// when the budget counts the tokens (shown false), else as the text has it (the
+// tokens' offsets), or for tokens without offsets when it does not attach to the word
+// before it (display.AttachesLeft).
+func spaceBefore(s *syntax.Sentence, v int, shown bool) int {
+	if !shown || v == 1 {
+		return 1
+	}
+	prev, tok := &s.Tokens[v-2], &s.Tokens[v-1]
+	if prev.End >= 0 && tok.Start >= prev.End {
+		if tok.Start > prev.End {
+			return 1
+		}
+		return 0
+	}
+	if display.AttachesLeft(tok.Form) {
+		return 0
+	}
+	return 1
+}
+
+// carriers marks the tokens that carry the point of the query's clause: numbers, hedges,
+// the subjects of the query's clause and of every clause above it, and the verbs of the
+// clauses that frame it (a clause whose complement holds the query: "X said", "tried to").
+func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
+	n := t.N()
+	d.carrier = resizeB(d.carrier, n+1)
+	clear(d.carrier)
+	for v := 1; v <= n; v++ {
+		tok := &s.Tokens[v-1]
+		if ((tok.XPOS == "CD" || tok.UPOS == "NUM") && syntax.Universal(tok.Rel) == "nummod") || isYear(tok.Form) || wellformed.IsHedge(tok) {
+			d.carrier[v] = true
+		}
+	}
+	for _, q := range query {
+		if q < 1 || q > n {
+			continue
+		}
+		// Up from q: each clause head met marks its subject; a clause reached through a
+		// complement marks its verb too.
+		prev := q
+		for a, steps := t.Head(q), 0; a != 0 && steps < n; a, steps = t.Head(a), steps+1 {
+			switch syntax.Universal(s.Tokens[prev-1].Rel) {
+			case "ccomp", "xcomp", "csubj":
+				d.carrier[a] = true
+			}
+			for _, k := range t.Children(a) {
+				switch syntax.Universal(s.Tokens[k-1].Rel) {
+				case "nsubj", "csubj", "expl":
+					d.carrier[k] = true
+				}
+			}
+			prev = a
+		}
+	}
+}
+
+func resizeF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+func resizeI(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func resizeI32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+func resizeB(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	return s[:n]
+}
+
+// isYear reports whether a form is a year: four digits from 1000 to 2999.
+func isYear(f string) bool {
+	if len(f) != 4 || (f[0] != '1' && f[0] != '2') {
+		return false
+	}
+	for i := 1; i < 4; i++ {
+		if f[i] < '0' || f[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
