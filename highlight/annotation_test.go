@@ -242,7 +242,11 @@ func cpuTime(tb testing.TB) time.Duration {
 // BenchmarkResultPage measures the snippets of search result pages of the demo collection
 // (10 documents, 3 snippets each, 80 characters), from stored annotations and by parsing,
 // side by side, with the default method and with lr; one op is one page. cpu-µs/page is the process's CPU time (every core) per
-// page: DoSnippets compresses a document's sentences in parallel.
+// page: DoSnippets compresses a document's sentences in parallel. The bleve-html row is
+// bleve's default highlighter ("html") on the same hits, 3 fragments of 80 characters
+// (bleveHTML; TestBleveHTMLPage checks it). fragments/page is how many fragments a page got:
+// at most 30, fewer when a document has fewer matching sentences (qsc) or non-overlapping
+// windows around its hits (bleve).
 func BenchmarkResultPage(b *testing.B) {
 	eng, err := qsc.New()
 	if err != nil {
@@ -268,14 +272,28 @@ func BenchmarkResultPage(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				resetFragments(pages)
 				runtime.GC()
-				cpu0, i := cpuTime(b), 0
+				cpu0, i, n := cpuTime(b), 0, 0
 				for b.Loop() {
-					pages[i%len(pages)].fragments(h, mode.annotated, 3)
+					n += countFragments(pages[i%len(pages)].fragments(h, mode.annotated, 3))
 					i++
 				}
 				b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+				b.ReportMetric(float64(n)/float64(b.N), "fragments/page")
 			})
 		}
 	}
+	b.Run("bleve-html", func(b *testing.B) {
+		h := bleveHTML(b, 80)
+		resetFragments(pages)
+		runtime.GC()
+		cpu0, i, n := cpuTime(b), 0, 0
+		for b.Loop() {
+			n += countFragments(pages[i%len(pages)].bleveFragments(h, 3))
+			i++
+		}
+		b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+		b.ReportMetric(float64(n)/float64(b.N), "fragments/page")
+	})
 }

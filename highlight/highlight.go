@@ -4,8 +4,31 @@
 // character budget, keeping every term.
 //
 // Importing the package registers the highlighter under Name ("qsc"); ask for it with
-// bleve.NewHighlightWithStyle(highlight.Name). Its default budget is DefaultBudget; to set
-// another, define a named style of type "qsc" in bleve's registry cache:
+// bleve.NewHighlightWithStyle(highlight.Name). It reads the field's stored text, and it is
+// fastest from the field's annotation (its sentences tokenized, tagged and parsed), made
+// once at index time and stored beside the text. In the document mapping dm:
+//
+//	body := bleve.NewTextFieldMapping()
+//	body.Store = true
+//	dm.AddFieldMappingsAt("body", body)
+//	highlight.MapAnnotation(dm, "body") // "body_qsc": stored, not indexed
+//
+// and for each document, before indexing it:
+//
+//	doc := map[string]any{"body": text}
+//	err := highlight.AddAnnotations(ctx, eng, doc, "body") // sets doc["body_qsc"]
+//
+// where eng has the models the highlighter uses: qsc.New() for the registered one (an
+// annotation of other models cannot be used). Annotate gives one annotation.
+//
+// A document without the annotation is highlighted all the same: the highlighter parses
+// the field at query time. The snippets are the same either way, from annotations for a
+// fraction of the CPU (BenchmarkResultPage). An annotation that cannot be used (of other
+// models, of another text, corrupt) is ignored and the field parsed; Highlighter.Stats
+// counts the three cases.
+//
+// The registered highlighter's budget is DefaultBudget; to set another, define a named
+// style of type "qsc" in bleve's registry cache:
 //
 //	bleve.Config.Cache.DefineHighlighter("qsc-80", map[string]any{"type": highlight.Name, "budget": 80})
 //
@@ -13,20 +36,13 @@
 // (fragments per field; default the number bleve asks for, which is 1), "format" ("html",
 // the default: HTML-escaped, hits in <mark>, "…" where words were cut; "text": the same
 // without markup; "plain": the kept words only) and "method" (a qsc method, default qsc.DefaultMethod);
-// any other key (but "type") is an error.
+// any other key (but "type") is an error. New builds a Highlighter to call directly.
 //
 // The terms are the words bleve located in the field (dm.Locations), as spelled in the
 // field; qsc matches them again across inflections within each sentence. A field over
 // qsc.MaxDocumentBytes is snippeted from its first qsc.MaxDocumentBytes bytes; invalid UTF-8
 // bytes are read as spaces. A field whose matching sentences cannot fit the budget (or any
 // other qsc error) gets no fragment.
-//
-// Stored annotations. The highlighter tokenizes, tags and parses the sentences it
-// compresses, unless the document stores the field's annotation, made once at index time:
-// map it with MapAnnotation and set it with AddAnnotations (or Annotate) before indexing.
-// The snippets are then the same, for a fraction of the CPU (BenchmarkResultPage). An
-// annotation that cannot be used (of other models, of another text, corrupt) is ignored and
-// the field parsed; Highlighter.Stats counts both cases.
 package highlight
 
 import (
