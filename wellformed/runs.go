@@ -98,38 +98,35 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.lo[v], u.hi[v] = int32(v), int32(v)
 	}
 	u.start[0], u.end[0], u.word[0] = false, false, false
-	for v := 1; v <= n; v++ {
-		tok := &s.Tokens[v-1]
-		u.word[v] = !isPunct(tok)
-		u.start[v] = !attachesLeft(tok) && !(isPunct(tok) && pairOpen(tok.Form) == 0)
-		u.end[v] = !endsBadly(tok)
-	}
-	// A word dangles at the end of a run when it leans on one after it: a dependent whose
-	// head comes later ("for which they …"), or a head whose object or complement comes
-	// later ("a place that sells …"). A query term does not dangle.
 	clear(u.dangle)
 	for v := 1; v <= n; v++ {
-		h := t.Head(v)
-		if h < 1 || h > n {
-			continue
-		}
-		if h > v && !u.inQ[v] && u.word[v] {
-			u.dangle[v] = true
-		}
-		if h < v && !u.inQ[h] && needsRight(s.Tokens[v-1].Rel) {
-			u.dangle[h] = true
-		}
-	}
-	// Bindings: a dependent shares a run with its head; WithHead both ways.
-	for v := 1; v <= n; v++ {
+		tok := &s.Tokens[v-1]
+		base := syntax.Universal(tok.Rel)
+		punct := base == "punct" || tok.UPOS == "PUNCT"
+		open := pairOpen(tok.Form)
+		u.word[v] = !punct
+		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
+		u.end[v] = !(isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || open > 0)
 		h := t.Head(v)
 		if h < 1 || h > n {
 			h = 0
 		}
-		tok := &s.Tokens[v-1]
-		if h != 0 && u.protected(s, t, v, h) {
+		if h == 0 {
+			continue
+		}
+		// A word dangles at the end of a run when it leans on one after it: a dependent
+		// whose head comes later ("for which they …"), or a head whose object or
+		// complement comes later ("a place that sells …"). A query term does not dangle.
+		if h > v && !u.inQ[v] && !punct {
+			u.dangle[v] = true
+		}
+		if h < v && !u.inQ[h] && needsRight(base, tok.Rel) {
+			u.dangle[h] = true
+		}
+		// Bindings: a dependent shares a run with its head; WithHead both ways.
+		if u.protected(s, base, v, h) {
 			u.bind(v, h)
-			if isQuestionMark(tok) || isPossessive(tok) {
+			if isQuestionMark(base, tok) || isPossessive(base, tok) {
 				u.bind(h, v)
 			}
 		}
@@ -237,20 +234,16 @@ func (u *Runs) bind(v, w int) {
 	u.hi[v] = max(u.hi[v], int32(w))
 }
 
-// protected reports whether the arc h → v is inside a phrase that a cut must not split.
-func (u *Runs) protected(s *syntax.Sentence, t *syntax.Tree, v, h int) bool {
-	tok, head := &s.Tokens[v-1], &s.Tokens[h-1]
-	rel := tok.Rel
-	if IsFunction(rel) {
-		return true
-	}
-	switch syntax.Universal(rel) {
-	case "amod", "nummod", "compound", "flat", "fixed", "goeswith":
+// protected reports whether the arc h → v (v's universal relation base) is inside a
+// phrase that a cut must not split.
+func (u *Runs) protected(s *syntax.Sentence, base string, v, h int) bool {
+	switch base {
+	case "case", "mark", "det", "cc", "aux", "cop", "amod", "nummod", "compound", "flat", "fixed", "goeswith":
 		return true
 	case "nmod":
-		return strings.HasSuffix(rel, ":poss")
+		return strings.HasSuffix(s.Tokens[v-1].Rel, ":poss")
 	case "conj":
-		return isNominal(tok) && isNominal(head)
+		return isNominal(&s.Tokens[v-1]) && isNominal(&s.Tokens[h-1])
 	}
 	return false
 }
@@ -322,23 +315,17 @@ func isNominal(tok *syntax.Token) bool {
 	return false
 }
 
-// isQuestionMark reports whether a token is a complementizer that makes its clause a
-// question or a condition: "whether", "if".
-func isQuestionMark(tok *syntax.Token) bool {
-	if syntax.Universal(tok.Rel) != "mark" {
-		return false
-	}
-	switch strings.ToLower(tok.Form) {
-	case "whether", "if":
-		return true
-	}
-	return false
+// isQuestionMark reports whether a token (of universal relation base) is a complementizer
+// that makes its clause a question or a condition: "whether", "if".
+func isQuestionMark(base string, tok *syntax.Token) bool {
+	return base == "mark" && (strings.EqualFold(tok.Form, "whether") || strings.EqualFold(tok.Form, "if"))
 }
 
-// isPossessive reports whether a token is the possessive 's (or ') of its head, which a
-// run shows with the name it follows: "Del Frisco's", never "Del Frisco".
-func isPossessive(tok *syntax.Token) bool {
-	if syntax.Universal(tok.Rel) != "case" {
+// isPossessive reports whether a token (of universal relation base) is the possessive 's
+// (or ') of its head, which a run shows with the name it follows: "Del Frisco's", never
+// "Del Frisco".
+func isPossessive(base string, tok *syntax.Token) bool {
+	if base != "case" {
 		return false
 	}
 	switch tok.Form {
@@ -358,11 +345,11 @@ func attachesLeft(tok *syntax.Token) bool {
 	return pairOpen(tok.Form) < 0
 }
 
-// needsRight reports whether a dependent with this relation completes its head, so that
-// a run does not end on the head when the dependent comes after it: an object, an
-// indirect object, a clausal complement or a verb particle.
-func needsRight(rel string) bool {
-	switch syntax.Universal(rel) {
+// needsRight reports whether a dependent of universal relation base (relation rel)
+// completes its head, so that a run does not end on the head when the dependent comes
+// after it: an object, an indirect object, a clausal complement or a verb particle.
+func needsRight(base, rel string) bool {
+	switch base {
 	case "obj", "iobj", "ccomp", "xcomp":
 		return true
 	case "compound":
@@ -371,16 +358,25 @@ func needsRight(rel string) bool {
 	return false
 }
 
+// isFunctionBase reports whether a universal relation is that of a function word (see
+// IsFunction).
+func isFunctionBase(base string) bool {
+	switch base {
+	case "case", "mark", "det", "cc", "aux", "cop":
+		return true
+	}
+	return false
+}
+
+// isTo reports whether a token is the particle or infinitive marker "to".
+func isTo(tok *syntax.Token) bool {
+	return tok.XPOS == "TO" || (tok.UPOS == "PART" && strings.EqualFold(tok.Form, "to"))
+}
+
 // endsBadly reports whether a run may not end on a token: a function word, "to", or a
 // separator or opening half of a pair.
 func endsBadly(tok *syntax.Token) bool {
-	if IsFunction(tok.Rel) || tok.XPOS == "TO" || (tok.UPOS == "PART" && strings.EqualFold(tok.Form, "to")) {
-		return true
-	}
-	if isSeparator(tok.Form) {
-		return true
-	}
-	return pairOpen(tok.Form) > 0
+	return isFunctionBase(syntax.Universal(tok.Rel)) || isTo(tok) || isSeparator(tok.Form) || pairOpen(tok.Form) > 0
 }
 
 // pairOpen is +1 for an opening quote or bracket, −1 for a closing one, 0 otherwise (a

@@ -363,11 +363,12 @@ func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 // grows.
 const ProximityReach = 10
 
-// distances sets d.far for p's query: two passes over the tokens, O(n).
+// distances sets d.far for p's query: two passes over the tokens, O(n). It is set
+// whatever Problem.Proximity is: nested decoding breaks ties by it.
 func (d *TreeDP) distances(p *Problem) {
 	n := p.N()
 	d.far, _ = grow(d.far[:0], n+1)
-	if p.Proximity == 0 || len(p.Query) == 0 {
+	if len(p.Query) == 0 {
 		clear(d.far)
 		return
 	}

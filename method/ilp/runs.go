@@ -101,6 +101,8 @@ type runDP struct {
 	gap      []float64
 	gapFromB []bool
 	hiC      []int // the largest width with a finite entry, per row of B (index e) and G (n+1+i)
+	loG      []int // the smallest width with a finite entry, per row of G
+	rowSet   []bool
 	kept     []int
 	carrier  []bool
 	opt      []bool    // C*
@@ -188,10 +190,11 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	d.gap = resizeF(d.gap, (n+1)*row)
 	d.gapFromB = resizeB(d.gapFromB, (n+1)*row)
 	d.hiC = resizeI(d.hiC, 2*(n+1))
-	for i := range d.best {
-		d.best[i] = negInf
-		d.gap[i] = negInf
-	}
+	d.loG = resizeI(d.loG, n+1)
+	// A row of B is set to −∞ when first written (rowSet); a row of G is written up to
+	// its hiC before it is read, and read no further.
+	d.rowSet = resizeB(d.rowSet, n+1)
+	clear(d.rowSet)
 	for i := range d.hiC {
 		d.hiC[i] = -1
 	}
@@ -200,15 +203,26 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		// G[st−1]: token st−1 dropped, at least one run before it.
 		if i := st - 1; i >= 2 && !u.Query(i) {
 			g, gp, bp := d.gap[i*row:(i+1)*row], d.gap[(i-1)*row:i*row], d.best[(i-1)*row:i*row]
-			hi := max(d.hiC[n+1+i-1], d.hiC[i-1])
-			for c := 0; c <= hi; c++ {
-				if bp[c] > gp[c] {
-					g[c], d.gapFromB[i*row+c] = bp[c], true
-				} else {
-					g[c], d.gapFromB[i*row+c] = gp[c], false
-				}
+			hiB, hiG := d.hiC[i-1], d.hiC[n+1+i-1]
+			fromB := d.gapFromB[i*row : (i+1)*row]
+			both := min(hiB, hiG)
+			for c := 0; c <= both; c++ {
+				x, y := bp[c], gp[c]
+				fromB[c] = x > y
+				g[c] = max(x, y)
 			}
-			d.hiC[n+1+i] = hi
+			for c := both + 1; c <= hiB; c++ {
+				g[c], fromB[c] = bp[c], true
+			}
+			for c := both + 1; c <= hiG; c++ {
+				g[c], fromB[c] = gp[c], false
+			}
+			hi := max(hiG, hiB)
+			lo := 0
+			for lo <= hi && g[lo] == negInf {
+				lo++
+			}
+			d.hiC[n+1+i], d.loG[i] = hi, lo
 		}
 		if !u.CanStart(st) {
 			continue
@@ -219,9 +233,9 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 			lead = cut
 		}
 		var gRow []float64
-		gHi := -1
+		gLo, gHi := 0, -1
 		if st >= 3 {
-			gRow, gHi = d.gap[(st-1)*row:st*row], d.hiC[n+1+st-1]
+			gRow, gLo, gHi = d.gap[(st-1)*row:st*row], d.loG[st-1], d.hiC[n+1+st-1]
 		}
 		if !first && gHi < 0 {
 			continue
@@ -254,6 +268,12 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 				v -= pr.Short
 			}
 			b, from := d.best[e*row:(e+1)*row], d.from[e*row:(e+1)*row]
+			if !d.rowSet[e] {
+				for c := range b {
+					b[c] = negInf
+				}
+				d.rowSet[e] = true
+			}
 			if first && W+lead <= K {
 				v1 := v
 				if st == 1 {
@@ -264,7 +284,7 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 					d.hiC[e] = max(d.hiC[e], c)
 				}
 			}
-			for c0 := 0; c0 <= gHi; c0++ {
+			for c0 := gLo; c0 <= gHi; c0++ {
 				x := gRow[c0]
 				if x == negInf {
 					continue
