@@ -3,6 +3,8 @@
 //	go run ./scripts/readtest items -n 80 -seed 1 -out items.jsonl -qsc in.jsonl -data ../shared/data
 //	go run ./scripts/readtest pairs -items items.jsonl -a A.jsonl -b B.jsonl -seed 2 -name NAME -out DIR [-split K]
 //	go run ./scripts/readtest tally -key DIR/NAME.key.json -j1 verdicts1.txt -j2 verdicts2.txt [-json FILE]
+//	go run ./scripts/readtest examples -items items.jsonl -sys new=A.jsonl -sys window=B.jsonl [-n 20]
+//	go run ./scripts/readtest chop -items items.jsonl -sys new=A.jsonl -sys window=B.jsonl
 //
 // items samples sentences from outside the news (UD_English-EWT dev and test, qsc's
 // out-of-domain set, UD_English-PUD's Wikipedia half; never UD_English-GUM) with one- or
@@ -27,6 +29,8 @@ commands:
   items   sample sentences and queries; write the items and the qsc compress --jsonl input
   pairs   build the blind packet for judges and its key from two systems' outputs
   tally   map the judges' verdicts back to the systems and count them
+  examples  print fixed examples of several systems' snippets as a markdown table
+  chop    count inner gaps, one-word islands and cuts after a function word in displayed snippets
 
 Run a command with -h for its flags. The protocol is in docs/reading.md.
 `
@@ -52,6 +56,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdPairs(args[1:], stdout, stderr)
 	case "tally":
 		return cmdTally(args[1:], stdout, stderr)
+	case "examples":
+		return cmdExamples(args[1:], stdout, stderr)
+	case "chop":
+		return cmdChop(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -357,3 +357,40 @@ func TestEligibleAndQuery(t *testing.T) {
 		t.Errorf("box100 budget %d", got)
 	}
 }
+
+func TestExamples(t *testing.T) {
+	dir := t.TempDir()
+	items := writeFile(t, dir, "items.jsonl",
+		`{"id":"b60-1","protocol":"b60","source":"ood","text":"A | B c.","query":["c"],"budget":9,"budget_counts":"display"}`+"\n")
+	a := writeFile(t, dir, "a.jsonl", `{"id":"b60-1","kept":[1],"compression":"A","compression_ellipsis":"A …"}`+"\n")
+	b := writeFile(t, dir, "b.jsonl", `{"id":"b60-1","error":"too long"}`+"\n")
+	var out, errw strings.Builder
+	if err := run([]string{"examples", "-items", items, "-sys", "new=" + a, "-sys", "old=" + b, "-n", "5"}, &out, &errw); err != nil {
+		t.Fatal(err, errw.String())
+	}
+	want := "| # | budget | query | sentence | new | old |\n|--:|--:|---|---|---|---|\n| 1 | 9 (b60) | c | A \\| B c. | A … | error: too long |\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	if err := run([]string{"examples", "-items", items, "-sys", "nolabel"}, &out, &errw); err == nil {
+		t.Error("a -sys without LABEL= was accepted")
+	}
+}
+
+func TestChopText(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		query []string
+		want  displayChop
+	}{
+		{"Police arrested two men.", []string{"police"}, displayChop{snippets: 1}},
+		{"… the … client sued Saks …", []string{"client"}, displayChop{snippets: 1, gaps: 1, islands: 1, afterFunction: 1}},
+		{"… feel … results …", nil, displayChop{snippets: 1, gaps: 1, islands: 1}},
+		{"… police … arrested two men", []string{"police"}, displayChop{snippets: 1, gaps: 1}},
+		{"… the staff at the desk … we never got the checkout …", []string{"staff"}, displayChop{snippets: 1, gaps: 1}},
+	} {
+		if got := chopText(c.s, c.query); got != c.want {
+			t.Errorf("%q: %+v, want %+v", c.s, got, c.want)
+		}
+	}
+}
