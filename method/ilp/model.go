@@ -163,18 +163,6 @@ func (m *Model) WithPrice(f float64) *Model {
 	return &c
 }
 
-// Runs returns the weights of the snippet decoding's objective (RunParams).
-func (m *Model) Runs() RunParams { return m.runs }
-
-// WithRuns returns the model with the weights pr of the snippet decoding's objective
-// (DefaultRuns by default). pr.Display is ignored: it follows the request's budget.
-func (m *Model) WithRuns(pr RunParams) *Model {
-	c := *m
-	pr.Display = false
-	c.runs = pr
-	return &c
-}
-
 // WithBackend returns the model solved by the named backend (see Backends).
 func (m *Model) WithBackend(backend string) (*Model, error) {
 	if _, ok := backends[backend]; !ok {

@@ -58,7 +58,8 @@ type RunParams struct {
 	Keep float64
 	// Gap is the cost of each inner cut, a "…" between two runs.
 	Gap float64
-	// Fill is the value of a character next to C* or Q, falling to 0 at FillReach tokens.
+	// Fill is the value of a character next to C* or Q, falling to NearFloor of it at
+	// FillReach tokens.
 	Fill float64
 	// Carrier is the bonus of each token that carries a kept clause's point.
 	Carrier float64
@@ -75,9 +76,11 @@ type RunParams struct {
 	Display bool
 }
 
-// DefaultRuns are the weights of the snippet decoding, chosen by the blind reading test
-// and the validation split (docs/snippets.md).
-var DefaultRuns = RunParams{Keep: 1, Gap: 15, Fill: 0.5, Carrier: 6, Dangle: 8, Short: 6, Edge: 6}
+// DefaultRuns returns the weights of the snippet decoding, chosen by blind reading tests
+// and the validation split (docs/snippets.md, docs/reading.md).
+func DefaultRuns() RunParams {
+	return RunParams{Keep: 1, Gap: 15, Fill: 0.5, Carrier: 6, Dangle: 8, Short: 6, Edge: 6}
+}
 
 // FillReach is the distance in tokens from C* or Q at which the value of filling has
 // fallen to NearFloor of its value next to them: a snippet is filled with the words
