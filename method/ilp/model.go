@@ -270,10 +270,13 @@ func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 	// none, they yield to the query and C* is the result.
 	pr := sc.runs
 	pr.Display = fits != nil
-	if kept, ok := sc.rd.solve(&sc.p, sc.sentence, pr, opt); ok {
+	kept, ok, big := sc.rd.solve(&sc.p, sc.sentence, pr, opt)
+	switch {
+	case ok:
 		return kept, nil
+	case !big:
+		sc.p.Rules.MarkYielded()
 	}
-	sc.p.Rules.MarkYielded()
 	return opt, nil
 }
 

@@ -90,6 +90,12 @@ const (
 	NearFloor = 0.25
 )
 
+// MaxRunCells bounds the tables of the run program, (n + 1)·(b + 2) cells of 21 bytes:
+// a sentence of a thousand tokens under a budget of a thousand characters. Beyond it the
+// snippet decoding returns the optimum C* as it is, which the tree program finds in
+// O(ℓ(S)·b) (docs/snippets.md).
+const MaxRunCells = 1 << 20
+
 // runDP is the snippet decoding's reusable memory. The zero value is ready.
 type runDP struct {
 	u        wellformed.Runs
@@ -136,13 +142,14 @@ func (d *runDP) nearness(n int) {
 }
 
 // solve returns the best compression of p (with Rules) under pr, given the model's
-// optimum opt (C*), or ok false when the display rules and the budget leave none. s is
-// the sentence of p. The slice is d's memory.
-func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (kept []int, ok bool) {
+// optimum opt (C*), or ok false when the display rules and the budget leave none. It
+// also reports false, with big true, when the tables would exceed MaxRunCells. s is the
+// sentence of p. The slice is d's memory.
+func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (kept []int, ok, big bool) {
 	t := p.Tree
 	n := t.N()
 	if n == 0 || s == nil || s.Len() != n || p.Rules == nil {
-		return nil, false
+		return nil, false, false
 	}
 	d.u.Reset(s, t, p.Rules, p.Query)
 	u := &d.u
@@ -188,6 +195,9 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
 	}
 	row := K + 1
+	if (n+1)*row > MaxRunCells {
+		return nil, false, true
+	}
 	d.best = resizeF(d.best, (n+1)*row)
 	d.from = resizeI32(d.from, (n+1)*row)
 	d.gap = resizeF(d.gap, (n+1)*row)
@@ -333,7 +343,7 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		}
 	}
 	if bestV == negInf {
-		return nil, false
+		return nil, false, false
 	}
 	// Read the runs back, right to left.
 	d.kept = d.kept[:0]
@@ -363,7 +373,7 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	for i, j := 0, len(d.kept)-1; i < j; i, j = i+1, j-1 {
 		d.kept[i], d.kept[j] = d.kept[j], d.kept[i]
 	}
-	return d.kept, true
+	return d.kept, true, false
 }
 
 // width returns the width of the run [s, e] as the budget counts it, with one separator

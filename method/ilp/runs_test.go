@@ -134,7 +134,7 @@ func TestRunDPBruteForce(t *testing.T) {
 				opt = append(opt, v)
 			}
 		}
-		kept, ok := d.solve(p, s, pr, opt)
+		kept, ok, _ := d.solve(p, s, pr, opt)
 		n := p.N()
 		best, bestOK := math.Inf(-1), false
 		in := make([]bool, n+1)
@@ -168,4 +168,37 @@ func TestRunDPBruteForce(t *testing.T) {
 		}
 	}
 	t.Logf("%d solved, %d without a solution", found, none)
+}
+
+// TestRunDPCap checks that a table beyond MaxRunCells is not built: solve reports it, and
+// the decoding returns the optimum C* instead.
+func TestRunDPCap(t *testing.T) {
+	const n = 1200
+	heads := make([]int, n)
+	for v := range heads {
+		heads[v] = v // a chain: token v+1 hangs off token v, the first off the root
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := synth.RuledSentence(rng, heads)
+	p := &Problem{Tree: tree, Lens: make([]int, n), Edge: make([]float64, n), Root: make([]float64, n), Query: []int{1}, Budget: 2000}
+	for i := range p.Lens {
+		p.Lens[i] = 4
+	}
+	r := new(wellformed.Rules)
+	if err := r.Reset(s, tree, p.Lens, p.Query, p.Budget); err != nil {
+		t.Fatal(err)
+	}
+	p.Rules = r
+	var d runDP
+	if _, ok, big := d.solve(p, s, DefaultRuns(), []int{1}); ok || !big {
+		t.Errorf("a table of %d cells: ok %v, big %v; want false, true", (n+1)*(p.Budget+2), ok, big)
+	}
+	p.Budget = 200
+	if _, _, big := d.solve(p, s, DefaultRuns(), []int{1}); big {
+		t.Errorf("a table of %d cells reported too big", (n+1)*(p.Budget+2))
+	}
 }
