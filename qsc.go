@@ -6,7 +6,8 @@
 // New loads the models embedded in the binary: the tokenizer, tagger and parser of the
 // built-in English pipeline and the default method, the ILP, decoded as a snippet
 // (DecodingSnippet: the sentence itself when it fits; otherwise well-formed under the
-// rules of package wellformed, and the budget used). The other methods are linked by
+// rules of package wellformed and, for the ILP, the best display of its optimum: few
+// runs of words between "…" marks, none cut inside a phrase or a name). The other methods are linked by
 // importing their packages (import _ "github.com/qsc-nlp/qsc/method/nn"), or all of them
 // with import _ "github.com/qsc-nlp/qsc/all"; a request for a method that is not linked
 // fails with an error that names the import. An Engine is safe for concurrent use. The
@@ -185,8 +186,9 @@ type Request struct {
 const (
 	// DecodingSnippet is budget-true, well-formed decoding, the default: the sentence
 	// itself when it fits; otherwise no function word without its head, names, numbers,
-	// negations and hedges kept whole, balanced quotes and brackets, and the budget used
-	// (package wellformed).
+	// negations and hedges kept whole, balanced quotes and brackets (package
+	// wellformed), and for the ILP, the default, its optimum shown as the best display:
+	// few runs, no gap inside a phrase or a name, no one-word island (docs/snippets.md).
 	DecodingSnippet = "snippet"
 	// DecodingNested is DecodingSnippet with one more promise, for a snippet that grows
 	// (a "more" button, a wider column): for one sentence and query, a larger budget
