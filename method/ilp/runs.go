@@ -120,7 +120,7 @@ type runDP struct {
 
 // nearness sets d.near from C* and Q, in two passes.
 func (d *runDP) nearness(n int) {
-	d.near = resizeF(d.near, n+1)
+	d.near = sized(d.near, n+1)
 	dist := FillReach
 	for v := 1; v <= n; v++ {
 		if d.opt[v] || d.u.Query(v) {
@@ -153,11 +153,11 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	}
 	d.u.Reset(s, t, p.Rules, p.Query)
 	u := &d.u
-	d.val = resizeF(d.val, n+1)
-	d.w, d.lpre, d.spre = resizeI(d.w, n+1), resizeI(d.lpre, n+1), resizeI(d.spre, n+1)
-	d.qBefore, d.wordPre = resizeI(d.qBefore, n+1), resizeI(d.wordPre, n+1)
+	d.val = sized(d.val, n+1)
+	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
+	d.qBefore, d.wordPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1)
 	d.carriers(s, t, p.Query)
-	d.opt = resizeB(d.opt, n+1)
+	d.opt = sized(d.opt, n+1)
 	clear(d.opt)
 	for _, v := range opt {
 		if v >= 1 && v <= n {
@@ -198,15 +198,15 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	if (n+1)*row > MaxRunCells {
 		return nil, false, true
 	}
-	d.best = resizeF(d.best, (n+1)*row)
-	d.from = resizeI32(d.from, (n+1)*row)
-	d.gap = resizeF(d.gap, (n+1)*row)
-	d.gapFromB = resizeB(d.gapFromB, (n+1)*row)
-	d.hiC = resizeI(d.hiC, 2*(n+1))
-	d.loG = resizeI(d.loG, n+1)
+	d.best = sized(d.best, (n+1)*row)
+	d.from = sized(d.from, (n+1)*row)
+	d.gap = sized(d.gap, (n+1)*row)
+	d.gapFromB = sized(d.gapFromB, (n+1)*row)
+	d.hiC = zeroed(d.hiC, 2*(n+1))
+	d.loG = zeroed(d.loG, n+1)
 	// A row of B is set to −∞ when first written (rowSet); a row of G is written up to
 	// its hiC before it is read, and read no further.
-	d.rowSet = resizeB(d.rowSet, n+1)
+	d.rowSet = sized(d.rowSet, n+1)
 	clear(d.rowSet)
 	for i := range d.hiC {
 		d.hiC[i] = -1
@@ -409,7 +409,7 @@ func spaceBefore(s *syntax.Sentence, v int, shown bool) int {
 // clauses that frame it (a clause whose complement holds the query: "X said", "tried to").
 func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	n := t.N()
-	d.carrier = resizeB(d.carrier, n+1)
+	d.carrier = sized(d.carrier, n+1)
 	clear(d.carrier)
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
@@ -440,34 +440,17 @@ func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	}
 }
 
-func resizeF(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
-
-func resizeI(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	s = s[:n]
-	clear(s)
+// sized returns s with length n, reusing its memory (grow).
+func sized[T any](s []T, n int) []T {
+	s, _ = grow(s[:0], n)
 	return s
 }
 
-func resizeI32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
-}
-
-func resizeB(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
-	}
-	return s[:n]
+// zeroed returns s with length n, every element the zero value.
+func zeroed[T any](s []T, n int) []T {
+	s = sized(s, n)
+	clear(s)
+	return s
 }
 
 // isYear reports whether a form is a year: four digits from 1000 to 2999.
