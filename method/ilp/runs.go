@@ -112,6 +112,7 @@ type runDP struct {
 	hiC      []int // the largest width with a finite entry, per row of B (index e) and G (n+1+i)
 	loG      []int // the smallest width with a finite entry, per row of G
 	rowSet   []bool
+	front    []int32 // the undominated widths of the G row being read
 	kept     []int
 	carrier  []bool
 	opt      []bool    // C*
@@ -253,6 +254,15 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		if !first && gHi < 0 {
 			continue
 		}
+		// The widths of G[st−1] that some smaller width does not beat: a run after a
+		// dominated state is never better than after the state that dominates it.
+		d.front = d.front[:0]
+		for c0, top := gLo, negInf; c0 <= gHi; c0++ {
+			if gRow[c0] > top {
+				top = gRow[c0]
+				d.front = append(d.front, int32(c0))
+			}
+		}
 		val, lo, hi, words, nq := 0.0, st, st, 0, 0
 		for e := st; e <= n; e++ {
 			val += d.val[e]
@@ -297,12 +307,9 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 					d.hiC[e] = max(d.hiC[e], c)
 				}
 			}
-			for c0 := gLo; c0 <= gHi; c0++ {
+			for _, c0 := range d.front {
 				x := gRow[c0]
-				if x == negInf {
-					continue
-				}
-				c := c0 + W + cut
+				c := int(c0) + W + cut
 				if c > K {
 					break
 				}
