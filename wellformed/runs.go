@@ -19,9 +19,10 @@ import (
 //   - A complementizer that makes a clause a question ("whether", "if") shares a run with
 //     the clause it opens, both ways: the clause is not shown as a claim. So does a
 //     possessive 's with the name it follows.
-//   - Names are shown whole: a stretch of proper nouns, with "of", "for", "de", "the" or "&"
-//     between two of them ("Bank of England", "Saks Fifth Avenue"), with a month's
-//     day and year ("May 5, 2019"), lies inside one run or outside every run.
+//   - Names are shown whole: the proper nouns of a stretch that the parse joins by
+//     compound or flat, or by "of", "for", "de", "the" or "&" ("Bank of England", "Saks
+//     Fifth Avenue"; "AP writer Philip Rivers" holds two names), with a month's day and
+//     year ("May 5, 2019"), lie inside one run or outside every run.
 //   - A run does not start on punctuation that attaches to the word before it (a comma,
 //     a closing quote, "'s") and does not end on a function word, "to", or a comma, colon,
 //     semicolon, dash or opening quote.
@@ -37,7 +38,6 @@ type Runs struct {
 	lo, hi      []int32
 	start, end  []bool
 	word        []bool
-	name        []int32 // name[v]: 1 + the index of v's name span, 0 when v is in none
 	top         []int32 // scratch: the head of v's name
 	spans       [][2]int32
 	inQ, dangle []bool
@@ -73,9 +73,10 @@ func (u *Runs) Query(v int) bool { return u.inQ[v] }
 // Names returns the name spans, as 1-based [first, last] token ids.
 func (u *Runs) Names() [][2]int32 { return u.spans }
 
-// Reset computes the display rules of s (parsed, with tree t) under the well-formedness
-// rules r (Reset for s; nil: the relations' rules alone are not read) for the query. A
-// query token keeps its spans: a decoder that cannot meet them lets the rules yield.
+// Reset computes the display rules of s (parsed, with tree t) for the query, with the
+// bindings of the well-formedness rules r (Reset for s), or without them when r is nil
+// (Chop). A query token keeps its spans: a decoder that cannot meet them lets the rules
+// yield.
 func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) {
 	n := s.Len()
 	u.n = n
@@ -84,7 +85,6 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	u.start = resize(u.start, n+1)
 	u.end = resize(u.end, n+1)
 	u.word = resize(u.word, n+1)
-	u.name = resize(u.name, n+1)
 	u.top = resize(u.top, n+1)
 	u.inQ = resize(u.inQ, n+1)
 	u.dangle = resize(u.dangle, n+1)
@@ -141,7 +141,6 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	}
 	// Names, whole.
 	u.spans = u.spans[:0]
-	clear(u.name)
 	for v := 1; v <= n; {
 		if !isNameWord(s, v) {
 			v++
@@ -206,7 +205,6 @@ func (u *Runs) addName(s *syntax.Sentence, a, b int) {
 	}
 	u.spans = append(u.spans, [2]int32{int32(a), int32(b)})
 	for x := a; x <= b; x++ {
-		u.name[x] = int32(len(u.spans))
 		u.lo[x] = min(u.lo[x], int32(a))
 		u.hi[x] = max(u.hi[x], int32(b))
 	}
