@@ -24,8 +24,9 @@ import (
 //     Fifth Avenue"; "AP writer Philip Rivers" holds two names), with a month's day and
 //     year ("May 5, 2019"), lie inside one run or outside every run.
 //   - A run does not start on punctuation that attaches to the word before it (a comma,
-//     a closing quote, "'s") and does not end on a function word, "to", or a comma, colon,
-//     semicolon, dash or opening quote.
+//     a closing quote, "'s") and does not end on a function word or "to" (its last word,
+//     whatever punctuation follows it), or on a comma, colon, semicolon, dash or opening
+//     quote.
 //   - A run holds a word; a run of one word is a query term (no one-word islands).
 //
 // Each token v carries the span [Lo(v), Hi(v)] that a run holding v must cover, so a run
@@ -99,6 +100,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	}
 	u.start[0], u.end[0], u.word[0] = false, false, false
 	clear(u.dangle)
+	lastWord := 0 // the last word before v
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
 		base := syntax.Universal(tok.Rel)
@@ -107,6 +109,12 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.word[v] = !punct
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !(isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || open > 0)
+		if punct && lastWord != 0 && !u.end[lastWord] {
+			u.end[v] = false // "the city a." ends on "a" as shown
+		}
+		if !punct {
+			lastWord = v
+		}
 		h := t.Head(v)
 		if h < 1 || h > n {
 			h = 0

@@ -1,0 +1,67 @@
+package ilp_test
+
+import (
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/method/ilp"
+	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// TestSnippetDisplayRules checks the promise of the snippet decoding on 1,500 random
+// parsed sentences, at budgets from the query's length to beyond the sentence's: unless
+// the rules yielded to the query, no output shows a one-word island, a cut right after a
+// function word or a name kept in part (wellformed.Chopper, which reads the relations
+// alone), and every output holds the query and fits the budget.
+func TestSnippetDisplayRules(t *testing.T) {
+	m, err := ilp.Load(ilp.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Compressor{Decoding: model.Snippet}
+	var ck wellformed.Chopper
+	var total wellformed.Choppiness
+	checked, yielded := 0, 0
+	for _, in := range synth.Inputs(11, 300) {
+		forms := in.Sentence.Forms()
+		full := len(forms) - 1
+		for _, f := range forms {
+			full += len([]rune(f))
+		}
+		for _, frac := range []float64{0.3, 0.45, 0.6, 0.8, 1.1} {
+			in.Budget = max(1, int(frac*float64(full)))
+			kept, err := c.Compress(m, in)
+			if err != nil {
+				continue // a budget below the query's length
+			}
+			if c.Yielded() {
+				yielded++
+				continue
+			}
+			checked++
+			ch := ck.Chop(in.Sentence, in.Tree, kept, in.Query)
+			total.Add(ch)
+			if ch.Islands+ch.AfterFunction+ch.NamesCut > 0 {
+				t.Errorf("%q, Q %v, b %d: kept %v shows %+v", forms, in.Query, in.Budget, kept, ch)
+			}
+			n, hasQ := -1, map[int]bool{}
+			for _, v := range kept {
+				n += len([]rune(forms[v-1])) + 1
+				hasQ[v] = true
+			}
+			if n > in.Budget {
+				t.Errorf("%q, b %d: ℓ(C) = %d", forms, in.Budget, n)
+			}
+			for _, q := range in.Query {
+				if !hasQ[q] {
+					t.Errorf("%q, b %d: query token %d dropped", forms, in.Budget, q)
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d outputs checked (%d yielded)", checked, yielded)
+	}
+	t.Logf("%d outputs checked, %d yielded; %.2f inner gaps per snippet", checked, yielded, float64(total.Gaps)/float64(total.Snippets))
+}
