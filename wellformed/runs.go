@@ -44,9 +44,6 @@ type Runs struct {
 	inQ, dangle []bool
 }
 
-// N returns the number of tokens of the sentence Runs was last reset to.
-func (u *Runs) N() int { return u.n }
-
 // Lo returns the first token a run holding v must hold.
 func (u *Runs) Lo(v int) int { return int(u.lo[v]) }
 
@@ -108,7 +105,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		open := pairOpen(tok.Form)
 		u.word[v] = !punct
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
-		u.end[v] = !(isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || open > 0)
+		u.end[v] = !endsBadly(base, tok)
 		if punct && lastWord != 0 && !u.end[lastWord] {
 			u.end[v] = false // "the city a." ends on "a" as shown
 		}
@@ -150,17 +147,17 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	// Names, whole.
 	u.spans = u.spans[:0]
 	for v := 1; v <= n; {
-		if !isNameWord(s, v) {
+		if !isProper(&s.Tokens[v-1]) {
 			v++
 			continue
 		}
 		e := v
 		for {
 			switch {
-			case e+1 <= n && isNameWord(s, e+1):
+			case e+1 <= n && isProper(&s.Tokens[e]):
 				e++
 				continue
-			case e+2 <= n && isNameJoin(&s.Tokens[e]) && isNameWord(s, e+2) && isProper(&s.Tokens[e+1]):
+			case e+2 <= n && isNameJoin(&s.Tokens[e]) && isProper(&s.Tokens[e+1]) && isProper(&s.Tokens[e+1]):
 				e += 2
 				continue
 			}
@@ -205,7 +202,7 @@ func (u *Runs) addName(s *syntax.Sentence, a, b int) {
 	if isMonth(&s.Tokens[b-1]) && b+1 <= n && isNumber(&s.Tokens[b]) {
 		b++
 	}
-	if b+2 <= n && isNumber(&s.Tokens[b-1]) && isMonth(&s.Tokens[b-2]) && s.Tokens[b].Form == "," && isYear(&s.Tokens[b+1]) {
+	if b+2 <= n && isNumber(&s.Tokens[b-1]) && isMonth(&s.Tokens[b-2]) && s.Tokens[b].Form == "," && IsYear(s.Tokens[b+1].Form) {
 		b += 2
 	}
 	if a == b {
@@ -254,8 +251,8 @@ func (u *Runs) protected(s *syntax.Sentence, base string, v, h int) bool {
 	return false
 }
 
-// IsNameCut reports whether a name span [a, b] is kept in part by the membership in.
-func IsNameCut(span [2]int32, in func(int) bool) bool {
+// isNameCut reports whether a name span [a, b] is kept in part by the membership in.
+func isNameCut(span [2]int32, in func(int) bool) bool {
 	kept, dropped := false, false
 	for v := int(span[0]); v <= int(span[1]); v++ {
 		if in(v) {
@@ -265,12 +262,6 @@ func IsNameCut(span [2]int32, in func(int) bool) bool {
 		}
 	}
 	return kept && dropped
-}
-
-// isNameWord reports whether token v (1-based) is a proper noun.
-func isNameWord(s *syntax.Sentence, v int) bool {
-	tok := &s.Tokens[v-1]
-	return isProper(tok)
 }
 
 // isNameJoin reports whether a token may join two proper nouns into one name.
@@ -295,14 +286,13 @@ func isMonth(tok *syntax.Token) bool {
 	return isProper(tok) && lowerIn(months, tok.Form)
 }
 
-// isYear reports whether a token is a number of four digits.
-func isYear(tok *syntax.Token) bool {
-	f := tok.Form
-	if len(f) != 4 {
+// IsYear reports whether a form is a year: four digits from 1000 to 2999.
+func IsYear(form string) bool {
+	if len(form) != 4 || (form[0] != '1' && form[0] != '2') {
 		return false
 	}
-	for i := 0; i < 4; i++ {
-		if f[i] < '0' || f[i] > '9' {
+	for i := 1; i < 4; i++ {
+		if form[i] < '0' || form[i] > '9' {
 			return false
 		}
 	}
@@ -379,10 +369,10 @@ func isTo(tok *syntax.Token) bool {
 	return tok.XPOS == "TO" || (tok.UPOS == "PART" && strings.EqualFold(tok.Form, "to"))
 }
 
-// endsBadly reports whether a run may not end on a token: a function word, "to", or a
-// separator or opening half of a pair.
-func endsBadly(tok *syntax.Token) bool {
-	return isFunctionBase(syntax.Universal(tok.Rel)) || isTo(tok) || isSeparator(tok.Form) || pairOpen(tok.Form) > 0
+// endsBadly reports whether a run may not end on a token of universal relation base: a
+// function word, "to", or a separator or opening half of a pair.
+func endsBadly(base string, tok *syntax.Token) bool {
+	return isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || pairOpen(tok.Form) > 0
 }
 
 // pairOpen is +1 for an opening quote or bracket, −1 for a closing one, 0 otherwise (a
@@ -467,7 +457,7 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 		if words == 1 && nq == 0 {
 			island = true
 		}
-		if cut && lastWord != 0 && endsBadly(&s.Tokens[lastWord-1]) {
+		if cut && lastWord != 0 && endsBadly(syntax.Universal(s.Tokens[lastWord-1].Rel), &s.Tokens[lastWord-1]) {
 			after = true
 		}
 	}
@@ -502,7 +492,7 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 	}
 	in := func(v int) bool { return k.in[v] }
 	for _, sp := range u.spans {
-		if IsNameCut(sp, in) {
+		if isNameCut(sp, in) {
 			c.NamesCut = 1
 			break
 		}

@@ -102,11 +102,7 @@ func Categories() []Category {
 // IsFunction reports whether a token with this relation is a function word: case, mark,
 // det, cc, aux or cop, with any subtype.
 func IsFunction(rel string) bool {
-	switch syntax.Universal(rel) {
-	case "case", "mark", "det", "cc", "aux", "cop":
-		return true
-	}
-	return false
+	return isFunctionBase(syntax.Universal(rel))
 }
 
 // IsNegation reports whether a token is a negation of its head.

@@ -22,14 +22,7 @@ func Inputs(seed uint64, count int) []model.Input {
 		"JJ": {"big", "old"}, "IN": {"of", "in"}, ".": {"."}}
 	var ins []model.Input
 	for len(ins) < count {
-		n := 2 + rng.IntN(20)
-		heads := make([]int, n)
-		perm := rng.Perm(n)
-		for i, v := range perm {
-			if i > 0 {
-				heads[v] = perm[rng.IntN(i)] + 1
-			}
-		}
+		heads := Heads(rng, 2+rng.IntN(20))
 		s := &syntax.Sentence{}
 		var gold, nouns []int
 		for i, h := range heads {
@@ -62,6 +55,19 @@ func Inputs(seed uint64, count int) []model.Input {
 		ins = append(ins, model.Input{Sentence: s, Tree: tree, Query: nouns[:1], Budget: b, Gold: gold})
 	}
 	return ins
+}
+
+// Heads returns a random tree of n tokens as its heads (heads[i] is the head of token
+// i+1, 0 for the root): each token in a random order hangs off one drawn before it.
+func Heads(rng *rand.Rand, n int) []int {
+	heads := make([]int, n)
+	perm := rng.Perm(n)
+	for i, v := range perm {
+		if i > 0 {
+			heads[v] = perm[rng.IntN(i)] + 1
+		}
+	}
+	return heads
 }
 
 // RuledSentence gives the tokens of a tree (heads[i] is the head of token i+1) random

@@ -74,14 +74,7 @@ func inputs(t *testing.T) []model.Input {
 	rng := rand.New(rand.NewPCG(12, 13))
 	for len(ins) < 600 {
 		n := 3 + rng.IntN(25)
-		heads := make([]int, n)
-		perm := rng.Perm(n)
-		for i, v := range perm {
-			if i > 0 {
-				heads[v] = perm[rng.IntN(i)] + 1
-			}
-		}
-		s := synth.RuledSentence(rng, heads)
+		s := synth.RuledSentence(rng, synth.Heads(rng, n))
 		tree, err := model.TreeOf(s)
 		if err != nil {
 			t.Fatal(err)

@@ -187,7 +187,6 @@ type scratch struct {
 	trim     func([]int) []int
 	ext      TreeDP // the decodings under rules with another backend than the DP
 	rd       runDP  // the snippet decoding
-	runs     RunParams
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
@@ -232,18 +231,17 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 		return sc.sol.Kept, nil
 	}
 	sc.sentence = in.Sentence
-	sc.runs = m.runs
 	if sc.trim == nil {
 		sc.trim = sc.trimmed
 	}
-	kept, err := sc.decode(in.Fits)
+	kept, err := sc.decode(in.Fits, m.runs)
 	sc.sentence = nil
 	return kept, err
 }
 
 // decode solves the problem of sc under its rules: nested decoding, or the snippet
 // decoding, which is the best display of the exact optimum (runs.go).
-func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
+func (sc *scratch) decode(fits func([]int) bool, pr RunParams) ([]int, error) {
 	dp, isDP := sc.opt.(*TreeDP)
 	if !isDP {
 		dp = &sc.ext
@@ -268,7 +266,6 @@ func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 	}
 	// The best display of it (runs.go); when the display rules and the budget leave
 	// none, they yield to the query and C* is the result.
-	pr := sc.runs
 	pr.Display = fits != nil
 	kept, ok, big := sc.rd.solve(&sc.p, sc.sentence, pr, opt)
 	switch {

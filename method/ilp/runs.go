@@ -420,7 +420,7 @@ func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	clear(d.carrier)
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
-		if ((tok.XPOS == "CD" || tok.UPOS == "NUM") && syntax.Universal(tok.Rel) == "nummod") || isYear(tok.Form) || wellformed.IsHedge(tok) {
+		if ((tok.XPOS == "CD" || tok.UPOS == "NUM") && syntax.Universal(tok.Rel) == "nummod") || wellformed.IsYear(tok.Form) || wellformed.IsHedge(tok) {
 			d.carrier[v] = true
 		}
 	}
@@ -458,17 +458,4 @@ func zeroed[T any](s []T, n int) []T {
 	s = sized(s, n)
 	clear(s)
 	return s
-}
-
-// isYear reports whether a form is a year: four digits from 1000 to 2999.
-func isYear(f string) bool {
-	if len(f) != 4 || (f[0] != '1' && f[0] != '2') {
-		return false
-	}
-	for i := 1; i < 4; i++ {
-		if f[i] < '0' || f[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -83,31 +83,14 @@ func isQueryWord(w string, query []string) bool {
 // cmdChop prints the choppiness of each system's displayed snippets, by protocol.
 func cmdChop(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("chop", "-items FILE -sys LABEL=FILE [-sys LABEL=FILE …]", stderr)
-	itemsPath := fs.String("items", "", "the items file (readtest items -out)")
-	var systems systemsFlag
-	fs.Var(&systems, "sys", "a system's `LABEL=FILE` of qsc compress --jsonl output (repeat)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if *itemsPath == "" || len(systems) == 0 {
-		fs.Usage()
-		return fmt.Errorf("chop: -items and at least one -sys are required")
-	}
-	items, err := readItems(*itemsPath)
+	items, labels, outs, err := systemsArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "| system | protocol | snippets | inner gaps per snippet | one-word islands | gap after a function word |")
 	fmt.Fprintln(stdout, "|---|---|--:|--:|--:|--:|")
-	for _, s := range systems {
-		label, path, ok := strings.Cut(s, "=")
-		if !ok || label == "" || path == "" {
-			return fmt.Errorf("chop: -sys %q: want LABEL=FILE", s)
-		}
-		out, err := readResults(path)
-		if err != nil {
-			return err
-		}
+	for k, label := range labels {
+		out := outs[k]
 		byProto := map[string]*displayChop{}
 		var protos []string
 		for _, it := range items {

@@ -254,45 +254,48 @@ func loadPools(data string, pudNews bool, stderr io.Writer) ([]pool, error) {
 
 	ewt := pool{name: "UD_English-EWT dev+test", share: 0.4}
 	for _, split := range []string{"dev", "test"} {
-		paths, err := globOne(filepath.Join(data, "ud-english", "UD_English-EWT"), "*-"+split+".conllu*")
+		err := addFiles(&ewt, filepath.Join(data, "ud-english", "UD_English-EWT"), "*-"+split+".conllu*",
+			func(*conllu.Sentence) string { return "ewt-" + split })
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range paths {
-			sents, err := readConllu(p)
-			if err != nil {
-				return nil, err
-			}
-			addAll(&ewt, sents, func(*conllu.Sentence) string { return "ewt-" + split })
-		}
 	}
-
 	pud := pool{name: "UD_English-PUD", share: 0.3}
-	paths, err := globOne(filepath.Join(data, "ud-english", "UD_English-PUD"), "*.conllu*")
+	err = addFiles(&pud, filepath.Join(data, "ud-english", "UD_English-PUD"), "*.conllu*", func(s *conllu.Sentence) string {
+		id, _ := s.Meta("sent_id")
+		switch {
+		case strings.HasPrefix(id, "w"):
+			return "pud-wiki"
+		case pudNews:
+			return "pud-news"
+		}
+		return "" // the news half, skipped by default
+	})
 	if err != nil {
 		return nil, err
-	}
-	for _, p := range paths {
-		sents, err := readConllu(p)
-		if err != nil {
-			return nil, err
-		}
-		addAll(&pud, sents, func(s *conllu.Sentence) string {
-			id, _ := s.Meta("sent_id")
-			switch {
-			case strings.HasPrefix(id, "w"):
-				return "pud-wiki"
-			case pudNews:
-				return "pud-news"
-			}
-			return "" // the news half, skipped by default
-		})
 	}
 	pools := []pool{ewt, oodPool, pud}
 	for _, p := range pools {
 		fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", p.name, len(p.cands))
 	}
 	return pools, nil
+}
+
+// addFiles adds the eligible sentences of the CoNLL-U files of dir that match pattern
+// (globOne) to the pool, their sources named by source.
+func addFiles(p *pool, dir, pattern string, source func(*conllu.Sentence) string) error {
+	paths, err := globOne(dir, pattern)
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		sents, err := readConllu(path)
+		if err != nil {
+			return err
+		}
+		addAll(p, sents, source)
+	}
+	return nil
 }
 
 // addAll adds the eligible sentences to the pool; source names each one's source, "" to skip.
