@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -313,6 +314,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	methods := fs.String("methods", "lr,ilp", "comma-separated methods to time (an ILP is timed with each solver of the build: DP, and GLPK with -tags glpk)")
 	samples := fs.Int("samples", 100000, "compressions sampled (with replacement) per measurement")
 	decoding := fs.String("decoding", "snippet,paper", "comma-separated decodings to time: snippet (the library's default), nested and paper (Table 2's)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed compressions to this `file` (read it with go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -336,6 +338,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	t, err := env.test(parsecache.Given)
 	if err != nil {
 		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(stdout, "| method | timed | samples | geo. mean | median | p99 |\n|---|---|--:|--:|--:|--:|\n")
 	var timed []benchRow

@@ -615,6 +615,11 @@ func resize[T any](s []T, n int) []T {
 // their products with w to z instead, in the order Vector.Dot would (so to the same
 // float32), and sib, when set, holds the weights of the sibling features of the head being
 // scored (EdgeScores).
+//
+// With w set, add defers the products: it queues each bucket and value, and flush adds
+// them to z in order. The weight loads of a whole arc are then independent of one another
+// and of the hashing, so the processor overlaps their cache misses (the weight tables are
+// megabytes); the sum is the same float32.
 type emitter struct {
 	x     *Vector
 	shift uint8
@@ -622,15 +627,46 @@ type emitter struct {
 	w     []float32
 	z     float32
 	sib   []float32
+	n     int
+	ids   [pendingCap]uint32
+	vals  [pendingCap]float32
 }
+
+// pendingCap is the emitter's queue of deferred products; a fuller queue is flushed.
+const pendingCap = 128
+
+// sibID marks a queued value that is already a product (a sibling feature's weight).
+const sibID = ^uint32(0)
 
 func (e *emitter) add(k uint64, v float32) {
 	if e.w != nil {
-		e.z += e.w[uint32(k>>e.shift)] * v
+		e.queue(uint32(k>>e.shift), v)
 		return
 	}
 	e.x.IDs = append(e.x.IDs, uint32(k>>e.shift))
 	e.x.Vals = append(e.x.Vals, v)
+}
+
+// queue defers z += w[id]·v (z += v for sibID) to flush.
+func (e *emitter) queue(id uint32, v float32) {
+	if e.n == pendingCap {
+		e.flush()
+	}
+	e.ids[e.n], e.vals[e.n] = id, v
+	e.n++
+}
+
+// flush adds the queued products to z in the order they were queued.
+func (e *emitter) flush() {
+	z, w := e.z, e.w
+	for i, id := range e.ids[:e.n] {
+		if id == sibID {
+			z += e.vals[i]
+		} else {
+			z += w[id] * e.vals[i]
+		}
+	}
+	e.z, e.n = z, 0
 }
 
 // numeric emits numeric feature t with value v, raw and/or as bin b.
@@ -688,8 +724,8 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 			continue
 		}
 		if e.sib != nil { // their products with w, which are the weights (value 1)
-			e.z += e.sib[2*i]
-			e.z += e.sib[2*i+1]
+			e.queue(sibID, e.sib[2*i])
+			e.queue(sibID, e.sib[2*i+1])
 			continue
 		}
 		a, b := siblingKeys(x, h, int(s))
@@ -885,6 +921,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		for _, n := range kids {
 			e.z = 0
 			c.arc(&e, x, h, int(n), x.rel[n])
+			e.flush()
 			edge[n-1] = float64(e.z)
 		}
 		if h == 0 { // the arcs ROOT → n of the tokens whose head is not the root
@@ -893,6 +930,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 				if t.Head(n) != 0 {
 					e.z = 0
 					c.arc(&e, x, 0, n, rootLabel)
+					e.flush()
 					root[n-1] = float64(e.z)
 				}
 			}
