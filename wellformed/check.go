@@ -34,8 +34,9 @@ func (c *Counts) Any() bool {
 // Checker counts the violations of compressions. It reuses its memory; the zero value is
 // ready. It is not safe for concurrent use.
 type Checker struct {
-	in []bool
-	q  []bool
+	in  []bool
+	q   []bool
+	neg []uint8
 }
 
 // Check counts the violations of kept (1-based token ids of s, any order) under the
@@ -48,6 +49,7 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 	clear(k.in)
 	clear(k.q)
 	last := 0
+	k.neg = negations(s, func(v int) int { return s.Tokens[v-1].Head }, k.neg)
 	for _, v := range kept {
 		if v >= 1 && v <= n {
 			k.in[v] = true
@@ -74,12 +76,15 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 			continue
 		}
 		forced := k.q[v] || k.q[h]
-		b, why := bindOf(s, v, h)
+		b, why := bindOf(s, v, h, k.neg)
 		switch {
 		case why == Balance: // quotes and brackets are checked by pairs below
 		case b == NeedsHead:
 			if k.in[v] && !k.in[h] {
-				count(FunctionHead, forced)
+				if why != Negation {
+					why = FunctionHead
+				}
+				count(why, forced)
 			}
 		case b == WithHead && (why == Negation || why == Hedge):
 			if k.in[h] && !k.in[v] {

@@ -26,6 +26,7 @@ type Rules struct {
 	w       []int      // len + 1 of each token
 	inQ     []bool
 	punct   []bool      // punct[v]: v is punctuation (isPunct)
+	neg     []uint8     // neg[v]: the negation marks of v (negations)
 	tree    syntax.Tree // the rule tree (rule heads)
 	heads   []int
 	stack   []int32
@@ -132,12 +133,13 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	r.w = resize(r.w, n+1)
 	r.punct = resize(r.punct, n+1)
 	r.punct[0] = false
+	r.neg = negations(s, t.Head, r.neg)
 	for v := 1; v <= n; v++ {
 		r.w[v] = lens[v-1] + 1
 		r.punct[v] = isPunct(&s.Tokens[v-1])
 		h := t.Head(v)
 		r.head[v] = int32(h)
-		r.bind[v], r.why[v] = bindOf(s, v, h)
+		r.bind[v], r.why[v] = bindOf(s, v, h, r.neg)
 		if r.Off&(1<<r.why[v]) != 0 && r.bind[v] != Free {
 			r.bind[v] = Free
 		}

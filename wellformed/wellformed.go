@@ -10,7 +10,12 @@
 //     compound ("New York", "Aung San Suu Kyi"), are kept all or none (WithHead).
 //   - Symbols: a currency symbol or % and its number are kept together, and so are the
 //     parts of a number ("89.5 billion") and of a range or score ("1-1", "2010-2012").
-//   - Negation: "not", "n't", "never" and "no" are kept whenever their head is.
+//   - Negation: "not", "n't", "never" and "no" are kept whenever their head is. Its
+//     scope goes with it, so that no snippet says the opposite of the sentence: a
+//     negative subject or object ("no nominee", "nothing", "nobody") is kept whenever
+//     its predicate is, and the complement clause of a negated predicate (xcomp, ccomp:
+//     "don't seem to like answering") is kept only with it; both when no punctuation
+//     stands between the two.
 //   - Articles: "a" or "an" is not followed by a word it does not agree with ("a
 //     investigation" from "a long investigation"). When a word after the article, up to
 //     and including its head, starts with the other sound, the article needs the first word after it
@@ -109,13 +114,70 @@ func IsFunction(rel string) bool {
 func IsNegation(tok *syntax.Token) bool {
 	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "det", "neg", "discourse":
-		return lowerIn(negations, tok.Form)
+		return lowerIn(negationWords, tok.Form)
 	}
 	return false
 }
 
-// negations are the negations, lowercased.
-var negations = map[string]bool{"not": true, "n't": true, "never": true, "no": true, "nt": true}
+// The marks of negations sets per token.
+const (
+	negatedPredicate uint8 = 1 << iota // a child "not", "n't" or "never" negates it
+	negativeWord                       // a nominal with "no", or a negative pronoun
+)
+
+// negations sets neg[v] (1-based; resized to s.Len()+1) to the negation marks of each
+// token of s, whose heads head gives.
+func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
+	n := s.Len()
+	neg = resize(neg, n+1)
+	clear(neg)
+	for v := 1; v <= n; v++ {
+		tok := &s.Tokens[v-1]
+		if lowerIn(negativePronouns, tok.Form) {
+			neg[v] |= negativeWord
+		}
+		h := head(v)
+		if h < 1 || h > n || !IsNegation(tok) {
+			continue
+		}
+		if lowerIn(negativeDeterminers, tok.Form) {
+			neg[h] |= negativeWord
+		} else {
+			neg[h] |= negatedPredicate
+		}
+	}
+	return neg
+}
+
+// punctBetween reports whether a punctuation token lies strictly between tokens a and b.
+// The scope rules of negation stop there: a clause set off by a comma or a bracket is
+// read apart, and is where the parser errs most.
+func punctBetween(s *syntax.Sentence, a, b int) bool {
+	for v := min(a, b) + 1; v < max(a, b); v++ {
+		if isPunct(&s.Tokens[v-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCoreArgument reports whether a relation (universal part) makes a subject or object.
+func isCoreArgument(base string) bool {
+	switch base {
+	case "nsubj", "obj", "iobj", "csubj":
+		return true
+	}
+	return false
+}
+
+// negativePronouns and negativeDeterminers are lowercased.
+var (
+	negativePronouns    = map[string]bool{"nothing": true, "nobody": true, "none": true, "noone": true, "no-one": true}
+	negativeDeterminers = map[string]bool{"no": true}
+)
+
+// negationWords are the negations, lowercased.
+var negationWords = map[string]bool{"not": true, "n't": true, "never": true, "no": true, "nt": true}
 
 // lowerIn reports whether form, lowercased (ASCII), is in m, without allocating: the
 // words of m are short.
@@ -201,8 +263,9 @@ func isProper(tok *syntax.Token) bool {
 }
 
 // bindOf returns the binding of token v (1-based) to its tree head h and the rule that
-// makes it, from the relations alone (quotes and brackets are paired separately).
-func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
+// makes it, from the relations alone (quotes and brackets are paired separately); neg
+// holds the negations of the sentence (negations).
+func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 	tok := &s.Tokens[v-1]
 	if h == 0 {
 		return Free, 0
@@ -225,6 +288,14 @@ func bindOf(s *syntax.Sentence, v, h int) (Binding, Category) {
 		return WithHead, Chain
 	case IsNegation(tok):
 		return WithHead, Negation
+	case neg[v]&negativeWord != 0 && isCoreArgument(base) && !punctBetween(s, v, h):
+		// "no nominee has been declared", "nothing happened": the predicate without its
+		// negative argument would say the opposite.
+		return WithHead, Negation
+	case neg[h]&negatedPredicate != 0 && (base == "xcomp" || base == "ccomp") && !punctBetween(s, v, h):
+		// "don't seem to like answering questions": the complement without the negated
+		// predicate would say the opposite.
+		return NeedsHead, Negation
 	case IsHedge(tok):
 		return WithHead, Hedge
 	case IsSymbol(tok) && isNumber(head), IsSymbol(head) && isNumber(tok):

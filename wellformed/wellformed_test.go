@@ -311,3 +311,45 @@ func TestArticle(t *testing.T) {
 		t.Errorf("a long tree: head %d, why %s, long %d; want 3, function-head, free", r.Head(1), r.Why(1), r.Binding(2))
 	}
 }
+
+// TestNegationScope checks that the scope of a negation goes with it: a negative subject
+// or object is kept whenever its predicate is, the complement of a negated predicate only
+// with it, and neither across punctuation.
+func TestNegationScope(t *testing.T) {
+	// staff do n't seem to like answering questions , and no nominee was named ( nothing ,
+	// said Lee ) .
+	s, tree, lens := sent(t, `staff/NNS/4/nsubj do/VBP/4/aux n't/RB/4/advmod seem/VB/0/root
+to/TO/6/mark like/VB/4/xcomp answering/VBG/6/xcomp questions/NNS/7/obj ,/,/14/punct
+and/CC/14/cc no/DT/12/det nominee/NN/14/nsubj:pass was/VBD/14/aux:pass named/VBN/4/conj
+(/-LRB-/18/punct nothing/NN/18/nsubj ,/,/18/punct said/VBD/14/parataxis Lee/NNP/18/obl
+)/-RRB-/18/punct ./././4/punct`)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{8}, 500); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v    int
+		bind Binding
+		why  Category
+	}{
+		{3, WithHead, Negation},  // n't
+		{6, NeedsHead, Negation}, // like: the complement of "do n't seem"
+		{7, Free, 0},             // answering: a complement of "like", which is not negated
+		{11, WithHead, Negation}, // no
+		{12, WithHead, Negation}, // nominee: "named" is kept only with "no nominee"
+		{16, Free, 0},            // nothing: a comma stands between it and "said"
+	} {
+		if r.Binding(c.v) != c.bind || (c.bind != Free && r.Why(c.v) != c.why) {
+			t.Errorf("token %d (%s): binding %d (%s), want %d (%s)", c.v, s.Tokens[c.v-1].Form, r.Binding(c.v), r.Why(c.v), c.bind, c.why)
+		}
+	}
+	var k Checker
+	// "staff … to like answering questions": the complement without the negated verb.
+	if got := k.Check(s, []int{1, 5, 6, 7, 8}, []int{8}); got.Total[Negation] != 1 {
+		t.Errorf("complement without its negated head: %d negation violations, want 1", got.Total[Negation])
+	}
+	// "was named" without "no nominee".
+	if got := k.Check(s, []int{13, 14}, nil); got.Total[Negation] != 1 {
+		t.Errorf("predicate without its negative subject: %d negation violations, want 1", got.Total[Negation])
+	}
+}
