@@ -6,10 +6,8 @@
 // New loads the models embedded in the binary: the tokenizer, tagger and parser of the
 // built-in English pipeline and the default method, the ILP, decoded as a snippet
 // (DecodingSnippet: the sentence itself when it fits; otherwise well-formed under the
-// rules of package wellformed and, for the ILP, with a budget that counts the display, the
-// best display of its optimum: few runs of words between "…" marks, none cut inside a
-// phrase or a name; with a budget that counts the tokens, plain words that grow with the
-// budget). The other methods are linked by
+// rules of package wellformed and, for the ILP, the best display of its optimum: few
+// runs of words between "…" marks, none cut inside a phrase or a name). The other methods are linked by
 // importing their packages (import _ "github.com/qsc-nlp/qsc/method/nn"), or all of them
 // with import _ "github.com/qsc-nlp/qsc/all"; a request for a method that is not linked
 // fails with an error that names the import. An Engine is safe for concurrent use. The
@@ -189,12 +187,8 @@ const (
 	// DecodingSnippet is budget-true, well-formed decoding, the default: the sentence
 	// itself when it fits; otherwise no function word without its head, names, numbers,
 	// negations and hedges kept whole, balanced quotes and brackets (package
-	// wellformed). For the ILP, the default, it decodes for what the reader sees: with a
-	// budget that counts the display (BudgetDisplay, the default of snippets), its
-	// optimum shown as the best display: few runs, no gap inside a phrase or a name, no
-	// one-word island; with a budget that counts the tokens (BudgetTokens, the default of
-	// Do and Compress), plain words, where no cut is marked, as DecodingNested decodes
-	// them (docs/snippets.md).
+	// wellformed), and for the ILP, the default, its optimum shown as the best display:
+	// few runs, no gap inside a phrase or a name, no one-word island (docs/snippets.md).
 	DecodingSnippet = "snippet"
 	// DecodingNested is DecodingSnippet with one more promise, for a snippet that grows
 	// (a "more" button, a wider column): for one sentence and query, a larger budget

@@ -240,19 +240,13 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 }
 
 // decode solves the problem of sc under its rules: nested decoding, or the snippet
-// decoding. The snippet decoding scores what the reader sees. Shown with "…" at its cuts
-// (a display budget: fits is set), that is the best display of the exact optimum C*
-// (runs.go). Shown as plain words (a budget that counts the tokens), no cut is marked
-// and no run is seen: the words read as one shortened sentence, and the result is the
-// nested decoding's, the longest prefix of the model's order that fits, so that a larger
-// budget never drops a word.
+// decoding, which is the best display of the exact optimum (runs.go).
 func (sc *scratch) decode(fits func([]int) bool, pr RunParams) ([]int, error) {
 	dp, isDP := sc.opt.(*TreeDP)
 	if !isDP {
 		dp = &sc.ext
 	}
-	if sc.p.Nested || fits == nil {
-		// The nested decoding, and plain words.
+	if sc.p.Nested {
 		kept, _, err := dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
 		return kept, err
 	}
@@ -272,7 +266,7 @@ func (sc *scratch) decode(fits func([]int) bool, pr RunParams) ([]int, error) {
 	}
 	// The best display of it (runs.go); when the display rules and the budget leave
 	// none, they yield to the query and C* is the result.
-	pr.Display = true
+	pr.Display = fits != nil
 	kept, ok, big := sc.rd.solve(&sc.p, sc.sentence, pr, opt)
 	switch {
 	case ok:

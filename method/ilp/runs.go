@@ -8,11 +8,6 @@ import (
 
 // The snippet decoding: the model's optimum, shown as the best display.
 //
-// A snippet whose budget counts the display is shown with "…" at its cuts, and the
-// program below chooses what the reader sees. A compression whose budget counts the
-// tokens is read as plain words, with no cut marked: it is decoded as the nested
-// decoding decodes (scratch.decode).
-//
 // A reader sees a snippet as runs of kept words between "…" marks. The snippet decoding
 // has one objective over the compressions C ⊇ Q, seen as runs R_1 < … < R_k (stretches
 // of consecutive tokens, with at least one dropped token between two of them):
@@ -77,10 +72,7 @@ type RunParams struct {
 	// Dangle is the cost of a run that ends on a word leaning on a cut one
 	// (wellformed.Runs.Dangles), unless the sentence ends there.
 	Dangle float64
-	// Display charges each cut its width: set when the budget counts the display, which
-	// is when the snippet decoding shows runs (a budget that counts the tokens is
-	// decoded as plain words); the program also solves the plain case, where a cut is
-	// free.
+	// Display charges each cut its width: set when the budget counts the display.
 	Display bool
 }
 
