@@ -508,6 +508,23 @@ func TestTaskResumed(t *testing.T) {
 	if err := d3.x.Check(); err != nil {
 		t.Error(err)
 	}
+	d3.close()
+	// A task that failed keeps its body, and the next start runs it again; a body without
+	// its record (never answered 202) and a temporary file are removed.
+	info := filepath.Join(d.dir, "tasks", id+".json")
+	b, _ := os.ReadFile(info)
+	os.WriteFile(info, bytes.Replace(b, []byte(`"state":"succeeded"`), []byte(`"state":"failed","error":"disk full"`), 1), 0o644)
+	os.WriteFile(filepath.Join(d.dir, "tasks", id+".body"), []byte(`[`+strings.TrimSuffix(strings.ReplaceAll(batch(3, 0, "r"), "\n", ","), ",")+`]`), 0o644)
+	os.WriteFile(filepath.Join(d.dir, "tasks", "orphan.body"), []byte(batch(3, 0, "o")), 0o644)
+	os.WriteFile(filepath.Join(d.dir, "tasks", ".x.json.123.partial"), []byte("{"), 0o644)
+	d4 := newDocServer(t, Config{}, d.dir)
+	if got := waitTask(t, d4.ts, id); got.State != taskSucceeded || got.Unchanged != 3 || got.Resumed != 2 || got.Error != "" {
+		t.Errorf("failed task run again: %+v %q", got.taskProgress, got.Error)
+	}
+	entries, _ := os.ReadDir(filepath.Join(d.dir, "tasks"))
+	if len(entries) != 1 || entries[0].Name() != id+".json" {
+		t.Errorf("task folder: %v", entries)
+	}
 }
 
 // TestIngestPath: the --docs ingest runs in the background once the server is ready: the

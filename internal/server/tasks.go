@@ -31,8 +31,10 @@ import (
 // index resumes every task not finished (Ready), from its first record; the records
 // committed before the crash are then counted unchanged. A finished task's record (its
 // state, counts and first errors) stays in the folder, for GET /v1/tasks/{id} after a
-// restart, and its body is removed; the last keptTasks records are kept. The --docs task is
-// not written to the folder: its file is its record, and the next start ingests it again.
+// restart, and its body is removed; the last keptTasks records are kept. A task that
+// failed (the index failed, as on a full disk) keeps its body, and the next start runs it
+// again. The --docs task is not written to the folder: its file is its record, and the
+// next start ingests it again.
 //
 // A collection in memory keeps its tasks in memory.
 
@@ -279,12 +281,13 @@ func (q *taskQueue) load() error {
 		t := &task{info: info}
 		q.byID[info.ID] = t
 		switch {
-		case finished(info.State):
+		case info.State == taskSucceeded || (info.State == taskFailed && !bodies[info.ID]):
 			if bodies[info.ID] { // finished, then killed before the body was removed
 				os.Remove(q.bodyPath(info.ID))
 			}
 			q.done = append(q.done, t)
-		case bodies[info.ID]:
+		case bodies[info.ID]: // unfinished, or failed (the index failed): run again
+			t.info.Error, t.info.Finished = "", nil
 			t.info.State, t.info.Started, t.info.Resumed = taskQueued, nil, info.Resumed+1
 			t.info.Processed, t.info.ingestCounts, t.info.Errors, t.info.ErrorsOmitted = 0, ingestCounts{}, nil, 0
 			q.waiting = append(q.waiting, t)
@@ -314,6 +317,7 @@ func (q *taskQueue) prune() {
 		delete(q.byID, id)
 		if q.dir != "" {
 			os.Remove(q.infoPath(id))
+			os.Remove(q.bodyPath(id)) // a failed task's
 		}
 		q.done = q.done[1:]
 	}
@@ -566,9 +570,9 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 	if q.dir != "" && path == "" {
 		if serr := q.save(info); serr != nil {
 			log.Error("writing the task's record", "error", serr)
-		} else {
+		} else if err == nil {
 			os.Remove(q.bodyPath(id))
-		}
+		} // a failed task keeps its batch: the next start runs it again
 	}
 	if err != nil {
 		log.Error("ingest failed", "error", err.Error(), "summary", sum.String())
