@@ -559,8 +559,12 @@ func TestIngestPath(t *testing.T) {
 		!strings.Contains(log, `summary="199 added, 0 updated, 0 unchanged, 1 rejected"`) {
 		t.Errorf("log:\n%s", log)
 	}
-	if _, err := d.s.IngestPath(filepath.Join(t.TempDir(), "missing.jsonl")); err != nil {
+	id, err = d.s.IngestPath(filepath.Join(t.TempDir(), "missing.jsonl"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if got := waitTask(t, d.ts, id); got.State != taskFailed || !strings.Contains(got.Error, "no such file") {
+		t.Errorf("a --docs file that is gone: %+v %q", got.taskProgress, got.Error)
 	}
 }
 

@@ -3,7 +3,8 @@
 // moment the process is started, and reports the time to the first 200 (time to ready);
 // it then searches once every 100 ms while the documents are ingested (until the log's
 // "documents ingested" line) and reports those searches (answers, statuses, latency, the
-// documents they found growing) and the time to the end of the ingest. Each run starts
+// documents they found growing, and the collection's size from GET /healthz), the time to
+// the end of the ingest, and 30 searches after it for comparison. Each run starts
 // from an empty index, so that every document is ingested.
 //
 //	go build -o /tmp/qsc ./cmd/qsc
@@ -107,6 +108,7 @@ func run(bin, docs, query string) error {
 	var lat []time.Duration
 	statuses := map[int]int{}
 	var totals []int
+	var docCounts []int // the collection's size as the searches saw it grow
 	var done time.Duration
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -128,14 +130,36 @@ search:
 		lat = append(lat, time.Since(t))
 		statuses[resp.StatusCode]++
 		totals = append(totals, ans.Total)
+		if resp, err := client.Get(url + "/healthz"); err == nil {
+			var h struct{ Documents int }
+			json.NewDecoder(resp.Body).Decode(&h)
+			resp.Body.Close()
+			if len(docCounts) == 0 || docCounts[len(docCounts)-1] != h.Documents {
+				docCounts = append(docCounts, h.Documents)
+			}
+		}
 	}
+	// The same searches once the ingest is over, for comparison.
+	var after []time.Duration
+	for range 30 {
+		t := time.Now()
+		resp, err := client.Get(url + "/v1/search?q=" + query + "&k=10")
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		after = append(after, time.Since(t))
+		time.Sleep(50 * time.Millisecond)
+	}
+	slices.Sort(after)
 	fmt.Printf("ready %.3f s, ingested %.1f s", ready.Seconds(), done.Seconds())
 	if len(lat) > 0 {
 		slices.Sort(lat)
 		q := func(p float64) float64 { return lat[int(p*float64(len(lat)-1))].Seconds() * 1000 }
-		fmt.Printf("; %d searches during the ingest: statuses %v, p50 %.1f ms, p99 %.1f ms, max %.1f ms, found %d → %d documents",
-			len(lat), statuses, q(0.5), q(0.99), q(1), totals[0], totals[len(totals)-1])
+		fmt.Printf("; %d searches during the ingest: statuses %v, p50 %.1f ms, p99 %.1f ms, max %.1f ms, found %d → %d documents; the collection held %d → %d documents (%d sizes seen)",
+			len(lat), statuses, q(0.5), q(0.99), q(1), totals[0], totals[len(totals)-1], docCounts[0], docCounts[len(docCounts)-1], len(docCounts))
 	}
-	fmt.Println()
+	fmt.Printf("; after the ingest: p50 %.1f ms, max %.1f ms\n", after[len(after)/2].Seconds()*1000, after[len(after)-1].Seconds()*1000)
 	return nil
 }
