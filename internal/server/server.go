@@ -22,8 +22,9 @@
 // Every error is JSON, {"error": "..."}, with a 4xx status for a fault of the client:
 // 400 for malformed JSON, a wrong type, an unknown field, a missing or invalid value or an
 // unknown method; 413 for a body over the limit; 422 for a well-formed request that cannot
-// be met (a query term not in the sentence, a budget shorter than the query); 404 and 405
-// for unknown paths and methods. 500 is kept for faults of the server (a panic is
+// be met (a query term not in the sentence, a budget shorter than the query); 409 for a
+// write to a collection in memory (documents.go); 404 and 405 for unknown paths and
+// methods. 500 is kept for faults of the server (a panic is
 // recovered, logged and answered with 500), 503 for a request that ran out of time.
 // Each request is logged as one line (method, path, status, duration, bytes).
 package server
