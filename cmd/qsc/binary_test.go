@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 // qscBinary builds the qsc command once for the package's tests and returns its path.
-func qscBinary(t *testing.T) string {
+func qscBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		if binDir, binErr = os.MkdirTemp("", "qsc-bin-"); binErr != nil {

@@ -29,8 +29,10 @@ type serveOptions struct {
 	addr      string
 	logFormat string
 	maxBody   int64
-	timeout   time.Duration
-	noDemo    bool
+	// maxDocsBody bounds the body of POST /v1/documents.
+	maxDocsBody int64
+	timeout     time.Duration
+	noDemo      bool
 	// index is the directory of the persistent document index ("": none); docs the
 	// documents to ingest into it (a JSONL file or a folder; "": none).
 	index, docs string
@@ -56,10 +58,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free one)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "request log format on stderr: text or json")
 	fs.Int64Var(&o.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body, in bytes (413 beyond)")
+	fs.Int64Var(&o.maxDocsBody, "max-docs-body", server.DefaultMaxDocumentsBodyBytes, "largest body of POST /v1/documents, a batch of documents, in bytes (413 beyond)")
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
-	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection: opened if it exists, else built from --docs")
-	fs.StringVar(&o.docs, "docs", "", "documents to add to the index before serving (new and changed ones only): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects or a folder of .txt and .md files; without --index, an index in memory")
+	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection, and to write through the document API: opened if it exists, else created (empty, or from --docs)")
+	fs.StringVar(&o.docs, "docs", "", "documents to add to the index in the background once the server is ready (new and changed ones only; /readyz shows the progress): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects or a folder of .txt and .md files; without --index, an index in memory")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
 	fs.BoolVar(&o.accurate, "accurate", false, accurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
@@ -79,8 +82,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return usagef("--log-format must be text or json, not %q", o.logFormat)
 	}
-	if o.maxBody <= 0 || o.timeout <= 0 {
-		return usagef("--max-body and --timeout must be positive")
+	if o.maxBody <= 0 || o.maxDocsBody <= 0 || o.timeout <= 0 {
+		return usagef("--max-body, --max-docs-body and --timeout must be positive")
 	}
 	if o.inFlight < 0 {
 		return usagef("--max-in-flight must be 0 (GOMAXPROCS) or positive, not %d", o.inFlight)
@@ -117,8 +120,9 @@ func processors(o serveOptions) (inFlight, procs int) {
 	return inFlight, procs
 }
 
-// serve listens on o.addr, loads the models and the collection (openCollection), and
-// serves until ctx is done, then shuts down gracefully.
+// serve listens on o.addr, loads the models and opens the collection (openCollection),
+// is ready, ingests o.docs in the background, and serves until ctx is done, then shuts
+// down gracefully (an ingest running stops at the end of its batch).
 func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	var h slog.Handler = slog.NewTextHandler(logw, nil)
 	if o.logFormat == "json" {
@@ -139,7 +143,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	}
 	// Serve at once: /livez answers, /readyz says 503 until the models and the index are
 	// loaded, and so does every other route.
-	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, RequestTimeout: o.timeout,
+	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout,
 		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight})
 	if err != nil {
 		return err
@@ -180,6 +184,13 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	// would return to the system only over minutes.
 	debug.FreeOSMemory()
 	log.Info("ready", "startup", time.Since(start).Round(time.Millisecond), "models", tEngine.Round(time.Millisecond))
+	if o.docs != "" {
+		// In the background: searches see each batch of documents once it is committed,
+		// and /readyz shows the progress.
+		if _, err := srv.IngestPath(o.docs); err != nil {
+			return stop(err)
+		}
+	}
 	if serveReady != nil {
 		serveReady(ln.Addr().String())
 	}

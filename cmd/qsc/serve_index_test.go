@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -183,6 +184,11 @@ func TestBinaryServeIndex(t *testing.T) {
 	if !strings.Contains(bad, "at="+docs+":2") || !strings.Contains(sum, `summary="3 added, 0 updated, 0 unchanged, 1 rejected"`) {
 		t.Errorf("log:\n%s\n%s", bad, sum)
 	}
+	// Ready first, then the documents are ingested in the background.
+	if r, i := slices.IndexFunc(s.seen, func(l string) bool { return strings.Contains(l, "msg=ready") }),
+		slices.IndexFunc(s.seen, func(l string) bool { return strings.Contains(l, "documents ingested") }); r < 0 || i < r {
+		t.Errorf("ready at line %d, ingested at line %d:\n%s", r, i, strings.Join(s.seen, "\n"))
+	}
 	check(s)
 	s.stop(t)
 
@@ -205,17 +211,22 @@ func TestBinaryServeIndex(t *testing.T) {
 // TestServeCollectionUsage: the collection flags refuse what cannot work.
 func TestServeCollectionUsage(t *testing.T) {
 	empty := t.TempDir()
+	notIndex := t.TempDir()
+	os.WriteFile(filepath.Join(notIndex, "notes.txt"), []byte("mine"), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"serve", "--no-demo", "--docs", "x.jsonl"}, "--no-demo turns search off"},
-		{[]string{"serve", "--index", empty}, "holds no index yet: give --docs"},
-		{[]string{"serve", "--index", filepath.Join(empty, "new")}, "holds no index yet"},
 		{[]string{"serve", "--docs", filepath.Join(empty, "missing.jsonl")}, "--docs: stat"},
+		{[]string{"serve", "--max-docs-body", "0"}, "--max-docs-body"},
 	} {
 		if code, _, errs := runQSC(t, c.args...); code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%q: exit %d, %s", c.args, code, errs)
 		}
+	}
+	// A directory that holds something else is not taken for an index.
+	if code, _, errs := runQSC(t, "serve", "--addr", "127.0.0.1:0", "--index", notIndex); code != 1 || !strings.Contains(errs, "holds no index") {
+		t.Errorf("--index over another directory: exit %d, %s", code, errs)
 	}
 }

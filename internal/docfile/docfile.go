@@ -161,6 +161,12 @@ func ScanFile(path string, fn func(Record) error) error {
 // lines are skipped. A line over 2 MiB + 64 KiB is a bad record too. The error is fn's, or
 // one reading r.
 func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
+	return ScanLines(r, func(line int) string { return fmt.Sprintf("%s:%d", name, line) }, fn)
+}
+
+// ScanLines reads JSON lines as ScanJSONL does, each record's Where being where(its line
+// number, from 1).
+func ScanLines(r io.Reader, where func(line int) string, fn func(Record) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
 	for n := 1; ; n++ {
@@ -180,9 +186,9 @@ func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
 			}
 		}
 		if err != nil && err != io.EOF {
-			return fmt.Errorf("%s:%d: %w", name, n, err)
+			return fmt.Errorf("%s: %w", where(n), err)
 		}
-		rec := Record{Where: fmt.Sprintf("%s:%d", name, n)}
+		rec := Record{Where: where(n)}
 		switch trimmed := bytes.TrimSpace(line); {
 		case tooLong:
 			rec.Err = fmt.Errorf("the line is longer than %d bytes", maxLineBytes)
@@ -194,7 +200,7 @@ func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
 		case !utf8.Valid(trimmed):
 			rec.Err = errors.New("the line is not valid UTF-8")
 		default:
-			rec.Err = decodeDoc(trimmed, &rec.Doc)
+			rec.Err = DecodeDoc(trimmed, &rec.Doc)
 		}
 		if ferr := fn(rec); ferr != nil {
 			return ferr
@@ -205,8 +211,9 @@ func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
 	}
 }
 
-// decodeDoc decodes one JSON document object strictly.
-func decodeDoc(b []byte, d *Doc) error {
+// DecodeDoc decodes one JSON document object strictly: unknown fields, wrong types and
+// trailing data (on its line) are errors. It does not Check the document.
+func DecodeDoc(b []byte, d *Doc) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(d); err != nil {

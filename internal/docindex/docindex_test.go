@@ -296,3 +296,138 @@ func TestFromDocs(t *testing.T) {
 		t.Errorf("duplicate ids: %v", err)
 	}
 }
+
+// TestReportAndDelete: every record's outcome is reported once, with its position in the
+// input, added and updated ones after their batch is committed; Delete removes a document
+// and its hash, and reports whether there was one; Check finds the index consistent.
+func TestReportAndDelete(t *testing.T) {
+	x, err := Open(filepath.Join(t.TempDir(), "idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	docs := []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "", Text: "No id."}, {ID: "b", Text: "Cats sleep."}, {ID: "a", Text: "Twice."}}
+	var reps []string
+	opts := IngestOptions{Report: func(r Report) {
+		line := fmt.Sprintf("%d %s %s %s", r.Seq, r.Where, r.ID, r.Outcome)
+		if r.Outcome == Added || r.Outcome == Updated {
+			if _, ok, _ := x.Document(r.ID); !ok {
+				line += " (not committed)"
+			}
+		}
+		reps = append(reps, line)
+	}}
+	if _, err := x.Add(context.Background(), "in", docs, opts); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(reps)
+	if want := []string{"0 in:1 a added", "1 in:2  rejected", "2 in:3 b added", "3 in:4 a rejected"}; !slices.Equal(reps, want) {
+		t.Errorf("reports %q, want %q", reps, want)
+	}
+	reps = nil
+	x.Add(context.Background(), "in", []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "b", Text: "Cats purr."}}, opts)
+	if want := []string{"0 in:1 a unchanged", "1 in:2 b updated"}; !slices.Equal(reps, want) {
+		t.Errorf("reports %q, want %q", reps, want)
+	}
+	if ok, err := x.Delete("a"); !ok || err != nil {
+		t.Errorf("Delete a: %v %v", ok, err)
+	}
+	if ok, err := x.Delete("a"); ok || err != nil {
+		t.Errorf("Delete a again: %v %v", ok, err)
+	}
+	if _, ok, _ := x.Document("a"); ok || x.Len() != 1 {
+		t.Errorf("a after Delete: %v, %d documents", ok, x.Len())
+	}
+	if err := x.Check(); err != nil {
+		t.Error(err)
+	}
+	reps = nil
+	if sum, _ := x.Add(context.Background(), "in", []docfile.Doc{{ID: "a", Text: "Dogs bark."}}, opts); sum.Added != 1 {
+		t.Errorf("a added again after Delete: %v %q", sum, reps)
+	}
+}
+
+// TestConcurrentIngests: ingests that write the same ids at once (here without an engine,
+// so that they overlap often) all succeed, each id is counted added once over all of
+// them, and every stored document's hash is its own content's: ingesting the stored
+// documents again leaves them all unchanged.
+func TestConcurrentIngests(t *testing.T) {
+	x, err := Open(filepath.Join(t.TempDir(), "idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	const writers, ids = 4, 40
+	var wg sync.WaitGroup
+	sums := make([]Summary, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 3 {
+				var docs []docfile.Doc
+				for i := range ids {
+					docs = append(docs, docfile.Doc{ID: fmt.Sprint("doc", i), Text: fmt.Sprintf("Writer %d, round %d, document %d.", w, round, i)})
+				}
+				sum, err := x.Add(context.Background(), "in", docs, IngestOptions{})
+				if err != nil {
+					t.Error(err)
+				}
+				sums[w].Added += sum.Added
+				sums[w].Updated += sum.Updated
+				sums[w].Unchanged += sum.Unchanged
+			}
+		}()
+	}
+	wg.Wait()
+	added := 0
+	for _, s := range sums {
+		added += s.Added
+	}
+	if added != ids || x.Len() != ids {
+		t.Errorf("%d added over all ingests, %d documents; want %d", added, x.Len(), ids)
+	}
+	var stored []docfile.Doc
+	for i := range ids {
+		d, ok, err := x.Document(fmt.Sprint("doc", i))
+		if !ok || err != nil {
+			t.Fatalf("doc%d: %v %v", i, ok, err)
+		}
+		stored = append(stored, d)
+	}
+	if sum, err := x.Add(context.Background(), "again", stored, IngestOptions{}); err != nil || sum.Unchanged != ids {
+		t.Errorf("the stored documents again: %v %v", sum, err)
+	}
+	if err := x.Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestGate: Gate is called around each annotation; its error stops the ingest.
+func TestGate(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var calls, released int
+	var mu sync.Mutex
+	gate := func(context.Context) (func(), error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return func() { mu.Lock(); released++; mu.Unlock() }, nil
+	}
+	docs := []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "b", Text: "Cats sleep."}}
+	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: engine(t), Gate: gate}); err != nil || calls != 2 || released != 2 {
+		t.Errorf("gate: %d calls, %d released, %v", calls, released, err)
+	}
+	stop := errors.New("no turn")
+	docs[0].Text = "Dogs bark loudly."
+	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: engine(t), Gate: func(context.Context) (func(), error) { return nil, stop }}); !errors.Is(err, stop) {
+		t.Errorf("a gate's error: %v", err)
+	}
+	if d, _, _ := x.Document("a"); d.Text != "Dogs bark." {
+		t.Errorf("written despite the gate's error: %q", d.Text)
+	}
+}

@@ -48,13 +48,13 @@ func laneOf(r *http.Request) lane {
 // runs, and gives them back after.
 func (s *Server) admit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := r.ContentLength
-		if n == 0 || n > s.cfg.MaxBodyBytes { // nothing to read, or refused unread (413)
+		n, limit := r.ContentLength, s.bodyLimit(r)
+		if n == 0 || n > limit { // nothing to read, or refused unread (413)
 			next.ServeHTTP(w, r)
 			return
 		}
 		if n < 0 { // unknown length: the most it may be
-			n = s.cfg.MaxBodyBytes
+			n = limit
 		}
 		n = min(n, s.cfg.MaxBodyBytesInFlight)
 		l := laneOf(r)
@@ -206,4 +206,13 @@ func (m *reclaimer) reclaim() {
 	m.mu.Unlock()
 	m.returns.Add(1)
 	m.free()
+}
+
+// bodyLimit is the largest body of a request: Config.MaxDocumentsBodyBytes for POST
+// /v1/documents, Config.MaxBodyBytes for the others.
+func (s *Server) bodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && r.URL.Path == "/v1/documents" {
+		return s.cfg.MaxDocumentsBodyBytes
+	}
+	return s.cfg.MaxBodyBytes
 }

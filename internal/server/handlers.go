@@ -143,8 +143,18 @@ func badRequest(format string, args ...any) error {
 // arrive before the request's deadline: a read still blocked then is woken and the
 // request gets 408 (withDeadline bounds the rest of the request).
 func (s *Server) readBody(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.ContentLength > s.cfg.MaxBodyBytes { // refused before it is read
-		return nil, fmt.Errorf("the body is larger than %d bytes: %w", s.cfg.MaxBodyBytes, &http.MaxBytesError{Limit: s.cfg.MaxBodyBytes})
+	b, err := s.readLimited(buf, w, r, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return checkBody(b)
+}
+
+// readLimited reads a request body of at most limit bytes as readBody does, whatever it
+// holds.
+func (s *Server) readLimited(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit { // refused before it is read
+		return nil, fmt.Errorf("the body is larger than %d bytes: %w", limit, &http.MaxBytesError{Limit: limit})
 	}
 	if err := r.Context().Err(); err != nil { // out of time before the turn to read came
 		return nil, err
@@ -158,7 +168,7 @@ func (s *Server) readBody(buf *bytes.Buffer, w http.ResponseWriter, r *http.Requ
 			w.Header().Set("Connection", "close")
 		}
 	}()
-	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	body := http.MaxBytesReader(w, r.Body, limit)
 	var err error
 	var b []byte
 	switch {
@@ -173,12 +183,6 @@ func (s *Server) readBody(buf *bytes.Buffer, w http.ResponseWriter, r *http.Requ
 	default:
 		b, err = io.ReadAll(body)
 	}
-	return checkBody(b, err)
-}
-
-// checkBody checks a request body read with error err: within the size limit, not empty,
-// and a JSON object.
-func checkBody(body []byte, err error) ([]byte, error) {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
@@ -188,6 +192,11 @@ func checkBody(body []byte, err error) ([]byte, error) {
 	case err != nil:
 		return nil, badRequest("reading the body: %v", err)
 	}
+	return b, nil
+}
+
+// checkBody checks that a request body is not empty and holds a JSON object.
+func checkBody(body []byte) ([]byte, error) {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:

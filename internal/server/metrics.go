@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/docindex"
 )
 
 // metrics are the server's Prometheus metrics, served at GET /metrics. Each Server has
@@ -21,6 +22,7 @@ type metrics struct {
 	inFlight     prometheus.Gauge
 	compressions *prometheus.CounterVec
 	counted      map[string]prometheus.Counter // compressions by method name, made once
+	documents    *prometheus.CounterVec        // documents written, by result
 }
 
 // newMetrics registers the metrics of s: requests and their latency by route and status,
@@ -46,6 +48,13 @@ func newMetrics(s *Server) *metrics {
 			Name: "qsc_compressions_total",
 			Help: "Sentences compressed, by method: one per answer of /v1/compress, one per snippet of /v1/snippets and /v1/search.",
 		}, []string{"method"}),
+		documents: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "qsc_documents_written_total",
+			Help: "Records of the document API and of --docs, by result: added, updated, unchanged and rejected (ingested), deleted.",
+		}, []string{"result"}),
+	}
+	for _, r := range []string{"added", "updated", "unchanged", "rejected", "deleted"} { // every result shows, at 0
+		m.documents.WithLabelValues(r)
 	}
 	m.counted = map[string]prometheus.Counter{}
 	for _, name := range qsc.Methods() { // every method shows, at 0 until used
@@ -53,7 +62,14 @@ func newMetrics(s *Server) *metrics {
 	}
 	bytes := prometheus.NewDesc("qsc_http_body_bytes_in_flight",
 		"Request-body bytes admitted and not yet answered, by lane (small: bodies up to 192 KiB; large).", []string{"lane"}, nil)
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.compressions,
+	tasks := prometheus.NewDesc("qsc_ingest_tasks",
+		"Ingests in the background (--docs, batches of POST /v1/documents run as tasks), by state: queued, running.", []string{"state"}, nil)
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.compressions, m.documents,
+		collectorFunc{desc: tasks, collect: func(ch chan<- prometheus.Metric) {
+			waiting, running := s.tasks.counts()
+			ch <- prometheus.MustNewConstMetric(tasks, prometheus.GaugeValue, float64(waiting), "queued")
+			ch <- prometheus.MustNewConstMetric(tasks, prometheus.GaugeValue, float64(running), "running")
+		}},
 		collectorFunc{desc: bytes, collect: func(ch chan<- prometheus.Metric) {
 			for l, name := range [...]string{"small", "large"} {
 				ch <- prometheus.MustNewConstMetric(bytes, prometheus.GaugeValue, float64(s.inFlightBytes[l].Load()), name)
@@ -118,4 +134,19 @@ func routeOf(mux *http.ServeMux, r *http.Request) string {
 		return "other"
 	}
 	return pattern
+}
+
+// wrote counts n documents written with result.
+func (m *metrics) wrote(result string, n int) {
+	if n > 0 {
+		m.documents.WithLabelValues(result).Add(float64(n))
+	}
+}
+
+// wroteSummary counts the documents of an ingest's summary.
+func (m *metrics) wroteSummary(sum docindex.Summary) {
+	m.wrote("added", sum.Added)
+	m.wrote("updated", sum.Updated)
+	m.wrote("unchanged", sum.Unchanged)
+	m.wrote("rejected", sum.Rejected)
 }

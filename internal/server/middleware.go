@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
@@ -140,15 +141,16 @@ func setSecurityHeaders(h http.Header) {
 	h["Referrer-Policy"] = noReferrer
 }
 
-// methodNotAllowed answers 405 for a path served only for method.
-func methodNotAllowed(method string) http.HandlerFunc {
-	allow := method
-	if method == http.MethodGet {
-		allow = "GET, HEAD"
-	}
+// methodNotAllowed answers 405 for a path served only for the methods in *methods (read
+// when a request comes, so that routes may add to it until the server serves).
+func methodNotAllowed(methods *[]string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", allow)
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s is not served; use %s", r.Method, r.URL.Path, method))
+		allow := slices.Clone(*methods)
+		if slices.Contains(allow, http.MethodGet) {
+			allow = append(allow, http.MethodHead)
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s is not served; use %s", r.Method, r.URL.Path, strings.Join(*methods, " or ")))
 	}
 }
 

@@ -5,9 +5,20 @@ import (
 	"strconv"
 )
 
-// status is the answer of GET /livez and /readyz.
+// status is the answer of GET /livez.
 type status struct {
 	Status string `json:"status"`
+}
+
+// readiness is the answer of GET /readyz.
+type readiness struct {
+	// Status is ready or loading.
+	Status string `json:"status"`
+	// Ingesting is true while documents are ingested in the background (the --docs
+	// ingest, batches of POST /v1/documents run as tasks); Ingests are those tasks, the
+	// running one first, with their progress.
+	Ingesting bool           `json:"ingesting"`
+	Ingests   []taskProgress `json:"ingests,omitempty"`
 }
 
 // livez serves GET /livez: the process is up and answers.
@@ -15,15 +26,18 @@ func (s *Server) livez(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, status{Status: "ok"})
 }
 
-// readyz serves GET /readyz: 200 once the engine and the collection are loaded, 503
-// before.
+// readyz serves GET /readyz: 200 once the engine and the collection are open, 503 before.
+// The collection is ready as soon as its index is open: documents ingested in the
+// background are searched as each batch is committed, and the answer says whether an
+// ingest is running, with its progress (still 200).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if !s.ready.Load() {
 		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusServiceUnavailable, status{Status: "loading"})
+		writeJSON(w, http.StatusServiceUnavailable, readiness{Status: "loading"})
 		return
 	}
-	writeJSON(w, http.StatusOK, status{Status: "ready"})
+	ingests := s.tasks.active()
+	writeJSON(w, http.StatusOK, readiness{Status: "ready", Ingesting: len(ingests) > 0, Ingests: ingests})
 }
 
 // faviconSVG is the icon of the page: a "q" cutting a line short.

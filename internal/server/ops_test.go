@@ -26,7 +26,7 @@ func checkSecure(t *testing.T, what string, h http.Header) {
 // headers and a request id.
 func TestOps(t *testing.T) {
 	ts, _ := newServer(t, Config{})
-	for path, want := range map[string]string{"/livez": `{"status":"ok"}`, "/readyz": `{"status":"ready"}`} {
+	for path, want := range map[string]string{"/livez": `{"status":"ok"}`, "/readyz": `{"status":"ready","ingesting":false}`} {
 		ex := do(t, ts, "GET", path, "", true)
 		if ex.status != 200 || strings.TrimSpace(string(ex.body)) != want {
 			t.Errorf("%s: %d %s", path, ex.status, ex.body)

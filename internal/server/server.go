@@ -8,16 +8,23 @@
 //	POST /v1/snippets   the best compressed sentences of a document, rendered
 //	GET  /v1/search     search the collection and return snippets of the best documents
 //	GET  /v1/documents/{id}  one whole document of the collection
+//	POST /v1/documents  add or replace documents (a JSON array or JSON lines); large batches run as a task
+//	PUT  /v1/documents/{id}  add or replace one document
+//	DELETE /v1/documents/{id}  remove one document
+//	GET  /v1/tasks/{id}  the state and counts of a batch of documents run as a task
 //	GET  /doc/{id}      the page of one whole document (HTML)
 //	GET  /healthz       liveness
+//	GET  /livez, /readyz  liveness, and readiness with the ingests running
+//	GET  /metrics       Prometheus metrics
 //	GET  /openapi.yaml  the API description
 //	GET  /              the search page (HTML, CSS and JavaScript embedded in the binary)
 //
 // Every error is JSON, {"error": "..."}, with a 4xx status for a fault of the client:
 // 400 for malformed JSON, a wrong type, an unknown field, a missing or invalid value or an
 // unknown method; 413 for a body over the limit; 422 for a well-formed request that cannot
-// be met (a query term not in the sentence, a budget shorter than the query); 404 and 405
-// for unknown paths and methods. 500 is kept for faults of the server (a panic is
+// be met (a query term not in the sentence, a budget shorter than the query); 409 for a
+// write to a collection in memory (documents.go); 404 and 405 for unknown paths and
+// methods. 500 is kept for faults of the server (a panic is
 // recovered, logged and answered with 500), 503 for a request that ran out of time.
 // Each request is logged as one line (method, path, status, duration, bytes).
 package server
@@ -50,6 +57,8 @@ const (
 	DefaultMaxBodyBytes = 2 << 20
 	// DefaultRequestTimeout bounds the work on one request.
 	DefaultRequestTimeout = 10 * time.Second
+	// DefaultMaxDocumentsBodyBytes bounds the body of POST /v1/documents.
+	DefaultMaxDocumentsBodyBytes = 32 << 20
 )
 
 // Config configures a Server.
@@ -78,6 +87,18 @@ type Config struct {
 	// A request waits, unread, until its announced length fits (the whole MaxBodyBytes
 	// when it announces none), first come first served within its lane and its deadline.
 	MaxBodyBytesInFlight int64
+	// MaxDocumentsBodyBytes bounds the body of POST /v1/documents (default
+	// DefaultMaxDocumentsBodyBytes); a larger body gets 413. PUT /v1/documents/{id} has
+	// MaxBodyBytes, room for one document of the largest size.
+	MaxDocumentsBodyBytes int64
+	// IngestGate, when not nil, is called first by each request that writes documents
+	// (POST /v1/documents, PUT and DELETE /v1/documents/{id}), before its body is read.
+	// When it returns ok, the request goes on, and release (which may be nil) is called
+	// once when its ingest ends: with the answer, or, for a batch run as a task, when the
+	// task ends. When it returns !ok, it has written the answer itself (429 with
+	// Retry-After, say) and the request ends there. This is where a limit on the ingests
+	// that each API key runs at once hooks in; nil admits every request.
+	IngestGate func(w http.ResponseWriter, r *http.Request) (release func(), ok bool)
 	// YieldCPU makes a request that has compressed offer its core to any thread waiting
 	// for one (sched_yield, on Linux; nothing elsewhere) before the next compression
 	// starts on it. When every core is busy compressing, a thread woken by the network
@@ -100,6 +121,7 @@ type Server struct {
 	metrics       *metrics
 	mux           *http.ServeMux
 	ready         atomic.Bool // engine (and index) loaded: every route served
+	tasks         *taskQueue  // the batches of documents ingested in the background
 	idPrefix      string      // of the request ids the server makes
 	requestSeq    atomic.Uint64
 }
@@ -142,10 +164,14 @@ func NewLoading(cfg Config) (*Server, error) {
 	if cfg.MaxBodyBytesInFlight <= 0 {
 		cfg.MaxBodyBytesInFlight = 4 * cfg.MaxBodyBytes
 	}
+	if cfg.MaxDocumentsBodyBytes <= 0 {
+		cfg.MaxDocumentsBodyBytes = DefaultMaxDocumentsBodyBytes
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, turns: newTurns(cfg.MaxInFlight),
 		bytes:    [2]*semaphore.Weighted{semaphore.NewWeighted(cfg.MaxBodyBytesInFlight), semaphore.NewWeighted(cfg.MaxBodyBytesInFlight)},
 		idPrefix: strconv.FormatInt(time.Now().UnixMilli(), 36) + "-"}
 	s.memory.free = debug.FreeOSMemory
+	s.tasks = newTaskQueue(s)
 	s.metrics = newMetrics(s)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -155,15 +181,26 @@ func NewLoading(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
+	allowed := map[string]*[]string{} // the methods served at each path, for the 405 answers
 	route := func(method, path string, h http.Handler) {
 		mux.Handle(method+" "+path, h)
-		mux.HandleFunc(path, methodNotAllowed(method)) // any other method
+		if allowed[path] == nil {
+			allowed[path] = new([]string)
+			mux.HandleFunc(path, methodNotAllowed(allowed[path])) // any other method
+		}
+		*allowed[path] = append(*allowed[path], method)
 	}
 	api := func(method, path string, h http.HandlerFunc) { route(method, path, s.whenReady(h)) }
 	api(http.MethodPost, "/v1/compress", s.compress)
 	api(http.MethodPost, "/v1/snippets", s.snippets)
 	api(http.MethodGet, "/v1/search", s.search)
 	api(http.MethodGet, "/v1/documents/{id...}", s.document)
+	// ---- Document API (issue 37, points 4 and 5): writes to the collection. Admin scope.
+	api(http.MethodPost, "/v1/documents", s.postDocuments)
+	api(http.MethodPut, "/v1/documents/{id...}", s.putDocument)
+	api(http.MethodDelete, "/v1/documents/{id...}", s.deleteDocument)
+	api(http.MethodGet, "/v1/tasks/{id}", s.task)
+	// ---- End of the document API.
 	route(http.MethodGet, "/doc/{id...}", s.whenReady(http.HandlerFunc(s.docPage)))
 	route(http.MethodGet, "/healthz", http.HandlerFunc(s.healthz))
 	route(http.MethodGet, "/livez", http.HandlerFunc(s.livez))
@@ -182,7 +219,10 @@ func NewLoading(cfg Config) (*Server, error) {
 }
 
 // Ready gives a Server made by NewLoading its engine (required) and collection (nil:
-// search is off), and makes it serve every route. Call it once.
+// search is off), and makes it serve every route. Call it once. For an index on disk it
+// also resumes the batches of documents that were accepted (202) and not finished when
+// the server last stopped (see POST /v1/documents): they run in the background, as the
+// ingests of IngestPath do, while the server serves.
 func (s *Server) Ready(engine *qsc.Engine, index *docindex.Index) error {
 	if engine == nil {
 		return errors.New("server: no engine")
@@ -191,7 +231,19 @@ func (s *Server) Ready(engine *qsc.Engine, index *docindex.Index) error {
 		return errors.New("server: already ready")
 	}
 	s.cfg.Engine, s.cfg.Index = engine, index
+	if err := s.tasks.start(index); err != nil {
+		return err
+	}
 	s.ready.Store(true) // publishes cfg.Engine and cfg.Index to the handlers
+	return nil
+}
+
+// Close stops the ingests running in the background and waits for them to stop (at the
+// end of the batch being committed). A batch accepted through the API and not finished
+// is resumed by the next server over the same index. Serve calls Close when it shuts
+// down; close the index after.
+func (s *Server) Close() error {
+	s.tasks.stop()
 	return nil
 }
 
@@ -230,7 +282,9 @@ const maxHeaderBytes = 64 << 10
 // more to be written. The server's own read and write timeouts are only a backstop for
 // connections that never reach a handler. The answers net/http gives itself (431 for
 // header fields over 64 KiB, 400 for a malformed request) are JSON too (jsonErrors).
+// When Serve returns, the ingests running in the background have stopped (Close).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	defer s.Close() // the ingests in the background stop with the server
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: readHeaderTimeout,

@@ -75,6 +75,7 @@ func newServer(t testing.TB, cfg Config) (*httptest.Server, *bytes.Buffer) {
 	}
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
+	t.Cleanup(func() { s.Close() }) // before ts.Close: cleanups run last first
 	return ts, &log
 }
 
@@ -99,7 +100,7 @@ var (
 func router(t testing.TB) routers.Router {
 	t.Helper()
 	specOnce.Do(func() {
-		for _, ct := range []string{"text/html", "text/css", "text/javascript", "text/plain", "image/svg+xml"} {
+		for _, ct := range []string{"text/html", "text/css", "text/javascript", "text/plain", "image/svg+xml", "application/x-ndjson"} {
 			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 		}
 		loader := openapi3.NewLoader()
