@@ -143,7 +143,7 @@ func TestBinaryCompress(t *testing.T) {
 		{[]string{"compress", "-q", "police", "Police came."}, "budget is required"},
 		{[]string{"compress", "-b", "20", "Police came."}, "-q (the query terms) is required"},
 		{[]string{"compress", "-q", "police", "-b", "20"}, "give the sentence as an argument or on stdin"},
-		{[]string{"compress", "-q", "police", "-b", "20", "--budget-counts", "bytes", "Police came."}, `budget_counts must be "tokens" or "display"`},
+		{[]string{"compress", "-q", "police", "-b", "20", "--budget-counts", "bytes", "Police came."}, `budget_counts must be "tokens", "display" or "columns"`},
 	} {
 		code, _, errs := runBinary(t, "", c.args...)
 		if code == 0 || !strings.Contains(errs, c.msg) {

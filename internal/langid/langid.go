@@ -211,7 +211,7 @@ func Detect(text string) Result {
 // minConfidence is the whatlanggo confidence below which a Latin-script text stays
 // English (docs/languages.md: the share of English sentences kept against the share of
 // foreign ones caught).
-const minConfidence = 0.2
+const minConfidence = 0.8
 
 // accented reports whether the Latin letters of s, counted in c, include at least 2 that
 // are not ASCII, and 3% of them: letters that English does not write but most other

@@ -1,0 +1,350 @@
+// Package window chooses what a snippet shows of a sentence in a language without a
+// compression model: the whole sentence when it fits the budget; otherwise one window of
+// consecutive tokens around the query's hits, whose edges fall on clean boundaries.
+//
+// The edges. A window starts at a word, a character of a script written without spaces,
+// or an opening quote or bracket, and ends at a word, a character, a closing quote or
+// bracket, or the sentence's own final mark: never on a comma, a colon or a dash (no
+// dangling comma), and never inside a word. Between two tokens a cut is allowed where
+// white space or punctuation separates them, where the script changes (iPhone|発売), and
+// between two characters of a script written without spaces (Han, kana, Thai), whose
+// words cannot be told apart without a dictionary; it is not allowed between the
+// syllables of a Hangul word (정부|는 is one word).
+//
+// With the language's stop words (Options.Stop: bleve's lists, package analyzers), a
+// window never ends on one ("… pour les …"), unless the sentence does.
+//
+// The choice. Among the windows that fit, Choose takes the one that holds the most
+// distinct query terms, then the best by fill and edges: the characters shown, plus a
+// bonus B = max(4, budget/8) for each edge at the start or end of the sentence or at a
+// clause boundary (after , ; : 、，（ before it, before , ; : 、， after it), B/2 for an
+// end before a stop word (a phrase boundary, most often: "Unternehmen | im Jahr"), minus
+// B/2 for a start right after one ("les | petites") and for an edge between two
+// characters of one script without spaces, minus B/4 for one at a script change there
+// (after a particle: 政府は|水曜日 gets no minus), and minus B/2 when a window that does
+// not start the sentence starts on its first hit (a reader wants a word of lead-in). Each cut shows "…" (package display); the lengths counted include them.
+//
+// Cost: linear in the sentence's tokens for the lengths, and for each allowed start a
+// binary search over the ends: O(n log n) length evaluations of O(1) each, then at most
+// a few displays measured exactly (Options.Fits).
+package window
+
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Hit is an occurrence of a query term: tokens [Start, End) of the sentence (0-based).
+type Hit struct {
+	Term       int
+	Start, End int
+}
+
+// Options are the sentence and the budget of Choose.
+type Options struct {
+	// Doc is the text the tokens' offsets point into.
+	Doc string
+	// Toks are the sentence's tokens (package segment), ascending.
+	Toks []syntax.Token
+	// Hits are the occurrences of the query terms in Toks.
+	Hits []Hit
+	// Budget is the most characters (or columns) the display may take.
+	Budget int
+	// Columns counts East Asian wide characters as two columns (display.Columns).
+	Columns bool
+	// Stop reports whether a token's form is a stop word of the sentence's language (an
+	// article, a preposition, …), or is nil. A window does not end on one, unless the
+	// sentence does, and a start right after one is worse than a start on it.
+	Stop func(form string) bool
+	// Fits reports whether the tokens [lo, hi) fit the budget as displayed, exactly (the
+	// caller's display measure); Choose's own count is an estimate that it checks with
+	// Fits before it answers.
+	Fits func(lo, hi int) bool
+}
+
+// Choose returns the window [lo, hi) of tokens to show, or ok false when no window with
+// a hit fits the budget (a term alone is longer than the budget, or there is no hit).
+func Choose(o Options) (lo, hi int, ok bool) {
+	n := len(o.Toks)
+	if n == 0 || len(o.Hits) == 0 {
+		return 0, 0, false
+	}
+	c := newCounter(&o)
+	if c.length(0, n) <= o.Budget && o.Fits(0, n) {
+		return 0, n, true
+	}
+	type cand struct{ lo, hi, terms, score int }
+	var cands []cand
+	bonus := max(4, o.Budget/8)
+	for lo := 0; lo < n; lo++ {
+		ql := c.startQuality(lo)
+		if ql == forbidden {
+			continue
+		}
+		// The ends: the largest that fits, by binary search on the estimated length,
+		// then the allowed ends before it that a bonus may prefer.
+		a, b := lo+1, n // the longest fitting end is in [a-1, b]
+		if c.length(lo, a) > o.Budget {
+			continue
+		}
+		for a < b {
+			m := (a + b + 1) / 2
+			if c.length(lo, m) <= o.Budget {
+				a = m
+			} else {
+				b = m - 1
+			}
+		}
+		best := c.length(lo, a)
+		for hi := a; hi > lo; hi-- {
+			l := c.length(lo, hi)
+			if l+2*bonus < best {
+				break
+			}
+			qh := c.endQuality(hi)
+			if qh == forbidden {
+				continue
+			}
+			terms, first := c.terms(lo, hi)
+			if terms == 0 {
+				continue
+			}
+			score := l + (ql+qh)*bonus/4
+			if lo > 0 && first == lo {
+				score -= bonus / 2
+			}
+			cands = append(cands, cand{lo, hi, terms, score})
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int {
+		if x.terms != y.terms {
+			return y.terms - x.terms
+		}
+		return y.score - x.score
+	})
+	for i, k := range cands {
+		if i == 8 { // the estimate is off; take the best that fits among the rest
+			break
+		}
+		if o.Fits(k.lo, k.hi) {
+			return k.lo, k.hi, true
+		}
+	}
+	for _, k := range cands[min(8, len(cands)):] {
+		if o.Fits(k.lo, k.hi) {
+			return k.lo, k.hi, true
+		}
+	}
+	return 0, 0, false
+}
+
+// Edge qualities, in quarters of the bonus.
+const (
+	forbidden = -1000
+	clause    = 4  // the sentence's edge or a clause boundary
+	phrase    = 2  // before a stop word: most often a phrase boundary
+	word      = 0  // white space or punctuation
+	phraseCut = -2 // right after a stop word
+	change    = -1 // a script change between characters of scripts without spaces
+	char      = -2 // inside a run of one script without spaces
+)
+
+// counter estimates displayed lengths with prefix sums.
+type counter struct {
+	o     *Options
+	width []int  // width[i]: the length of tokens [0, i) joined as displayed, from token 0
+	words []int  // words[i]: the tokens before i that hold a letter or digit
+	stop  []bool // stop[i]: token i is a stop word
+}
+
+func newCounter(o *Options) *counter {
+	n := len(o.Toks)
+	c := &counter{o: o, width: make([]int, n+1), words: make([]int, n+1), stop: make([]bool, n)}
+	for i, t := range o.Toks {
+		c.stop[i] = o.Stop != nil && o.Stop(t.Form)
+		w := 0
+		if o.Columns {
+			w = display.Columns(t.Form)
+		} else {
+			w = utf8.RuneCountInString(t.Form)
+		}
+		if i > 0 && t.Start > o.Toks[i-1].End {
+			w++ // white space between tokens shows as one space
+		}
+		c.width[i+1] = c.width[i] + w
+		c.words[i+1] = c.words[i]
+		if segment.KindOf(t.Form) != segment.Punct {
+			c.words[i+1]++
+		}
+	}
+	return c
+}
+
+// length estimates the display of tokens [lo, hi) with a "…" for each cut.
+func (c *counter) length(lo, hi int) int {
+	t := c.o.Toks
+	l := c.width[hi] - c.width[lo]
+	if lo > 0 && t[lo].Start > t[lo-1].End {
+		l-- // the space before the window is not shown
+	}
+	if c.words[lo] > 0 { // words were cut before
+		l++
+		if r, _ := utf8.DecodeRuneInString(t[lo].Form); !segment.Spaceless(r) {
+			l++
+		}
+	}
+	if c.words[len(t)]-c.words[hi] > 0 { // words were cut after
+		l++
+		if r, _ := utf8.DecodeLastRuneInString(t[hi-1].Form); !segment.Spaceless(r) && !(segment.KindOf(t[hi-1].Form) == segment.Punct && hi > 1) {
+			l++
+		}
+	}
+	return l
+}
+
+// terms returns the number of distinct terms with an occurrence inside [lo, hi), and the
+// first token of the first such occurrence.
+func (c *counter) terms(lo, hi int) (int, int) {
+	var seen [64]bool
+	n, first := 0, hi
+	for _, h := range c.o.Hits {
+		if h.Start >= lo && h.End <= hi {
+			first = min(first, h.Start)
+			if h.Term >= len(seen) || !seen[h.Term] {
+				if h.Term < len(seen) {
+					seen[h.Term] = true
+				}
+				n++
+			}
+		}
+	}
+	return n, first
+}
+
+// startQuality returns the quality of a window that starts at token lo, or forbidden.
+func (c *counter) startQuality(lo int) int {
+	t := c.o.Toks
+	f := t[lo].Form
+	if segment.KindOf(f) == segment.Punct && !opener(f) {
+		return forbidden
+	}
+	if lo == 0 {
+		return clause
+	}
+	q := c.cut(lo - 1)
+	switch {
+	case q == forbidden:
+		return q
+	case clausePunct(t[lo-1].Form) || opener(t[lo-1].Form):
+		return clause
+	case c.stop[lo-1] && !c.stop[lo]:
+		return phraseCut // "les | petites": the article is cut from its noun
+	}
+	return q
+}
+
+// endQuality returns the quality of a window that ends before token hi, or forbidden.
+func (c *counter) endQuality(hi int) int {
+	t := c.o.Toks
+	if hi == len(t) {
+		return clause
+	}
+	f := t[hi-1].Form
+	if segment.KindOf(f) == segment.Punct && !closer(f) || c.stop[hi-1] {
+		return forbidden // a dangling comma, or a dangling "les"
+	}
+	q := c.cut(hi - 1)
+	switch {
+	case q == forbidden:
+		return q
+	case clausePunct(t[hi].Form):
+		return clause
+	case c.stop[hi]:
+		return phrase // before a function word: "Unternehmen | im nächsten Jahr"
+	}
+	return q
+}
+
+// cut returns the quality of a cut between tokens i and i+1, or forbidden.
+func (c *counter) cut(i int) int {
+	t := c.o.Toks
+	a, b := t[i], t[i+1]
+	if b.Start > a.End {
+		return word
+	}
+	ka, kb := segment.KindOf(a.Form), segment.KindOf(b.Form)
+	if ka == segment.Punct || kb == segment.Punct {
+		return word
+	}
+	ra, _ := utf8.DecodeLastRuneInString(a.Form)
+	rb, _ := utf8.DecodeRuneInString(b.Form)
+	sa, sb := script(ra), script(rb)
+	switch {
+	case sa != sb && !(sa == hangul || sb == hangul):
+		if sa == hiragana && (sb == han || sb == katakana) {
+			return word // after a particle: 政府は|水曜日
+		}
+		return change
+	case sa == hangul || sb == hangul:
+		if sa != sb {
+			return word
+		}
+		return forbidden // inside a Hangul word
+	case segment.Spaceless(ra) && segment.Spaceless(rb):
+		return char
+	}
+	return forbidden // two words written together: not a boundary the segmenter made
+}
+
+// Scripts for cut qualities.
+const (
+	other = iota
+	han
+	hiragana
+	katakana
+	hangul
+	thai
+)
+
+func script(r rune) int {
+	switch {
+	case unicode.Is(unicode.Han, r):
+		return han
+	case unicode.Is(unicode.Hiragana, r):
+		return hiragana
+	case unicode.Is(unicode.Katakana, r) || r == 'ー':
+		return katakana
+	case unicode.Is(unicode.Hangul, r):
+		return hangul
+	case unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):
+		return thai
+	}
+	return other
+}
+
+// clausePunct reports whether form ends a clause inside a sentence: , ; : and their
+// full-width kin, and dashes.
+func clausePunct(form string) bool {
+	switch form {
+	case ",", ";", ":", "、", "，", "；", "：", "—", "–", "،", "؛", "-":
+		return true
+	}
+	return false
+}
+
+// opener reports whether form opens a quotation or a bracket.
+func opener(form string) bool {
+	r, size := utf8.DecodeRuneInString(form)
+	return size == len(form) && (unicode.In(r, unicode.Ps, unicode.Pi) || r == '「' || r == '『' || r == '„')
+}
+
+// closer reports whether form closes a quotation or a bracket.
+func closer(form string) bool {
+	r, size := utf8.DecodeRuneInString(form)
+	return size == len(form) && (unicode.In(r, unicode.Pe, unicode.Pf) || r == '」' || r == '』' || r == '"' || r == '\'')
+}
