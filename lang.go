@@ -201,10 +201,20 @@ func (w *worker) windowSnippet(doc string, c *candidate, budget int, disp, colum
 		Text: display.Render(doc, sent, kept, nil, false, false)}
 	for _, i := range c.hits {
 		if int(i) >= lo && int(i) < hi {
-			sn.Hits = append(sn.Hits, Span{Start: toks[i].Start, End: toks[i].End})
+			sn.Hits = appendHit(sn.Hits, Span{Start: toks[i].Start, End: toks[i].End})
 		}
 	}
 	return sn, nil
+}
+
+// appendHit appends the span of a hit token to hits, or extends the last hit when the
+// token is written against it: the characters of 政府 are one hit.
+func appendHit(hits []Span, sp Span) []Span {
+	if n := len(hits); n > 0 && hits[n-1].End == sp.Start {
+		hits[n-1].End = sp.End
+		return hits
+	}
+	return append(hits, sp)
 }
 
 // windowHits converts the hits of a scanner to window hits.

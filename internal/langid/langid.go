@@ -29,6 +29,7 @@
 package langid
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -196,6 +197,7 @@ func Detect(text string) Result {
 	if script == Cyrillic && russian(s) {
 		return Result{Lang: "ru", Script: Cyrillic, Sure: true}
 	}
+	codes, options := tables()
 	info := whatlanggo.DetectWithOptions(s, options)
 	lang := codes[info.Lang]
 	sure := lang != "" && (info.Confidence >= minConfidence || script == Latin && accented(s, &c))
@@ -319,8 +321,10 @@ var Languages = []string{
 	"so", "sr", "sv", "ta", "te", "th", "tl", "tr", "uk", "ur", "uz", "vi", "zh",
 }
 
-// codes maps whatlanggo's languages to ISO 639-1 codes; options whitelists Languages.
-var codes, options = func() (map[whatlanggo.Lang]string, whatlanggo.Options) {
+// tables returns the map of whatlanggo's languages to ISO 639-1 codes, and the options
+// that whitelist Languages; they are made on first use, so that a program that never
+// identifies a language does not pay for them.
+var tables = sync.OnceValues(func() (map[whatlanggo.Lang]string, whatlanggo.Options) {
 	m := map[whatlanggo.Lang]string{}
 	wl := map[whatlanggo.Lang]bool{}
 	keep := map[string]bool{}
@@ -338,4 +342,4 @@ var codes, options = func() (map[whatlanggo.Lang]string, whatlanggo.Options) {
 		}
 	}
 	return m, whatlanggo.Options{Whitelist: wl}
-}()
+})

@@ -168,8 +168,9 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 	last = i
 	term := terminal(toks[i].Form)
 	if term {
-		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && closer(toks[last+1].Form) {
-			last++
+		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && closer(toks[last+1].Form) &&
+			(!initialQuote(toks[last+1].Form) || last+2 == len(toks) || toks[last+2].Start > toks[last+1].End) {
+			last++ // a closing mark; “ closes („Nein.“ Dann) only before a space: 。“所以 opens
 		}
 		if last+1 == len(toks) {
 			return last, false
@@ -215,6 +216,13 @@ func terminal(form string) bool {
 func fullwidth(form string) bool {
 	r, _ := utf8.DecodeRuneInString(form)
 	return r >= 0x3000
+}
+
+// initialQuote reports whether form is a quotation mark of Unicode category Pi (“ ‘ «),
+// which closes in German and opens in most other languages.
+func initialQuote(form string) bool {
+	r, _ := utf8.DecodeRuneInString(form)
+	return unicode.Is(unicode.Pi, r)
 }
 
 // closer reports whether form closes a quotation or a bracket.

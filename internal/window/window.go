@@ -16,13 +16,16 @@
 //
 // The choice. Among the windows that fit, Choose takes the one that holds the most
 // distinct query terms, then the best by fill and edges: the characters shown, plus a
-// bonus B = max(4, budget/8) for each edge at the start or end of the sentence or at a
+// bonus B = max(6, budget/6) for each edge at the start or end of the sentence or at a
 // clause boundary (after , ; : 、，（ before it, before , ; : 、， after it), B/2 for an
-// end before a stop word (a phrase boundary, most often: "Unternehmen | im Jahr"), minus
-// B/2 for a start right after one ("les | petites") and for an edge between two
-// characters of one script without spaces, minus B/4 for one at a script change there
-// (after a particle: 政府は|水曜日 gets no minus), and minus B/2 when a window that does
-// not start the sentence starts on its first hit (a reader wants a word of lead-in). Each cut shows "…" (package display); the lengths counted include them.
+// end before a stop word (a phrase boundary, most often: "Unternehmen | im Jahr"); minus
+// B/2 for a start right after a stop word ("les | petites"), for an edge between two
+// characters of one script without spaces and for one next to hiragana (税金|を,
+// 引き|下げる), except after a particle (を は が の に で と も へ や) before kanji or
+// katakana (政府は|水曜日: no minus); minus B/4 for an edge at another script change
+// (ロイヤル|国立公園); and minus B/2 when a window that does not start the sentence starts
+// on its first hit (a reader wants a word of lead-in). Each cut shows "…" (package
+// display); the lengths counted include them.
 //
 // Cost: linear in the sentence's tokens for the lengths, and for each allowed start a
 // binary search over the ends: O(n log n) length evaluations of O(1) each, then at most
@@ -31,6 +34,7 @@ package window
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -80,7 +84,7 @@ func Choose(o Options) (lo, hi int, ok bool) {
 	}
 	type cand struct{ lo, hi, terms, score int }
 	var cands []cand
-	bonus := max(4, o.Budget/8)
+	bonus := max(6, o.Budget/6)
 	for lo := 0; lo < n; lo++ {
 		ql := c.startQuality(lo)
 		if ql == forbidden {
@@ -230,8 +234,8 @@ func (c *counter) terms(lo, hi int) (int, int) {
 func (c *counter) startQuality(lo int) int {
 	t := c.o.Toks
 	f := t[lo].Form
-	if segment.KindOf(f) == segment.Punct && !opener(f) {
-		return forbidden
+	if segment.KindOf(f) == segment.Punct && (!opener(f) || straight(f) && (lo+1 == len(t) || t[lo+1].Start > t[lo].End)) {
+		return forbidden // punctuation, or a straight quote that does not open the word after it
 	}
 	if lo == 0 {
 		return clause
@@ -255,8 +259,8 @@ func (c *counter) endQuality(hi int) int {
 		return clause
 	}
 	f := t[hi-1].Form
-	if segment.KindOf(f) == segment.Punct && !closer(f) || c.stop[hi-1] {
-		return forbidden // a dangling comma, or a dangling "les"
+	if segment.KindOf(f) == segment.Punct && (!closer(f) || straight(f) && (hi < 2 || t[hi-1].Start > t[hi-2].End)) || c.stop[hi-1] {
+		return forbidden // a dangling comma, a quote that opens what is cut, or a dangling "les"
 	}
 	q := c.cut(hi - 1)
 	switch {
@@ -286,8 +290,11 @@ func (c *counter) cut(i int) int {
 	sa, sb := script(ra), script(rb)
 	switch {
 	case sa != sb && !(sa == hangul || sb == hangul):
-		if sa == hiragana && (sb == han || sb == katakana) {
+		switch {
+		case sa == hiragana && (sb == han || sb == katakana) && strings.ContainsRune("をはがのにでともへや", ra):
 			return word // after a particle: 政府は|水曜日
+		case sa == hiragana || sb == hiragana:
+			return char // before a particle or inside a word: 税金|を, 引き|下げる
 		}
 		return change
 	case sa == hangul || sb == hangul:
@@ -295,6 +302,14 @@ func (c *counter) cut(i int) int {
 			return word
 		}
 		return forbidden // inside a Hangul word
+	case sa == thai && sb == thai:
+		switch {
+		case leadingVowel(ra) || followingVowel(rb):
+			return forbidden // เ|ก, ก|า: a vowel cut from its consonant
+		case leadingVowel(rb):
+			return change // before เ แ โ ใ ไ: a syllable starts
+		}
+		return char
 	case segment.Spaceless(ra) && segment.Spaceless(rb):
 		return char
 	}
@@ -326,6 +341,25 @@ func script(r rune) int {
 	}
 	return other
 }
+
+// leadingVowel reports whether r is a Thai or Lao vowel written before its consonant
+// (เ แ โ ใ ไ): it begins a syllable.
+func leadingVowel(r rune) bool {
+	return 0x0e40 <= r && r <= 0x0e44 || 0x0ec0 <= r && r <= 0x0ec4
+}
+
+// followingVowel reports whether r is a Thai or Lao vowel sign written after its consonant
+// as a character of its own (ะ า ำ ๅ), which a cut must not separate from it.
+func followingVowel(r rune) bool {
+	switch r {
+	case 0x0e30, 0x0e32, 0x0e33, 0x0e45, 0x0eb0, 0x0eb2, 0x0eb3:
+		return true
+	}
+	return false
+}
+
+// straight reports whether form is a straight quote, which opens or closes by its place.
+func straight(form string) bool { return form == "\"" || form == "'" }
 
 // clausePunct reports whether form ends a clause inside a sentence: , ; : and their
 // full-width kin, and dashes.
