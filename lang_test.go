@@ -276,7 +276,7 @@ func TestLanguageOptions(t *testing.T) {
 func FuzzForeignSnippets(f *testing.F) {
 	for _, s := range []struct {
 		doc, term string
-		budget   int
+		budget    int
 	}{
 		{"政府は水曜日、中小企業の税金を引き下げると決めた。", "政府", 10},
 		{"Die Regierung will die Steuern senken.", "Steuer", 12},
