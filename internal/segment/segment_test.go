@@ -86,7 +86,7 @@ func TestSentences(t *testing.T) {
 func TestMatch(t *testing.T) {
 	for _, c := range []struct {
 		lang, term, text string
-		want           []string // the text of each hit
+		want             []string // the text of each hit
 	}{
 		{"de", "zurich", "In Zürich und ZÜRICH.", []string{"Zürich", "ZÜRICH"}},
 		{"ja", "政府", "政府は水曜日、日本政府が", []string{"政府", "政府"}},
