@@ -1,6 +1,10 @@
 package langid
 
-import "testing"
+import (
+	"os"
+	"strings"
+	"testing"
+)
 
 // TestDetect checks Detect on sentences of the fixtures' languages and on the cases its
 // rules are for.
@@ -61,4 +65,58 @@ func FuzzDetect(f *testing.F) {
 			t.Errorf("Detect(%q) has no language", s)
 		}
 	})
+}
+
+// TestEnglishStays checks that the English sentences of the out-of-domain set (reviews,
+// e-mail, answers, newsgroups, weblogs of UD_English-EWT, shipped in internal/ood) are
+// English: a sentence taken for another language would lose its compression. All 320
+// are; the test allows one.
+func TestEnglishStays(t *testing.T) {
+	b, err := os.ReadFile("../ood/data/ewt-snippets.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, other := 0, 0
+	for line := range strings.SplitSeq(string(b), "\n") {
+		text, ok := strings.CutPrefix(line, "# text = ")
+		if !ok {
+			continue
+		}
+		n++
+		if r := Detect(text); r.Lang != English {
+			other++
+			t.Logf("%s: %q", r.Lang, text)
+		}
+	}
+	if n != 320 || other > 1 {
+		t.Errorf("%d of %d English sentences taken for another language", other, n)
+	}
+}
+
+// BenchmarkDetect measures Detect on the English news story of the root package's tests
+// (its first 2 KiB: the fast path), on German and Japanese text (the trigrams and the
+// script alone).
+func BenchmarkDetect(b *testing.B) {
+	news, err := os.ReadFile("../../testdata/news.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	de, err := os.ReadFile("../../testdata/languages/de.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ja, err := os.ReadFile("../../testdata/languages/ja.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, text string
+	}{{"en-news", string(news)}, {"de", string(de)}, {"ja", string(ja)}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Detect(c.text)
+			}
+		})
+	}
 }

@@ -17,7 +17,9 @@ import (
 // "# text =" lines of UD_*-PUD; docs/languages.md says how to make them), whole and cut to
 // their first 5 words (20 characters for text without spaces), and prints the accuracy
 // per language and the time per text. It needs QSC_PUD, the folder of the files, and
-// fails when the accuracy over all files is below 0.95 whole or 0.75 cut.
+// fails when the accuracy over all files is below 0.93 whole or 0.65 cut: Detect keeps
+// Latin-script text it is not sure of English, which costs short foreign text the most
+// (docs/languages.md).
 //
 //	QSC_PUD=/tmp/pud go test ./internal/langid -run ParallelSentences -v
 func TestParallelSentences(t *testing.T) {
@@ -69,7 +71,7 @@ func TestParallelSentences(t *testing.T) {
 		}
 		acc := float64(ok) / float64(n)
 		t.Logf("words=%d\n%s\nall\t%d\t%.4f\t%.1f µs/text", words, strings.Join(lines, "\n"), n, acc, float64(took.Microseconds())/float64(n))
-		if min := map[int]float64{0: 0.95, 5: 0.75}[words]; acc < min {
+		if min := map[int]float64{0: 0.93, 5: 0.65}[words]; acc < min {
 			t.Errorf("words=%d: accuracy %.4f, below %.2f", words, acc, min)
 		}
 	}
