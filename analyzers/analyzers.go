@@ -20,10 +20,13 @@
 // A word's term is the analyzer's token filters applied to the word alone, less the stop
 // word filter: a stop word keeps its own form, so that a query for it still finds it. The
 // cost is a few hundred nanoseconds per distinct word of a request (the matcher remembers
-// the terms of the words it has seen).
+// the terms of the words it has seen). Each language's analyzer and stop word list is
+// built on its first use.
 package analyzers
 
 import (
+	"sync"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
 	"github.com/blevesearch/bleve/v2/analysis/lang/bg"
@@ -79,25 +82,43 @@ var stopLists = map[string]string{
 	"ro": ro.StopName, "ru": ru.StopName, "sv": sv.StopName, "tr": tr.StopName,
 }
 
+// cache builds bleve's analyzers and stop word lists; mu guards it.
+var (
+	mu    sync.Mutex
+	cache = registry.NewCache()
+)
+
+// init registers every analyzer and stop word list, each built from bleve's registry on
+// its first use: building all of them costs 40 ms and 11 MB (Polish's stemmer table
+// above all), which a program that never matches Polish must not pay at start-up.
 func init() {
-	cache := registry.NewCache()
 	for lang, name := range stopLists {
-		tm, err := cache.TokenMapNamed(name)
-		if err != nil {
-			panic("analyzers: bleve stop word list " + name + ": " + err.Error())
-		}
-		segment.RegisterStopWords(lang, func(w string) bool { return tm[w] })
+		words := sync.OnceValue(func() analysis.TokenMap {
+			mu.Lock()
+			defer mu.Unlock()
+			tm, err := cache.TokenMapNamed(name)
+			if err != nil {
+				panic("analyzers: bleve stop word list " + name + ": " + err.Error()) // a broken build of bleve
+			}
+			return tm
+		})
+		segment.RegisterStopWords(lang, func(w string) bool { return words()[w] })
 	}
 	for lang, name := range Names {
-		a, err := cache.AnalyzerNamed(name)
-		if err != nil {
-			panic("analyzers: bleve analyzer " + name + ": " + err.Error()) // a broken build of bleve
-		}
-		da, ok := a.(*analysis.DefaultAnalyzer)
-		if !ok {
-			panic("analyzers: bleve analyzer " + name + " is not an analysis.DefaultAnalyzer")
-		}
-		segment.Register(lang, termOf(da))
+		term := sync.OnceValue(func() segment.Analyzer {
+			mu.Lock()
+			defer mu.Unlock()
+			a, err := cache.AnalyzerNamed(name)
+			if err != nil {
+				panic("analyzers: bleve analyzer " + name + ": " + err.Error())
+			}
+			da, ok := a.(*analysis.DefaultAnalyzer)
+			if !ok {
+				panic("analyzers: bleve analyzer " + name + " is not an analysis.DefaultAnalyzer")
+			}
+			return termOf(da)
+		})
+		segment.Register(lang, func(w string) string { return term()(w) })
 	}
 }
 
