@@ -24,6 +24,10 @@ const English = langid.English
 // English text.
 const MethodWindow = "window"
 
+// MethodLead is the method of the snippet of a document where no query term matched,
+// with SnippetRequest.NoMatch: its first sentence cut cleanly to the budget.
+const MethodLead = "lead"
+
 // maxTermTokens is the largest number of tokens of a query term in a language other than
 // English: a term of a script without spaces has a token per character.
 const maxTermTokens = 4 * MaxTermWords
@@ -401,4 +405,44 @@ func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
 		Lang: lang, Method: MethodWindow}
 	res.Compression = v.render(kept, nil, false, false)
 	return res, nil
+}
+
+// leadSnippet returns the snippet of a document of language lang where no query term
+// matched: its first sentence with a word (package segment's sentences, in any language),
+// whole when it fits the budget, else cut at the best clean end (window.Lead). The error
+// wraps ErrInfeasible when the sentence's first word alone is over the budget.
+func (e *Engine) leadSnippet(doc, lang string, budget int, disp, columns bool) ([]Snippet, error) {
+	var toks []syntax.Token
+	for start := 0; start < len(doc) && toks == nil; {
+		end := chunkEnd(doc, start, chunkBytes)
+		for _, s := range segment.Sentences(doc[start:end], start) {
+			if slices.ContainsFunc(s.Tokens, func(t syntax.Token) bool { return segment.KindOf(t.Form) != segment.Punct }) {
+				toks = s.Tokens
+				break
+			}
+		}
+		start = end
+	}
+	if toks == nil {
+		return []Snippet{}, nil // a document without a word has no sentence to show
+	}
+	w := e.pool.Get().(*worker)
+	defer e.pool.Put(w)
+	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
+	w.sc.Columns = columns
+	defer func() { w.sc.Columns = false }()
+	fits := func(lo, hi int) bool {
+		w.runs = append(w.runs[:0], Span{Start: toks[lo].Start, End: toks[hi-1].End})
+		if !disp {
+			return measure(display.Render(doc, sent, w.runs, nil, false, false), columns) <= budget
+		}
+		return w.sc.Length(doc, sent, w.runs, nil) <= budget
+	}
+	hi, ok := window.Lead(window.Options{Doc: doc, Toks: toks, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)})
+	if !ok {
+		return nil, fmt.Errorf("%w: no sentence contains a query term, and the first word of the document takes %d characters, more than the budget %d",
+			ErrInfeasible, measure(toks[0].Form, columns), budget)
+	}
+	kept := []Span{{Start: toks[0].Start, End: toks[hi-1].End}}
+	return []Snippet{{Sentence: sent, Kept: kept, Hits: []Span{}, Text: display.Render(doc, sent, kept, nil, false, false), Lang: lang, Method: MethodLead}}, nil
 }

@@ -308,3 +308,51 @@ func FuzzForeignSnippets(f *testing.F) {
 		}
 	})
 }
+
+// TestNoMatch checks the snippet of a document where no query term matched: none by
+// default; with NoMatch the first sentence, whole or cut cleanly to the budget.
+func TestNoMatch(t *testing.T) {
+	e, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	en := "The mayor of the city said on Monday that the council would vote on the new budget next week. It did."
+	for _, c := range []struct {
+		doc     string
+		budget  int
+		want    string
+		lang    string
+		wantErr error
+	}{
+		{en, 200, "The mayor of the city said on Monday that the council would vote on the new budget next week.", "en", nil},
+		{en, 40, "The mayor of the city said on Monday …", "en", nil},
+		{fixture(t, "ja"), 30, "「米国でデジタルへの移行が大いに進んでいる一方で…", "ja", nil},               // before the comma
+		{fixture(t, "de"), 50, "„Ein Großteil des digitalen Übergangs …", "de", nil}, // not on "ist für"
+		{"\n\n   Donaudampfschifffahrtsgesellschaftskapitän.", 10, "", "de", qsc.ErrInfeasible},
+		{"... !!! ...", 10, "", "und", nil},
+	} {
+		req := &qsc.SnippetRequest{Document: c.doc, Query: []string{"zebra"}, Budget: c.budget}
+		if sn, err := e.DoSnippets(ctx, req); err != nil || len(sn) != 0 {
+			t.Errorf("%q without NoMatch: %+v, %v; want no snippet", c.want, sn, err)
+		}
+		req.NoMatch = true
+		sn, err := e.DoSnippets(ctx, req)
+		if c.wantErr != nil {
+			if !errors.Is(err, c.wantErr) {
+				t.Errorf("%q: %v, want %v", c.doc, err, c.wantErr)
+			}
+			continue
+		}
+		got := ""
+		if len(sn) == 1 {
+			got = display.Render(c.doc, sn[0].Sentence, sn[0].Kept, sn[0].Hits, true, false)
+			if sn[0].Method != qsc.MethodLead || sn[0].Terms != 0 || sn[0].Lang != c.lang || utf8.RuneCountInString(got) > c.budget {
+				t.Errorf("%q: %+v", got, sn[0])
+			}
+		}
+		if err != nil || got != c.want {
+			t.Errorf("NoMatch, budget %d: %q, %v; want %q", c.budget, got, err, c.want)
+		}
+	}
+}

@@ -62,6 +62,12 @@ type SnippetRequest struct {
 	// dropped: "pt-BR" is "pt"), or "" to identify it (see DoSnippets). A language given
 	// holds for every sentence.
 	Lang string `json:"lang,omitempty"`
+	// NoMatch asks, when no sentence of the document contains a query term (a hit on the
+	// title only, or on a synonym of the index's analyzer), for one snippet all the same:
+	// the document's first sentence, cut cleanly to the budget (MethodLead; Terms 0, no
+	// hits), as Elasticsearch's no_match_size gives. Off by default: such a document
+	// gets no snippet.
+	NoMatch bool `json:"no_match,omitempty"`
 }
 
 // Snippet is one compressed sentence of the document. All spans are byte offsets into the
@@ -126,7 +132,8 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // compressions, whatever its length. A long document is tokenized in chunks cut at blank
 // lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
 //
-// No sentence containing a term gives an empty result and no error. When every such
+// No sentence containing a term gives an empty result and no error, or with NoMatch the
+// document's first sentence cut to the budget (leadSnippet). When every such
 // sentence's query is longer than the budget, the error wraps ErrInfeasible; when every
 // such sentence is over MaxSentenceTokens, ErrBadRequest. A budget ≤ 0,
 // a negative N, an empty query or term, a document over MaxDocumentBytes or not valid UTF-8
@@ -191,6 +198,8 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	}
 	if len(jobs) == 0 {
 		switch {
+		case matched == 0 && req.NoMatch:
+			return e.leadSnippet(doc, q.lang, req.Budget, q.display, q.columns)
 		case matched == 0:
 			return []Snippet{}, nil
 		case q.long == matched:

@@ -147,6 +147,45 @@ func Choose(o Options) (lo, hi int, ok bool) {
 	return 0, 0, false
 }
 
+// Lead returns the end hi of the lead of the sentence, tokens [0, hi): the sentence
+// itself when it fits, else its start cut cleanly to the budget, for a snippet of a
+// document where no query term matched. The end obeys Choose's rules (never on a comma,
+// an opening quote or a stop word, never inside a word) and takes the same bonuses, with
+// no hit to hold; ok is false when no end fits (the first word alone is over the
+// budget).
+func Lead(o Options) (hi int, ok bool) {
+	n := len(o.Toks)
+	if n == 0 {
+		return 0, false
+	}
+	c := newCounter(&o)
+	if c.length(0, n) <= o.Budget && o.Fits(0, n) {
+		return n, true
+	}
+	bonus := max(6, o.Budget/6)
+	type cand struct{ hi, score int }
+	var cands []cand
+	for hi := n; hi > 0; hi-- {
+		l := c.length(0, hi)
+		if l > o.Budget {
+			continue
+		}
+		if q := c.endQuality(hi); q != forbidden {
+			cands = append(cands, cand{hi, l + q*bonus/4})
+		}
+		if len(cands) > 0 && l+2*bonus < cands[0].score {
+			break // shorter ends cannot win
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int { return y.score - x.score })
+	for _, k := range cands {
+		if o.Fits(0, k.hi) {
+			return k.hi, true
+		}
+	}
+	return 0, false
+}
+
 // Edge qualities, in quarters of the bonus.
 const (
 	forbidden = -1000

@@ -76,6 +76,35 @@ func TestChoose(t *testing.T) {
 	}
 }
 
+// TestLead checks the lead of a sentence cut to a budget: at a clean end, with "…".
+func TestLead(t *testing.T) {
+	fr := "Le gouvernement a annoncé mercredi une baisse des impôts pour les petites entreprises, qui attendaient cette mesure depuis des années."
+	stop := func(w string) bool { return w == "les" || w == "des" || w == "une" || w == "pour" || w == "a" }
+	for _, c := range []struct {
+		budget int
+		want   string
+	}{
+		{200, fr},
+		{90, "Le gouvernement a annoncé mercredi une baisse des impôts pour les petites entreprises …"},
+		{40, "Le gouvernement a annoncé mercredi …"},
+		{3, ""},
+	} {
+		toks := segment.Tokens(fr)
+		sent := display.Span{Start: 0, End: len(fr)}
+		var sc display.Scratch
+		fits := func(lo, hi int) bool {
+			return sc.Length(fr, sent, []display.Span{{Start: toks[lo].Start, End: toks[hi-1].End}}, nil) <= c.budget
+		}
+		got := ""
+		if hi, ok := Lead(Options{Doc: fr, Toks: toks, Budget: c.budget, Fits: fits, Stop: stop}); ok {
+			got = display.Render(fr, sent, []display.Span{{Start: 0, End: toks[hi-1].End}}, nil, true, false)
+		}
+		if got != c.want {
+			t.Errorf("budget %d: %q, want %q", c.budget, got, c.want)
+		}
+	}
+}
+
 // FuzzChoose checks Choose on any text and term: no panic, a window that holds a hit and
 // fits the budget when it answers.
 func FuzzChoose(f *testing.F) {
