@@ -200,16 +200,16 @@ func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window
 }
 
 // windowSnippet is the snippet of a candidate sentence of doc in a language without a
-// compression model: its window (windowOf).
+// compression model: its window (windowOf). c.other is set.
 func (w *worker) windowSnippet(doc string, c *candidate, budget int, disp, columns bool) (Snippet, error) {
 	toks := c.s.Tokens
-	lo, hi, err := w.windowOf(doc, c.lang, toks, c.spans, budget, disp, columns)
+	lo, hi, err := w.windowOf(doc, c.other.lang, toks, c.other.spans, budget, disp, columns)
 	if err != nil {
 		return Snippet{}, err
 	}
 	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
 	kept := []Span{{Start: toks[lo].Start, End: toks[hi-1].End}}
-	sn := Snippet{Sentence: sent, Kept: kept, Terms: c.terms, Lang: c.lang, Method: MethodWindow,
+	sn := Snippet{Sentence: sent, Kept: kept, Terms: c.terms, Lang: c.other.lang, Method: MethodWindow,
 		Text: display.Render(doc, sent, kept, nil, false, false)}
 	for _, i := range c.hits {
 		if int(i) >= lo && int(i) < hi {

@@ -222,12 +222,12 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 			return
 		}
 		c := &jobs[i]
-		if c.window {
+		if c.other != nil && c.other.window {
 			out[i], errs[i] = w.windowSnippet(doc, c, req.Budget, q.display, q.columns)
 		} else {
 			w.mc.Decoding = dec
 			out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display, q.columns)
-			out[i].Lang, out[i].Method = c.lang, m.Name()
+			out[i].Lang, out[i].Method = c.langOf(q.lang), m.Name()
 		}
 		out[i].Score = float64(c.terms) + float64(nsent-c.sent)/float64(nsent+1)
 	}
@@ -378,6 +378,7 @@ type termQuery struct {
 	window  bool          // sentences not in English are shown by their window
 	terms   []string      // the query terms, for the languages other than English
 	foreign map[string]*foreignQuery
+	spans   []window.Hit    // scratch: the hits of the sentence being ranked, for a window
 	sc2     display.Scratch // memory of hitLength
 }
 
@@ -400,11 +401,27 @@ type candidate struct {
 	terms int             // distinct terms matched
 	query []int           // 1-based ids of the first occurrence of each term, ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
-	lang  string          // the sentence's language
+	// other is the language of a sentence that is not in the document's, or that is
+	// shown by its window; nil for the rest (most sentences of English documents, whose
+	// candidates it keeps small).
+	other *otherLang
+}
+
+// otherLang is the language of a candidate sentence and how it is shown.
+type otherLang struct {
+	lang string
 	// window: the sentence is shown by its window (a language other than English, and no
 	// method named); spans are then the occurrences of the terms.
 	window bool
 	spans  []window.Hit
+}
+
+// langOf returns the language of candidate c of a document of language doc.
+func (c *candidate) langOf(doc string) string {
+	if c.other != nil {
+		return c.other.lang
+	}
+	return doc
 }
 
 // chunkBytes is the size from which collect cuts a document at its next blank line, so that
@@ -452,7 +469,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 			ok = len(hits) > 0 && q.record(hits, f.done, &cur)
 			windowed = q.window
 			if ok && windowed {
-				cur.spans = append(cur.spans[:0], windowHits(hits)...)
+				q.spans = append(q.spans[:0], windowHits(hits)...)
 			}
 		}
 		if !ok {
@@ -465,7 +482,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 		l := -1
 		switch {
 		case windowed:
-			for _, h := range cur.spans {
+			for _, h := range q.spans {
 				if k := q.hitLength(doc[start:end], toks, match.Hit(h)); l < 0 || k < l {
 					l = k
 				}
@@ -482,9 +499,12 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 			}
 		default:
 			if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n && !repeated(*lv, doc, start, toks) {
-				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits), lang: lang, window: windowed}
-				if windowed {
-					c.spans = slices.Clone(cur.spans)
+				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+				if windowed || lang != q.lang {
+					c.other = &otherLang{lang: lang, window: windowed}
+					if windowed {
+						c.other.spans = slices.Clone(q.spans)
+					}
 				}
 				c.s.Tokens = slices.Clone(toks)
 				for i := range c.s.Tokens {
