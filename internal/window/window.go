@@ -27,9 +27,10 @@
 // on its first hit (a reader wants a word of lead-in). Each cut shows "…" (package
 // display); the lengths counted include them.
 //
-// Cost: linear in the sentence's tokens for the lengths, and for each allowed start a
-// binary search over the ends: O(n log n) length evaluations of O(1) each, then at most
-// a few displays measured exactly (Options.Fits).
+// Cost: linear in the sentence's tokens for the lengths; then, for each start within the
+// budget before a hit, a binary search over the ends, O(log n) length evaluations of O(1)
+// each and a count of the hits inside; then a few displays measured exactly
+// (Options.Fits).
 package window
 
 import (
@@ -85,7 +86,7 @@ func Choose(o Options) (lo, hi int, ok bool) {
 	type cand struct{ lo, hi, terms, score int }
 	var cands []cand
 	bonus := max(6, o.Budget/6)
-	for lo := 0; lo < n; lo++ {
+	for lo := range c.starts() {
 		ql := c.startQuality(lo)
 		if ql == forbidden {
 			continue
@@ -200,6 +201,7 @@ const (
 // counter estimates displayed lengths with prefix sums.
 type counter struct {
 	o     *Options
+	hits  []Hit  // o.Hits by start
 	width []int  // width[i]: the length of tokens [0, i) joined as displayed, from token 0
 	words []int  // words[i]: the tokens before i that hold a letter or digit
 	stop  []bool // stop[i]: token i is a stop word
@@ -208,6 +210,8 @@ type counter struct {
 func newCounter(o *Options) *counter {
 	n := len(o.Toks)
 	c := &counter{o: o, width: make([]int, n+1), words: make([]int, n+1), stop: make([]bool, n)}
+	c.hits = slices.Clone(o.Hits)
+	slices.SortStableFunc(c.hits, func(a, b Hit) int { return a.Start - b.Start })
 	for i, t := range o.Toks {
 		c.stop[i] = o.Stop != nil && o.Stop(t.Form)
 		w := 0
@@ -250,13 +254,34 @@ func (c *counter) length(lo, hi int) int {
 	return l
 }
 
+// starts yields the starts of the windows worth trying, ascending: those from which a hit
+// is within the budget (a token takes at least a character), not every token of a long
+// sentence.
+func (c *counter) starts() func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		next := 0 // the first start not yielded
+		for _, h := range c.hits {
+			for lo := max(next, h.Start-c.o.Budget); lo <= h.Start; lo++ {
+				if !yield(lo) {
+					return
+				}
+			}
+			next = max(next, h.Start+1)
+		}
+	}
+}
+
 // terms returns the number of distinct terms with an occurrence inside [lo, hi), and the
 // first token of the first such occurrence.
 func (c *counter) terms(lo, hi int) (int, int) {
 	var seen [64]bool
 	n, first := 0, hi
-	for _, h := range c.o.Hits {
-		if h.Start >= lo && h.End <= hi {
+	i, _ := slices.BinarySearchFunc(c.hits, lo, func(h Hit, lo int) int { return h.Start - lo })
+	for _, h := range c.hits[i:] {
+		if h.Start >= hi {
+			break
+		}
+		if h.End <= hi {
 			first = min(first, h.Start)
 			if h.Term >= len(seen) || !seen[h.Term] {
 				if h.Term < len(seen) {
