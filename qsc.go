@@ -12,6 +12,12 @@
 // with import _ "github.com/qsc-nlp/qsc/all"; a request for a method that is not linked
 // fails with an error that names the import. An Engine is safe for concurrent use. The
 // CLI (cmd/qsc) and the HTTP service go through the same Engine.
+//
+// The models read English. Text in any other language gets its snippets and compressions
+// from a window around the query's hits instead (MethodWindow: Request.Lang and
+// SnippetRequest.Lang, DoSnippets, docs/languages.md); import _
+// "github.com/qsc-nlp/qsc/analyzers" to match inflected words through bleve's language
+// analyzers.
 package qsc
 
 import (

@@ -126,6 +126,19 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // budget, or that has more tokens than the method takes (MaxSentenceTokens, or fewer for
 // nn), is skipped, and the next one takes its place.
 //
+// Languages. The document's language is req.Lang, or identified from its first 2 KiB
+// (internal/langid: script, English function words, trigrams; text it is not sure of is
+// English). English sentences go through all of the above. A sentence in another
+// language is split by Unicode word boundaries (Chinese, Japanese and Thai into
+// characters, so that a term is found inside a longer run), matched through the
+// language's analyzer when package analyzers is linked ("Steuer" matches "Steuern"), and,
+// unless req.Method names a compression method, shown by its window: the whole sentence
+// when it fits, else the stretch around the hits whose edges fall between words, at
+// clauses and before function words, never on a comma or inside a word
+// (internal/window; Snippet.Method is MethodWindow). A sentence in another script than
+// the document's takes its own language, unless req.Lang is given. docs/languages.md
+// has the details and figures.
+//
 // Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
 // stemming (stem's first-rune rule, irregular forms included); only the sentences that make the top n are tagged, parsed and compressed, in
 // parallel on the Engine's workers. So the cost is one tokenization of the document plus n

@@ -83,10 +83,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	}
 	if *explain && len(res.Steps) == 0 {
 		// A Solver (the ILP) chooses the whole compression at once: show what it kept.
-		name := string(*method)
-		if name == "" {
-			name = qsc.DefaultMethod
-		}
+		name := res.Method
 		fmt.Fprintf(stdout, "\nquery: %s; budget %d; method %s chooses the whole compression at once (no per-candidate decisions; --method lr shows VERTEX ADDITION's)\n",
 			formsOf(res, res.Query), *budget, name)
 		kept := map[int]bool{}
