@@ -16,16 +16,16 @@
 //
 // The choice. Among the windows that fit, Choose takes the one that holds the most
 // distinct query terms, then the best by fill and edges: the characters shown, plus a
-// bonus B = max(6, budget/6) for each edge at the start or end of the sentence or at a
-// clause boundary (after , ; : 、，（ before it, before , ; : 、， after it), B/2 for an
-// end before a stop word (a phrase boundary, most often: "Unternehmen | im Jahr"); minus
-// B/2 for a start right after a stop word ("les | petites"), for an edge between two
-// characters of one script without spaces and for one next to hiragana (税金|を,
-// 引き|下げる), except after a particle (を は が の に で と も へ や) before kanji or
-// katakana (政府は|水曜日: no minus); minus B/4 for an edge at another script change
-// (ロイヤル|国立公園); and minus B/2 when a window that does not start the sentence starts
-// on its first hit (a reader wants a word of lead-in). Each cut shows "…" (package
-// display); the lengths counted include them.
+// bonus B = max(6, budget/6) (in columns: max(12, budget/6)) for each edge at the start
+// or end of the sentence or at a clause boundary (after , ; : 、，（ before it, before ,
+// ; : 、， after it), B/2 for an end before a stop word (a phrase boundary, most often:
+// "Unternehmen | im Jahr"); minus B/2 for a start right after a stop word ("les |
+// petites"), for an edge between two characters of one script without spaces and for
+// one next to hiragana (税金|を, 引き|下げる), except after a particle (を は が の に で と
+// も へ や) before kanji or katakana (政府は|水曜日: no minus); minus B/4 for an edge at
+// another script change (ロイヤル|国立公園); and minus B/2 when a window that does not
+// start the sentence starts on its first hit (a reader wants a word of lead-in). Each
+// cut shows "…" (package display); the lengths counted include them.
 //
 // Cost: linear in the sentence's tokens for the lengths; then, for each start within the
 // budget before a hit, a binary search over the ends, O(log n) length evaluations of O(1)
@@ -85,7 +85,7 @@ func Choose(o Options) (lo, hi int, ok bool) {
 	}
 	type cand struct{ lo, hi, terms, score int }
 	var cands []cand
-	bonus := max(6, o.Budget/6)
+	bonus := o.bonus()
 	for lo := range c.starts() {
 		ql := c.startQuality(lo)
 		if ql == forbidden {
@@ -163,7 +163,7 @@ func Lead(o Options) (hi int, ok bool) {
 	if c.length(0, n) <= o.Budget && o.Fits(0, n) {
 		return n, true
 	}
-	bonus := max(6, o.Budget/6)
+	bonus := o.bonus()
 	type cand struct{ hi, score int }
 	var cands []cand
 	for hi := n; hi > 0; hi-- {
@@ -185,6 +185,17 @@ func Lead(o Options) (hi int, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// bonus returns B, the bonus of a clean edge: max(6, budget/6), in the budget's unit; a
+// budget in columns counts a character of a script without spaces twice, and B's floor
+// doubles with it, so that a cut inside a word weighs as much against the characters it
+// saves.
+func (o *Options) bonus() int {
+	if o.Columns {
+		return max(12, o.Budget/6)
+	}
+	return max(6, o.Budget/6)
 }
 
 // Edge qualities, in quarters of the bonus.
