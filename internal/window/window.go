@@ -20,12 +20,13 @@
 // or end of the sentence or at a clause boundary (after , ; : 、，（ before it, before ,
 // ; : 、， after it), B/2 for an end before a stop word (a phrase boundary, most often:
 // "Unternehmen | im Jahr"); minus B/2 for a start right after a stop word ("les |
-// petites"), for an edge between two characters of one script without spaces and for
-// one next to hiragana (税金|を, 引き|下げる), except after a particle (を は が の に で と
-// も へ や) before kanji or katakana (政府は|水曜日: no minus); minus B/4 for an edge at
-// another script change (ロイヤル|国立公園); and minus B/2 when a window that does not
-// start the sentence starts on its first hit (a reader wants a word of lead-in). Each
-// cut shows "…" (package display); the lengths counted include them.
+// petites"); minus B for an edge between two characters of one script without spaces
+// and for one next to hiragana (税金|を, 引き|下げる), except after a particle (を は が の
+// に で と も へ や) before kanji or katakana (政府は|水曜日: no minus); minus B/4 for an
+// edge at another script change (ロイヤル|国立公園) or before a Thai leading vowel; and
+// minus B/2 when a window that does not start the sentence starts on its first hit (a
+// reader wants a word of lead-in). Each cut shows "…" (package display); the lengths
+// counted include them.
 //
 // Cost: linear in the sentence's tokens for the lengths; then, for each start within the
 // budget before a hit, a binary search over the ends, O(log n) length evaluations of O(1)
@@ -206,7 +207,7 @@ const (
 	word      = 0  // white space or punctuation
 	phraseCut = -2 // right after a stop word
 	change    = -1 // a script change between characters of scripts without spaces
-	char      = -2 // inside a run of one script without spaces
+	char      = -4 // inside a run of one script without spaces
 )
 
 // counter estimates displayed lengths with prefix sums.
