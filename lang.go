@@ -124,23 +124,47 @@ func group(s langid.Script) langid.Script {
 	return s
 }
 
-// override returns the language of a sentence of the document when its letters are
-// mostly of another script than the document's (a Japanese quotation in an English
-// report, an English sentence in a Japanese one), identified on the sentence alone, and
-// whether that is another language than the document's. A sentence of the document's
-// script keeps its language: telling a French sentence from the German around it takes
-// more text than a sentence gives (docs/languages.md).
+// override returns the language of a sentence of the document, when it may differ from
+// the document's, and whether it does:
+//   - a sentence whose letters are mostly of another script (a Japanese quotation in an
+//     English report, an English sentence in a Japanese one) takes the language
+//     identified on the sentence alone;
+//   - in a document of another Latin-script language, a sentence that reads surely as
+//     English (langid.SureEnglish: English function words, ASCII letters) is English;
+//   - in an English document, a sentence of at least 6 words, with at least 2 accented
+//     letters and no English function word, takes the language the trigrams rank first
+//     when their confidence is at least 0.5 (a French sentence quoted in an English
+//     report).
+//
+// Other sentences keep the document's language: telling a French sentence from the
+// German around it takes more text than a sentence gives, and more time (docs/languages.md).
+// An English document without a byte outside ASCII is not looked at.
 func (q *termQuery) override(text string) (string, bool) {
-	if q.fixed || (q.script == langid.Latin && !hasNonASCII(text)) {
+	if q.fixed {
 		return "", false
+	}
+	if q.script == langid.Latin {
+		if english(q.lang) {
+			if !hasNonASCII(text) {
+				return "", false
+			}
+		} else if langid.SureEnglish(text) {
+			return English, true
+		}
 	}
 	c := langid.Count(text)
 	s := c.Main()
-	if s == langid.None || group(s) == group(q.script) {
+	switch {
+	case s == langid.None:
 		return "", false
+	case group(s) != group(q.script):
+		r := langid.Detect(text)
+		return r.Lang, r.Lang != q.lang
+	case s == langid.Latin && english(q.lang) && langid.NonASCIILetters(text) >= 2 && langid.EnglishWords(text) == 0 && len(strings.Fields(text)) >= 6:
+		lang, conf := langid.Guess(text)
+		return lang, lang != "" && !english(lang) && conf >= 0.5
 	}
-	r := langid.Detect(text)
-	return r.Lang, r.Lang != q.lang
+	return "", false
 }
 
 // hitLength returns the displayed length of the hit h of the sentence toks of text

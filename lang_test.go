@@ -356,3 +356,36 @@ func TestNoMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedLatin checks the sentences in another Latin-script language than their
+// document's: an English sentence in a German document is English (the ILP), a French
+// one in an English document French (the window); a short accented English phrase stays
+// English.
+func TestMixedLatin(t *testing.T) {
+	e, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	de := fixture(t, "de") + " The police said that the two men were arrested after a long investigation of the burglaries."
+	sn, err := e.Snippets(ctx, de, []string{"police", "Ausgabe"}, 80, 3)
+	langs := map[string]string{}
+	for _, s := range sn {
+		langs[s.Lang] = s.Method
+	}
+	if err != nil || langs["en"] != qsc.DefaultMethod || langs["de"] != qsc.MethodWindow {
+		t.Errorf("German document with an English sentence: %v, %v", langs, err)
+	}
+	en := "The police said that the two men were arrested after a long investigation. " +
+		"Le gouvernement a annoncé mercredi une baisse des impôts pour les petites entreprises. " +
+		"The café near the station was closed by the police on Monday."
+	sn, err = e.Snippets(ctx, en, []string{"police", "gouvernement"}, 80, 3)
+	got := map[string]string{}
+	for _, s := range sn {
+		got[en[s.Sentence.Start:s.Sentence.Start+3]] = s.Lang + " " + s.Method
+	}
+	want := map[string]string{"The": "en ilp", "Le ": "fr window"}
+	if err != nil || len(sn) != 3 || got["The"] != want["The"] || got["Le "] != want["Le "] {
+		t.Errorf("English document with a French sentence: %v, %v; want %v", got, err, want)
+	}
+}

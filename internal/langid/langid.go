@@ -258,6 +258,42 @@ func accented(s string, c *Counts) bool {
 	return n >= 2 && n*100 >= 3*c[Latin]
 }
 
+// SureEnglish reports whether text reads surely as English by its first WordBytes: the
+// first step of Detect for Latin-script text (English function words, ASCII letters).
+func SureEnglish(text string) bool {
+	s := head(text, WordBytes)
+	c := Count(s)
+	sure, _ := english(s, &c)
+	return sure
+}
+
+// EnglishWords returns the number of English function words (the, and, that, with, …)
+// among the first 100 words of the first WordBytes of text.
+func EnglishWords(text string) int {
+	_, hits := words(head(text, WordBytes))
+	return hits
+}
+
+// NonASCIILetters returns the number of Latin letters of text outside ASCII (ä, é, ñ, …).
+func NonASCIILetters(text string) int {
+	n := 0
+	for _, r := range text {
+		if r >= utf8.RuneSelf && ScriptOf(r) == Latin {
+			n++
+		}
+	}
+	return n
+}
+
+// Guess returns the language the trigrams rank first for the first WordBytes of text,
+// among Languages, and their confidence (0 to 1), without Detect's defaults: "" when they
+// give none.
+func Guess(text string) (string, float64) {
+	codes, options := tables()
+	info := whatlanggo.DetectWithOptions(head(text, WordBytes), options)
+	return codes[info.Lang], info.Confidence
+}
+
 // owned are the scripts that one language owns.
 var owned = map[Script]string{Hangul: "ko", Thai: "th", Greek: "el", Hebrew: "he"}
 
@@ -278,22 +314,7 @@ func english(s string, c *Counts) (sure, likely bool) {
 	if ascii*50 < all*49 { // more than 2% of the letters are not ASCII
 		return false, false
 	}
-	words, hits := 0, 0
-	for i := 0; i < len(s) && words < 100; {
-		if !asciiLetter(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && (asciiLetter(s[j]) || s[j] == '\'') {
-			j++
-		}
-		words++
-		if functionWord(s[i:j]) {
-			hits++
-		}
-		i = j
-	}
+	words, hits := words(s)
 	return hits >= 2 && hits*100 >= words*12, hits >= 1 && ascii == all
 }
 
@@ -312,6 +333,27 @@ func russian(s string) bool {
 		}
 	}
 	return own
+}
+
+// words returns the number of words (runs of ASCII letters and apostrophes) among the
+// first 100 of s, and how many of them are English function words.
+func words(s string) (n, hits int) {
+	for i := 0; i < len(s) && n < 100; {
+		if !asciiLetter(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (asciiLetter(s[j]) || s[j] == '\'') {
+			j++
+		}
+		n++
+		if functionWord(s[i:j]) {
+			hits++
+		}
+		i = j
+	}
+	return n, hits
 }
 
 func asciiLetter(b byte) bool { return letters[b] == 1 }
