@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/display"
@@ -115,6 +116,23 @@ func hasNonASCII(s string) bool {
 	return false
 }
 
+// hasNonASCIILetter reports whether s holds a letter or a mark outside ASCII; it decodes
+// only the runes that are not ASCII.
+func hasNonASCIILetter(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsMark(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
 // group returns the script s as sentences are compared with their document: Han and kana
 // are one (a Japanese sentence may be all kanji).
 func group(s langid.Script) langid.Script {
@@ -138,15 +156,16 @@ func group(s langid.Script) langid.Script {
 //
 // Other sentences keep the document's language: telling a French sentence from the
 // German around it takes more text than a sentence gives, and more time (docs/languages.md).
-// An English document without a byte outside ASCII is not looked at.
+// A sentence of an English document without a letter outside ASCII (typographic quotes
+// and dashes are not letters) is not looked at.
 func (q *termQuery) override(text string) (string, bool) {
 	if q.fixed {
 		return "", false
 	}
 	if q.script == langid.Latin {
 		if english(q.lang) {
-			if !hasNonASCII(text) {
-				return "", false
+			if !hasNonASCIILetter(text) {
+				return "", false // ASCII, or typographic quotes and dashes
 			}
 		} else if langid.SureEnglish(text) {
 			return English, true
