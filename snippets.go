@@ -456,10 +456,10 @@ const chunkBytes = 64 << 10
 //
 // Languages. An English document is tokenized, split and matched by the English tokenizer
 // and matcher (or read from its annotation); any other by package segment, with the
-// query compiled for its language. A sentence whose letters are of another script than
-// the document's takes its own language (termQuery.override) and is split and matched as
-// that language is; a chunk of English text without a byte outside ASCII has no such
-// sentence and is not looked at. The error wraps ErrBadRequest when the query cannot be
+// query compiled for its language. A sentence may take its own language
+// (termQuery.override: another script, or another Latin-script language in the cases it
+// lists) and is then split and matched as that language is; a chunk of English text
+// without a byte outside ASCII has no such sentence and is not looked at. The error wraps ErrBadRequest when the query cannot be
 // compiled for a language.
 func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int, err error) {
 	levels := make([][]candidate, max(q.q.Len(), len(q.terms))+1)
