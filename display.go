@@ -18,6 +18,10 @@ const (
 	// kept runs in their own spelling) and its ellipsis rendering, "…" marks and their
 	// spaces included; both fit in the budget. The default of SnippetRequest.
 	BudgetDisplay = "display"
+	// BudgetColumns is BudgetDisplay counted in columns, as a fixed-width box shows the
+	// text: an East Asian wide or full-width character (漢字, かな, 한글) takes two, a
+	// combining mark none (display.Columns).
+	BudgetColumns = "columns"
 )
 
 // budgetMode checks a BudgetCounts value; "" is def.
@@ -25,10 +29,10 @@ func budgetMode(mode, def string) (string, error) {
 	switch mode {
 	case "":
 		return def, nil
-	case BudgetTokens, BudgetDisplay:
+	case BudgetTokens, BudgetDisplay, BudgetColumns:
 		return mode, nil
 	}
-	return "", fmt.Errorf("%w: budget_counts must be %q or %q, not %q", ErrBadRequest, BudgetTokens, BudgetDisplay, mode)
+	return "", fmt.Errorf("%w: budget_counts must be %q, %q or %q, not %q", ErrBadRequest, BudgetTokens, BudgetDisplay, BudgetColumns, mode)
 }
 
 // checkBudget checks the budget of a request: a missing (zero) budget is "required", a

@@ -5,13 +5,16 @@ go 1.26
 tool honnef.co/go/tools/cmd/staticcheck
 
 require (
+	github.com/abadojack/whatlanggo v1.0.1
 	github.com/blevesearch/bleve/v2 v2.6.1
+	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/prometheus/client_golang v1.23.2
 	gonum.org/v1/plot v0.15.2
 )
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/blevesearch/stempel v0.2.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect

@@ -191,7 +191,7 @@ func TestHostileSnippets(t *testing.T) {
 		{name: "budget 0", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: 0}, err: ErrBadRequest, msg: "budget must be a positive"},
 		{name: "budget below the query", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: 3}, err: ErrInfeasible, msg: "the shortest needs 12 characters"}, // "… Syracuse …"
 		{name: "budget below the query, tokens", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: 3, BudgetCounts: BudgetTokens}, err: ErrInfeasible, msg: "the shortest needs 8 characters"},
-		{name: "unknown budget_counts", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, BudgetCounts: "bytes"}, err: ErrBadRequest, msg: `budget_counts must be "tokens" or "display", not "bytes"`},
+		{name: "unknown budget_counts", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, BudgetCounts: "bytes"}, err: ErrBadRequest, msg: `budget_counts must be "tokens", "display" or "columns", not "bytes"`},
 		{name: "budget MaxInt ilp", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: math.MaxInt, Method: "ilp", N: math.MaxInt}, n: 1},
 		{name: "unknown method", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, Method: "bert"}, err: ErrUnknownMethod, msg: `"bert"`},
 	}

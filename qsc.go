@@ -12,6 +12,12 @@
 // with import _ "github.com/qsc-nlp/qsc/all"; a request for a method that is not linked
 // fails with an error that names the import. An Engine is safe for concurrent use. The
 // CLI (cmd/qsc) and the HTTP service go through the same Engine.
+//
+// The models read English. Text in any other language gets its snippets and compressions
+// from a window around the query's hits instead (MethodWindow: Request.Lang and
+// SnippetRequest.Lang, DoSnippets, docs/languages.md); import _
+// "github.com/qsc-nlp/qsc/analyzers" to match inflected words through bleve's language
+// analyzers.
 package qsc
 
 import (
@@ -25,6 +31,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/segment"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -180,6 +187,10 @@ type Request struct {
 	// DecodingNested (the same, and a larger budget never drops a word) or DecodingPaper
 	// (the decoder of Handler & O'Connor 2019, as their Table 2 measures it).
 	Decoding string `json:"decoding,omitempty"`
+	// Lang is the language of the sentence, an ISO 639-1 code ("de", "ja"), or "" to
+	// identify it. A sentence that is not English is shown by its window (MethodWindow)
+	// unless Method names a compression method, which then reads it as English.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Decodings: how a method's decisions become a compression (package model).
@@ -245,6 +256,13 @@ type Result struct {
 	Query []int
 	// Steps are the decisions, when asked for.
 	Steps []Step
+	// Lang is the language of the sentence: Request.Lang, or the one identified (an ISO
+	// 639-1 code, or "und" for text without letters).
+	Lang string
+	// Method is the method that made the compression: the request's (DefaultMethod when
+	// it names none) for English, MethodWindow for another language unless the request
+	// names a method.
+	Method string
 
 	view  view // Text and the span of each token in it
 	terms int  // the number of query terms (or query ids)
@@ -297,10 +315,23 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if err != nil {
 		return nil, err
 	}
+	lang, err := requestLang(req)
+	if err != nil {
+		return nil, err
+	}
+	foreign := !english(lang)
+	if foreign && (req.Method == "" || strings.EqualFold(req.Method, MethodWindow)) {
+		w := e.pool.Get().(*worker)
+		defer e.pool.Put(w)
+		return w.windowDo(req, lang, mode)
+	}
 	s := pre
 	if s == nil {
 		if s, err = sentenceOf(req); err != nil {
 			return nil, err
+		}
+		if foreign && req.Tokens == nil {
+			s.Tokens = segment.Tokens(req.Text) // a named method reads the language's words
 		}
 	}
 	m, err := e.method(req.Method)
@@ -317,7 +348,12 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 			return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
 		}
 	}
-	q, err := queryOf(req, s)
+	var q []int
+	if foreign && pre == nil && req.Tokens == nil && req.Query != nil {
+		q, err = foreignQueryOf(req, lang, s)
+	} else {
+		q, err = queryOf(req, s)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -330,12 +366,15 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	if mode == BudgetTokens {
 		fit = nil
 	}
+	w.lengther.sc.Columns = mode == BudgetColumns
+	defer func() { w.lengther.sc.Columns = false }()
 	w.mc.VA.Trace, w.mc.Decoding = explain, dec
 	kept, err := w.compress(m, model.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs)}
+	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs),
+		Lang: lang, Method: m.Name()}
 	res.Compression = v.render(kept, nil, false, false)    // hits show only in markup
 	if _, solver := m.(model.Solver); explain && !solver { // a Solver (the ILP) has no steps
 		for _, st := range w.mc.VA.Steps() {

@@ -11,10 +11,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/internal/langid"
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/internal/window"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // Limits of a snippet request. Beyond them a request fails with ErrBadRequest.
@@ -54,6 +58,16 @@ type SnippetRequest struct {
 	// Decoding is DecodingSnippet (the default), DecodingNested or DecodingPaper; see
 	// Request.
 	Decoding string `json:"decoding,omitempty"`
+	// Lang is the language of the document, an ISO 639-1 code ("de", "ja"; a region is
+	// dropped: "pt-BR" is "pt"), or "" to identify it (see DoSnippets). A language given
+	// holds for every sentence.
+	Lang string `json:"lang,omitempty"`
+	// NoMatch asks, when no sentence of the document contains a query term (a hit on the
+	// title only, or on a synonym of the index's analyzer), for one snippet all the same:
+	// the document's first sentence, cut cleanly to the budget (MethodLead; Terms 0, no
+	// hits), as Elasticsearch's no_match_size gives. Off by default: such a document
+	// gets no snippet.
+	NoMatch bool `json:"no_match,omitempty"`
 }
 
 // Snippet is one compressed sentence of the document. All spans are byte offsets into the
@@ -75,6 +89,13 @@ type Snippet struct {
 	// Score ranks the snippets, higher is better: Terms plus a position bonus in (0, 1)
 	// that is larger for earlier sentences.
 	Score float64 `json:"score"`
+	// Lang is the language of the sentence (an ISO 639-1 code, or "und" for text without
+	// letters): the document's, or the sentence's own where its script differs.
+	Lang string `json:"lang"`
+	// Method is the method that made the snippet: the request's (DefaultMethod when it
+	// names none) for English, MethodWindow for another language unless the request
+	// names a method.
+	Method string `json:"method"`
 }
 
 // Snippets returns up to n (default DefaultSnippets when n is 0) compressed sentences of
@@ -105,13 +126,27 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // budget, or that has more tokens than the method takes (MaxSentenceTokens, or fewer for
 // nn), is skipped, and the next one takes its place.
 //
+// Languages. The document's language is req.Lang, or identified from its first 2 KiB
+// (internal/langid: script, English function words, trigrams; text it is not sure of is
+// English). English sentences go through all of the above. A sentence in another
+// language is split by Unicode word boundaries (Chinese, Japanese and Thai into
+// characters, so that a term is found inside a longer run), matched through the
+// language's analyzer when package analyzers is linked ("Steuer" matches "Steuern"), and,
+// unless req.Method names a compression method, shown by its window: the whole sentence
+// when it fits, else the stretch around the hits whose edges fall between words, at
+// clauses and before function words, never on a comma or inside a word
+// (internal/window; Snippet.Method is MethodWindow). A sentence in another script than
+// the document's takes its own language, unless req.Lang is given. docs/languages.md
+// has the details and figures.
+//
 // Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
 // stemming (stem's first-rune rule, irregular forms included); only the sentences that make the top n are tagged, parsed and compressed, in
 // parallel on the Engine's workers. So the cost is one tokenization of the document plus n
 // compressions, whatever its length. A long document is tokenized in chunks cut at blank
 // lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
 //
-// No sentence containing a term gives an empty result and no error. When every such
+// No sentence containing a term gives an empty result and no error, or with NoMatch the
+// document's first sentence cut to the budget (leadSnippet). When every such
 // sentence's query is longer than the budget, the error wraps ErrInfeasible; when every
 // such sentence is over MaxSentenceTokens, ErrBadRequest. A budget ≤ 0,
 // a negative N, an empty query or term, a document over MaxDocumentBytes or not valid UTF-8
@@ -154,14 +189,30 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	if err != nil {
 		return nil, err
 	}
-	q.display = mode == BudgetDisplay
+	q.display = mode != BudgetTokens
+	q.columns = mode == BudgetColumns
+	q.lengther.sc.Columns = q.columns
 	dec, err := decodingOf(req.Decoding)
 	if err != nil {
 		return nil, err
 	}
-	jobs, nsent, matched, shortest := q.collect(doc, n, req.Budget)
+	lang, fixed, err := language(req.Lang, doc)
+	if err != nil {
+		return nil, err
+	}
+	q.lang, q.script, q.fixed, q.terms = lang.Lang, lang.Script, fixed, req.Query
+	q.window = req.Method == "" || strings.EqualFold(req.Method, MethodWindow)
+	if !english(q.lang) {
+		q.ann = nil // an annotation holds the English pipeline's reading
+	}
+	jobs, nsent, matched, shortest, err := q.collect(doc, n, req.Budget)
+	if err != nil {
+		return nil, err
+	}
 	if len(jobs) == 0 {
 		switch {
+		case matched == 0 && req.NoMatch:
+			return e.leadSnippet(doc, q.lang, req.Budget, q.display, q.columns)
 		case matched == 0:
 			return []Snippet{}, nil
 		case q.long == matched:
@@ -184,8 +235,13 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 			return
 		}
 		c := &jobs[i]
-		w.mc.Decoding = dec
-		out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display)
+		if c.other != nil && c.other.window {
+			out[i], errs[i] = w.windowSnippet(doc, c, req.Budget, q.display, q.columns)
+		} else {
+			w.mc.Decoding = dec
+			out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display, q.columns)
+			out[i].Lang, out[i].Method = c.langOf(q.lang), m.Name()
+		}
 		out[i].Score = float64(c.terms) + float64(nsent-c.sent)/float64(nsent+1)
 	}
 	// Sentences to parse are spread over the cores; sentences from an annotation, already
@@ -241,8 +297,10 @@ func (e *Engine) parallel(n, workers int, run func(w *worker, i int)) {
 }
 
 // snippet tags, parses and compresses the sentence of candidate c of doc to budget,
-// counted on the display when display.
-func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, display bool) (Snippet, error) {
+// counted on the display when display, in columns when columns.
+func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, display, columns bool) (Snippet, error) {
+	w.lengther.sc.Columns = columns
+	defer func() { w.lengther.sc.Columns = false }()
 	s := &c.s
 	if !parsed(s) {
 		if err := w.pw.Sentence(s, pipeline.Options{}); err != nil {
@@ -325,6 +383,16 @@ type termQuery struct {
 	// ann is the source of the sentences instead of the tokenizer, or nil.
 	ann      *annotatedDoc
 	lengther // memory of queryLength
+
+	columns bool          // the display budget counts columns (BudgetColumns)
+	lang    string        // the document's language
+	script  langid.Script // its script
+	fixed   bool          // the caller gave the language: no sentence overrides it
+	window  bool          // sentences not in English are shown by their window
+	terms   []string      // the query terms, for the languages other than English
+	foreign map[string]*foreignQuery
+	spans   []window.Hit    // scratch: the hits of the sentence being ranked, for a window
+	sc2     display.Scratch // memory of hitLength
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -336,7 +404,7 @@ func newTermQuery(query []string) (*termQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &termQuery{q: mq, sc: mq.NewScanner(), maxTokens: MaxSentenceTokens}, nil
+	return &termQuery{q: mq, sc: mq.NewScanner(), maxTokens: MaxSentenceTokens, lang: English, script: langid.Latin, terms: query}, nil
 }
 
 // candidate is a sentence that contains query terms.
@@ -346,6 +414,27 @@ type candidate struct {
 	terms int             // distinct terms matched
 	query []int           // 1-based ids of the first occurrence of each term, ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
+	// other is the language of a sentence that is not in the document's, or that is
+	// shown by its window; nil for the rest (most sentences of English documents, whose
+	// candidates it keeps small).
+	other *otherLang
+}
+
+// otherLang is the language of a candidate sentence and how it is shown.
+type otherLang struct {
+	lang string
+	// window: the sentence is shown by its window (a language other than English, and no
+	// method named); spans are then the occurrences of the terms.
+	window bool
+	spans  []window.Hit
+}
+
+// langOf returns the language of candidate c of a document of language doc.
+func (c *candidate) langOf(doc string) string {
+	if c.other != nil {
+		return c.other.lang
+	}
+	return doc
 }
 
 // chunkBytes is the size from which collect cuts a document at its next blank line, so that
@@ -364,29 +453,72 @@ const chunkBytes = 64 << 10
 // n candidates per number of terms, none once n sentences with more terms are kept: its time
 // is linear in the length of doc (times the bounded term lengths) and its memory is that of
 // one chunk.
-func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int) {
-	levels := make([][]candidate, q.q.Len()+1)
+//
+// Languages. An English document is tokenized, split and matched by the English tokenizer
+// and matcher (or read from its annotation); any other by package segment, with the
+// query compiled for its language. A sentence may take its own language
+// (termQuery.override: another script, or another Latin-script language in the cases it
+// lists) and is then split and matched as that language is; a chunk of English text
+// without a byte outside ASCII has no such sentence and is not looked at. The error wraps ErrBadRequest when the query cannot be
+// compiled for a language.
+func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int, err error) {
+	levels := make([][]candidate, max(q.q.Len(), len(q.terms))+1)
 	var (
 		done = make([]bool, q.q.Len())
 		cur  candidate
 	)
-	for start := 0; start < len(doc); {
-		end := chunkEnd(doc, start, chunkBytes)
-		for _, sent := range q.sentences(doc, start, end) {
-			toks := sent.Tokens
-			if !q.match(toks, done, &cur) {
-				nsent++
-				continue
+	// consider ranks the sentence toks (offsets from start) of language lang.
+	consider := func(start, end int, lang string, toks []syntax.Token) error {
+		var ok bool
+		windowed := false
+		if english(lang) {
+			ok = q.match(toks, done, &cur)
+		} else {
+			f, err := q.foreignOf(lang)
+			if err != nil {
+				return err
 			}
-			matched++
-			if len(toks) > q.maxTokens {
-				q.long++
-			} else if l := q.queryLength(doc[start:end], &sent, cur.query); l > budget {
-				if shortest == 0 || l < shortest {
-					shortest = l
+			hits := f.sc.Scan(toks)
+			ok = len(hits) > 0 && q.record(hits, f.done, &cur)
+			windowed = q.window
+			if ok && windowed {
+				q.spans = append(q.spans[:0], windowHits(hits)...)
+			}
+		}
+		if !ok {
+			nsent++
+			return nil
+		}
+		matched++
+		// l is the length of the least that shows the sentence's query: its query alone, or
+		// for a window its shortest hit.
+		l := -1
+		switch {
+		case windowed:
+			for _, h := range q.spans {
+				if k := q.hitLength(doc[start:end], toks, match.Hit(h)); l < 0 || k < l {
+					l = k
 				}
-			} else if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n && !repeated(*lv, doc, start, toks) {
+			}
+		case len(toks) <= q.maxTokens:
+			l = q.queryLength(doc[start:end], &syntax.Sentence{Tokens: toks}, cur.query)
+		}
+		switch {
+		case l < 0:
+			q.long++
+		case l > budget:
+			if shortest == 0 || l < shortest {
+				shortest = l
+			}
+		default:
+			if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n && !repeated(*lv, doc, start, toks) {
 				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+				if windowed || lang != q.lang {
+					c.other = &otherLang{lang: lang, window: windowed}
+					if windowed {
+						c.other.spans = slices.Clone(q.spans)
+					}
+				}
 				c.s.Tokens = slices.Clone(toks)
 				for i := range c.s.Tokens {
 					c.s.Tokens[i].Start += start
@@ -394,14 +526,61 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 				}
 				*lv = append(*lv, c)
 			}
-			nsent++
+		}
+		nsent++
+		return nil
+	}
+	for start := 0; start < len(doc); {
+		end := chunkEnd(doc, start, chunkBytes)
+		chunk := doc[start:end]
+		if english(q.lang) {
+			mixed := !q.fixed && hasNonASCII(chunk)
+			for _, sent := range q.sentences(doc, start, end) {
+				toks := sent.Tokens
+				if mixed {
+					a, b := toks[0].Start, toks[len(toks)-1].End
+					if lang, ok := q.override(chunk[a:b]); ok && !english(lang) {
+						for _, fs := range segment.Sentences(chunk[a:b], a) {
+							if err := consider(start, end, lang, fs.Tokens); err != nil {
+								return nil, 0, 0, 0, err
+							}
+						}
+						continue
+					}
+				}
+				if err := consider(start, end, q.lang, toks); err != nil {
+					return nil, 0, 0, 0, err
+				}
+			}
+		} else {
+			for _, sent := range segment.Sentences(chunk, 0) {
+				toks := sent.Tokens
+				lang := q.lang
+				a, b := toks[0].Start, toks[len(toks)-1].End
+				if l, ok := q.override(chunk[a:b]); ok {
+					lang = l
+					if english(lang) {
+						toks = tokenize.Tokens(chunk[a:b])
+						for i := range toks {
+							toks[i].Start += a
+							toks[i].End += a
+						}
+						if len(toks) == 0 {
+							continue
+						}
+					}
+				}
+				if err := consider(start, end, lang, toks); err != nil {
+					return nil, 0, 0, 0, err
+				}
+			}
 		}
 		start = end
 	}
 	for t := len(levels) - 1; t > 0 && len(best) < n; t-- {
 		best = append(best, levels[t][:min(len(levels[t]), n-len(best))]...)
 	}
-	return best, nsent, matched, shortest
+	return best, nsent, matched, shortest, nil
 }
 
 // repeated reports whether the sentence toks (offsets from start in doc) has the same
@@ -468,6 +647,12 @@ func (q *termQuery) match(toks []syntax.Token, done []bool, c *candidate) bool {
 	if len(hits) == 0 {
 		return false
 	}
+	return q.record(hits, done, c)
+}
+
+// record fills c.terms, c.query and c.hits from the hits of a sentence (at least one),
+// as match does; done is scratch space of the number of distinct terms. It reports true.
+func (q *termQuery) record(hits []match.Hit, done []bool, c *candidate) bool {
 	c.terms, c.query, c.hits = 0, c.query[:0], c.hits[:0]
 	clear(done)
 	last := -1

@@ -49,7 +49,7 @@ func TestSnippetCandidates(t *testing.T) {
 		{2, 1, "children"},
 	}
 	for n := range 6 {
-		best, nsent, matched, shortest := q.collect(doc, n, 1000)
+		best, nsent, matched, shortest, _ := q.collect(doc, n, 1000)
 		var got []want
 		for _, c := range best {
 			var hits []string
@@ -67,7 +67,7 @@ func TestSnippetCandidates(t *testing.T) {
 		}
 	}
 	// Over budget: skipped, and the shortest query is reported.
-	if best, _, _, shortest := q.collect(doc, 3, 10); len(best) != 1 || best[0].sent != 2 || shortest != 11 {
+	if best, _, _, shortest, _ := q.collect(doc, 3, 10); len(best) != 1 || best[0].sent != 2 || shortest != 11 {
 		t.Errorf("budget 10: %d candidates, shortest %d; want sentence 2 and 11 (\"arrests art\")", len(best), shortest)
 	}
 }
@@ -108,7 +108,7 @@ func TestSnippetsQueryIsFirstOccurrences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, _, _ := q.collect(doc, 3, 100)
+	c, _, _, _, _ := q.collect(doc, 3, 100)
 	if len(c) != 1 || !slices.Equal(c[0].query, []int{2, 8}) || !slices.Equal(c[0].hits, []int32{1, 3, 7, 9, 13}) {
 		t.Fatalf("candidates = %+v, want query [2 8] and hits [1 3 7 9 13]", c)
 	}

@@ -6,11 +6,13 @@
 // The qsc command and the HTTP service import it. A library user probably does not need
 // it: the root package links the default pipeline and the default method (the ILP), and
 // each other method is one import away (method/lr, method/ablated, method/nn; the
-// accurate parser is parser/accurate). Linking everything adds about 34 MB of model files
-// to the binary.
+// accurate parser is parser/accurate; bleve's language analyzers, for matching inflected
+// words in other languages than English, are package analyzers). Linking everything adds
+// about 34 MB of model files to the binary.
 package all
 
 import (
+	_ "github.com/qsc-nlp/qsc/analyzers"      // bleve's language analyzers
 	_ "github.com/qsc-nlp/qsc/method/ablated" // ABLATED
 	_ "github.com/qsc-nlp/qsc/method/ilp"     // the ILP and its evaluation-only variants
 	_ "github.com/qsc-nlp/qsc/method/lr"      // VA_LR and RANDOM

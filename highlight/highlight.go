@@ -35,7 +35,8 @@
 // Config keys: "budget" (characters per fragment, default DefaultBudget), "fragments"
 // (fragments per field; default the number bleve asks for, which is 1), "format" ("html",
 // the default: HTML-escaped, hits in <mark>, "…" where words were cut; "text": the same
-// without markup; "plain": the kept words only) and "method" (a qsc method, default qsc.DefaultMethod);
+// without markup; "plain": the kept words only) and "method" (a qsc method; default
+// qsc.DefaultMethod for English text, qsc.MethodWindow for other languages);
 // any other key (but "type") is an error. New builds a Highlighter to call directly.
 //
 // The terms are the words bleve located in the field (dm.Locations), as spelled in the
@@ -80,7 +81,7 @@ type Options struct {
 	Budget    int    // characters per fragment (0: DefaultBudget)
 	Fragments int    // fragments per field (0: as many as bleve asks for)
 	Format    string // FormatHTML (default), FormatText or FormatPlain
-	Method    string // a qsc method (default qsc.DefaultMethod)
+	Method    string // a qsc method (default: qsc.DefaultMethod for English text, qsc.MethodWindow for other languages)
 }
 
 // Highlighter implements bleve's highlight.Highlighter with qsc snippets. It is safe for

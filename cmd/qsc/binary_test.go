@@ -143,7 +143,7 @@ func TestBinaryCompress(t *testing.T) {
 		{[]string{"compress", "-q", "police", "Police came."}, "budget is required"},
 		{[]string{"compress", "-b", "20", "Police came."}, "-q (the query terms) is required"},
 		{[]string{"compress", "-q", "police", "-b", "20"}, "give the sentence as an argument or on stdin"},
-		{[]string{"compress", "-q", "police", "-b", "20", "--budget-counts", "bytes", "Police came."}, `budget_counts must be "tokens" or "display"`},
+		{[]string{"compress", "-q", "police", "-b", "20", "--budget-counts", "bytes", "Police came."}, `budget_counts must be "tokens", "display" or "columns"`},
 	} {
 		code, _, errs := runBinary(t, "", c.args...)
 		if code == 0 || !strings.Contains(errs, c.msg) {
@@ -239,5 +239,42 @@ func TestBinaryHelpAndVersion(t *testing.T) {
 		if want := fmt.Sprintf("%s sha256:%x", filepath.Base(f), sha256.Sum256(b)); !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 			t.Errorf("version lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestBinaryLanguages is the example of issue 35 (a Japanese sentence on stdin printed
+// nothing), and the language and method of qsc snippets --json and qsc compress --json,
+// --lang, --no-match and the columns budget.
+func TestBinaryLanguages(t *testing.T) {
+	ja := "政府は水曜日、中小企業の税金を引き下げると決めた。"
+	if code, out, errs := runBinary(t, ja+"\n", "snippets", "-q", "政府", "-b", "40"); code != 0 || out != ja+"\n" {
+		t.Errorf("snippets -q 政府 -b 40: exit %d, %q %q; want the sentence", code, out, errs)
+	}
+	code, out, errs := runBinary(t, ja, "snippets", "-q", "税金", "-b", "24", "--budget-counts", "columns", "--json")
+	var sn struct {
+		Snippets []struct {
+			Lang, Method, Ellipsis string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sn); code != 0 || err != nil || len(sn.Snippets) != 1 || sn.Snippets[0].Lang != "ja" ||
+		sn.Snippets[0].Method != "window" || sn.Snippets[0].Ellipsis != "…中小企業の税金を…" {
+		t.Errorf("snippets --json, 24 columns: exit %d, %v, %q %q", code, err, out, errs)
+	}
+	de := "Die Regierung will die Steuern für kleine Unternehmen im nächsten Jahr senken."
+	code, out, errs = runBinary(t, "", "compress", "--json", "-q", "Steuer", "-b", "40", de)
+	var res struct {
+		Compression, Lang, Method string
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || res.Lang != "de" || res.Method != "window" || !strings.Contains(res.Compression, "Steuern") {
+		t.Errorf("compress --json: exit %d, %v, %q %q", code, err, out, errs)
+	}
+	if code, out, errs := runBinary(t, "", "compress", "--lang", "de", "-q", "Steuer", "-b", "20", "Steuern senken"); code != 0 || out != "Steuern senken\n" {
+		t.Errorf("compress --lang de: exit %d, %q %q", code, out, errs)
+	}
+	if code, out, errs := runBinary(t, "Der Rat tagt am Montag im Rathaus der Stadt Köln, sagte der Bürgermeister.", "snippets", "-q", "Zebra", "-b", "30", "--no-match", "--lang", "de"); code != 0 || out != "Der Rat tagt am Montag …\n" {
+		t.Errorf("snippets --no-match: exit %d, %q %q", code, out, errs)
+	}
+	if code, _, errs := runBinary(t, ja, "snippets", "-q", "政府", "-b", "40", "--lang", "japanese"); code == 0 || !strings.Contains(errs, "not a language code") {
+		t.Errorf("--lang japanese: exit %d, %q", code, errs)
 	}
 }

@@ -26,8 +26,10 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"}`)
 	query := fs.String("q", "", "query terms, comma-separated; each must occur in the sentence (ignoring case, accents and inflection)")
 	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
-	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces) or display (the text and its ellipsis rendering, \"…\" included)")
+	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces), display (the text and its ellipsis rendering, \"…\" included) or columns (the display, an East Asian wide character as two columns)")
 	ellipsis := fs.Bool("ellipsis", false, "print the compression with \"…\" where words were cut")
+	asJSON := fs.Bool("json", false, `print the result as POST /v1/compress answers it: {"kept", "compression", "compression_ellipsis", "lang", "method"}`)
+	lang := langFlag(fs)
 	method := methodFlag(fs, "method")
 	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
@@ -41,8 +43,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *jsonl {
-		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || isSet(fs, "budget-counts") || isSet(fs, "decoding") {
-			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --decoding, --ellipsis, --explain and arguments do not apply (a record gives its own budget_counts and decoding)")
+		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || *asJSON || *lang != "" || isSet(fs, "budget-counts") || isSet(fs, "decoding") {
+			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --decoding, --lang, --ellipsis, --json, --explain and arguments do not apply (a record gives its own budget_counts, decoding and lang)")
 		}
 		return compressJSONL(eng, os.Stdin, stdout, string(*method))
 	}
@@ -51,6 +53,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		return usagef("-q (the query terms) is required")
 	case *budget == 0:
 		return usagef("-b: the budget is required (a positive number of characters)")
+	case *asJSON && (*ellipsis || *explain):
+		return usagef("--json prints every field; --ellipsis and --explain are for the text output")
 	}
 	text := strings.Join(fs.Args(), " ")
 	if fs.NArg() == 0 || text == "-" {
@@ -62,10 +66,15 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 			return usagef("give the sentence as an argument or on stdin (or use --jsonl)")
 		}
 	}
-	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method), Decoding: *decoding}
+	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method), Decoding: *decoding, Lang: *lang}
 	res, err := eng.Do(context.Background(), req, *explain)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		var out wire.Result
+		out.Fill(res, false)
+		return wire.NewEncoder(stdout).Encode(out)
 	}
 	if *ellipsis {
 		fmt.Fprintln(stdout, res.Ellipsis())
@@ -74,10 +83,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	}
 	if *explain && len(res.Steps) == 0 {
 		// A Solver (the ILP) chooses the whole compression at once: show what it kept.
-		name := string(*method)
-		if name == "" {
-			name = qsc.DefaultMethod
-		}
+		name := res.Method
 		fmt.Fprintf(stdout, "\nquery: %s; budget %d; method %s chooses the whole compression at once (no per-candidate decisions; --method lr shows VERTEX ADDITION's)\n",
 			formsOf(res, res.Query), *budget, name)
 		kept := map[int]bool{}

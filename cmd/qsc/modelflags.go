@@ -85,9 +85,16 @@ func (m *methodName) Set(s string) error {
 }
 
 // methodFlag defines the --method flag of the commands that compress (compress,
-// snippets, annotate), with what it chooses and qsc.DefaultMethod as its default.
+// snippets, annotate), with what it chooses; left out, the library chooses by language:
+// qsc.DefaultMethod for English, qsc.MethodWindow for any other language.
 func methodFlag(fs *flag.FlagSet, what string) *methodName {
-	m := methodName(qsc.DefaultMethod)
-	fs.Var(&m, "method", "`name` of the "+what+" (any case): "+strings.Join(qsc.Methods(), ", "))
+	m := methodName("")
+	fs.Var(&m, "method", "`name` of the "+what+" (any case): "+strings.Join(qsc.Methods(), ", ")+
+		" (default: "+qsc.DefaultMethod+" for English text, "+qsc.MethodWindow+" for other languages; a method named reads any text as English)")
 	return &m
+}
+
+// langFlag defines the --lang flag of the commands that take text.
+func langFlag(fs *flag.FlagSet) *string {
+	return fs.String("lang", "", "`code` of the text's language (ISO 639-1: en, de, ja, …; default: identified from the text)")
 }

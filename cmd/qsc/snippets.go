@@ -20,7 +20,9 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	query := fs.String("q", "", "query terms, comma-separated (required)")
 	budget := fs.Int("b", 0, "budget: maximum characters of each snippet, counted as --budget-counts says (required)")
 	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets")
-	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included) or tokens (the kept tokens joined by spaces)")
+	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included), columns (the same, an East Asian wide character as two columns) or tokens (the kept tokens joined by spaces)")
+	lang := langFlag(fs)
+	noMatch := fs.Bool("no-match", false, "when no sentence contains a query term, print the document's first sentence, cut cleanly to the budget (method lead)")
 	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output)")
 	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis`)
 	method := methodFlag(fs, "method")
@@ -51,7 +53,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: splitTerms(*query), Budget: *budget,
-		BudgetCounts: *counts, N: *n, Method: string(*method), Decoding: *decoding})
+		BudgetCounts: *counts, N: *n, Method: string(*method), Decoding: *decoding, Lang: *lang, NoMatch: *noMatch})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -37,5 +38,29 @@ func TestLinked(t *testing.T) {
 	_, err = qsc.NewWithOptions(qsc.Options{Accurate: true})
 	if want := `import _ "github.com/qsc-nlp/qsc/parser/accurate"`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("accurate parser not linked: %v, want an error saying %q", err, want)
+	}
+}
+
+// TestLanguageData checks that a program that imports only the root package does not
+// link language data it does not use: bleve's analyzers and stop word lists (package
+// analyzers, an import away) and no other identifier than whatlanggo's trigrams
+// (docs/languages.md); it links the word segmenter, which Compress uses for text that is
+// not English.
+func TestLanguageData(t *testing.T) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Skip("no build information in this binary")
+	}
+	var mods []string
+	for _, d := range bi.Deps {
+		mods = append(mods, d.Path)
+		if strings.HasPrefix(d.Path, "github.com/blevesearch/") || strings.HasPrefix(d.Path, "github.com/pemistahl/") {
+			t.Errorf("the ten-line program links %s", d.Path)
+		}
+	}
+	for _, want := range []string{"github.com/abadojack/whatlanggo", "github.com/clipperhouse/uax29/v2"} {
+		if !slices.Contains(mods, want) {
+			t.Errorf("%s is not linked (modules: %v)", want, mods)
+		}
 	}
 }

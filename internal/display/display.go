@@ -23,6 +23,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
+
+	"github.com/qsc-nlp/qsc/internal/segment"
 )
 
 // Cut is the mark shown where words were removed.
@@ -52,6 +56,10 @@ func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) str
 // Scratch is reusable memory for Length: once grown, its Length allocates nothing. The
 // zero value is ready to use; it is not safe for concurrent use.
 type Scratch struct {
+	// Columns makes Length count columns, as a fixed-width display shows the text
+	// (Columns), instead of characters.
+	Columns bool
+
 	runs, hits []Span
 	lens       []int
 	words      []bool
@@ -69,7 +77,7 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 		return 0
 	}
 	sc.lens = slices.Grow(sc.lens[:0], len(runs))[:len(runs)]
-	var w writer
+	w := writer{cols: sc.Columns}
 	h := 0
 	for i, r := range runs {
 		w.n = 0
@@ -77,10 +85,10 @@ func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
 		sc.lens[i] = w.n
 	}
 	sc.words = wordy(sc.words[:0], doc, runs, sc.hits)
-	w = writer{}
+	w = writer{cols: sc.Columns}
 	w.layout(doc, sent, runs, sc.hits, nil, sc.lens)
 	plain := w.n
-	w = writer{}
+	w = writer{cols: sc.Columns}
 	w.layout(doc, sent, runs, sc.hits, sc.words, sc.lens)
 	return max(plain, w.n)
 }
@@ -132,16 +140,20 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		cut := false
 		switch {
 		case ellipsis && last < 0 && hasWord(doc[sent.Start:r.Start]):
-			w.put(Cut + " ")
+			if startsSpaceless(doc, r) {
+				w.put(Cut)
+			} else {
+				w.put(Cut + " ")
+			}
 		case ellipsis && last >= 0 && hasWord(doc[runs[last].End:r.Start]):
 			cut = true
-			if opensCut(doc, runs[last]) {
+			if opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last]) {
 				w.put(Cut)
 			} else {
 				w.put(" " + Cut)
 			}
 		}
-		if last >= 0 && spaced(doc, runs[last], r) && !(cut && closesCut(doc, r)) {
+		if last >= 0 && spaced(doc, runs[last], r) && !(cut && (closesCut(doc, r) || startsSpaceless(doc, r))) {
 			w.put(" ")
 		}
 		if lens != nil {
@@ -152,8 +164,36 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		last = i
 	}
 	if ellipsis && hasWord(doc[runs[last].End:sent.End]) {
-		w.put(" " + Cut)
+		if endsSpaceless(doc, runs[last]) {
+			w.put(Cut)
+		} else {
+			w.put(" " + Cut)
+		}
 	}
+}
+
+// startsSpaceless reports whether run r begins with a letter of a script written without
+// spaces (segment.Spaceless: 政府, ภาษี): a cut before it is written against it, "…政府".
+func startsSpaceless(doc string, r Span) bool {
+	c, _ := utf8.DecodeRuneInString(doc[r.Start:r.End])
+	return c >= 0x0e00 && segment.Spaceless(c)
+}
+
+// endsSpaceless reports whether run r ends with a letter of a script written without
+// spaces, or with punctuation after one (決めた、): a cut after it is written against it.
+func endsSpaceless(doc string, r Span) bool {
+	t := doc[r.Start:r.End]
+	for len(t) > 0 {
+		c, size := utf8.DecodeLastRuneInString(t)
+		if c < 0x0e00 {
+			return false
+		}
+		if unicode.IsLetter(c) || unicode.IsMark(c) {
+			return segment.Spaceless(c)
+		}
+		t = t[:len(t)-size]
+	}
+	return false
 }
 
 // run writes the text of run r, the hits from hits[h] on that fall in it marked, and
@@ -327,18 +367,24 @@ func separator(r rune) bool {
 }
 
 // writer writes document text with separators collapsed, escaped when markup. Without a
-// builder it only counts the characters (runes) it would write, in n.
+// builder it only counts the characters (runes) it would write, in n, or their columns
+// when cols.
 type writer struct {
 	b      *strings.Builder
 	n      int
 	markup bool
+	cols   bool
 	space  bool // a separator is pending
 }
 
 // put writes s as it is.
 func (w *writer) put(s string) {
 	if w.b == nil {
-		w.n += utf8.RuneCountInString(s)
+		if w.cols {
+			w.n += Columns(s)
+		} else {
+			w.n += utf8.RuneCountInString(s)
+		}
 		return
 	}
 	w.b.WriteString(s)
@@ -387,6 +433,40 @@ func (w *writer) mark(s string) {
 	w.text(s)
 	w.space = false
 	w.put("</mark>")
+}
+
+// Columns returns the number of columns s takes on a fixed-width display: two for each
+// East Asian wide or full-width character (漢字, かな, 한글, full-width Ｌａｔｉｎ), none for a
+// combining mark or an invisible format character, one for any other; invalid UTF-8 takes
+// one column a byte.
+func Columns(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += RuneColumns(r)
+		i += size
+	}
+	return n
+}
+
+// RuneColumns returns the columns of r, as Columns counts them.
+func RuneColumns(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }
 
 // AttachesLeft reports whether text, the start of a run or a token, is written against the

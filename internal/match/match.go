@@ -59,6 +59,13 @@ var spelled = map[rune]string{
 	'đ': "d", 'Đ': "d", 'ð': "d", 'Ð': "d", 'þ': "th", 'Þ': "th", 'ı': "i", 'ħ': "h", 'Ħ': "h",
 }
 
+// Spelled returns how Fold spells r, a letter that has no decomposition into a base letter
+// and marks (ø → "o", ß → "ss"), and whether it has such a spelling.
+func Spelled(r rune) (string, bool) {
+	s, ok := spelled[r]
+	return s, ok
+}
+
 // Fold returns word without its accents: the marks of its canonical decomposition (NFD)
 // removed, and the letters of a small table spelled in ASCII (ø → o, ß → ss, æ → ae, ł → l,
 // …), so that "Zürich" and "Zurich", "São Paulo" and "Sao Paulo", "Ørsted" and "Orsted"

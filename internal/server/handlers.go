@@ -269,7 +269,7 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 			return wire.Result{}, err
 		}
 		defer s.release(l) // also after a panic
-		return wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{DefaultMethod: qsc.DefaultMethod, Tokens: tokens})
+		return wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{Tokens: tokens})
 	}()
 	if err != nil {
 		status := statusOf(err)

@@ -64,7 +64,7 @@ func TestHostileHTTP(t *testing.T) {
 		{"budget above the sentence", "/v1/compress", `{"id":"a",` + s + `,"budget":1000}`, 200, `"compression":"`},
 		{"budget int64 max, ILP", "/v1/compress", `{"id":"a",` + s + `,"budget":9223372036854775807,"method":"ilp"}`, 200, `"compression":"`},
 		{"budget over int64", "/v1/compress", `{"id":"a",` + s + `,"budget":1e30}`, 400, `field "budget" must be an integer, not number 1e30`},
-		{"empty compression", "/v1/compress", `{"id":"e","text":"Police arrested Syracuse burglars","query":[],"budget":3,"method":"ilp"}`, 200, `{"id":"e","kept":[],"compression":"","compression_ellipsis":""}`},
+		{"empty compression", "/v1/compress", `{"id":"e","text":"Police arrested Syracuse burglars","query":[],"budget":3,"method":"ilp"}`, 200, `{"id":"e","kept":[],"compression":"","compression_ellipsis":"","lang":"en","method":"ilp"}`},
 		{"unknown method", "/v1/compress", `{"id":"a",` + s + `,"budget":25,"method":"bert"}`, 400, `unknown method "bert"`},
 		{"malformed JSON", "/v1/compress", `{"id":"a",` + s, 400, "unexpected EOF"},
 		{"not an object", "/v1/compress", `"x"`, 400, "the body must be a JSON object"},

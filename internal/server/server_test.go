@@ -202,9 +202,10 @@ func TestOpenAPIValid(t *testing.T) {
 		body   string
 		ok     bool
 	}{
-		{200, `{"id":"a","kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …"}`, true},
-		{200, `{"kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …"}`, true},                     // no id: optional
-		{200, `{"id":"a","kept":[1,3]}`, false},                                                                 // no compression
+		{200, `{"id":"a","kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …","lang":"en","method":"ilp"}`, true},
+		{200, `{"kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …","lang":"en","method":"ilp"}`, true}, // no id: optional
+		{200, `{"kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …"}`, false},                           // no lang or method
+		{200, `{"id":"a","kept":[1,3]}`, false}, // no compression
 		{200, `{"id":"a","kept":[1,3],"compression":"Dogs.","compression_ellipsis":"Dogs …","extra":1}`, false}, // unknown field
 		{422, `{"id":"a","error":"infeasible"}`, true},
 		{422, `{"message":"infeasible"}`, false},

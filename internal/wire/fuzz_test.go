@@ -31,7 +31,7 @@ func engine(t testing.TB) *qsc.Engine {
 }
 
 // referenceJSON encodes res with encoding/json, as Result.MarshalJSON must: the error
-// form, or the success form with "kept", "compression" and "compression_ellipsis" always
+// form, or the success form with "kept", "compression", "compression_ellipsis", "lang" and "method" always
 // present; "id" unless the request had none over HTTP.
 func referenceJSON(t *testing.T, res Result) []byte {
 	t.Helper()
@@ -55,8 +55,10 @@ func referenceJSON(t *testing.T, res Result) []byte {
 			Kept        []int   `json:"kept"`
 			Compression string  `json:"compression"`
 			Ellipsis    string  `json:"compression_ellipsis"`
+			Lang        string  `json:"lang"`
+			Method      string  `json:"method"`
 			Tokens      []Token `json:"tokens,omitempty"`
-		}{id, kept, res.Compression, res.Ellipsis, res.Tokens}
+		}{id, kept, res.Compression, res.Ellipsis, res.Lang, res.Method, res.Tokens}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -22,8 +22,9 @@ import (
 )
 
 // Result is the answer to one request. It encodes (MarshalJSON) as {"id", "kept",
-// "compression", "compression_ellipsis"} (and "tokens" when set) for a success, and as
-// {"id", "error"} for a failure; without "id" when the request had none over HTTP.
+// "compression", "compression_ellipsis", "lang", "method"} (and "tokens" when set) for a
+// success, and as {"id", "error"} for a failure; without "id" when the request had none
+// over HTTP.
 type Result struct {
 	// ID is the request's id ("" when it could not be read).
 	ID string `json:"id"`
@@ -39,9 +40,11 @@ type Result struct {
 	Tokens []Token `json:"tokens,omitempty"`
 	// Error says why the request failed; Kept and Compression are then empty.
 	Error string `json:"error,omitempty"`
-	// Method is the method that compressed the request (Options.DefaultMethod when it
-	// named none); it is not written.
-	Method string `json:"-"`
+	// Lang is the language of the sentence (qsc.Result.Lang).
+	Lang string `json:"lang,omitempty"`
+	// Method is the method that compressed the request (qsc.Result.Method); after a
+	// failure, the one the request named (Options.DefaultMethod when it named none).
+	Method string `json:"method,omitempty"`
 
 	noID bool // the request had no "id" (Unit.OptionalID): the answer has none either
 }
@@ -129,7 +132,8 @@ func hasID(data []byte) bool {
 
 // Options change how Compress answers.
 type Options struct {
-	// DefaultMethod replaces an empty Method of the request.
+	// DefaultMethod replaces an empty Method of the request; when it is "" too, the
+	// library chooses by the sentence's language (qsc.Request.Method).
 	DefaultMethod string
 	// Tokens fills Result.Tokens.
 	Tokens bool
@@ -154,11 +158,18 @@ func Compress(ctx context.Context, eng *qsc.Engine, data []byte, u Unit, opts Op
 		res.Error = err.Error()
 		return res, err
 	}
-	res.Kept, res.Compression, res.Ellipsis = r.Kept, r.Compression, r.Ellipsis()
-	if opts.Tokens {
+	res.Fill(r, opts.Tokens)
+	return res, nil
+}
+
+// Fill sets the fields of a success from the compression r: the kept ids, the
+// compression and its ellipsis rendering, the language and the method, and every token
+// when tokens.
+func (res *Result) Fill(r *qsc.Result, tokens bool) {
+	res.Kept, res.Compression, res.Ellipsis, res.Lang, res.Method = r.Kept, r.Compression, r.Ellipsis(), r.Lang, r.Method
+	if tokens {
 		res.Tokens = tokensOf(r)
 	}
-	return res, nil
 }
 
 func tokensOf(r *qsc.Result) []Token {
@@ -180,8 +191,8 @@ func tokensOf(r *qsc.Result) []Token {
 }
 
 // MarshalJSON encodes a result: {"id", "error"} when Error is set, else {"id", "kept",
-// "compression", "compression_ellipsis"}, all present even when the compression is empty,
-// and "tokens" when set; "id" is left out when the request over HTTP had none. Strings are
+// "compression", "compression_ellipsis", "lang", "method"}, all present even when the
+// compression is empty, and "tokens" when set; "id" is left out when the request over HTTP had none. Strings are
 // escaped as encoding/json escapes them, without HTML escaping.
 func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 
@@ -209,6 +220,10 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	b = appendString(b, r.Compression)
 	b = append(b, `,"compression_ellipsis":`...)
 	b = appendString(b, r.Ellipsis)
+	b = append(b, `,"lang":`...)
+	b = appendString(b, r.Lang)
+	b = append(b, `,"method":`...)
+	b = appendString(b, r.Method)
 	if len(r.Tokens) > 0 {
 		b = append(b, `,"tokens":[`...)
 		for i := range r.Tokens {

@@ -84,7 +84,7 @@ func TestCompress(t *testing.T) {
 	}
 	var out bytes.Buffer
 	NewEncoder(&out).Encode(Result{ID: "h", Compression: "<b>&"})
-	if out.String() != `{"id":"h","kept":[],"compression":"<b>&","compression_ellipsis":""}`+"\n" {
+	if out.String() != `{"id":"h","kept":[],"compression":"<b>&","compression_ellipsis":"","lang":"","method":""}`+"\n" {
 		t.Errorf("HTML escaped: %s", out.String())
 	}
 }

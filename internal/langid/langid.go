@@ -1,0 +1,422 @@
+// Package langid identifies the language of a text: an ISO 639-1 code such as "en", "de"
+// or "ja", for the snippet pipeline to choose how to segment, match and shorten it.
+//
+// Detect decides in three steps, cheapest first, over a sample of at most SampleBytes
+// bytes of the text for the script and its first WordBytes for the words and trigrams:
+//
+//  1. Script. The letters of the sample are counted by script. A script that one language
+//     owns decides it: Hangul is ko, Thai th, Greek el, Hebrew he, Georgian ka, Armenian
+//     hy; Han with any kana is ja (Japanese mixes kanji and kana; the trigram library
+//     alone takes kanji-heavy Japanese for Chinese), Han alone zh.
+//  2. English. Latin-script text whose words are mostly ASCII and include English
+//     function words often enough (the, and, of, that, …: at least 2 and 12% of the
+//     first 100 words) is English without further work; so is ASCII text with one of
+//     them, unless its other letters say otherwise. This keeps the cost for English
+//     text, the common case and the one with a compression model, at a scan of the
+//     sample.
+//  3. Trigrams. Otherwise whatlanggo (github.com/abadojack/whatlanggo) ranks the
+//     languages of the sample's script by trigram profile, among Languages (the
+//     languages with an ISO 639-1 code and enough speakers to matter, so that Swedish is
+//     not taken for Nynorsk nor Russian for Bulgarian as often: docs/languages.md has the
+//     figures).
+//
+// A Latin-script text that the trigrams do not place with confidence is English (Sure is
+// false): the pipeline then treats it as it treated every text before languages were
+// identified. The comparison with lingua-go, the accuracy on short text, the speed and the
+// binary size behind this choice are in docs/languages.md.
+//
+// Detect is safe for concurrent use and never panics. Its cost is that of the sample: a
+// few µs for English (docs/languages.md has the figures), and up to a few hundred µs when
+// the trigrams decide. whatlanggo builds its trigram profiles when a program starts (0.6
+// ms, 340 KB); Detect makes its own tables on first use.
+package langid
+
+import (
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/abadojack/whatlanggo"
+)
+
+// SampleBytes is the most of a text that Detect reads: its first 2 KiB.
+const SampleBytes = 2048
+
+// Und is the language of a text with no letters ("und" in BCP 47: undetermined).
+const Und = "und"
+
+// English is the code of English, the language of the compression models.
+const English = "en"
+
+// Script is the writing system of a text's letters, as Detect counts them.
+type Script uint8
+
+// The scripts Detect tells apart; Other is any other, None a text with no letters.
+const (
+	None Script = iota
+	Latin
+	Cyrillic
+	Greek
+	Arabic
+	Hebrew
+	Devanagari
+	Han
+	Kana // Hiragana and Katakana
+	Hangul
+	Thai
+	Other
+	numScripts
+)
+
+// String returns the script's name.
+func (s Script) String() string {
+	return [...]string{"none", "Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Han", "Kana", "Hangul", "Thai", "other"}[s]
+}
+
+// Spaceless reports whether the script writes words without spaces between them (Han,
+// kana, Thai): words there cannot be told apart without a dictionary.
+func (s Script) Spaceless() bool { return s == Han || s == Kana || s == Thai }
+
+// ScriptOf returns the script of the letter or mark r, None for any other rune.
+func ScriptOf(r rune) Script {
+	if r < 0x80 {
+		if 'a' <= r|0x20 && r|0x20 <= 'z' {
+			return Latin
+		}
+		return None
+	}
+	switch {
+	case unicode.Is(unicode.Latin, r):
+		return Latin
+	case unicode.Is(unicode.Han, r):
+		return Han
+	case unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r), r == 'ー':
+		return Kana
+	case unicode.Is(unicode.Hangul, r):
+		return Hangul
+	case unicode.Is(unicode.Cyrillic, r):
+		return Cyrillic
+	case unicode.Is(unicode.Arabic, r):
+		return Arabic
+	case unicode.Is(unicode.Devanagari, r):
+		return Devanagari
+	case unicode.Is(unicode.Thai, r):
+		return Thai
+	case unicode.Is(unicode.Greek, r):
+		return Greek
+	case unicode.Is(unicode.Hebrew, r):
+		return Hebrew
+	case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
+		return Other
+	}
+	return None
+}
+
+// Result is what Detect found.
+type Result struct {
+	// Lang is an ISO 639-1 code ("en", "de", "ja"), or Und for a text without letters.
+	Lang string
+	// Script is the script of most of the sample's letters.
+	Script Script
+	// Sure is false when the decision is a default: Latin-script text that the trigrams
+	// did not place with confidence (Lang is then English), or a text without letters.
+	Sure bool
+}
+
+// Counts are the letters of a text by script.
+type Counts [numScripts]int
+
+// Count returns the letters of text by script.
+func Count(text string) Counts {
+	var c Counts
+	for i := 0; i < len(text); {
+		if b := text[i]; b < utf8.RuneSelf {
+			l := int(letters[b]) // no branch: letters and others alternate in text
+			c[Latin] += l
+			c[None] += 1 - l
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		c[ScriptOf(r)]++
+		i += size
+	}
+	return c
+}
+
+// Main returns the script of most letters, or None. Han and kana count as one script,
+// reported as Kana when any kana is there, so that Japanese is one script; their letters
+// and Hangul's count three times, as a syllable or a word is written with one of them and
+// with about three Latin letters (a Korean sentence that names "Kori Schulman" is Korean).
+func (c *Counts) Main() Script {
+	best, n := None, 0
+	for s := Latin; s < numScripts; s++ {
+		k := c[s]
+		switch s {
+		case Han:
+			k = 3 * (k + c[Kana])
+		case Hangul:
+			k *= 3
+		case Kana:
+			continue
+		}
+		if k > n {
+			best, n = s, k
+		}
+	}
+	if best == Han && c[Kana] > 0 {
+		return Kana
+	}
+	return best
+}
+
+// sample returns the first SampleBytes of text, cut at a rune boundary.
+func sample(text string) string { return head(text, SampleBytes) }
+
+// head returns the first n bytes of text, cut at a rune boundary.
+func head(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	end := n
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return text[:end]
+}
+
+// WordBytes is the most of a text that the English words and the trigrams read: its first
+// 512 bytes, 80 to 100 words of a language written in the Latin script. More text costs
+// more time (the trigrams take about 1 µs a byte) and changes few answers.
+const WordBytes = 512
+
+// Detect returns the language of text (see the package documentation).
+func Detect(text string) Result {
+	s := head(text, WordBytes)
+	c := Count(s) // the counts of what the words and trigrams read
+	if c.Main() == Latin {
+		if sure, _ := english(s, &c); sure {
+			return Result{Lang: English, Script: Latin, Sure: true} // without reading on
+		}
+	}
+	script := c.Main()
+	if len(s) < len(text) {
+		all := Count(sample(text))
+		script = all.Main()
+	}
+	switch script {
+	case None:
+		return Result{Lang: Und, Script: None}
+	case Kana:
+		return Result{Lang: "ja", Script: Kana, Sure: true}
+	case Han:
+		return Result{Lang: "zh", Script: Han, Sure: true}
+	case Latin:
+		sure, likely := english(s, &c)
+		if sure {
+			return Result{Lang: English, Script: Latin, Sure: true}
+		}
+		if likely {
+			return Result{Lang: English, Script: Latin}
+		}
+	}
+	if lang, ok := owned[script]; ok {
+		return Result{Lang: lang, Script: script, Sure: true}
+	}
+	if script == Cyrillic && russian(sample(text)) {
+		return Result{Lang: "ru", Script: Cyrillic, Sure: true}
+	}
+	codes, options := tables()
+	info := whatlanggo.DetectWithOptions(s, options)
+	lang := codes[info.Lang]
+	sure := lang != "" && (info.Confidence >= minConfidence || script == Latin && accented(s, &c))
+	if !sure && script == Latin {
+		return Result{Lang: English, Script: Latin}
+	}
+	if lang == "" {
+		return Result{Lang: Und, Script: script}
+	}
+	return Result{Lang: lang, Script: script, Sure: sure}
+}
+
+// minConfidence is the whatlanggo confidence below which a Latin-script text stays
+// English (docs/languages.md: the share of English sentences kept against the share of
+// foreign ones caught).
+const minConfidence = 0.8
+
+// accented reports whether the Latin letters of s, counted in c, include at least 2 that
+// are not ASCII, and 3% of them: letters that English does not write but most other
+// Latin-script languages do (ä, é, ñ, ş, ł, å, …), so that a short text with them is not
+// English even when the trigrams are unsure which language it is.
+func accented(s string, c *Counts) bool {
+	n := 0
+	for _, r := range s {
+		if r >= utf8.RuneSelf && ScriptOf(r) == Latin {
+			n++
+		}
+	}
+	return n >= 2 && n*100 >= 3*c[Latin]
+}
+
+// SureEnglish reports whether text reads surely as English by its first WordBytes: the
+// first step of Detect for Latin-script text (English function words, ASCII letters).
+func SureEnglish(text string) bool {
+	s := head(text, WordBytes)
+	c := Count(s)
+	sure, _ := english(s, &c)
+	return sure
+}
+
+// EnglishWords returns the number of English function words (the, and, that, with, …)
+// among the first 100 words of the first WordBytes of text.
+func EnglishWords(text string) int {
+	_, hits := words(head(text, WordBytes))
+	return hits
+}
+
+// NonASCIILetters returns the number of Latin letters of text outside ASCII (ä, é, ñ, …).
+func NonASCIILetters(text string) int {
+	n := 0
+	for _, r := range text {
+		if r >= utf8.RuneSelf && ScriptOf(r) == Latin {
+			n++
+		}
+	}
+	return n
+}
+
+// Guess returns the language the trigrams rank first for the first WordBytes of text,
+// among Languages, and their confidence (0 to 1), without Detect's defaults: "" when they
+// give none.
+func Guess(text string) (string, float64) {
+	codes, options := tables()
+	info := whatlanggo.DetectWithOptions(head(text, WordBytes), options)
+	return codes[info.Lang], info.Confidence
+}
+
+// owned are the scripts that one language owns.
+var owned = map[Script]string{Hangul: "ko", Thai: "th", Greek: "el", Hebrew: "he"}
+
+// english reads s, whose letters are counted in c, for signs of English. It reports sure
+// when s is mostly Latin letters, nearly all ASCII, and at least 2 of its first 100 words,
+// and 12% of them, are English function words; likely when all its letters are ASCII and
+// one of its words is one (a headline: "Owl terrorizes neighborhood joggers, swooping down
+// at their head").
+func english(s string, c *Counts) (sure, likely bool) {
+	all := 0
+	for _, n := range c[Latin:] {
+		all += n
+	}
+	ascii := 0
+	for i := 0; i < len(s); i++ {
+		ascii += int(letters[s[i]])
+	}
+	if ascii*50 < all*49 { // more than 2% of the letters are not ASCII
+		return false, false
+	}
+	words, hits := words(s)
+	return hits >= 2 && hits*100 >= words*12, hits >= 1 && ascii == all
+}
+
+// russian reports whether the Cyrillic text s has a letter that of the languages written
+// in Cyrillic only Russian and Belarusian use (ы, э, ё) and none that Russian lacks
+// (Ukrainian і ї є ґ, Belarusian ў, Serbian and Macedonian ђ ј љ њ ћ џ ѓ ќ ѕ): the
+// trigrams take a fifth of short Russian sentences for Bulgarian, Serbian or Ukrainian.
+func russian(s string) bool {
+	own := false
+	for _, r := range s {
+		switch unicode.ToLower(r) {
+		case 'ы', 'э', 'ё':
+			own = true
+		case 'і', 'ї', 'є', 'ґ', 'ў', 'ђ', 'ј', 'љ', 'њ', 'ћ', 'џ', 'ѓ', 'ќ', 'ѕ':
+			return false
+		}
+	}
+	return own
+}
+
+// words returns the number of words (runs of ASCII letters and apostrophes) among the
+// first 100 of s, and how many of them are English function words.
+func words(s string) (n, hits int) {
+	for i := 0; i < len(s) && n < 100; {
+		if !asciiLetter(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (asciiLetter(s[j]) || s[j] == '\'') {
+			j++
+		}
+		n++
+		if functionWord(s[i:j]) {
+			hits++
+		}
+		i = j
+	}
+	return n, hits
+}
+
+func asciiLetter(b byte) bool { return letters[b] == 1 }
+
+// letters[b] is 1 for the ASCII letters, 0 for any other byte.
+var letters = func() (t [256]uint8) {
+	for b := 'a'; b <= 'z'; b++ {
+		t[b], t[b-'a'+'A'] = 1, 1
+	}
+	return t
+}()
+
+// functionWord reports whether w (ASCII letters and apostrophes) is one of the English
+// function words that other Latin-script languages do not use often (not "a", "in", "to",
+// "was", "is", "of", "had", "an", "by", …: Spanish, Italian, Polish, German and Dutch have
+// them).
+func functionWord(w string) bool {
+	if len(w) < 2 || len(w) > 5 {
+		return false
+	}
+	var b [5]byte
+	for i := 0; i < len(w); i++ {
+		b[i] = w[i] | 0x20
+	}
+	switch string(b[:len(w)]) {
+	case "the", "and", "that", "with", "this", "are", "from", "have", "not",
+		"but", "which", "would", "been", "were", "they", "their", "there", "his", "she",
+		"you", "what", "when", "who", "it", "its", "it's", "has", "for", "after", "about":
+		return true
+	}
+	return false
+}
+
+// Languages are the languages the trigrams choose among: those of whatlanggo with an ISO
+// 639-1 code, less the ones that, on the parallel sentences of docs/languages.md, took
+// more sentences from a larger neighbour than they found of their own (Nynorsk from
+// Swedish, Bihari from Hindi, Javanese from Indonesian, …).
+var Languages = []string{
+	"af", "ar", "az", "be", "bg", "bn", "cs", "da", "de", "el", "en", "es", "et", "fa", "fi",
+	"fr", "gu", "he", "hi", "hr", "hu", "id", "it", "ja", "ka", "km", "kn", "ko", "lt", "lv",
+	"mk", "ml", "mr", "my", "nb", "ne", "nl", "pa", "pl", "pt", "ro", "ru", "si", "sk", "sl",
+	"so", "sr", "sv", "ta", "te", "th", "tl", "tr", "uk", "ur", "uz", "vi", "zh",
+}
+
+// tables returns the map of whatlanggo's languages to ISO 639-1 codes, and the options
+// that whitelist Languages; they are made on first use, so that a program that never
+// identifies a language does not pay for them.
+var tables = sync.OnceValues(func() (map[whatlanggo.Lang]string, whatlanggo.Options) {
+	m := map[whatlanggo.Lang]string{}
+	wl := map[whatlanggo.Lang]bool{}
+	keep := map[string]bool{}
+	for _, l := range Languages {
+		keep[l] = true
+	}
+	for l := range whatlanggo.Langs {
+		code := l.Iso6391()
+		if l == whatlanggo.Pes {
+			code = "fa" // whatlanggo gives Persian no ISO 639-1 code
+		}
+		if keep[code] {
+			m[l] = code
+			wl[l] = true
+		}
+	}
+	return m, whatlanggo.Options{Whitelist: wl}
+})

@@ -1,0 +1,491 @@
+package qsc
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/internal/langid"
+	"github.com/qsc-nlp/qsc/internal/match"
+	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/internal/window"
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// English is the language of the compression models: text in it goes through the English
+// tokenizer, matcher, tagger, parser and the request's method.
+const English = langid.English
+
+// MethodWindow is the name of the window: the method of the snippets of text in a language
+// without a compression model (see DoSnippets), and of the search-engine baseline on
+// English text.
+const MethodWindow = "window"
+
+// MethodLead is the method of the snippet of a document where no query term matched,
+// with SnippetRequest.NoMatch: its first sentence cut cleanly to the budget.
+const MethodLead = "lead"
+
+// maxTermTokens is the largest number of tokens of a query term in a language other than
+// English: a term of a script without spaces has a token per character.
+const maxTermTokens = 4 * MaxTermWords
+
+// language returns the language of text, given (lang, checked and normalized) or
+// identified (langid.Detect), and whether the caller gave it. Text without letters (und)
+// and Latin-script text that the identifier does not place with confidence are English.
+func language(lang, text string) (langid.Result, bool, error) {
+	if lang != "" {
+		code, err := checkLang(lang)
+		if err != nil {
+			return langid.Result{}, false, err
+		}
+		return langid.Result{Lang: code, Script: scriptOf(code, text), Sure: true}, true, nil
+	}
+	return langid.Detect(text), false, nil
+}
+
+// scriptOf returns the script of a text whose language the caller gave: the main script
+// of its first langid.SampleBytes.
+func scriptOf(lang, text string) langid.Script {
+	if lang == English {
+		return langid.Latin
+	}
+	c := langid.Count(text[:min(len(text), langid.SampleBytes)])
+	return c.Main()
+}
+
+// checkLang checks and normalizes a language code given by a caller: an ISO 639-1 or 639-3
+// code, any case, with or without a region or script subtag (pt-BR, zh_Hant): "pt", "zh".
+// Its error wraps ErrBadRequest.
+func checkLang(lang string) (string, error) {
+	code := strings.ToLower(lang)
+	if i := strings.IndexAny(code, "-_"); i >= 0 {
+		code = code[:i]
+	}
+	if len(code) < 2 || len(code) > 3 || strings.IndexFunc(code, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 || code == langid.Und {
+		return "", fmt.Errorf("%w: lang %q is not a language code (an ISO 639-1 code such as de, ja or zh, or leave it out to identify the language)", ErrBadRequest, lang)
+	}
+	return code, nil
+}
+
+// english reports whether text of language lang goes through the English pipeline:
+// English, and text without letters.
+func english(lang string) bool { return lang == English || lang == langid.Und }
+
+// foreignQuery is a query compiled for one language other than English, with its scanner.
+type foreignQuery struct {
+	q    *segment.Query
+	sc   *segment.Scanner
+	done []bool
+}
+
+// foreignOf returns the query of q's terms compiled for lang, compiling it on first use.
+func (q *termQuery) foreignOf(lang string) (*foreignQuery, error) {
+	if f, ok := q.foreign[lang]; ok {
+		return f, nil
+	}
+	sq, err := segment.Compile(q.terms, lang, maxTermTokens)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	f := &foreignQuery{q: sq, sc: sq.NewScanner(), done: make([]bool, sq.Len())}
+	if q.foreign == nil {
+		q.foreign = map[string]*foreignQuery{}
+	}
+	q.foreign[lang] = f
+	return f, nil
+}
+
+// hasNonASCII reports whether s holds a byte that is not ASCII. It reads 8 bytes at a
+// time: an English document of 4 KB costs a few hundred nanoseconds.
+func hasNonASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// hasNonASCIILetter reports whether s holds a letter or a mark outside ASCII; it decodes
+// only the runes that are not ASCII.
+func hasNonASCIILetter(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsMark(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// group returns the script s as sentences are compared with their document: Han and kana
+// are one (a Japanese sentence may be all kanji).
+func group(s langid.Script) langid.Script {
+	if s == langid.Kana {
+		return langid.Han
+	}
+	return s
+}
+
+// override returns the language of a sentence of the document, when it may differ from
+// the document's, and whether it does:
+//   - a sentence whose letters are mostly of another script (a Japanese quotation in an
+//     English report, an English sentence in a Japanese one) takes the language
+//     identified on the sentence alone;
+//   - in a document of another Latin-script language, a sentence that reads surely as
+//     English (langid.SureEnglish: English function words, ASCII letters) is English;
+//   - in an English document, a sentence of at least 6 words, with at least 2 accented
+//     letters and no English function word, takes the language the trigrams rank first
+//     when their confidence is at least 0.5 (a French sentence quoted in an English
+//     report).
+//
+// Other sentences keep the document's language: telling a French sentence from the
+// German around it takes more text than a sentence gives, and more time (docs/languages.md).
+// A sentence of an English document without a letter outside ASCII (typographic quotes
+// and dashes are not letters) is not looked at.
+func (q *termQuery) override(text string) (string, bool) {
+	if q.fixed {
+		return "", false
+	}
+	if q.script == langid.Latin {
+		if english(q.lang) {
+			if !hasNonASCIILetter(text) {
+				return "", false // ASCII, or typographic quotes and dashes
+			}
+		} else if langid.SureEnglish(text) {
+			return English, true
+		}
+	}
+	c := langid.Count(text)
+	s := c.Main()
+	switch {
+	case s == langid.None:
+		return "", false
+	case group(s) != group(q.script):
+		r := langid.Detect(text)
+		return r.Lang, r.Lang != q.lang
+	case s == langid.Latin && english(q.lang) && langid.NonASCIILetters(text) >= 2 && langid.EnglishWords(text) == 0 && len(strings.Fields(text)) >= 6:
+		lang, conf := langid.Guess(text)
+		return lang, lang != "" && !english(lang) && conf >= 0.5
+	}
+	return "", false
+}
+
+// hitLength returns the displayed length of the hit h of the sentence toks of text
+// alone, "…" marks included: the least a window with it takes.
+func (q *termQuery) hitLength(text string, toks []syntax.Token, h match.Hit) int {
+	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
+	run := []Span{{Start: toks[h.Start].Start, End: toks[h.End-1].End}}
+	q.sc2.Columns = q.columns
+	if !q.display {
+		return measure(text[run[0].Start:run[0].End], q.columns)
+	}
+	return q.sc2.Length(text, sent, run, run)
+}
+
+// measure returns the length of s in characters, or in columns.
+func measure(s string, columns bool) int {
+	if columns {
+		return display.Columns(s)
+	}
+	return utf8.RuneCountInString(s)
+}
+
+// windowOf chooses the window of a sentence of doc in language lang: toks are its tokens, hits the
+// occurrences of the query terms in them. It returns the window's tokens [lo, hi), or
+// an error wrapping ErrInfeasible when no window with a hit fits the budget. A display
+// budget (display) counts the window as shown, "…" included, in columns when columns;
+// otherwise its plain text.
+func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window.Hit, budget int, disp, columns bool) (lo, hi int, err error) {
+	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
+	l.sc.Columns = columns
+	defer func() { l.sc.Columns = false }()
+	fits := func(lo, hi int) bool {
+		l.runs = append(l.runs[:0], Span{Start: toks[lo].Start, End: toks[hi-1].End})
+		l.hits = l.hits[:0]
+		for _, h := range hits {
+			if h.Start >= lo && h.End <= hi {
+				l.hits = append(l.hits, Span{Start: toks[h.Start].Start, End: toks[h.End-1].End})
+			}
+		}
+		if !disp {
+			return measure(display.Render(doc, sent, l.runs, nil, false, false), columns) <= budget
+		}
+		return l.sc.Length(doc, sent, l.runs, l.hits) <= budget
+	}
+	lo, hi, ok := window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)})
+	if !ok {
+		short := -1
+		for _, h := range hits {
+			s := measure(doc[toks[h.Start].Start:toks[h.End-1].End], columns)
+			if short < 0 || s < short {
+				short = s
+			}
+		}
+		return 0, 0, fmt.Errorf("%w: the shortest query term takes %d characters, and with its \"…\" marks more than the budget %d", ErrInfeasible, short, budget)
+	}
+	return lo, hi, nil
+}
+
+// windowSnippet is the snippet of a candidate sentence of doc in a language without a
+// compression model: its window (windowOf). c.other is set.
+func (w *worker) windowSnippet(doc string, c *candidate, budget int, disp, columns bool) (Snippet, error) {
+	toks := c.s.Tokens
+	lo, hi, err := w.windowOf(doc, c.other.lang, toks, c.other.spans, budget, disp, columns)
+	if err != nil {
+		return Snippet{}, err
+	}
+	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
+	kept := []Span{{Start: toks[lo].Start, End: toks[hi-1].End}}
+	sn := Snippet{Sentence: sent, Kept: kept, Terms: c.terms, Lang: c.other.lang, Method: MethodWindow,
+		Text: display.Render(doc, sent, kept, nil, false, false)}
+	for _, i := range c.hits {
+		if int(i) >= lo && int(i) < hi {
+			sn.Hits = appendHit(sn.Hits, Span{Start: toks[i].Start, End: toks[i].End})
+		}
+	}
+	return sn, nil
+}
+
+// appendHit appends the span of a hit token to hits, or extends the last hit when the
+// token is written against it: the characters of 政府 are one hit.
+func appendHit(hits []Span, sp Span) []Span {
+	if n := len(hits); n > 0 && hits[n-1].End == sp.Start {
+		hits[n-1].End = sp.End
+		return hits
+	}
+	return append(hits, sp)
+}
+
+// windowHits converts the hits of a scanner to window hits.
+func windowHits(hits []match.Hit) []window.Hit {
+	out := make([]window.Hit, len(hits))
+	for i, h := range hits {
+		out[i] = window.Hit{Term: h.Term, Start: h.Start, End: h.End}
+	}
+	return out
+}
+
+// requestLang returns the language of a compression request: Request.Lang checked, or
+// identified on its text (its tokens joined by spaces).
+func requestLang(req *Request) (string, error) {
+	text := req.Text
+	if req.Tokens != nil {
+		text = strings.Join(req.Tokens, " ")
+	}
+	if len(text) > MaxSentenceBytes {
+		text = text[:MaxSentenceBytes] // sentenceOf refuses it; identify on what is allowed
+	}
+	r, _, err := language(req.Lang, text)
+	return r.Lang, err
+}
+
+// compileForeign checks and compiles the query terms of a compression request for text
+// of language lang. Its errors wrap ErrBadRequest.
+func compileForeign(terms []string, lang string) (*segment.Query, error) {
+	if len(terms) > MaxQueryTerms {
+		return nil, fmt.Errorf("%w: %d query terms, more than the maximum of %d", ErrBadRequest, len(terms), MaxQueryTerms)
+	}
+	for i, term := range terms {
+		if off := invalidUTF8(term); off >= 0 {
+			return nil, fmt.Errorf("%w: query term %d is not valid UTF-8 (byte offset %d)", ErrBadRequest, i+1, off)
+		}
+	}
+	sq, err := segment.Compile(terms, lang, maxTermTokens)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	return sq, nil
+}
+
+// foreignHits returns every occurrence of the terms of a request in the tokens of a
+// sentence of language lang, and the first occurrence of each term given; the error wraps
+// ErrInfeasible when a term is not in the sentence.
+func foreignHits(terms []string, lang string, toks []syntax.Token) (all []match.Hit, first []match.Hit, n int, err error) {
+	sq, err := compileForeign(terms, lang)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	all = sq.NewScanner().Scan(toks)
+	byTerm := make([]match.Hit, sq.Len())
+	for _, h := range all {
+		if byTerm[h.Term].End == 0 {
+			byTerm[h.Term] = h
+		}
+	}
+	for i, term := range terms {
+		h := byTerm[sq.Term(i)]
+		if h.End == 0 {
+			return nil, nil, 0, fmt.Errorf("%w: query term %q is not in the sentence (language %s)", ErrInfeasible, term, lang)
+		}
+		first = append(first, h)
+	}
+	return all, first, sq.Len(), nil
+}
+
+// foreignQueryOf resolves the query terms of a request for a sentence s of language lang
+// (split by package segment) to 1-based token ids: the first occurrence of each term.
+func foreignQueryOf(req *Request, lang string, s *syntax.Sentence) ([]int, error) {
+	_, first, _, err := foreignHits(req.Query, lang, s.Tokens)
+	if err != nil {
+		return nil, err
+	}
+	var q []int
+	for _, h := range first {
+		for id := h.Start + 1; id <= h.End; id++ {
+			q = append(q, id)
+		}
+	}
+	slices.Sort(q)
+	return slices.Compact(q), nil
+}
+
+// windowDo is Do for a sentence of language lang, not English, shown by its window: the
+// whole sentence when it fits, else the window that holds every query term (package
+// window). The budget counts what mode says; BudgetTokens counts the window's plain text.
+func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
+	var (
+		text string
+		toks []syntax.Token
+	)
+	if req.Tokens != nil || req.XPOS != nil {
+		s, err := sentenceOf(req)
+		if err != nil {
+			return nil, err
+		}
+		if req.Tokens != nil {
+			forms := make([]string, len(s.Tokens))
+			for i, t := range s.Tokens {
+				forms[i] = t.Form
+			}
+			var spans []Span
+			text, spans = display.Detokenize(forms)
+			toks = make([]syntax.Token, len(forms))
+			for i, f := range forms {
+				toks[i] = syntax.Token{Form: f, Head: syntax.NoHead, Start: spans[i].Start, End: spans[i].End}
+			}
+		}
+	}
+	if toks == nil {
+		switch {
+		case strings.TrimSpace(req.Text) == "":
+			return nil, fmt.Errorf("%w: give the sentence as tokens or text", ErrBadRequest)
+		case len(req.Text) > MaxSentenceBytes:
+			return nil, fmt.Errorf("%w: text is %d bytes, more than the maximum of %d", ErrBadRequest, len(req.Text), MaxSentenceBytes)
+		}
+		if off := invalidUTF8(req.Text); off >= 0 {
+			return nil, fmt.Errorf("%w: text is not valid UTF-8 (byte offset %d)", ErrBadRequest, off)
+		}
+		text, toks = req.Text, segment.Tokens(req.Text)
+		if len(toks) == 0 {
+			return nil, fmt.Errorf("%w: text has no words", ErrBadRequest)
+		}
+	}
+	s := &syntax.Sentence{Tokens: toks}
+	var hits []window.Hit
+	terms := 0
+	switch {
+	case req.QueryIDs != nil && req.Query != nil:
+		return nil, fmt.Errorf("%w: give either query_ids or query, not both", ErrBadRequest)
+	case req.QueryIDs != nil:
+		ids, err := queryOf(req, s)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range ids {
+			hits = append(hits, window.Hit{Term: i, Start: id - 1, End: id})
+		}
+		terms = len(ids)
+	case req.Query != nil:
+		all, _, n, err := foreignHits(req.Query, lang, toks)
+		if err != nil {
+			return nil, err
+		}
+		hits, terms = windowHits(all), n
+	default:
+		return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
+	}
+	lo, hi, err := w.windowOf(text, lang, toks, hits, req.Budget, mode != BudgetTokens, mode == BudgetColumns)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int]bool{}
+	var q []int
+	for _, h := range hits {
+		if h.Start >= lo && h.End <= hi {
+			seen[h.Term] = true
+			for id := h.Start + 1; id <= h.End; id++ {
+				q = append(q, id)
+			}
+		}
+	}
+	if len(seen) < terms {
+		return nil, fmt.Errorf("%w: the query terms are too far apart for one window of %d characters", ErrInfeasible, req.Budget)
+	}
+	slices.Sort(q)
+	q = slices.Compact(q)
+	kept := make([]int, 0, hi-lo)
+	for id := lo + 1; id <= hi; id++ {
+		kept = append(kept, id)
+	}
+	v := view{text: text, toks: toks}
+	res := &Result{Kept: kept, Sentence: s, Query: q, Text: text, view: v, terms: len(req.Query) + len(req.QueryIDs),
+		Lang: lang, Method: MethodWindow}
+	res.Compression = v.render(kept, nil, false, false)
+	return res, nil
+}
+
+// leadSnippet returns the snippet of a document of language lang where no query term
+// matched: its first sentence with a word (package segment's sentences, in any language),
+// whole when it fits the budget, else cut at the best clean end (window.Lead). The error
+// wraps ErrInfeasible when the sentence's first word alone is over the budget.
+func (e *Engine) leadSnippet(doc, lang string, budget int, disp, columns bool) ([]Snippet, error) {
+	var toks []syntax.Token
+	for start := 0; start < len(doc) && toks == nil; {
+		end := chunkEnd(doc, start, chunkBytes)
+		for _, s := range segment.Sentences(doc[start:end], start) {
+			if slices.ContainsFunc(s.Tokens, func(t syntax.Token) bool { return segment.KindOf(t.Form) != segment.Punct }) {
+				toks = s.Tokens
+				break
+			}
+		}
+		start = end
+	}
+	if toks == nil {
+		return []Snippet{}, nil // a document without a word has no sentence to show
+	}
+	w := e.pool.Get().(*worker)
+	defer e.pool.Put(w)
+	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
+	w.sc.Columns = columns
+	defer func() { w.sc.Columns = false }()
+	fits := func(lo, hi int) bool {
+		w.runs = append(w.runs[:0], Span{Start: toks[lo].Start, End: toks[hi-1].End})
+		if !disp {
+			return measure(display.Render(doc, sent, w.runs, nil, false, false), columns) <= budget
+		}
+		return w.sc.Length(doc, sent, w.runs, nil) <= budget
+	}
+	hi, ok := window.Lead(window.Options{Doc: doc, Toks: toks, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)})
+	if !ok {
+		return nil, fmt.Errorf("%w: no sentence contains a query term, and the first word of the document takes %d characters, more than the budget %d",
+			ErrInfeasible, measure(toks[0].Form, columns), budget)
+	}
+	kept := []Span{{Start: toks[0].Start, End: toks[hi-1].End}}
+	return []Snippet{{Sentence: sent, Kept: kept, Hits: []Span{}, Text: display.Render(doc, sent, kept, nil, false, false), Lang: lang, Method: MethodLead}}, nil
+}

@@ -1,0 +1,131 @@
+// Command langcompare compares language identifiers on short text: whatlanggo, lingua-go
+// (high and low accuracy modes) and qsc's internal/langid, on files of sentences, one
+// file per language (CODE.txt, a sentence a line: the PUD sentences of docs/languages.md).
+// It prints, per language, the share of sentences identified right and the wrong answers,
+// then the share over all files and the mean time per text.
+//
+//	go run . -dir /tmp/pud -lib whatlanggo [-words 5] [-join 5]
+//
+// It is a module of its own, so that lingua-go (124 MB of language models) is not a
+// dependency of qsc; docs/languages.md has the figures and the commands.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/abadojack/whatlanggo"
+	lingua "github.com/pemistahl/lingua-go"
+
+	"github.com/qsc-nlp/qsc/internal/langid"
+)
+
+func main() {
+	dir := flag.String("dir", "", "folder of CODE.txt files, a sentence a line")
+	lib := flag.String("lib", "qsc", "identifier: whatlanggo, lingua, lingua-low or qsc")
+	words := flag.Int("words", 0, "cut each sentence to its first n words (4n characters for text without spaces); 0: whole")
+	join := flag.Int("join", 1, "identify runs of this many consecutive sentences, joined by a space, as one text (a paragraph)")
+	flag.Parse()
+	files, err := filepath.Glob(filepath.Join(*dir, "*.txt"))
+	if err != nil || len(files) == 0 {
+		log.Fatalf("no CODE.txt files in %q", *dir)
+	}
+	detect, err := detector(*lib)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var n, ok int
+	var took time.Duration
+	for _, f := range files {
+		code := strings.TrimSuffix(filepath.Base(f), ".txt")
+		fh, err := os.Open(f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		fn, fok := 0, 0
+		wrong := map[string]int{}
+		var run []string
+		for sc.Scan() {
+			run = append(run, sc.Text())
+			if len(run) < *join {
+				continue
+			}
+			s := strings.Join(run, " ")
+			run = run[:0]
+			if *words > 0 {
+				s = prefix(s, *words)
+			}
+			start := time.Now()
+			got := detect(s)
+			took += time.Since(start)
+			fn++
+			if got == code {
+				fok++
+			} else {
+				wrong[got]++
+			}
+		}
+		fh.Close()
+		n, ok = n+fn, ok+fok
+		var ws []string
+		for k, v := range wrong {
+			ws = append(ws, fmt.Sprintf("%s:%d", k, v))
+		}
+		sort.Strings(ws)
+		fmt.Printf("%s\t%d\t%.3f\t%s\n", code, fn, float64(fok)/float64(fn), strings.Join(ws, " "))
+	}
+	fmt.Printf("all\t%d\t%.4f\t%.1f µs/text\n", n, float64(ok)/float64(n), float64(took.Microseconds())/float64(n))
+}
+
+// detector returns the identifier called name, as a function from text to an ISO 639-1
+// code ("?" when it gives none).
+func detector(name string) (func(string) string, error) {
+	switch name {
+	case "qsc":
+		return func(s string) string { return langid.Detect(s).Lang }, nil
+	case "whatlanggo":
+		return func(s string) string {
+			if c := whatlanggo.Detect(s).Lang.Iso6391(); c != "" {
+				return c
+			}
+			return "?"
+		}, nil
+	case "lingua", "lingua-low":
+		b := lingua.NewLanguageDetectorBuilder().FromAllLanguages()
+		if name == "lingua-low" {
+			b = b.WithLowAccuracyMode()
+		}
+		d := b.Build()
+		return func(s string) string {
+			l, ok := d.DetectLanguageOf(s)
+			if !ok {
+				return "?"
+			}
+			return strings.ToLower(l.IsoCode639_1().String())
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown identifier %q (want whatlanggo, lingua, lingua-low or qsc)", name)
+}
+
+// prefix returns the first n words of s (fields between spaces) or, for a text of fewer
+// than 3 such fields (written without spaces), its first 4n characters.
+func prefix(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) >= 3 {
+		return strings.Join(f[:min(n, len(f))], " ")
+	}
+	if utf8.RuneCountInString(s) > 4*n {
+		return string([]rune(s)[:4*n])
+	}
+	return s
+}
