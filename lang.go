@@ -206,29 +206,45 @@ func measure(s string, columns bool) int {
 	return utf8.RuneCountInString(s)
 }
 
-// windowOf chooses the window of a sentence of doc in language lang: toks are its tokens, hits the
-// occurrences of the query terms in them. It returns the window's tokens [lo, hi), or
-// an error wrapping ErrInfeasible when no window with a hit fits the budget. A display
-// budget (display) counts the window as shown, "…" included, in columns when columns;
-// otherwise its plain text.
-func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window.Hit, budget int, disp, columns bool) (lo, hi int, err error) {
+// windowOf chooses the windows of a sentence of doc in language lang: toks are its tokens, hits the
+// occurrences of the query terms in them. It returns the windows' tokens, [lo, hi) each,
+// ascending and apart, or an error wrapping ErrInfeasible when no window with a hit fits
+// the budget. One window is shown when one holds every term that fits (window.Choose);
+// otherwise one window around each group of terms that lie close together, the groups cut
+// where the terms lie farthest apart, with "…" between them, as few windows as hold
+// every term in the budget (windowRuns). A display budget (display) counts the windows
+// as shown, "…" included, in columns when columns; otherwise their plain text.
+func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window.Hit, budget int, disp, columns bool) ([][2]int, error) {
 	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
 	l.sc.Columns = columns
 	defer func() { l.sc.Columns = false }()
-	fits := func(lo, hi int) bool {
-		l.runs = append(l.runs[:0], Span{Start: toks[lo].Start, End: toks[hi-1].End})
-		l.hits = l.hits[:0]
-		for _, h := range hits {
-			if h.Start >= lo && h.End <= hi {
-				l.hits = append(l.hits, Span{Start: toks[h.Start].Start, End: toks[h.End-1].End})
+	// length measures the windows ws as shown.
+	length := func(ws [][2]int) int {
+		l.runs, l.hits = l.runs[:0], l.hits[:0]
+		for _, w := range ws {
+			l.runs = append(l.runs, Span{Start: toks[w[0]].Start, End: toks[w[1]-1].End})
+			for _, h := range hits {
+				if h.Start >= w[0] && h.End <= w[1] {
+					l.hits = append(l.hits, Span{Start: toks[h.Start].Start, End: toks[h.End-1].End})
+				}
 			}
 		}
 		if !disp {
-			return measure(display.Render(doc, sent, l.runs, nil, false, false), columns) <= budget
+			return measure(display.Render(doc, sent, l.runs, nil, false, false), columns)
 		}
-		return l.sc.Length(doc, sent, l.runs, l.hits) <= budget
+		return l.sc.Length(doc, sent, l.runs, l.hits)
 	}
-	lo, hi, ok := window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)})
+	stop := segment.StopWords(lang)
+	choose := func(hits []window.Hit, b int) (int, int, bool) {
+		fits := func(lo, hi int) bool { return length([][2]int{{lo, hi}}) <= b }
+		return window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: b, Columns: columns, Fits: fits, Stop: stop})
+	}
+	lo, hi, ok := choose(hits, budget)
+	if ok && termsIn(hits, [][2]int{{lo, hi}}) < terms(hits) {
+		if ws := windowRuns(hits, budget, choose, length); ws != nil {
+			return ws, nil
+		}
+	}
 	if !ok {
 		short := -1
 		for _, h := range hits {
@@ -237,25 +253,137 @@ func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window
 				short = s
 			}
 		}
-		return 0, 0, fmt.Errorf("%w: the shortest query term takes %d characters, and with its \"…\" marks more than the budget %d", ErrInfeasible, short, budget)
+		return nil, fmt.Errorf("%w: the shortest query term takes %d characters, and with its \"…\" marks more than the budget %d", ErrInfeasible, short, budget)
 	}
-	return lo, hi, nil
+	return [][2]int{{lo, hi}}, nil
+}
+
+// windowRuns returns windows, ascending and apart, that together hold every term of hits
+// within budget as measured by length, or nil when none is found. It cuts the terms,
+// ordered by their first hit, into k groups where consecutive terms lie farthest apart,
+// for k = 2, 3, … up to the number of terms, and gives each group a window of an equal
+// share of the budget (choose), shrinking the shares by a sixth at a time while a group
+// finds no window or the windows together do not fit; then the room left goes to each
+// group in turn, and windows that touch or overlap are joined. Its cost is at
+// most a few window.Choose calls per term.
+func windowRuns(hits []window.Hit, budget int, choose func([]window.Hit, int) (int, int, bool), length func([][2]int) int) [][2]int {
+	// The first hit of each term, by position.
+	var first []window.Hit
+	for _, h := range hits {
+		if !slices.ContainsFunc(first, func(f window.Hit) bool { return f.Term == h.Term }) {
+			first = append(first, h)
+		}
+	}
+	slices.SortFunc(first, func(a, b window.Hit) int { return a.Start - b.Start })
+	nt := len(first)
+	for k := 2; k <= nt; k++ {
+		// Cut before the k−1 terms that follow the widest gaps.
+		gaps := make([]int, 0, nt-1)
+		for i := 1; i < nt; i++ {
+			gaps = append(gaps, i)
+		}
+		slices.SortStableFunc(gaps, func(a, b int) int {
+			return (first[b].Start - first[b-1].End) - (first[a].Start - first[a-1].End)
+		})
+		cuts := slices.Clone(gaps[:k-1])
+		slices.Sort(cuts)
+		var groups [][]window.Hit
+		from := 0
+		for _, c := range append(cuts, nt) {
+			var g []window.Hit
+			for _, h := range hits {
+				if slices.ContainsFunc(first[from:c], func(f window.Hit) bool { return f.Term == h.Term }) {
+					g = append(g, h)
+				}
+			}
+			groups = append(groups, g)
+			from = c
+		}
+		for share := (budget - 2*(k-1)) / k; share > 0; share -= max(1, share/6) {
+			var ws [][2]int
+			ok := true
+			for _, g := range groups {
+				lo, hi, found := choose(g, share)
+				if !found {
+					ok = false
+					break
+				}
+				ws = append(ws, [2]int{lo, hi})
+			}
+			if !ok {
+				continue // window.Choose's estimate may pass over a share that a smaller one meets
+			}
+			if w := joined(slices.Clone(ws)); termsIn(hits, w) == nt && length(w) <= budget {
+				// The room a group left goes to the others, each in turn.
+				for i, g := range groups {
+					slack := budget - length(joined(slices.Clone(ws)))
+					if slack <= 0 {
+						break
+					}
+					if lo, hi, found := choose(g, length([][2]int{ws[i]})+slack); found {
+						old := ws[i]
+						ws[i] = [2]int{lo, hi}
+						if w := joined(slices.Clone(ws)); termsIn(hits, w) < nt || length(w) > budget {
+							ws[i] = old
+						}
+					}
+				}
+				return joined(ws)
+			}
+		}
+	}
+	return nil
+}
+
+// joined sorts windows and joins those that touch or overlap.
+func joined(ws [][2]int) [][2]int {
+	slices.SortFunc(ws, func(a, b [2]int) int { return a[0] - b[0] })
+	out := ws[:0]
+	for _, w := range ws {
+		if n := len(out); n > 0 && w[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], w[1])
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// terms returns the number of distinct terms of hits.
+func terms(hits []window.Hit) int {
+	return termsIn(hits, [][2]int{{0, int(^uint(0) >> 1)}})
+}
+
+// termsIn returns the number of distinct terms with a hit inside one of the windows ws.
+func termsIn(hits []window.Hit, ws [][2]int) int {
+	var seen []int
+	for _, h := range hits {
+		for _, w := range ws {
+			if h.Start >= w[0] && h.End <= w[1] && !slices.Contains(seen, h.Term) {
+				seen = append(seen, h.Term)
+			}
+		}
+	}
+	return len(seen)
 }
 
 // windowSnippet is the snippet of a candidate sentence of doc in a language without a
 // compression model: its window (windowOf). c.other is set.
 func (w *worker) windowSnippet(doc string, c *candidate, budget int, disp, columns bool) (Snippet, error) {
 	toks := c.s.Tokens
-	lo, hi, err := w.windowOf(doc, c.other.lang, toks, c.other.spans, budget, disp, columns)
+	ws, err := w.windowOf(doc, c.other.lang, toks, c.other.spans, budget, disp, columns)
 	if err != nil {
 		return Snippet{}, err
 	}
 	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
-	kept := []Span{{Start: toks[lo].Start, End: toks[hi-1].End}}
+	var kept []Span
+	for _, win := range ws {
+		kept = append(kept, Span{Start: toks[win[0]].Start, End: toks[win[1]-1].End})
+	}
 	sn := Snippet{Sentence: sent, Kept: kept, Terms: c.terms, Lang: c.other.lang, Method: MethodWindow,
 		Text: display.Render(doc, sent, kept, nil, false, false)}
 	for _, i := range c.hits {
-		if int(i) >= lo && int(i) < hi {
+		if slices.ContainsFunc(ws, func(win [2]int) bool { return int(i) >= win[0] && int(i) < win[1] }) {
 			sn.Hits = appendHit(sn.Hits, Span{Start: toks[i].Start, End: toks[i].End})
 		}
 	}
@@ -398,7 +526,7 @@ func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
 	}
 	s := &syntax.Sentence{Tokens: toks}
 	var hits []window.Hit
-	terms := 0
+	nterms := 0
 	switch {
 	case req.QueryIDs != nil && req.Query != nil:
 		return nil, fmt.Errorf("%w: give either query_ids or query, not both", ErrBadRequest)
@@ -410,39 +538,40 @@ func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
 		for i, id := range ids {
 			hits = append(hits, window.Hit{Term: i, Start: id - 1, End: id})
 		}
-		terms = len(ids)
+		nterms = len(ids)
 	case req.Query != nil:
 		all, _, n, err := foreignHits(req.Query, lang, toks)
 		if err != nil {
 			return nil, err
 		}
-		hits, terms = windowHits(all), n
+		hits, nterms = windowHits(all), n
 	default:
 		return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
 	}
-	lo, hi, err := w.windowOf(text, lang, toks, hits, req.Budget, mode != BudgetTokens, mode == BudgetColumns)
+	ws, err := w.windowOf(text, lang, toks, hits, req.Budget, mode != BudgetTokens, mode == BudgetColumns)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[int]bool{}
-	var q []int
-	for _, h := range hits {
-		if h.Start >= lo && h.End <= hi {
-			seen[h.Term] = true
-			for id := h.Start + 1; id <= h.End; id++ {
-				q = append(q, id)
+	var q, kept []int
+	for _, win := range ws {
+		for _, h := range hits {
+			if h.Start >= win[0] && h.End <= win[1] {
+				seen[h.Term] = true
+				for id := h.Start + 1; id <= h.End; id++ {
+					q = append(q, id)
+				}
 			}
 		}
+		for id := win[0] + 1; id <= win[1]; id++ {
+			kept = append(kept, id)
+		}
 	}
-	if len(seen) < terms {
-		return nil, fmt.Errorf("%w: the query terms are too far apart for one window of %d characters", ErrInfeasible, req.Budget)
+	if len(seen) < nterms {
+		return nil, fmt.Errorf("%w: the query terms are too far apart for the budget %d, even in one window each", ErrInfeasible, req.Budget)
 	}
 	slices.Sort(q)
 	q = slices.Compact(q)
-	kept := make([]int, 0, hi-lo)
-	for id := lo + 1; id <= hi; id++ {
-		kept = append(kept, id)
-	}
 	v := view{text: text, toks: toks}
 	res := &Result{Kept: kept, Sentence: s, Query: q, Text: text, view: v, terms: len(req.Query) + len(req.QueryIDs),
 		Lang: lang, Method: MethodWindow}

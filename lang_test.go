@@ -265,9 +265,28 @@ func TestLanguageOptions(t *testing.T) {
 	if _, err := e.Compress(ctx, "政府は水曜日、中小企業の税金を引き下げると決めた。", []string{"中小企業の税金"}, 5); !errors.Is(err, qsc.ErrInfeasible) {
 		t.Errorf("term over the budget: %v", err)
 	}
-	// Terms too far apart for one window.
-	if _, err := e.Compress(ctx, ja[:strings.Index(ja, "。")+len("。")], []string{"米国", "月曜日"}, 12); !errors.Is(err, qsc.ErrInfeasible) {
-		t.Errorf("terms apart: %v", err)
+	// Terms too far apart for one window: a window around each, "…" between them; and
+	// infeasible when even those do not fit.
+	first := ja[:strings.Index(ja, "。")+len("。")]
+	res, err = e.Compress(ctx, first, []string{"米国", "月曜日"}, 12)
+	if err != nil {
+		t.Fatalf("terms apart: %v", err)
+	}
+	if ell := res.Ellipsis(); utf8.RuneCountInString(ell) > 12 || !strings.Contains(ell, "米国") || !strings.Contains(ell, "月曜日") || strings.Count(ell, "…") < 2 {
+		t.Errorf("terms apart: %q, want both terms in windows of at most 12 characters", ell)
+	}
+	if _, err := e.Compress(ctx, first, []string{"米国", "月曜日"}, 6); !errors.Is(err, qsc.ErrInfeasible) {
+		t.Errorf("terms apart, budget 6: %v", err)
+	}
+	// A German sentence whose two terms lie at its two ends (PUD): each window uses the
+	// room the other leaves, and ends on no stop word.
+	de := "Allerdings war sie zu sehr auf kleine Posten im Westen ausgerichtet und nicht so gut für einen Überseekonflikt gerüstet."
+	res, err = e.Compress(ctx, de, []string{"gerüstet", "Allerdings"}, 72)
+	if err != nil {
+		t.Fatalf("German terms apart: %v", err)
+	}
+	if ell := res.Ellipsis(); utf8.RuneCountInString(ell) > 72 || utf8.RuneCountInString(ell) < 55 || !strings.HasPrefix(ell, "Allerdings") || !strings.HasSuffix(ell, "gerüstet.") || strings.Count(ell, "…") != 1 {
+		t.Errorf("German terms apart: %q (%d characters), want both ends in 55 to 72 characters, one cut", ell, utf8.RuneCountInString(ell))
 	}
 }
 

@@ -106,11 +106,11 @@ func Choose(o Options) (lo, hi int, ok bool) {
 				b = m - 1
 			}
 		}
-		best := c.length(lo, a)
+		best, found := c.length(lo, a), false
 		for hi := a; hi > lo; hi-- {
 			l := c.length(lo, hi)
-			if l+2*bonus < best {
-				break
+			if l+2*bonus < best && found {
+				break // shorter ends lose more than a bonus gains; but take one that is allowed
 			}
 			qh := c.endQuality(hi)
 			if qh == forbidden {
@@ -125,6 +125,7 @@ func Choose(o Options) (lo, hi int, ok bool) {
 				score -= bonus / 2
 			}
 			cands = append(cands, cand{lo, hi, terms, score})
+			found = true
 		}
 	}
 	slices.SortStableFunc(cands, func(x, y cand) int {
