@@ -141,10 +141,11 @@ func NewKey(name string, scope Scope, secret string) (Key, error) {
 // with SCOPE search, admin or metrics, KEY the key or sha256:HEX, and the optional
 // fields in any order (rate in requests per second, 0 or "none" for no limit). Blank
 // lines and lines starting with # are skipped. A key's name defaults to FILE:LINE.
-// Errors name the file and the line. The same key twice is an error.
+// Errors name the file and the line. The same key or the same name twice is an error.
 func ParseKeys(r io.Reader, file string) ([]Key, error) {
 	var keys []Key
 	seen := map[[sha256.Size]byte]int{}
+	names := map[string]int{}
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
@@ -161,7 +162,10 @@ func ParseKeys(r io.Reader, file string) ([]Key, error) {
 		if prev, ok := seen[k.hash]; ok {
 			return nil, fmt.Errorf("%s: the same key as line %d", where, prev)
 		}
-		seen[k.hash] = line
+		if prev, ok := names[k.Name]; ok {
+			return nil, fmt.Errorf("%s: name %q is the name of line %d already", where, k.Name, prev)
+		}
+		seen[k.hash], names[k.Name] = line, line
 		keys = append(keys, k)
 	}
 	if err := sc.Err(); err != nil {
