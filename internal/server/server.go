@@ -20,6 +20,12 @@
 // for unknown paths and methods. 500 is kept for faults of the server (a panic is
 // recovered, logged and answered with 500), 503 for a request that ran out of time.
 // Each request is logged as one line (method, path, status, duration, bytes).
+//
+// With keys (Config.Keys; auth.go, docs/security.md) every route but the open ones
+// (/livez, /readyz, /openapi.yaml, the page's static files, and /metrics unless
+// Config.MetricsAuth) needs "Authorization: Bearer KEY" of a scope that reaches it: 401
+// without a valid key, 403 with the wrong scope, 429 over the key's limits (admit.go).
+// Each route's scope is in the route table of NewLoading.
 package server
 
 import (
@@ -194,8 +200,8 @@ func NewLoading(cfg Config) (*Server, error) {
 	api := func(method, path string, scope Scope, h http.HandlerFunc) { route(method, path, scope, s.whenReady(h)) }
 	// pageRoute is a page for browsers: without a valid key it answers 401 with the HTML
 	// of locked, which asks for the key and then shows the page.
-	pageRoute := func(path string, scope Scope, h http.Handler, locked []byte) {
-		rt.add(http.MethodGet, path, scope, s.whenReady(h), locked)
+	pageRoute := func(path string, scope Scope, h http.Handler, shell []byte) {
+		rt.add(http.MethodGet, path, scope, s.whenReady(h), shell)
 	}
 	api(http.MethodPost, "/v1/compress", ScopeSearch, s.compress)
 	api(http.MethodPost, "/v1/snippets", ScopeSearch, s.snippets)
