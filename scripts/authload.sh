@@ -12,6 +12,7 @@
 #
 #   scripts/authload.sh                 # 3 rounds of 30 s each
 #   ROUNDS=5 DURATION=20s scripts/authload.sh
+#   NICE=-10 scripts/authload.sh        # servers and wrk at nice -10, on a shared machine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,15 +21,17 @@ rounds=${ROUNDS:-3}
 conns=${CONNECTIONS:-16}
 open_port=${PORT:-18080}
 keys_port=$((open_port + 1))
+run=()
+if [ -n "${NICE:-}" ]; then run=(nice -n "$NICE"); fi
 key=search-key-$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
 
 tmp=$(mktemp -d)
 go build -o "$tmp/qsc" ./cmd/qsc
 printf 'admin %s name=ops\nsearch %s name=bench\n' "admin-key-$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')" "$key" >"$tmp/keys.txt"
 chmod 600 "$tmp/keys.txt"
-"$tmp/qsc" serve --addr "127.0.0.1:$open_port" 2>/dev/null &
+"${run[@]}" "$tmp/qsc" serve --addr "127.0.0.1:$open_port" 2>/dev/null &
 open_pid=$!
-"$tmp/qsc" serve --addr "127.0.0.1:$keys_port" --keys "$tmp/keys.txt" --rate-limit 1000000 2>/dev/null &
+"${run[@]}" "$tmp/qsc" serve --addr "127.0.0.1:$keys_port" --keys "$tmp/keys.txt" --rate-limit 1000000 2>/dev/null &
 keys_pid=$!
 trap 'kill "$open_pid" "$keys_pid" 2>/dev/null; wait "$open_pid" "$keys_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 until curl -sf "http://127.0.0.1:$open_port/readyz" >/dev/null && curl -sf "http://127.0.0.1:$keys_port/readyz" >/dev/null; do sleep 0.2; done
@@ -40,15 +43,15 @@ hz=$(getconf CLK_TCK)
 busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; } # user nice system irq softirq steal
 used() { awk '{print $14 + $15}' "/proc/$1/stat"; }                      # utime + stime of a process
 echo "go: $(go version | cut -d' ' -f3-), cores: $(nproc), $conns connections, $duration per run, $rounds rounds"
-KEY= wrk -t1 -c"$conns" -d5s -s scripts/compress.lua "http://127.0.0.1:$open_port/v1/compress" >/dev/null # warm-up
-KEY=$key wrk -t1 -c"$conns" -d5s -s scripts/compress.lua "http://127.0.0.1:$keys_port/v1/compress" >/dev/null
+KEY= "${run[@]}" wrk -t1 -c"$conns" -d5s -s scripts/compress.lua "http://127.0.0.1:$open_port/v1/compress" >/dev/null # warm-up
+KEY=$key "${run[@]}" wrk -t1 -c"$conns" -d5s -s scripts/compress.lua "http://127.0.0.1:$keys_port/v1/compress" >/dev/null
 for ((r = 1; r <= rounds; r++)); do
 	for mode in off on; do
 		if [ "$mode" = off ]; then port=$open_port k=; else port=$keys_port k=$key; fi
 		if [ "$mode" = off ]; then pid=$open_pid; else pid=$keys_pid; fi
 		echo "round=$r keys=$mode load_average_before=\"$(loadavg)\" at $(date -u +%FT%TZ)"
 		b0=$(busy) s0=$(used "$pid")
-		KEY=$k wrk -t1 -c"$conns" -d"$duration" --latency -s scripts/compress.lua "http://127.0.0.1:$port/v1/compress" >"$tmp/run.txt" &
+		KEY=$k "${run[@]}" wrk -t1 -c"$conns" -d"$duration" --latency -s scripts/compress.lua "http://127.0.0.1:$port/v1/compress" >"$tmp/run.txt" &
 		wrkpid=$!
 		sleep 0.05
 		w0=$(used "$wrkpid" 2>/dev/null || echo 0)
