@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -99,6 +100,7 @@ type operation struct {
 	scope        Scope  // its x-qsc-scope
 	target       string // a concrete path and query
 	body         string
+	documented   map[int]bool // the statuses openapi.yaml gives the operation
 }
 
 // operations returns every operation of openapi.yaml, each with a request made from the
@@ -116,7 +118,12 @@ func operations(t *testing.T) []operation {
 	var ops []operation
 	for _, path := range doc.Paths.InMatchingOrder() {
 		for method, op := range doc.Paths.Value(path).Operations() {
-			o := operation{method: method, path: path}
+			o := operation{method: method, path: path, documented: map[int]bool{}}
+			for code := range op.Responses.Map() {
+				if n, err := strconv.Atoi(code); err == nil {
+					o.documented[n] = true
+				}
+			}
 			name, _ := op.Extensions["x-qsc-scope"].(string)
 			switch name {
 			case "open":
@@ -209,8 +216,11 @@ func call(t *testing.T, ts *httptest.Server, o operation, key string) exchange {
 // the server's route has the scope that openapi.yaml gives it (x-qsc-scope), and every
 // route of the server is in openapi.yaml. A route that is not open answers 401 without a
 // key and with an unknown one, 403 with a key of the wrong scope, and 2xx with a key of
-// its scope and with the admin key; an open route answers without a key. Every answer
-// follows openapi.yaml. A route added to openapi.yaml is covered without a change here.
+// its scope and with the admin key (or, past the keys, the route's own 404, 409 or 422
+// that openapi.yaml documents, as for a task id that the example cannot know); an open
+// route answers without a key. Every answer follows openapi.yaml. A route added to
+// openapi.yaml is covered without a change here: it needs an x-qsc-scope, and examples
+// for its JSON body and its required query parameters.
 func TestAuthEveryRoute(t *testing.T) {
 	ops := operations(t)
 	if len(ops) < 13 {
@@ -271,13 +281,27 @@ func TestAuthEveryRoute(t *testing.T) {
 					continue
 				}
 				for _, key := range []string{keyOf(scope), adminText} {
-					if ex := call(t, ts, o, key); ex.status < 200 || ex.status > 299 {
+					if ex := call(t, ts, o, key); !served(t, o, ex) {
 						t.Errorf("%s %s (%s) with a key of scope %s: %d %s, want 2xx", o.method, o.target, scope, s.keys.find(key).key.Scope, ex.status, ex.body)
 					}
 				}
 			}
 		})
 	}
+}
+
+// served reports whether an answer is the route's own: 2xx, or a 404, 409 or 422 that
+// openapi.yaml documents for the operation (a task or document that the example does not
+// name, or that a DELETE just removed), which is logged.
+func served(t *testing.T, o operation, ex exchange) bool {
+	switch {
+	case ex.status >= 200 && ex.status <= 299:
+		return true
+	case (ex.status == 404 || ex.status == 409 || ex.status == 422) && o.documented[ex.status]:
+		t.Logf("%s %s: %d %s", o.method, o.target, ex.status, ex.body)
+		return true
+	}
+	return false
 }
 
 // TestLockedPages: a browser that navigates to a page of a server with keys sends none;
@@ -591,7 +615,7 @@ func TestIngestSlot(t *testing.T) {
 func TestNoKeysAllOpen(t *testing.T) {
 	_, ts, _ := keyServer(t, Config{Keys: []Key{}})
 	for _, o := range operations(t) {
-		if ex := call(t, ts, o, ""); ex.status < 200 || ex.status > 299 {
+		if ex := call(t, ts, o, ""); !served(t, o, ex) {
 			t.Errorf("%s %s without keys: %d %s", o.method, o.target, ex.status, ex.body)
 		}
 	}
