@@ -185,16 +185,20 @@ func parseKeyLine(text, where string) (Key, error) {
 	}
 	scope, err := ParseScope(f[0])
 	if err != nil {
+		if len(f[0]) > len("metrics") { // not echoed: it may be a key written first
+			return Key{}, errors.New("the line must start with its scope: search, admin or metrics")
+		}
 		return Key{}, err
 	}
 	k, err := NewKey(where, scope, f[1])
 	if err != nil {
 		return Key{}, err
 	}
-	for _, field := range f[2:] {
+	for i, field := range f[2:] {
 		name, v, ok := strings.Cut(field, "=")
 		if !ok || v == "" {
-			return Key{}, fmt.Errorf("%q: want name=NAME, rate=N, burst=N or ingests=N", field)
+			// Not echoed: it may be a key written in the wrong place.
+			return Key{}, fmt.Errorf("field %d is not name=NAME, rate=N, burst=N or ingests=N (the key goes second, after the scope)", i+3)
 		}
 		switch name {
 		case "name":

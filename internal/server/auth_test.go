@@ -518,10 +518,17 @@ search  another-key-0123456789 rate=none
 		{"search " + searchText + " rat=5\n", `keys.txt:1: unknown field "rat": want name, rate, burst or ingests`},
 		{"search " + searchText + " rate=fast\n", "keys.txt:1: rate=fast: want requests per second"},
 		{"search " + searchText + " burst=0\n", "keys.txt:1: burst=0: want a whole number of at least 1"},
-		{"search " + searchText + " name\n", `keys.txt:1: "name": want name=NAME`},
+		{"search " + searchText + " name\n", "keys.txt:1: field 3 is not name=NAME"},
 	} {
 		if _, err := ParseKeys(strings.NewReader(c.file), "keys.txt"); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("ParseKeys(%q): %v, want %q", c.file, err, c.err)
+		}
+	}
+	// An error never shows a key, wherever it stands on its line.
+	for _, line := range []string{"search name=x " + searchText, "search " + adminText + " " + searchText, "srch " + searchText, searchText, searchText + " search"} {
+		_, err := ParseKeys(strings.NewReader(line+"\n"), "keys.txt")
+		if err == nil || strings.Contains(err.Error(), searchText) || strings.Contains(err.Error(), adminText) {
+			t.Errorf("ParseKeys(%q): %v", line, err)
 		}
 	}
 }
