@@ -98,14 +98,6 @@ type Config struct {
 	// DefaultMaxDocumentsBodyBytes); a larger body gets 413. PUT /v1/documents/{id} has
 	// MaxBodyBytes, room for one document of the largest size.
 	MaxDocumentsBodyBytes int64
-	// IngestGate, when not nil, is called first by each request that writes documents
-	// (POST /v1/documents, PUT and DELETE /v1/documents/{id}), before its body is read.
-	// When it returns ok, the request goes on, and release (which may be nil) is called
-	// once when its ingest ends: with the answer, or, for a batch run as a task, when the
-	// task ends. When it returns !ok, it has written the answer itself (429 with
-	// Retry-After, say) and the request ends there. This is where a limit on the ingests
-	// that each API key runs at once hooks in; nil admits every request.
-	IngestGate func(w http.ResponseWriter, r *http.Request) (release func(), ok bool)
 	// YieldCPU makes a request that has compressed offer its core to any thread waiting
 	// for one (sched_yield, on Linux; nothing elsewhere) before the next compression
 	// starts on it. When every core is busy compressing, a thread woken by the network
@@ -235,6 +227,7 @@ func NewLoading(cfg Config) (*Server, error) {
 	api(http.MethodGet, "/v1/search", ScopeSearch, s.search)
 	api(http.MethodGet, "/v1/documents/{id...}", ScopeSearch, s.document)
 	// The document API (documents.go, tasks.go): it changes the collection, so admin.
+	// Each write also takes one of its key's ingest slots (ingestSlot, --max-ingests).
 	api(http.MethodPost, "/v1/documents", ScopeAdmin, s.postDocuments)
 	api(http.MethodPut, "/v1/documents/{id...}", ScopeAdmin, s.putDocument)
 	api(http.MethodDelete, "/v1/documents/{id...}", ScopeAdmin, s.deleteDocument)
