@@ -116,7 +116,7 @@ func checkOpen(ctx context.Context, o serveOptions, haveKeys bool) error {
 	if !own || haveKeys || o.insecureOpen || loopbackOnly(ctx, o.addr) {
 		return nil
 	}
-	return usagef("refusing to serve your documents (--index/--docs) on %s without a key: anyone who reaches that address could read and search them all.\n"+
+	return usagef("refusing to serve your documents (--index/--docs) on %s without a key: anyone who reaches that address could read and search them all, and change or delete them through the document API.\n"+
 		"Give a key: --api-key KEY (or QSC_API_KEY) for one admin key, or --keys FILE for keys with scopes (docs/security.md);\n"+
 		"or listen on loopback only (--addr 127.0.0.1:PORT), e.g. behind a reverse proxy that checks who comes in;\n"+
 		"or, on a network where everyone may read every document, say so with --insecure-open", o.addr)
