@@ -5,6 +5,11 @@
 -- status of 400 or more).
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
+-- KEY, when set, is sent as "Authorization: Bearer KEY" (scripts/authload.sh).
+local key = os.getenv("KEY")
+if key and key ~= "" then
+   wrk.headers["Authorization"] = "Bearer " .. key
+end
 wrk.body = '{"id":"1","text":"Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries.","query":["police","Syracuse"],"budget":40}'
 
 function done(summary, latency, requests)

@@ -91,10 +91,13 @@ type killServer struct {
 	mu   *sync.Mutex
 }
 
-// startKillServer starts `qsc serve --index dir` and waits until it listens.
+// startKillServer starts `qsc serve --index dir` (without keys) and waits until it
+// listens.
 func startKillServer(t *testing.T, dir string) *killServer {
 	t.Helper()
-	cmd := exec.Command(qscBinary(t), "serve", "--addr", "127.0.0.1:0", "--index", dir)
+	// --max-ingests above what the writers can have at once (3 requests, 17 tasks), so
+	// that no write gets 429: the test is about durability, not the limit.
+	cmd := exec.Command(qscBinary(t), "serve", "--addr", "127.0.0.1:0", "--index", dir, "--max-ingests", "64")
 	cmd.Env = append(os.Environ(), "CI=true")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

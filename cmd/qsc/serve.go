@@ -46,6 +46,14 @@ type serveOptions struct {
 	// memoryLimit is the runtime's soft memory limit in bytes (0: the runtime's own,
 	// from GOMEMLIMIT).
 	memoryLimit int64
+	// Keys (serve_auth.go, docs/security.md): an admin key, a search key, a keys file.
+	apiKey, searchKey, keysFile string
+	metricsAuth                 bool
+	insecureOpen                bool
+	// keyLimits are the limits of a key that its line of the keys file does not set.
+	keyLimits       server.Limits
+	tlsCert, tlsKey string
+	args            []string // the command line, to warn of keys on it
 }
 
 // serveReady, when set (by tests), is called with the listening address once the server
@@ -70,6 +78,16 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.spareProc, "spare-proc", true, "run one Go processor more than the compression slots (--max-in-flight), so that requests are read as they arrive while every slot compresses")
 	fs.Int64Var(&o.bodyInFlight, "max-body-in-flight", 0, "request bodies held in memory at once, in bytes, in each of two lanes (bodies up to 192 KiB, larger ones); a request waits unread until its body fits (0: 4 × --max-body)")
 	fs.Int64Var(&o.memoryLimit, "memory-limit", 0, "soft memory limit of the Go runtime, in bytes: the garbage collector works harder as the heap nears it (0: GOMEMLIMIT, else none)")
+	fs.StringVar(&o.apiKey, "api-key", "", "an API key of scope admin (everything); with a key, every route but /livez, /readyz, /metrics, /openapi.yaml and the page's static files needs Authorization: Bearer KEY (docs/security.md). Prefer the variable to the flag: the process list shows flags")
+	fs.StringVar(&o.searchKey, "search-key", "", "an API key of scope search: the page, search, snippets, compress and reading documents, nothing that changes the collection")
+	fs.StringVar(&o.keysFile, "keys", "", "a file of API keys, one per line: SCOPE KEY [name=NAME] [rate=N] [burst=N] [ingests=N], SCOPE search, admin or metrics, KEY the key or sha256:HEX of it; # comments")
+	fs.BoolVar(&o.metricsAuth, "metrics-auth", false, "put /metrics behind a key of scope metrics or admin (open by default)")
+	fs.BoolVar(&o.insecureOpen, "insecure-open", false, "serve --index/--docs without a key on an address others can reach (refused otherwise): only on a network where everyone may read every document")
+	fs.Float64Var(&o.keyLimits.Rate, "rate-limit", 0, "requests per second per key, on average (0: no limit); beyond, 429 with Retry-After. A line of --keys may set its own (rate=N)")
+	fs.IntVar(&o.keyLimits.Burst, "rate-burst", 0, "requests a key may make at once above --rate-limit (0: the rate, at least 1); burst=N in --keys")
+	fs.IntVar(&o.keyLimits.Ingests, "max-ingests", server.DefaultIngests, "document ingests a key runs at once (beyond, 429); ingests=N in --keys")
+	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; the chain, leaf first), with --tls-key; read again when it changes")
+	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key (PEM) of --tls-cert")
 	if err := envFlags(fs, os.LookupEnv); err != nil {
 		return err
 	}
@@ -91,6 +109,13 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if o.bodyInFlight < 0 || o.memoryLimit < 0 {
 		return usagef("--max-body-in-flight and --memory-limit must be 0 or positive")
 	}
+	if o.keyLimits.Rate < 0 || o.keyLimits.Burst < 0 || o.keyLimits.Ingests < 1 {
+		return usagef("--rate-limit and --rate-burst must be 0 or positive, --max-ingests at least 1")
+	}
+	if o.insecureOpen && (o.apiKey != "" || o.searchKey != "" || o.keysFile != "") {
+		return usagef("--insecure-open serves without keys; it cannot go with --api-key, --search-key or --keys")
+	}
+	o.args = args
 	if err := checkCollection(o); err != nil {
 		return err
 	}
@@ -130,6 +155,17 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	}
 	log := slog.New(h)
 	start := time.Now()
+	keys, err := serveKeys(o, o.args, log)
+	if err != nil {
+		return err
+	}
+	if err := checkOpen(ctx, o, len(keys) > 0); err != nil {
+		return err
+	}
+	tlsCfg, err := tlsConfig(o, log)
+	if err != nil {
+		return err
+	}
 	// Listen first, so that a busy address fails at once; connections wait for the models.
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -144,7 +180,8 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	// Serve at once: /livez answers, /readyz says 503 until the models and the index are
 	// loaded, and so does every other route.
 	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout,
-		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight})
+		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight,
+		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg})
 	if err != nil {
 		return err
 	}
@@ -157,8 +194,16 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		<-served
 		return err
 	}
-	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "max_in_flight", inFlight, "gomaxprocs", procs,
-		"yield", o.yield, "accurate", o.accurate, "memory_limit", debug.SetMemoryLimit(-1))
+	scheme := "http"
+	if tlsCfg != nil {
+		scheme = "https"
+	}
+	log.Info("listening", "url", scheme+"://"+ln.Addr().String()+"/", "max_in_flight", inFlight, "gomaxprocs", procs,
+		"yield", o.yield, "accurate", o.accurate, "memory_limit", debug.SetMemoryLimit(-1),
+		"keys", len(keys), "metrics_auth", o.metricsAuth && len(keys) > 0)
+	if len(keys) > 0 && tlsCfg == nil && !loopbackOnly(ctx, o.addr) {
+		log.Warn("keys and documents travel in clear text on this address: give --tls-cert and --tls-key, or put a TLS reverse proxy in front (docs/security.md)", "addr", o.addr)
+	}
 	eng, err := qsc.NewWithOptions(qsc.Options{Seed: o.seed, Accurate: o.accurate})
 	if err == nil {
 		// Load the default method now, so that the first request does not wait for it.

@@ -26,14 +26,20 @@ type served struct {
 	seen []string      // the log lines read so far
 }
 
-var listening = regexp.MustCompile(`msg=listening url=(http://[^ ]+)/`)
+var listening = regexp.MustCompile(`msg=listening url=(https?://[^ ]+)/`)
 
 // startServe starts the built qsc binary with `serve --addr 127.0.0.1:0` and args, and
 // waits until it is ready.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv is startServe with the environment variables env added.
+func startServeEnv(t *testing.T, env []string, args ...string) *served {
+	t.Helper()
 	cmd := exec.Command(qscBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "CI=true")
+	cmd.Env = append(append(os.Environ(), "CI=true"), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -2,11 +2,16 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Admission. A request with a body is admitted in two steps, each in its lane:
@@ -215,4 +220,112 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 		return s.cfg.MaxDocumentsBodyBytes
 	}
 	return s.cfg.MaxBodyBytes
+}
+
+// Limits per key. Before the steps above, a request with a key (auth.go) takes a token
+// from its key's bucket: Limits.Rate tokens a second, at most Limits.Burst at once (a
+// key without a rate takes none). With none left it is answered at once, unread: 429
+// with Retry-After, the seconds until the bucket has a token again, and a JSON error.
+// A key also runs at most Limits.Ingests document ingests at once (ingestSlot); without
+// keys, every request shares the server's open principal and its ingests. The buckets
+// cost a mutex and no allocation per request (docs/reliability.md measures the load
+// with keys on).
+
+// DefaultIngests is the document ingests a key runs at once when neither its line of
+// the keys file nor Config.KeyLimits says.
+const DefaultIngests = 2
+
+// ingestRetry is the Retry-After of a 429 for an ingest beyond the key's limit: an
+// ingest takes seconds, and its end cannot be foreseen.
+const ingestRetry = 5 * time.Second
+
+// principal is who a request acts as: a key with its limits, or the open principal of a
+// server without keys.
+type principal struct {
+	key     Key
+	limits  Limits        // resolved: no zero field; negative means none
+	bucket  *rate.Limiter // nil: no rate limit
+	ingests chan struct{} // one element per ingest running; nil: no limit
+}
+
+// newPrincipal returns the principal of k, its zero limits taken from def.
+func newPrincipal(k Key, def Limits) *principal {
+	l := k.Limits
+	if l.Rate == 0 {
+		l.Rate = def.Rate
+	}
+	if l.Burst == 0 {
+		l.Burst = def.Burst
+	}
+	if l.Ingests == 0 {
+		l.Ingests = def.Ingests
+	}
+	if l.Ingests == 0 {
+		l.Ingests = DefaultIngests
+	}
+	p := &principal{key: k}
+	if l.Rate > 0 {
+		if l.Burst <= 0 {
+			l.Burst = max(1, int(math.Ceil(l.Rate)))
+		}
+		p.bucket = rate.NewLimiter(rate.Limit(l.Rate), l.Burst)
+	} else {
+		l.Rate, l.Burst = -1, -1
+	}
+	if l.Ingests > 0 {
+		p.ingests = make(chan struct{}, l.Ingests)
+	}
+	p.limits = l
+	return p
+}
+
+// allow takes a token from p's bucket, or answers 429 and returns false.
+func (s *Server) allow(w http.ResponseWriter, r *http.Request, p *principal) bool {
+	if p.bucket == nil {
+		return true
+	}
+	now := time.Now()
+	if p.bucket.AllowN(now, 1) {
+		return true
+	}
+	wait := time.Duration((1 - p.bucket.TokensAt(now)) / p.limits.Rate * float64(time.Second))
+	tooMany(w, wait, fmt.Sprintf("key %s is over its rate of %g requests/s (burst %d)", p.key.Name, p.limits.Rate, p.limits.Burst))
+	return false
+}
+
+// tooMany answers 429 with Retry-After: wait, rounded up to whole seconds (at least 1).
+func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
+	secs := max(1, int64(math.Ceil(wait.Seconds())))
+	w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	writeError(w, http.StatusTooManyRequests, fmt.Sprintf("%s; retry after %d s", why, secs))
+}
+
+// ingestSlot takes one of the ingest slots of the request's key (or of the open
+// principal), for a handler that ingests documents:
+//
+//	release, ok := s.ingestSlot(w, r)
+//	if !ok {
+//		return // answered 429
+//	}
+//	defer release()
+//
+// It does not wait: with every slot of the key taken it answers 429 with Retry-After
+// and returns false. A background ingest (a task) keeps its slot until it ends.
+func (s *Server) ingestSlot(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	p := s.principalOf(r)
+	if p.ingests == nil {
+		return func() {}, true
+	}
+	select {
+	case p.ingests <- struct{}{}:
+		var once sync.Once
+		return func() { once.Do(func() { <-p.ingests }) }, true
+	default:
+		who := "the server"
+		if p.key.Name != "" {
+			who = "key " + p.key.Name
+		}
+		tooMany(w, ingestRetry, fmt.Sprintf("%s runs %d ingests already, its limit", who, p.limits.Ingests))
+		return nil, false
+	}
 }

@@ -40,6 +40,55 @@ func BenchmarkCompressHTTP(b *testing.B) {
 		`{"id":"1","text":"Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries.","query":["police","Syracuse"],"budget":40}`)
 }
 
+// BenchmarkCompressHTTPKeys is BenchmarkCompressHTTP on a server with keys and a
+// per-key rate far above the load: each request is authorized (SHA-256 of the key,
+// compared with every stored hash) and takes a token (docs/reliability.md, "Keys on").
+func BenchmarkCompressHTTPKeys(b *testing.B) {
+	keys := testKeys(b)
+	s, err := New(Config{Engine: engine(b), Keys: keys, KeyLimits: Limits{Rate: 1e9}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	body := []byte(`{"id":"1","text":"Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries.","query":["police","Syracuse"],"budget":40}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("POST", "/v1/compress", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+searchText)
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// BenchmarkGuard is the access control and rate of one request alone, with keys and
+// without.
+func BenchmarkGuard(b *testing.B) {
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	for _, withKeys := range []bool{false, true} {
+		b.Run(map[bool]string{false: "open", true: "keys"}[withKeys], func(b *testing.B) {
+			cfg := Config{Engine: engine(b), KeyLimits: Limits{Rate: 1e9}}
+			if withKeys {
+				cfg.Keys = testKeys(b)
+			}
+			s, err := New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			h := s.guard(ScopeSearch, nil, next)
+			req := httptest.NewRequest("POST", "/v1/compress", nil)
+			req.Header.Set("Authorization", "Bearer "+searchText)
+			w := httptest.NewRecorder()
+			b.ReportAllocs()
+			for b.Loop() {
+				h.ServeHTTP(w, req)
+			}
+		})
+	}
+}
+
 // BenchmarkSnippetsHTTP is one POST /v1/snippets of a five-sentence document of the demo
 // collection, three snippets.
 func BenchmarkSnippetsHTTP(b *testing.B) {

@@ -18,6 +18,12 @@ import (
 // /v1/tasks/{id}. It writes to a collection on disk only (--index DIR): a collection in
 // memory would lose the writes at the next restart, so they get 409.
 //
+// Each write takes one of the ingest slots of its key (ingestSlot; --max-ingests, or
+// ingests=N in the keys file) before it reads its body, and gives it back with its
+// answer, or, for a batch run as a task, when the task ends. With every slot of its key
+// taken, a write gets 429 with Retry-After. Reads (GET /v1/documents/{id}, GET
+// /v1/tasks/{id}) take no slot.
+//
 // Every 2xx answer is a promise that a crash does not break: 200 and 201 come after the
 // write is committed (docindex: bleve's batch, synced to disk), 202 after the batch is
 // written to the index's task folder (tasks.go), from which the next server resumes it.
@@ -72,22 +78,6 @@ func (s *Server) writable(w http.ResponseWriter) bool {
 		return false
 	}
 	return true
-}
-
-// gate asks Config.IngestGate to admit a request that writes documents; when it returns
-// false the answer is written. The release it returns is never nil.
-func (s *Server) gate(w http.ResponseWriter, r *http.Request) (func(), bool) {
-	if s.cfg.IngestGate == nil {
-		return func() {}, true
-	}
-	release, ok := s.cfg.IngestGate(w, r)
-	if !ok {
-		return nil, false
-	}
-	if release == nil {
-		release = func() {}
-	}
-	return release, true
 }
 
 // bodyFormat returns the format of a batch's body from its Content-Type, or from its
@@ -178,7 +168,7 @@ func (s *Server) postDocuments(w http.ResponseWriter, r *http.Request) {
 	if !s.writable(w) {
 		return
 	}
-	release, ok := s.gate(w, r)
+	release, ok := s.ingestSlot(w, r)
 	if !ok {
 		return
 	}
@@ -278,7 +268,7 @@ func (s *Server) putDocument(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("no document id in the path: PUT /v1/documents/{id}"))
 		return
 	}
-	release, ok := s.gate(w, r)
+	release, ok := s.ingestSlot(w, r)
 	if !ok {
 		return
 	}
@@ -325,7 +315,7 @@ func (s *Server) deleteDocument(w http.ResponseWriter, r *http.Request) {
 	if !s.writable(w) {
 		return
 	}
-	release, ok := s.gate(w, r)
+	release, ok := s.ingestSlot(w, r)
 	if !ok {
 		return
 	}

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,9 +101,15 @@ func decode[T any](t *testing.T, ex exchange) T {
 // waitTask polls GET /v1/tasks/{id} until the task is finished, and returns it.
 func waitTask(t *testing.T, ts *httptest.Server, id string) taskInfo {
 	t.Helper()
+	return waitTaskKey(t, ts, id, "")
+}
+
+// waitTaskKey is waitTask on a server with keys: it asks with the key text ("": none).
+func waitTaskKey(t *testing.T, ts *httptest.Server, id, key string) taskInfo {
+	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		ex := do(t, ts, "GET", "/v1/tasks/"+id, "", true)
+		ex := call(t, ts, operation{method: "GET", target: "/v1/tasks/" + id}, key)
 		if ex.status != 200 {
 			t.Fatalf("task %s: %d %s", id, ex.status, ex.body)
 		}
@@ -455,7 +460,9 @@ func TestTasks(t *testing.T) {
 // TestTaskQueueFull: with maxQueuedTasks batches waiting, the next gets 503 and
 // Retry-After.
 func TestTaskQueueFull(t *testing.T) {
-	d := newDocServer(t, Config{}, "")
+	// No limit on the ingests at once (each task keeps its slot until it ends), so that
+	// the queue fills.
+	d := newDocServer(t, Config{KeyLimits: Limits{Ingests: -1}}, "")
 	holdLargeTurns(t, d.s)
 	for i := range maxQueuedTasks + 2 { // one runs, maxQueuedTasks wait
 		ex := send(t, d.ts, "POST", "/v1/documents?async=true", "application/x-ndjson", batch(1, 0, fmt.Sprint("q", i, "-")), false)
@@ -568,49 +575,67 @@ func TestIngestPath(t *testing.T) {
 	}
 }
 
-// TestIngestGate: Config.IngestGate is asked before a write reads its body; a refusal is
-// its own answer; release comes with the answer, or at the end of a task.
-func TestIngestGate(t *testing.T) {
-	var admitted, released atomic.Int32
-	var refuse atomic.Bool
-	gate := func(w http.ResponseWriter, r *http.Request) (func(), bool) {
-		if refuse.Load() {
-			w.Header().Set("Retry-After", "3")
-			writeError(w, http.StatusTooManyRequests, "too many ingests for this key")
-			return nil, false
-		}
-		admitted.Add(1)
-		return func() { released.Add(1) }, true
-	}
-	d := newDocServer(t, Config{IngestGate: gate}, "")
-	send(t, d.ts, "PUT", "/v1/documents/a", "application/json", `{"text":"A."}`, true)
-	send(t, d.ts, "POST", "/v1/documents", "application/json", `[{"id":"b","text":"B."}]`, true)
-	do(t, d.ts, "DELETE", "/v1/documents/a", "", true)
-	if admitted.Load() != 3 || released.Load() != 3 {
-		t.Errorf("synchronous writes: %d admitted, %d released", admitted.Load(), released.Load())
-	}
-	release := holdLargeTurns(t, d.s)
-	ex := send(t, d.ts, "POST", "/v1/documents?async=true", "application/json", `[{"id":"c","text":"C."}]`, true)
-	if ex.status != 202 || released.Load() != 3 {
-		t.Errorf("a task's gate is released with the 202: %d, %d released", ex.status, released.Load())
-	}
-	release()
-	waitTask(t, d.ts, decode[taskInfo](t, ex).ID)
-	if released.Load() != 4 {
-		t.Errorf("the task's gate is not released at its end: %d", released.Load())
-	}
-	refuse.Store(true)
-	req, _ := http.NewRequest("PUT", d.ts.URL+"/v1/documents/d", strings.NewReader(`{"text":"D."}`))
-	resp, err := d.ts.Client().Do(req) // 429 is the gate's answer, not in openapi.yaml here
+// TestIngestLimit: each write of the document API takes one of its key's ingest slots
+// (ingestSlot, --max-ingests) before it reads its body; a synchronous write gives it back
+// with its answer, a batch run as a task when the task ends. With every slot of the key
+// taken, a write gets 429 with Retry-After and changes nothing, while reads and the
+// writes of another key go on. Without keys, every write shares the server's slots.
+func TestIngestLimit(t *testing.T) {
+	const etlText = "etl-key-0123456789abcdef"
+	etl, err := NewKey("etl", ScopeAdmin, etlText)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" || d.x.Len() != 2 {
-		t.Errorf("refused: %d %v", resp.StatusCode, resp.Header)
-	}
-	if ex := do(t, d.ts, "GET", "/v1/documents/b", "", true); ex.status != 200 {
-		t.Errorf("reads are not gated: %d", ex.status)
+	for _, withKeys := range []bool{true, false} {
+		t.Run(fmt.Sprintf("keys=%v", withKeys), func(t *testing.T) {
+			cfg, key, who := Config{KeyLimits: Limits{Ingests: 1}}, "", "the server"
+			if withKeys {
+				cfg.Keys, key, who = append(testKeys(t), etl), adminText, "key ops"
+			}
+			d := newDocServer(t, cfg, "")
+			req := func(method, target, body, key string) exchange {
+				t.Helper()
+				return call(t, d.ts, operation{method: method, target: target, body: body}, key)
+			}
+			for _, w := range [][3]string{{"PUT", "/v1/documents/a", `{"text":"A."}`},
+				{"POST", "/v1/documents", `[{"id":"b","text":"B."}]`}, {"DELETE", "/v1/documents/a", ""}} {
+				if ex := req(w[0], w[1], w[2], key); ex.status != 200 && ex.status != 201 {
+					t.Fatalf("%s %s, one write at a time: %d %s", w[0], w[1], ex.status, ex.body)
+				}
+			}
+			release := holdLargeTurns(t, d.s) // the task waits to annotate, and keeps its slot
+			ex := req("POST", "/v1/documents?async=true", `[{"id":"c","text":"C."}]`, key)
+			if ex.status != 202 {
+				t.Fatalf("async: %d %s", ex.status, ex.body)
+			}
+			task := decode[taskInfo](t, ex).ID
+			for _, w := range [][3]string{{"PUT", "/v1/documents/d", `{"text":"D."}`},
+				{"POST", "/v1/documents", `[{"id":"e","text":"E."}]`}, {"DELETE", "/v1/documents/b", ""}} {
+				ex := req(w[0], w[1], w[2], key)
+				if ex.status != http.StatusTooManyRequests || ex.header.Get("Retry-After") != "5" ||
+					!strings.Contains(string(ex.body), who+" runs 1 ingests already, its limit") {
+					t.Errorf("%s %s while the task runs: %d Retry-After %q %s", w[0], w[1], ex.status, ex.header.Get("Retry-After"), ex.body)
+				}
+			}
+			if d.x.Len() != 1 {
+				t.Errorf("the refused writes changed the index: %d documents, want 1", d.x.Len())
+			}
+			if ex := req("GET", "/v1/documents/b", "", key); ex.status != 200 {
+				t.Errorf("a read while the task runs: %d %s", ex.status, ex.body)
+			}
+			if withKeys { // another key has slots of its own (a DELETE needs no turn)
+				if ex := req("DELETE", "/v1/documents/b", "", etlText); ex.status != 200 {
+					t.Errorf("DELETE with another key while the task runs: %d %s", ex.status, ex.body)
+				}
+			}
+			release()
+			if got := waitTaskKey(t, d.ts, task, key); got.State != taskSucceeded {
+				t.Fatalf("task: %+v", got)
+			}
+			if ex := req("PUT", "/v1/documents/d", `{"text":"D."}`, key); ex.status != 201 {
+				t.Errorf("PUT after the task ended: %d %s", ex.status, ex.body)
+			}
+		})
 	}
 }
 
@@ -618,7 +643,7 @@ func TestIngestGate(t *testing.T) {
 // succeed, the document is one of the versions written, and the index stays consistent
 // (each document's hash is its content's: writing it again is unchanged).
 func TestConcurrentWritesOfOneID(t *testing.T) {
-	d := newDocServer(t, Config{}, "")
+	d := newDocServer(t, Config{KeyLimits: Limits{Ingests: -1}}, "") // 4 writers at once, no 429
 	var wg sync.WaitGroup
 	texts := map[string]bool{}
 	var mu sync.Mutex

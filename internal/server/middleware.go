@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -18,6 +19,7 @@ type recorder struct {
 	status int
 	bytes  int64
 	err    string // the message of an error response
+	key    string // the name of the request's key (never the key itself)
 }
 
 func (r *recorder) WriteHeader(status int) {
@@ -40,9 +42,10 @@ func (r *recorder) Write(p []byte) (int, error) {
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // logRequests gives each request its id (X-Request-Id, echoed in the answer), logs one
-// line per request (method, path, status, duration, response bytes, the id, and the error
-// message of an error response), and counts it in the metrics: by route and status, and
-// in flight while it is served.
+// line per request (method, path, status, duration, response bytes, the id, the name of
+// its key when it sent a valid one, and the error message of an error response), and
+// counts it in the metrics: by route and status, and in flight while it is served. The
+// log has the path, not the query, and no header: no key ever reaches it.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -60,10 +63,15 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			s.metrics.observe(routeOf(s.mux, r), status, took)
 			attrs := [...]slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.Int("status", status), slog.Duration("duration", took),
-				slog.Int64("bytes", rec.bytes), slog.String("request_id", id), slog.String("error", rec.err)}
-			n := len(attrs)
-			if rec.err == "" {
-				n--
+				slog.Int64("bytes", rec.bytes), slog.String("request_id", id), {}, {}}
+			n := 6
+			if rec.key != "" {
+				attrs[n] = slog.String("key", rec.key)
+				n++
+			}
+			if rec.err != "" {
+				attrs[n] = slog.String("error", rec.err)
+				n++
 			}
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
 		}()
@@ -141,31 +149,35 @@ func setSecurityHeaders(h http.Header) {
 	h["Referrer-Policy"] = noReferrer
 }
 
-// methodNotAllowed answers 405 for a path served only for the methods in *methods (read
-// when a request comes, so that routes may add to it until the server serves).
-func methodNotAllowed(methods *[]string) http.HandlerFunc {
+// methodNotAllowed answers 405 for a path served only for methods.
+func methodNotAllowed(methods ...string) http.HandlerFunc {
+	allowed := slices.Clone(methods)
+	if slices.Contains(allowed, http.MethodGet) && !slices.Contains(allowed, http.MethodHead) {
+		allowed = append(allowed, http.MethodHead)
+	}
+	allow := strings.Join(allowed, ", ")
+	use := strings.Join(methods, " or ")
 	return func(w http.ResponseWriter, r *http.Request) {
-		allow := slices.Clone(*methods)
-		if slices.Contains(allow, http.MethodGet) {
-			allow = append(allow, http.MethodHead)
-		}
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s is not served; use %s", r.Method, r.URL.Path, strings.Join(*methods, " or ")))
+		w.Header().Set("Allow", allow)
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s is not served; use %s", r.Method, r.URL.Path, use))
 	}
 }
 
-// page serves one HTML file of the embedded web assets.
-func page(web fs.FS, name string) http.Handler {
+// page serves one HTML page.
+func page(html []byte) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := fs.ReadFile(web, name)
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, "internal error")
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Write(b)
+		writeHTML(w, http.StatusOK, html)
 	})
+}
+
+// writeHTML writes an HTML page with status.
+func writeHTML(w http.ResponseWriter, status int, html []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Length", strconv.Itoa(len(html)))
+	w.WriteHeader(status)
+	w.Write(html)
 }
 
 // staticFiles serves the embedded web assets, without directory listings.

@@ -27,10 +27,17 @@
 // methods. 500 is kept for faults of the server (a panic is
 // recovered, logged and answered with 500), 503 for a request that ran out of time.
 // Each request is logged as one line (method, path, status, duration, bytes).
+//
+// With keys (Config.Keys; auth.go, docs/security.md) every route but the open ones
+// (/livez, /readyz, /openapi.yaml, the page's static files, and /metrics unless
+// Config.MetricsAuth) needs "Authorization: Bearer KEY" of a scope that reaches it: 401
+// without a valid key, 403 with the wrong scope, 429 over the key's limits (admit.go).
+// Each route's scope is in the route table of NewLoading.
 package server
 
 import (
 	"context"
+	"crypto/tls"
 	"embed"
 	"errors"
 	"fmt"
@@ -91,14 +98,6 @@ type Config struct {
 	// DefaultMaxDocumentsBodyBytes); a larger body gets 413. PUT /v1/documents/{id} has
 	// MaxBodyBytes, room for one document of the largest size.
 	MaxDocumentsBodyBytes int64
-	// IngestGate, when not nil, is called first by each request that writes documents
-	// (POST /v1/documents, PUT and DELETE /v1/documents/{id}), before its body is read.
-	// When it returns ok, the request goes on, and release (which may be nil) is called
-	// once when its ingest ends: with the answer, or, for a batch run as a task, when the
-	// task ends. When it returns !ok, it has written the answer itself (429 with
-	// Retry-After, say) and the request ends there. This is where a limit on the ingests
-	// that each API key runs at once hooks in; nil admits every request.
-	IngestGate func(w http.ResponseWriter, r *http.Request) (release func(), ok bool)
 	// YieldCPU makes a request that has compressed offer its core to any thread waiting
 	// for one (sched_yield, on Linux; nothing elsewhere) before the next compression
 	// starts on it. When every core is busy compressing, a thread woken by the network
@@ -106,6 +105,18 @@ type Config struct {
 	// otherwise waits for the end of the compressing thread's time slice, which spreads
 	// the latency of the queued requests. See docs/reliability.md.
 	YieldCPU bool
+	// Keys are the API keys (auth.go). With none, every route is open; with some, every
+	// route but /livez, /readyz, /metrics, the API description and the page's static
+	// files needs a key whose scope allows it.
+	Keys []Key
+	// MetricsAuth puts /metrics behind a key of scope metrics or admin.
+	MetricsAuth bool
+	// KeyLimits are the limits of a key whose line in the keys file does not set them
+	// (admit.go); its zero fields mean no rate limit and DefaultIngests ingests at once.
+	KeyLimits Limits
+	// TLS, when not nil, makes Serve serve HTTPS with it (its certificates, or
+	// GetCertificate). Without it, Serve serves plain HTTP.
+	TLS *tls.Config
 }
 
 // Server serves the API and the web page. It is safe for concurrent use.
@@ -124,6 +135,9 @@ type Server struct {
 	tasks         *taskQueue  // the batches of documents ingested in the background
 	idPrefix      string      // of the request ids the server makes
 	requestSeq    atomic.Uint64
+	keys          *keyring         // nil: no keys, every route open
+	open          *principal       // who a request acts as without keys (or on an open route)
+	routes        map[string]Scope // the scope of each route, by its mux pattern
 }
 
 //go:embed openapi.yaml
@@ -167,11 +181,20 @@ func NewLoading(cfg Config) (*Server, error) {
 	if cfg.MaxDocumentsBodyBytes <= 0 {
 		cfg.MaxDocumentsBodyBytes = DefaultMaxDocumentsBodyBytes
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, turns: newTurns(cfg.MaxInFlight),
+	s := &Server{cfg: cfg, log: cfg.Logger, turns: newTurns(cfg.MaxInFlight), open: newPrincipal(Key{}, cfg.KeyLimits),
 		bytes:    [2]*semaphore.Weighted{semaphore.NewWeighted(cfg.MaxBodyBytesInFlight), semaphore.NewWeighted(cfg.MaxBodyBytesInFlight)},
 		idPrefix: strconv.FormatInt(time.Now().UnixMilli(), 36) + "-"}
 	s.memory.free = debug.FreeOSMemory
 	s.tasks = newTaskQueue(s)
+	if len(cfg.Keys) > 0 {
+		s.keys = &keyring{}
+		for _, k := range cfg.Keys {
+			if k.Scope == ScopeOpen {
+				return nil, fmt.Errorf("server: key %s has no scope", k.Name)
+			}
+			s.keys.keys = append(s.keys.keys, newPrincipal(k, cfg.KeyLimits))
+		}
+	}
 	s.metrics = newMetrics(s)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -180,41 +203,53 @@ func NewLoading(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	mux := http.NewServeMux()
-	allowed := map[string]*[]string{} // the methods served at each path, for the 405 answers
-	route := func(method, path string, h http.Handler) {
-		mux.Handle(method+" "+path, h)
-		if allowed[path] == nil {
-			allowed[path] = new([]string)
-			mux.HandleFunc(path, methodNotAllowed(allowed[path])) // any other method
-		}
-		*allowed[path] = append(*allowed[path], method)
+	index, err := fs.ReadFile(web, "index.html")
+	if err != nil {
+		return nil, err
 	}
-	api := func(method, path string, h http.HandlerFunc) { route(method, path, s.whenReady(h)) }
-	api(http.MethodPost, "/v1/compress", s.compress)
-	api(http.MethodPost, "/v1/snippets", s.snippets)
-	api(http.MethodGet, "/v1/search", s.search)
-	api(http.MethodGet, "/v1/documents/{id...}", s.document)
-	// ---- Document API (issue 37, points 4 and 5): writes to the collection. Admin scope.
-	api(http.MethodPost, "/v1/documents", s.postDocuments)
-	api(http.MethodPut, "/v1/documents/{id...}", s.putDocument)
-	api(http.MethodDelete, "/v1/documents/{id...}", s.deleteDocument)
-	api(http.MethodGet, "/v1/tasks/{id}", s.task)
-	// ---- End of the document API.
-	route(http.MethodGet, "/doc/{id...}", s.whenReady(http.HandlerFunc(s.docPage)))
-	route(http.MethodGet, "/healthz", http.HandlerFunc(s.healthz))
-	route(http.MethodGet, "/livez", http.HandlerFunc(s.livez))
-	route(http.MethodGet, "/readyz", http.HandlerFunc(s.readyz))
-	route(http.MethodGet, "/metrics", s.metrics.handler())
-	route(http.MethodGet, "/openapi.yaml", http.HandlerFunc(s.openapi))
-	route(http.MethodGet, "/favicon.ico", http.HandlerFunc(favicon))
-	mux.Handle("GET /{$}", s.whenReady(page(web, "index.html")))
-	mux.Handle("GET /static/", http.StripPrefix("/static/", staticFiles(web)))
+	locked, err := fs.ReadFile(web, "locked.html")
+	if err != nil {
+		return nil, err
+	}
+	// The route table: each route with the scope a key needs for it (auth.go), here and
+	// nowhere else. A path may have several methods; other methods on it get 405 with
+	// Allow (routeTable.register).
+	var rt routeTable
+	route := func(method, path string, scope Scope, h http.Handler) { rt.add(method, path, scope, h, nil) }
+	api := func(method, path string, scope Scope, h http.HandlerFunc) { route(method, path, scope, s.whenReady(h)) }
+	// pageRoute is a page for browsers: without a valid key it answers 401 with the HTML
+	// of locked, which asks for the key and then shows the page.
+	pageRoute := func(path string, scope Scope, h http.Handler, shell []byte) {
+		rt.add(http.MethodGet, path, scope, s.whenReady(h), shell)
+	}
+	api(http.MethodPost, "/v1/compress", ScopeSearch, s.compress)
+	api(http.MethodPost, "/v1/snippets", ScopeSearch, s.snippets)
+	api(http.MethodGet, "/v1/search", ScopeSearch, s.search)
+	api(http.MethodGet, "/v1/documents/{id...}", ScopeSearch, s.document)
+	// The document API (documents.go, tasks.go): it changes the collection, so admin.
+	// Each write also takes one of its key's ingest slots (ingestSlot, --max-ingests).
+	api(http.MethodPost, "/v1/documents", ScopeAdmin, s.postDocuments)
+	api(http.MethodPut, "/v1/documents/{id...}", ScopeAdmin, s.putDocument)
+	api(http.MethodDelete, "/v1/documents/{id...}", ScopeAdmin, s.deleteDocument)
+	api(http.MethodGet, "/v1/tasks/{id}", ScopeAdmin, s.task)
+	pageRoute("/doc/{id...}", ScopeSearch, http.HandlerFunc(s.docPage), locked)
+	pageRoute("/{$}", ScopeSearch, page(index), index) // the page is no data: it asks for the key itself
+	route(http.MethodGet, "/healthz", ScopeSearch, http.HandlerFunc(s.healthz))
+	route(http.MethodGet, "/livez", ScopeOpen, http.HandlerFunc(s.livez))
+	route(http.MethodGet, "/readyz", ScopeOpen, http.HandlerFunc(s.readyz))
+	route(http.MethodGet, "/metrics", ScopeMetrics, s.metrics.handler()) // open unless Config.MetricsAuth
+	route(http.MethodGet, "/openapi.yaml", ScopeOpen, http.HandlerFunc(s.openapi))
+	route(http.MethodGet, "/favicon.ico", ScopeOpen, http.HandlerFunc(favicon))
+	route(http.MethodGet, "/static/", ScopeOpen, http.StripPrefix("/static/", staticFiles(web)))
+	// End of the route table.
+	mux := http.NewServeMux()
+	rt.register(mux, s.guard, s.admit)
+	s.routes = rt.scopes()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
 	})
 	s.mux = mux
-	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(s.admit(mux)))))
+	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(mux))))
 	return s, nil
 }
 
@@ -260,7 +295,8 @@ func (s *Server) whenReady(h http.Handler) http.Handler {
 }
 
 // Handler returns the server's HTTP handler, with its middleware: request log, panic
-// recovery, request deadline, security headers and admission by body bytes.
+// recovery, request deadline and security headers; each route then has its access
+// control and per-key rate (guard, auth.go) and its admission by body bytes (admit).
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Timeouts of the HTTP server, beyond the per-request deadline (withDeadline).
@@ -281,8 +317,13 @@ const maxHeaderBytes = 64 << 10
 // the body within the request timeout (408 beyond, withDeadline), and the answer has 5 s
 // more to be written. The server's own read and write timeouts are only a backstop for
 // connections that never reach a handler. The answers net/http gives itself (431 for
-// header fields over 64 KiB, 400 for a malformed request) are JSON too (jsonErrors).
-// When Serve returns, the ingests running in the background have stopped (Close).
+// header fields over 64 KiB, 400 for a malformed request) are JSON too (jsonErrors),
+// except over TLS, where they are encrypted before jsonErrors sees them and stay
+// net/http's plain text.
+//
+// With Config.TLS it serves HTTPS (HTTP/1.1 and HTTP/2) and nothing else: a plain HTTP
+// request gets net/http's 400 and the connection is closed. When Serve returns, the
+// ingests running in the background have stopped (Close).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer s.Close() // the ingests in the background stop with the server
 	hs := &http.Server{
@@ -296,7 +337,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(jsonErrors{Listener: ln, maxHeaderBytes: maxHeaderBytes}) }()
+	jl := jsonErrors{Listener: ln, maxHeaderBytes: maxHeaderBytes}
+	if s.cfg.TLS != nil {
+		hs.TLSConfig = s.cfg.TLS.Clone()
+		go func() { errc <- hs.ServeTLS(jl, "", "") }()
+	} else {
+		go func() { errc <- hs.Serve(jl) }()
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -331,3 +378,46 @@ func (s *Server) release(l lane) {
 
 // yieldCPU is osYield; tests replace it to count the calls.
 var yieldCPU = osYield
+
+// routeTable is the table of routes that New builds: each route with its scope.
+type routeTable struct {
+	routes []tableRoute
+}
+
+type tableRoute struct {
+	method, path string
+	scope        Scope
+	h            http.Handler
+	locked       []byte // the 401 answer of a page: HTML that asks for the key
+}
+
+func (t *routeTable) add(method, path string, scope Scope, h http.Handler, locked []byte) {
+	t.routes = append(t.routes, tableRoute{method: method, path: path, scope: scope, h: h, locked: locked})
+}
+
+// register registers every route on mux, each behind guard (its access control and
+// per-key rate) and admit (the admission of its body), and for each path a 405 answer
+// to the methods it does not serve.
+func (t *routeTable) register(mux *http.ServeMux, guard func(Scope, []byte, http.Handler) http.Handler, admit func(http.Handler) http.Handler) {
+	var paths []string
+	methods := map[string][]string{}
+	for _, r := range t.routes {
+		mux.Handle(r.method+" "+r.path, guard(r.scope, r.locked, admit(r.h)))
+		if methods[r.path] == nil {
+			paths = append(paths, r.path)
+		}
+		methods[r.path] = append(methods[r.path], r.method)
+	}
+	for _, p := range paths {
+		mux.HandleFunc(p, methodNotAllowed(methods[p]...)) // any other method
+	}
+}
+
+// scopes returns the scope of each route by its mux pattern ("GET /v1/search").
+func (t *routeTable) scopes() map[string]Scope {
+	m := make(map[string]Scope, len(t.routes))
+	for _, r := range t.routes {
+		m[r.method+" "+r.path] = r.scope
+	}
+	return m
+}

@@ -153,7 +153,8 @@ type task struct {
 	path string
 	// body is the batch (of a collection in memory); nil when spooled to disk.
 	body []byte
-	// release is the IngestGate's, called when the task ends (nil: none).
+	// release gives back the ingest slot of the request's key (ingestSlot), called when
+	// the task ends (nil: none, as for --docs and the tasks resumed at start).
 	release func()
 }
 
@@ -559,7 +560,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 		q.end(t, nil)
 		return
 	}
-	// The task's end is recorded on disk, then its IngestGate released, then shown: a
+	// The task's end is recorded on disk, then its ingest slot released, then shown: a
 	// client that sees it finished may send the next batch at once.
 	now := time.Now()
 	info := t.snapshot()
@@ -583,7 +584,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 	q.end(t, &info)
 }
 
-// end ends the running task t, releases its IngestGate and, when it finished (info not
+// end ends the running task t, gives back its ingest slot and, when it finished (info not
 // nil), records how.
 func (q *taskQueue) end(t *task, info *taskInfo) {
 	if t.release != nil {

@@ -144,7 +144,7 @@
     const t0 = performance.now();
     results.setAttribute("aria-busy", "true");
     try {
-      const resp = await fetch(url, { headers: { Accept: "application/json" } });
+      const resp = await qscKey.fetch(url, { headers: { Accept: "application/json" } });
       const body = await resp.json();
       if (id !== seq) {
         return;
@@ -227,7 +227,13 @@
   nested.checked = params.get("nested") === "1";
   if (params.get("q")) {
     q.value = params.get("q");
-    search();
   }
-  q.focus();
+  // A server with keys answers this page's own address 401 without one: ask for the key
+  // now, before the first search, then search.
+  qscKey.fetch("/", { method: "HEAD" }).catch(function () {}).then(function () {
+    if (q.value) {
+      search();
+    }
+    q.focus();
+  });
 })();
