@@ -89,7 +89,8 @@ type Snippet struct {
 	// Terms is the number of distinct query terms matched in the sentence.
 	Terms int `json:"terms"`
 	// Score ranks the snippets, higher is better: Terms plus a position bonus in (0, 1)
-	// that is larger for earlier sentences.
+	// that is larger for earlier sentences, (L-s)/(L+1) for a sentence that begins at
+	// byte s of a document of L bytes.
 	Score float64 `json:"score"`
 	// Lang is the language of the sentence (an ISO 639-1 code, or "und" for text without
 	// letters): the document's, or the sentence's own where its script differs.
@@ -123,8 +124,10 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // match a term, first occurrences or not.
 //
 // Ranking. Sentences rank by the number of distinct terms they contain, then by position
-// (earlier first: the lead of a document usually summarizes it). Score is Terms + (N-i)/(N+1)
-// for the i-th (0-based) of N sentences. A sentence whose query alone is longer than the
+// (earlier first: the lead of a document usually summarizes it). Score is Terms +
+// (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes (until
+// 2026-11-27 it counted sentences, (N-i)/(N+1) for the i-th of N: the same order, but the
+// sentences of the paragraphs the prefilter skips are not counted). A sentence whose query alone is longer than the
 // budget, or that has more tokens than the method takes (MaxSentenceTokens, or fewer for
 // nn), is skipped, and the next one takes its place.
 //
@@ -141,11 +144,17 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // the document's takes its own language, unless req.Lang is given. docs/languages.md
 // has the details and figures.
 //
-// Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
-// stemming (stem's first-rune rule, irregular forms included); only the sentences that make the top n are tagged, parsed and compressed, in
-// parallel on the Engine's workers. So the cost is one tokenization of the document plus n
-// compressions, whatever its length. A long document is tokenized in chunks cut at blank
-// lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
+// Cost. The document is cut into paragraphs at blank lines, and a raw-text prefilter
+// (internal/prefilter: a search of the text, lower-cased and without accents, for anchors
+// that every word matching a query word holds) decides which may hold a term, at
+// hundreds of MB/s; only those are tokenized and matched (one pass over the tokens, with
+// a cheap first-letter filter before stemming), and reading stops once n sentences hold
+// the most terms a sentence may have. Only the sentences that make the top n are
+// tagged, parsed and compressed, in parallel on the Engine's workers. So the cost is a
+// scan of the document, the tokenization of the paragraphs that may match, and n
+// compressions: a 1 MiB document whose only match is in its last paragraph takes about
+// 3 ms, one whose every paragraph holds the terms up to a tokenization of it all (about
+// 30 ms; docs/scale.md). Memory stays that of a few KiB of tokens plus the candidates.
 //
 // No sentence containing a term gives an empty result and no error, or with NoMatch the
 // document's first sentence cut to the budget (leadSnippet). When every such
