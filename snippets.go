@@ -634,7 +634,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 		return nil
 	}
 	pf := q.prefilter()
-	seen := map[string]bool{} // the paragraphs read, with the prefilter
+	var seen map[string]bool // the paragraphs read, with the prefilter
 	// worth reports whether the paragraph p may add a candidate: it may hold sentences
 	// with as many terms as fewer than n candidates have, and it is not the text of a
 	// paragraph read before (whose sentences, read again, would repeat their outcomes).
@@ -664,6 +664,9 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			start = end
 			continue
 		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
 		seen[doc[start:end]] = true
 		next := end
 		for end < len(doc) && end-start < readBytes {
@@ -690,11 +693,13 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 // "arrests", may count twice in another language's sentence), which is the English
 // query's when that has as many.
 func (q *termQuery) top() int {
-	distinct := make(map[string]bool, len(q.terms))
-	for _, t := range q.terms {
-		distinct[t] = true
+	distinct := 0
+	for i, t := range q.terms { // at most MaxQueryTerms
+		if !slices.Contains(q.terms[:i], t) {
+			distinct++
+		}
 	}
-	return max(q.q.Len(), len(distinct))
+	return max(q.q.Len(), distinct)
 }
 
 // prefilter returns the raw-text filter of the query for collect, or nil when every
