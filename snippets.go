@@ -409,9 +409,9 @@ type termQuery struct {
 	window  bool          // sentences not in English are shown by their window
 	terms   []string      // the query terms, for the languages other than English
 	foreign map[string]*foreignQuery
-	spans   []window.Hit    // scratch: the hits of the sentence being ranked, for a window
-	sc2     display.Scratch // memory of hitLength
-	skel    prefilter.Scratch
+	spans   []window.Hit       // scratch: the hits of the sentence being ranked, for a window
+	sc2     display.Scratch    // memory of hitLength
+	skel    *prefilter.Scratch // from skeletons, while collect runs
 	// toks and sents are the memory of the tokens and sentences of a chunk.
 	toks  []syntax.Token
 	sents []syntax.Sentence
@@ -634,6 +634,15 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 		return nil
 	}
 	pf := q.prefilter()
+	if pf != nil {
+		q.skel = skeletons.Get().(*prefilter.Scratch)
+		defer func() {
+			if q.skel.Cap() <= chunkBytes { // not the memory of a megabyte paragraph
+				skeletons.Put(q.skel)
+			}
+			q.skel = nil
+		}()
+	}
 	var seen map[string]bool // the paragraphs read, with the prefilter
 	// worth reports whether the paragraph p may add a candidate: it may hold sentences
 	// with as many terms as fewer than n candidates have, and it is not the text of a
@@ -688,6 +697,10 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 	return best, matched, shortest, nil
 }
 
+// skeletons are the memory of the prefilter, kept from one request to the next: a
+// paragraph's skeleton is as long as the paragraph.
+var skeletons = sync.Pool{New: func() any { return new(prefilter.Scratch) }}
+
 // top returns the most distinct terms a sentence of the document may match: the
 // distinct terms given (terms the English matcher takes for one, such as "arrest" and
 // "arrests", may count twice in another language's sentence), which is the English
@@ -734,7 +747,7 @@ func (q *termQuery) prefilter() *prefilter.Filter {
 // outside ASCII; in another, a letter of another script than the document's (Han and
 // kana are one).
 func (q *termQuery) bound(pf *prefilter.Filter, p string) int {
-	sk := &q.skel
+	sk := q.skel
 	sk.Read(p)
 	if !q.fixed {
 		other := false

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/qsc-nlp/qsc/internal/langid"
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/segment"
 	"github.com/qsc-nlp/qsc/internal/stem"
@@ -72,5 +73,33 @@ func TestSkeletonStrings(t *testing.T) {
 				t.Fatalf("%+q: skeleton %+q, of its %s %+q: %+q", s, want, c.name, c.form, got)
 			}
 		}
+	}
+}
+
+// TestSkeletonASCII checks the eight-bytes-at-a-time path against the byte loop: every
+// ASCII byte in every position, and the scripts noted.
+func TestSkeletonASCII(t *testing.T) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		for pos := range 17 {
+			b := []byte(strings.Repeat("-", 17))
+			b[pos] = byte(c)
+			s := string(b)
+			var sk Scratch
+			sk.Read(s)
+			want := strings.Repeat("-", pos) + string(lowerASCII[c]) + strings.Repeat("-", 16-pos)
+			letter := 'a' <= c|0x20 && c|0x20 <= 'z'
+			if string(sk.buf) != want || sk.Scripts(langid.Latin) != letter {
+				t.Fatalf("%q: skeleton %q, Latin %v; want %q, %v", s, sk.buf, sk.Scripts(langid.Latin), want, letter)
+			}
+		}
+	}
+}
+
+func BenchmarkSkeleton(b *testing.B) {
+	text := strings.Repeat("Police in Syracuse arrested two men on Tuesday after a six-month investigation. ", 12800)
+	var sk Scratch
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		sk.Read(text)
 	}
 }
