@@ -17,18 +17,18 @@
 //     as a, French and Finnish undouble letters, Hindi writes a dead n as a nasal sign),
 //     so the anchors are the pieces of the key that such a change cannot reach: the key
 //     less its last letters, cut where the language's normalization joins or drops
-//     letters (the rules table). The rules are measured, not derived:
-//     TestAnalyzerRules checks them on 100,000 words per language (they were set on 300,000) (random stems with
-//     the endings of the stemmers' own tables) and on the fixtures' words. A language
-//     with an analyzer and no rule (Polish: its stemmer rewrites words by learned
-//     patches) is not filtered.
+//     letters (the rules table). Some rules are read from the analyzers' source, the
+//     others measured (see rules); TestAnalyzerRules checks all of them on 100,000
+//     random words per language (stems with the endings of the stemmers' own tables)
+//     and on the fixtures' words. A language with an analyzer and no rule (Polish: its
+//     stemmer rewrites words by learned patches) is not filtered.
 //
 // A term of several words may match when each of its words may; a query when one of its
 // terms may. A query word whose anchors are empty (a one-letter stem) may match anywhere,
 // and so then may its term.
 //
-// The cost is that of the skeleton (a byte copy for ASCII, a table look-up per rune for
-// other text) and a substring search per anchor: hundreds of MB/s.
+// The cost is that of the skeleton (eight ASCII bytes at a time, a table look-up per rune
+// for other text) and a substring search per anchor: hundreds of MB/s.
 package prefilter
 
 import (
