@@ -104,7 +104,7 @@ func init() {
 	// Devanagari's independent vowels are one: the Indic and Hindi normalizations of
 	// bleve's Hindi analyzer compose a vowel with a vowel sign into another (अ + ा → आ)
 	// and write long vowels short (आ → अ).
-	for _, r := range []rune("\u0904\u0905\u0906\u0907\u0908\u0909\u090A\u090B\u090C\u090D\u090E\u090F\u0910\u0911\u0912\u0913\u0914\u0960\u0961\u0972\u0973\u0974\u0975\u0976\u0977") {
+	for _, r := range "\u0904\u0905\u0906\u0907\u0908\u0909\u090A\u090B\u090C\u090D\u090E\u090F\u0910\u0911\u0912\u0913\u0914\u0960\u0961\u0972\u0973\u0974\u0975\u0976\u0977" {
 		merged[r] = '\u0905'
 	}
 }
