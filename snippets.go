@@ -415,8 +415,9 @@ type termQuery struct {
 	// toks and sents are the memory of the tokens and sentences of a chunk.
 	toks  []syntax.Token
 	sents []syntax.Sentence
-	// noPrefilter makes collect read every paragraph (the tests compare both ways).
-	noPrefilter bool
+	// readAll makes collect read every sentence, as it did before the prefilter and the
+	// early end: the reference the tests compare it with.
+	readAll bool
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -516,7 +517,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 		top  = q.top()
 	)
 	// full reports whether n candidates have the most terms a sentence may have.
-	full := func() bool { return n > 0 && len(levels[top]) >= n }
+	full := func() bool { return n > 0 && len(levels[top]) >= n && !q.readAll }
 	// consider ranks the sentence toks (offsets from start) of language lang.
 	consider := func(start, end int, lang string, toks []syntax.Token) error {
 		var ok bool
@@ -721,7 +722,7 @@ func (q *termQuery) top() int {
 // its language, and the English ones too when its script is Latin and the language was
 // not given (a sentence that reads surely as English is matched as English).
 func (q *termQuery) prefilter() *prefilter.Filter {
-	if q.ann != nil || q.noPrefilter {
+	if q.ann != nil || q.readAll {
 		return nil
 	}
 	f := &prefilter.Filter{}
