@@ -237,7 +237,8 @@ type annotatedDoc struct {
 func (q *termQuery) sentences(doc string, start, end int) []syntax.Sentence {
 	d := q.ann
 	if d == nil {
-		return tokenize.Sentences(doc[start:end])
+		q.toks, q.sents = tokenize.AppendSentences(q.toks[:0], q.sents[:0], doc[start:end])
+		return q.sents
 	}
 	d.toks, d.sents = d.toks[:0], d.sents[:0]
 	for ; d.next < d.ann.Len() && d.err == nil; d.next++ {

@@ -3,6 +3,7 @@ package qsc
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/langid"
 	"github.com/qsc-nlp/qsc/internal/match"
 	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/prefilter"
 	"github.com/qsc-nlp/qsc/internal/segment"
 	"github.com/qsc-nlp/qsc/internal/window"
 	"github.com/qsc-nlp/qsc/model"
@@ -87,7 +89,8 @@ type Snippet struct {
 	// Terms is the number of distinct query terms matched in the sentence.
 	Terms int `json:"terms"`
 	// Score ranks the snippets, higher is better: Terms plus a position bonus in (0, 1)
-	// that is larger for earlier sentences.
+	// that is larger for earlier sentences, (L-s)/(L+1) for a sentence that begins at
+	// byte s of a document of L bytes.
 	Score float64 `json:"score"`
 	// Lang is the language of the sentence (an ISO 639-1 code, or "und" for text without
 	// letters): the document's, or the sentence's own where its script differs.
@@ -121,8 +124,10 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // match a term, first occurrences or not.
 //
 // Ranking. Sentences rank by the number of distinct terms they contain, then by position
-// (earlier first: the lead of a document usually summarizes it). Score is Terms + (N-i)/(N+1)
-// for the i-th (0-based) of N sentences. A sentence whose query alone is longer than the
+// (earlier first: the lead of a document usually summarizes it). Score is Terms +
+// (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes (until
+// 2026-11-27 it counted sentences, (N-i)/(N+1) for the i-th of N: the same order, but the
+// sentences of the paragraphs the prefilter skips are not counted). A sentence whose query alone is longer than the
 // budget, or that has more tokens than the method takes (MaxSentenceTokens, or fewer for
 // nn), is skipped, and the next one takes its place.
 //
@@ -139,11 +144,17 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // the document's takes its own language, unless req.Lang is given. docs/languages.md
 // has the details and figures.
 //
-// Cost. Matching is one pass over the tokens, with a cheap first-letter filter before
-// stemming (stem's first-rune rule, irregular forms included); only the sentences that make the top n are tagged, parsed and compressed, in
-// parallel on the Engine's workers. So the cost is one tokenization of the document plus n
-// compressions, whatever its length. A long document is tokenized in chunks cut at blank
-// lines, so that memory stays that of one chunk (64 KiB of text) plus the candidates.
+// Cost. The document is cut into paragraphs at blank lines, and a raw-text prefilter
+// (internal/prefilter: a search of the text, lower-cased and without accents, for anchors
+// that every word matching a query word holds) decides which may hold a term, at
+// hundreds of MB/s; only those are tokenized and matched (one pass over the tokens, with
+// a cheap first-letter filter before stemming), and reading stops once n sentences hold
+// the most terms a sentence may have. Only the sentences that make the top n are
+// tagged, parsed and compressed, in parallel on the Engine's workers. So the cost is a
+// scan of the document, the tokenization of the paragraphs that may match, and n
+// compressions: a 1 MiB document whose only match is in its last paragraph takes about
+// 3 ms, one whose every paragraph holds the terms up to a tokenization of it all (about
+// 30 ms; docs/scale.md). Memory stays that of a few KiB of tokens plus the candidates.
 //
 // No sentence containing a term gives an empty result and no error, or with NoMatch the
 // document's first sentence cut to the budget (leadSnippet). When every such
@@ -161,51 +172,12 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	n := req.N
-	if n == 0 {
-		n = DefaultSnippets
-	}
 	doc := req.Document
-	if err := checkBudget(req.Budget); err != nil {
-		return nil, err
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("%w: n must be a positive number of snippets, got %d", ErrBadRequest, req.N)
-	}
-	if err := checkDocument(doc); err != nil {
-		return nil, err
-	}
-	q, err := newTermQuery(req.Query)
+	q, n, m, dec, err := e.snippetQuery(req, ann)
 	if err != nil {
 		return nil, err
 	}
-	q.ann = ann
-	m, err := e.method(req.Method)
-	if err != nil {
-		return nil, err
-	}
-	q.maxTokens = maxTokens(m.Name())
-	mode, err := budgetMode(req.BudgetCounts, BudgetDisplay)
-	if err != nil {
-		return nil, err
-	}
-	q.display = mode != BudgetTokens
-	q.columns = mode == BudgetColumns
-	q.lengther.sc.Columns = q.columns
-	dec, err := decodingOf(req.Decoding)
-	if err != nil {
-		return nil, err
-	}
-	lang, fixed, err := language(req.Lang, doc)
-	if err != nil {
-		return nil, err
-	}
-	q.lang, q.script, q.fixed, q.terms = lang.Lang, lang.Script, fixed, req.Query
-	q.window = req.Method == "" || strings.EqualFold(req.Method, MethodWindow)
-	if !english(q.lang) {
-		q.ann = nil // an annotation holds the English pipeline's reading
-	}
-	jobs, nsent, matched, shortest, err := q.collect(doc, n, req.Budget)
+	jobs, matched, shortest, err := q.collect(doc, n, req.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +214,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 			out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display, q.columns)
 			out[i].Lang, out[i].Method = c.langOf(q.lang), m.Name()
 		}
-		out[i].Score = float64(c.terms) + float64(nsent-c.sent)/float64(nsent+1)
+		out[i].Score = score(c.terms, c.start(), len(doc))
 	}
 	// Sentences to parse are spread over the cores; sentences from an annotation, already
 	// parsed, are compressed in turn on this goroutine: each takes tens of µs, so waking
@@ -254,10 +226,56 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	e.parallel(len(jobs), workers, run)
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("sentence %d: %w", jobs[i].sent+1, err)
+			return nil, fmt.Errorf("sentence at byte %d: %w", jobs[i].start(), err)
 		}
 	}
 	return out, nil
+}
+
+// snippetQuery checks a snippet request and compiles its query for collect: the number of
+// snippets, the method and the decoding.
+func (e *Engine) snippetQuery(req *SnippetRequest, ann *annotatedDoc) (q *termQuery, n int, m model.Method, dec model.Decoding, err error) {
+	n = req.N
+	if n == 0 {
+		n = DefaultSnippets
+	}
+	if err := checkBudget(req.Budget); err != nil {
+		return nil, 0, nil, dec, err
+	}
+	if n < 0 {
+		return nil, 0, nil, dec, fmt.Errorf("%w: n must be a positive number of snippets, got %d", ErrBadRequest, req.N)
+	}
+	if err := checkDocument(req.Document); err != nil {
+		return nil, 0, nil, dec, err
+	}
+	if q, err = newTermQuery(req.Query); err != nil {
+		return nil, 0, nil, dec, err
+	}
+	q.ann = ann
+	if m, err = e.method(req.Method); err != nil {
+		return nil, 0, nil, dec, err
+	}
+	q.maxTokens = maxTokens(m.Name())
+	mode, err := budgetMode(req.BudgetCounts, BudgetDisplay)
+	if err != nil {
+		return nil, 0, nil, dec, err
+	}
+	q.display = mode != BudgetTokens
+	q.columns = mode == BudgetColumns
+	q.lengther.sc.Columns = q.columns
+	if dec, err = decodingOf(req.Decoding); err != nil {
+		return nil, 0, nil, dec, err
+	}
+	lang, fixed, err := language(req.Lang, req.Document)
+	if err != nil {
+		return nil, 0, nil, dec, err
+	}
+	q.lang, q.script, q.fixed, q.terms = lang.Lang, lang.Script, fixed, req.Query
+	q.window = req.Method == "" || strings.EqualFold(req.Method, MethodWindow)
+	if !english(q.lang) {
+		q.ann = nil // an annotation holds the English pipeline's reading
+	}
+	return q, n, m, dec, nil
 }
 
 // parallel calls run(w, i) for i in [0, n) on up to min(workers, GOMAXPROCS)
@@ -391,8 +409,15 @@ type termQuery struct {
 	window  bool          // sentences not in English are shown by their window
 	terms   []string      // the query terms, for the languages other than English
 	foreign map[string]*foreignQuery
-	spans   []window.Hit    // scratch: the hits of the sentence being ranked, for a window
-	sc2     display.Scratch // memory of hitLength
+	spans   []window.Hit       // scratch: the hits of the sentence being ranked, for a window
+	sc2     display.Scratch    // memory of hitLength
+	skel    *prefilter.Scratch // from skeletons, while collect runs
+	// toks and sents are the memory of the tokens and sentences of a chunk.
+	toks  []syntax.Token
+	sents []syntax.Sentence
+	// readAll makes collect read every sentence, as it did before the prefilter and the
+	// early end: the reference the tests compare it with.
+	readAll bool
 }
 
 // newTermQuery parses and validates query terms; identical terms (same keys) count once.
@@ -410,7 +435,6 @@ func newTermQuery(query []string) (*termQuery, error) {
 // candidate is a sentence that contains query terms.
 type candidate struct {
 	s     syntax.Sentence // the sentence, with its own tokens (offsets into the document)
-	sent  int             // its index in the document
 	terms int             // distinct terms matched
 	query []int           // 1-based ids of the first occurrence of each term, ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
@@ -429,6 +453,16 @@ type otherLang struct {
 	spans  []window.Hit
 }
 
+// start returns the byte offset of the candidate's sentence in its document.
+func (c *candidate) start() int { return c.s.Tokens[0].Start }
+
+// score is Snippet.Score of a sentence with terms distinct terms that begins at byte
+// start of a document of size bytes: terms plus a position bonus in (0, 1) that falls
+// with the offset.
+func score(terms, start, size int) float64 {
+	return float64(terms) + float64(size-start)/float64(size+1)
+}
+
 // langOf returns the language of candidate c of a document of language doc.
 func (c *candidate) langOf(doc string) string {
 	if c.other != nil {
@@ -441,18 +475,32 @@ func (c *candidate) langOf(doc string) string {
 // the tokens of a long document are never all in memory at once.
 const chunkBytes = 64 << 10
 
+// readBytes is the size from which collect, with the prefilter, ends a chunk of
+// consecutive paragraphs that may match: small enough that it stops soon after the
+// candidates it needs, large enough that short paragraphs are tokenized together.
+const readBytes = 4 << 10
+
 // collect finds the sentences of doc that contain query terms and returns the first n, in
 // rank order (terms, then position), whose query fits in budget and that have at most
 // q.maxTokens tokens, each sentence text once (a repeat of a kept sentence, such as a title
-// repeated in the body, would show the same snippet twice); the number of sentences of doc; the number of sentences that
-// contain a term; and the length of the shortest query over budget (0 when none is). It
-// counts the sentences that contain a term but are over q.maxTokens in q.long.
+// repeated in the body, would show the same snippet twice); the number of sentences read
+// that contain a term; and the length of the shortest query over budget (0 when none is).
+// It counts the sentences that contain a term but are over q.maxTokens in q.long.
 //
-// It tokenizes and splits doc once, in chunks cut at blank lines (which always end a
-// sentence, so the tokens and sentences are those of the whole document), and keeps at most
-// n candidates per number of terms, none once n sentences with more terms are kept: its time
-// is linear in the length of doc (times the bounded term lengths) and its memory is that of
-// one chunk.
+// Paragraphs first. Blank lines always end a sentence, so collect cuts doc into its
+// paragraphs and, unless it reads an annotation, asks a raw-text prefilter
+// (internal/prefilter, termQuery.mayMatch) whether each may hold a term: a search of its
+// skeleton (lower case, accents off) for anchors of the query words that every matching
+// word holds, hundreds of MB/s. Only the paragraphs that may match are tokenized, in
+// chunks of consecutive ones of up to chunkBytes; the prefilter never drops a sentence
+// the matcher would find (FuzzPrefilter). A paragraph where a sentence may take another
+// language than the document's (termQuery.override) is always tokenized.
+//
+// Early end. Candidates are kept in levels by number of terms, at most n per level and
+// none once n sentences with more terms are kept; once n are kept at the most terms a
+// sentence may have (termQuery.top), no later sentence can rank before them, and collect
+// stops reading. Its time is that of the prefilter over doc plus the tokenization of the
+// paragraphs that may match up to that point, and its memory that of one chunk.
 //
 // Languages. An English document is tokenized, split and matched by the English tokenizer
 // and matcher (or read from its annotation); any other by package segment, with the
@@ -461,12 +509,15 @@ const chunkBytes = 64 << 10
 // lists) and is then split and matched as that language is; a chunk of English text
 // without a byte outside ASCII has no such sentence and is not looked at. The error wraps ErrBadRequest when the query cannot be
 // compiled for a language.
-func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent, matched, shortest int, err error) {
+func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matched, shortest int, err error) {
 	levels := make([][]candidate, max(q.q.Len(), len(q.terms))+1)
 	var (
 		done = make([]bool, q.q.Len())
 		cur  candidate
+		top  = q.top()
 	)
+	// full reports whether n candidates have the most terms a sentence may have.
+	full := func() bool { return n > 0 && len(levels[top]) >= n && !q.readAll }
 	// consider ranks the sentence toks (offsets from start) of language lang.
 	consider := func(start, end int, lang string, toks []syntax.Token) error {
 		var ok bool
@@ -486,7 +537,6 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 			}
 		}
 		if !ok {
-			nsent++
 			return nil
 		}
 		matched++
@@ -512,7 +562,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 			}
 		default:
 			if lv := &levels[cur.terms]; len(*lv) < n && ranked(levels[cur.terms+1:]) < n && !repeated(*lv, doc, start, toks) {
-				c := candidate{sent: nsent, terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+				c := candidate{terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
 				if windowed || lang != q.lang {
 					c.other = &otherLang{lang: lang, window: windowed}
 					if windowed {
@@ -527,60 +577,196 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, nsent,
 				*lv = append(*lv, c)
 			}
 		}
-		nsent++
 		return nil
 	}
-	for start := 0; start < len(doc); {
-		end := chunkEnd(doc, start, chunkBytes)
+	// read ranks the sentences of the chunk doc[start:end], which begins and ends at
+	// paragraph boundaries, until full.
+	read := func(start, end int) error {
 		chunk := doc[start:end]
 		if english(q.lang) {
 			mixed := !q.fixed && hasNonASCII(chunk)
 			for _, sent := range q.sentences(doc, start, end) {
+				if full() {
+					return nil
+				}
 				toks := sent.Tokens
 				if mixed {
 					a, b := toks[0].Start, toks[len(toks)-1].End
 					if lang, ok := q.override(chunk[a:b]); ok && !english(lang) {
 						for _, fs := range segment.Sentences(chunk[a:b], a) {
 							if err := consider(start, end, lang, fs.Tokens); err != nil {
-								return nil, 0, 0, 0, err
+								return err
 							}
 						}
 						continue
 					}
 				}
 				if err := consider(start, end, q.lang, toks); err != nil {
-					return nil, 0, 0, 0, err
+					return err
 				}
 			}
-		} else {
-			for _, sent := range segment.Sentences(chunk, 0) {
-				toks := sent.Tokens
-				lang := q.lang
-				a, b := toks[0].Start, toks[len(toks)-1].End
-				if l, ok := q.override(chunk[a:b]); ok {
-					lang = l
-					if english(lang) {
-						toks = tokenize.Tokens(chunk[a:b])
-						for i := range toks {
-							toks[i].Start += a
-							toks[i].End += a
-						}
-						if len(toks) == 0 {
-							continue
-						}
+			return nil
+		}
+		q.toks, q.sents = segment.AppendSentences(q.toks[:0], q.sents[:0], chunk, 0)
+		for _, sent := range q.sents {
+			if full() {
+				return nil
+			}
+			toks := sent.Tokens
+			lang := q.lang
+			a, b := toks[0].Start, toks[len(toks)-1].End
+			if l, ok := q.override(chunk[a:b]); ok {
+				lang = l
+				if english(lang) {
+					toks = tokenize.Tokens(chunk[a:b])
+					for i := range toks {
+						toks[i].Start += a
+						toks[i].End += a
+					}
+					if len(toks) == 0 {
+						continue
 					}
 				}
-				if err := consider(start, end, lang, toks); err != nil {
-					return nil, 0, 0, 0, err
-				}
+			}
+			if err := consider(start, end, lang, toks); err != nil {
+				return err
 			}
 		}
-		start = end
+		return nil
+	}
+	pf := q.prefilter()
+	if pf != nil {
+		q.skel = skeletons.Get().(*prefilter.Scratch)
+		defer func() {
+			if q.skel.Cap() <= chunkBytes { // not the memory of a megabyte paragraph
+				skeletons.Put(q.skel)
+			}
+			q.skel = nil
+		}()
+	}
+	var seen map[string]bool // the paragraphs read, with the prefilter
+	// worth reports whether the paragraph p may add a candidate: it may hold sentences
+	// with as many terms as fewer than n candidates have, and it is not the text of a
+	// paragraph read before (whose sentences, read again, would repeat their outcomes).
+	worth := func(p string) bool {
+		if seen[p] {
+			return false
+		}
+		b := min(q.bound(pf, p), top)
+		return b > 0 && (n == 0 || ranked(levels[b:]) < n)
+	}
+	for start := 0; start < len(doc) && !full(); {
+		if pf == nil {
+			end := chunkEnd(doc, start, chunkBytes)
+			if err := read(start, end); err != nil {
+				return nil, 0, 0, err
+			}
+			if d := q.ann; d != nil && d.err != nil {
+				break
+			}
+			start = end
+			continue
+		}
+		// Skip the paragraphs not worth reading; read a chunk of those that are, up to
+		// readBytes, ended by the next that is not (skipped too).
+		end := chunkEnd(doc, start, 0)
+		if !worth(doc[start:end]) {
+			start = end
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[doc[start:end]] = true
+		next := end
+		for end < len(doc) && end-start < readBytes {
+			next = chunkEnd(doc, end, 0)
+			if !worth(doc[end:next]) {
+				break
+			}
+			seen[doc[end:next]] = true
+			end = next
+		}
+		if err := read(start, end); err != nil {
+			return nil, 0, 0, err
+		}
+		start = max(end, next)
 	}
 	for t := len(levels) - 1; t > 0 && len(best) < n; t-- {
 		best = append(best, levels[t][:min(len(levels[t]), n-len(best))]...)
 	}
-	return best, nsent, matched, shortest, nil
+	return best, matched, shortest, nil
+}
+
+// skeletons are the memory of the prefilter, kept from one request to the next: a
+// paragraph's skeleton is as long as the paragraph.
+var skeletons = sync.Pool{New: func() any { return new(prefilter.Scratch) }}
+
+// top returns the most distinct terms a sentence of the document may match: the
+// distinct terms given (terms the English matcher takes for one, such as "arrest" and
+// "arrests", may count twice in another language's sentence), which is the English
+// query's when that has as many.
+func (q *termQuery) top() int {
+	distinct := 0
+	for i, t := range q.terms { // at most MaxQueryTerms
+		if !slices.Contains(q.terms[:i], t) {
+			distinct++
+		}
+	}
+	return max(q.q.Len(), distinct)
+}
+
+// prefilter returns the raw-text filter of the query for collect, or nil when every
+// paragraph is to be read: sentences from an annotation, or a query word without an
+// anchor. An English document's filter holds the English anchors; another's those of
+// its language, and the English ones too when its script is Latin and the language was
+// not given (a sentence that reads surely as English is matched as English).
+func (q *termQuery) prefilter() *prefilter.Filter {
+	if q.ann != nil || q.readAll {
+		return nil
+	}
+	f := &prefilter.Filter{}
+	if english(q.lang) {
+		f.AddEnglish(q.terms)
+	} else {
+		f.AddLanguage(q.terms, q.lang)
+		if q.script == langid.Latin && !q.fixed {
+			f.AddEnglish(q.terms)
+		}
+	}
+	if f.Always() {
+		return nil
+	}
+	return f
+}
+
+// bound returns a bound of the number of distinct terms that a sentence of the paragraph
+// p may match: the prefilter's count (prefilter.Filter.Count), or a large number when a
+// sentence of p may take another language than the document's (termQuery.override),
+// whose anchors the prefilter does not have. That is decided on the paragraph's letters:
+// in an English document, a letter of another script than Latin, or two Latin letters
+// outside ASCII; in another, a letter of another script than the document's (Han and
+// kana are one).
+func (q *termQuery) bound(pf *prefilter.Filter, p string) int {
+	sk := q.skel
+	sk.Read(p)
+	if !q.fixed {
+		other := false
+		switch {
+		case english(q.lang) && q.script == langid.Latin:
+			other = sk.OtherScripts(langid.Latin) || sk.Accented() >= 2
+		case english(q.lang):
+			other = sk.OtherScripts() // a document without letters: any letter
+		case group(q.script) == langid.Han:
+			other = sk.OtherScripts(langid.Han, langid.Kana)
+		default:
+			other = sk.OtherScripts(q.script)
+		}
+		if other {
+			return math.MaxInt32
+		}
+	}
+	return pf.Count(sk)
 }
 
 // repeated reports whether the sentence toks (offsets from start in doc) has the same

@@ -23,8 +23,19 @@ import (
 //   - at a line break, unless the next line begins with a lowercase letter or the line
 //     ends with a comma, semicolon, colon, hyphen or dash (hard-wrapped text).
 func Sentences(text string) []syntax.Sentence {
-	toks := Tokens(text)
-	var out []syntax.Sentence
+	_, out := AppendSentences(nil, nil, text)
+	return out
+}
+
+// AppendSentences is Sentences into buffers a caller reuses: it appends the tokens of
+// text to toks and its sentences to sents, and returns both. The sentences share the
+// tokens' backing array, so they hold until toks is appended to again.
+func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string) ([]syntax.Token, []syntax.Sentence) {
+	base := len(toks)
+	toks = AppendTokens(toks, text)
+	all := toks
+	toks = toks[base:]
+	out := sents
 	begin := 0
 	for i := 0; i < len(toks); i++ {
 		if last, ok := breakAfter(text, toks, i); ok {
@@ -35,7 +46,7 @@ func Sentences(text string) []syntax.Sentence {
 	if begin < len(toks) {
 		out = append(out, syntax.Sentence{Tokens: toks[begin:len(toks):len(toks)]})
 	}
-	return out
+	return all, out
 }
 
 // breakAfter reports whether a sentence ends after token i or after the closing

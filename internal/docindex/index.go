@@ -11,8 +11,10 @@
 // Words are Unicode words, lower-cased, without English stop words, and reduced to the
 // key that the query matcher (internal/match) compares words by: "arrests" and "arrested",
 // "Zurich" and "Zürich" are one term. So the documents a search finds are the documents
-// whose sentences the snippets can mark. Queries use bleve's query-string syntax
-// (Index.Search): words, "phrases", +must, -not, field:word.
+// whose sentences the snippets can mark. A document in another language is indexed too
+// with the words and keys of that language's snippets (lang.go: "Steuer" finds
+// "Steuern", 税金 is found inside 税金を). Queries use bleve's query-string syntax
+// (Index.Search): words, "phrases", +must, -not, field:word, lang:de.
 package docindex
 
 import (
@@ -56,7 +58,7 @@ const (
 // since its mapping or its stored fields would not be those this code reads.
 const (
 	versionKey    = "qsc.docindex.version"
-	formatVersion = "1"
+	formatVersion = "2" // 2: the fields of other languages (lang.go)
 )
 
 func init() {
@@ -88,6 +90,7 @@ type Index struct {
 	idx      bleve.Index
 	path     string // "" in memory
 	analyzer analysis.Analyzer
+	langs    langSet  // the suffixes of the language fields of the documents held
 	hls      sync.Map // *qsc.Engine → *highlight.Highlighter
 	// write is held while a batch is checked against the stored hashes and committed.
 	write sync.Mutex
@@ -118,6 +121,9 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	um.IncludeInAll, um.IncludeTermVectors, um.DocValues = false, false, false
 	dm.AddFieldMappingsAt(fieldURL, um)
 	highlight.MapAnnotation(dm, fieldText)
+	if err := mapLanguages(im, dm); err != nil {
+		return nil, err
+	}
 	im.DefaultMapping = dm
 	im.StoreDynamic, im.IndexDynamic = false, false
 	return im, nil
@@ -197,7 +203,10 @@ func openExisting(dir string) (*Index, error) {
 }
 
 func newIndex(idx bleve.Index, path string, im *mapping.IndexMappingImpl) *Index {
-	return &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(analyzerName)}
+	x := &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(analyzerName)}
+	v, _ := idx.GetInternal([]byte(langsKey)) // none in a new index
+	x.langs.parse(v)
+	return x
 }
 
 // Path returns the index's directory, or "" for an index in memory.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -314,6 +315,9 @@ func (g *ingester) flush(ctx context.Context) error {
 		eg, ectx := errgroup.WithContext(ctx)
 		eg.SetLimit(g.opts.Workers)
 		for _, j := range annotate {
+			if !annotated(j.fields) {
+				continue
+			}
 			eg.Go(func() error {
 				if g.opts.Gate != nil {
 					release, err := g.opts.Gate(ectx)
@@ -347,7 +351,7 @@ func (g *ingester) flush(ctx context.Context) error {
 		}
 		if j.fields == nil { // changed by another writer since it was read: annotate it now
 			j.fields = g.fields(&j.p.r.Doc)
-			if g.opts.Engine != nil {
+			if g.opts.Engine != nil && annotated(j.fields) {
 				j.err = highlight.AddAnnotations(ctx, g.opts.Engine, j.fields, fieldText)
 				if err := ctx.Err(); err != nil {
 					return err
@@ -369,10 +373,24 @@ func (g *ingester) flush(ctx context.Context) error {
 			outcome[i] = Updated
 		}
 	}
+	var added []string
+	for i, j := range jobs {
+		if outcome[i] == Added || outcome[i] == Updated {
+			lang, _ := j.fields[fieldLang].(string)
+			added = append(added, langSuffix(lang))
+		}
+	}
+	langs, grew := g.x.langs.with(added)
+	if grew {
+		b.SetInternal([]byte(langsKey), []byte(strings.Join(langs, ",")))
+	}
 	if b.Size() > 0 {
 		if err := g.x.idx.Batch(b); err != nil {
 			return fmt.Errorf("document index: %w", err)
 		}
+	}
+	if grew {
+		g.x.langs.p.Store(&langs)
 	}
 	for i, j := range jobs {
 		if outcome[i] == Rejected {
@@ -384,13 +402,23 @@ func (g *ingester) flush(ctx context.Context) error {
 	return nil
 }
 
-// fields are the indexed fields of d, before its annotation.
+// fields are the indexed fields of d, before its annotation: with its language, and the
+// fields of that language when it is not English (lang.go).
 func (g *ingester) fields(d *docfile.Doc) map[string]any {
 	fields := map[string]any{fieldTitle: d.Title, fieldText: d.Text}
 	if d.URL != "" {
 		fields[fieldURL] = d.URL
 	}
+	addLanguage(fields, d.Title, d.Text)
 	return fields
+}
+
+// annotated reports whether the fields of a document are to be annotated: an English
+// document's (an annotation holds the English pipeline's reading, which the snippets of
+// another language do not use).
+func annotated(fields map[string]any) bool {
+	lang, _ := fields[fieldLang].(string)
+	return langSuffix(lang) == ""
 }
 
 // FromDocs returns an index in memory of docs, annotated by eng (nil: no annotations, and

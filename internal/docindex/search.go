@@ -15,6 +15,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/highlight"
 	"github.com/qsc-nlp/qsc/internal/docfile"
+	"github.com/qsc-nlp/qsc/internal/segment"
 )
 
 // ErrQuery is wrapped by the error of a query that cannot be parsed.
@@ -70,7 +71,7 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 	if req.From < 0 || req.From > MaxFrom {
 		return res, fmt.Errorf("%w: from must be 0 to %d, not %d", ErrQuery, MaxFrom, req.From)
 	}
-	sr := bleve.NewSearchRequestOptions(parsed, req.Size, req.From, false)
+	sr := bleve.NewSearchRequestOptions(expand(parsed, x.langs.get()), req.Size, req.From, false)
 	sr.SortBy([]string{"-_score", "_id"})
 	sr.Fields = []string{fieldTitle, fieldText, fieldURL, highlight.AnnotationField(fieldText)}
 	found, err := x.idx.SearchInContext(ctx, sr)
@@ -173,8 +174,15 @@ func (x *Index) positiveTerms(q query.Query) []string {
 		}
 	}
 	_ = visitLeaves(q, false, func(q query.Query) error { // never fails
+		if f, ok := q.(query.FieldableQuery); ok && !textField(f.Field()) {
+			return nil // a word of another field (lang:de, url) names no word of the text
+		}
 		switch q := q.(type) {
 		case *query.MatchQuery:
+			if spaceless(q.Match) {
+				add(q.Match) // a run of characters of Chinese, Japanese or Thai: one term
+				break
+			}
 			for _, w := range x.words(q.Match) {
 				add(w)
 			}
@@ -208,4 +216,16 @@ func (x *Index) keys(s string) []string {
 		out = append(out, string(t.Term))
 	}
 	return out
+}
+
+// spaceless reports whether the word w holds a letter of a script written without spaces
+// (Han, kana, Thai, …), which the snippets find inside longer runs.
+func spaceless(w string) bool {
+	return strings.IndexFunc(w, segment.Spaceless) >= 0
+}
+
+// textField reports whether a query of field f searches the text or the title: no field
+// (the composite field _all), title or text.
+func textField(f string) bool {
+	return f == "" || f == "_all" || f == fieldTitle || f == fieldText
 }

@@ -144,8 +144,18 @@ func hasVisible(s string) bool {
 // documentation), with offsets into text plus base. The sentences share one backing
 // array; each is capped.
 func Sentences(text string, base int) []syntax.Sentence {
-	toks := AppendTokens(nil, text, base)
-	var out []syntax.Sentence
+	_, out := AppendSentences(nil, nil, text, base)
+	return out
+}
+
+// AppendSentences is Sentences into buffers a caller reuses: it appends the tokens of
+// text to toks and its sentences to sents, and returns both. The sentences share the
+// tokens' backing array, so they hold until toks is appended to again.
+func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string, base int) ([]syntax.Token, []syntax.Sentence) {
+	n0 := len(toks)
+	all := AppendTokens(toks, text, base)
+	toks = all[n0:]
+	out := sents
 	begin := 0
 	for i := 0; i < len(toks); i++ {
 		if last, ok := breakAfter(text, base, toks, i); ok {
@@ -156,7 +166,7 @@ func Sentences(text string, base int) []syntax.Sentence {
 	if begin < len(toks) {
 		out = append(out, syntax.Sentence{Tokens: toks[begin:len(toks):len(toks)]})
 	}
-	return out
+	return all, out
 }
 
 // breakAfter reports whether a sentence ends after token i, or after the closing marks

@@ -100,7 +100,7 @@ func TestDocuments(t *testing.T) {
 	page := string(ex.body)
 	if ex.status != 200 || ex.header.Get("Content-Type") != "text/html; charset=utf-8" ||
 		!strings.Contains(page, "Birmingham &amp; &lt;Solihull&gt;.") || strings.Contains(page, "<Solihull>") ||
-		!strings.Contains(page, `<a id="back" href="/?q=poet">`) || !strings.Contains(page, `<h1 id="doc-title">Three</h1>`) {
+		!strings.Contains(page, `<a id="back" href="/?q=poet">`) || !strings.Contains(page, `<h1 id="doc-title" dir="auto">Three</h1>`) {
 		t.Errorf("document page: %d %v\n%s", ex.status, ex.header, page)
 	}
 	for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {

@@ -85,6 +85,49 @@ var irregularByKey = func() map[string][]string {
 	return m
 }()
 
+// exceptions maps a key to the irregular and exceptional forms (Porter2's, such as dying
+// → die) that have it and that do not contain the key less its last letter.
+var exceptions = func() map[string][]string {
+	m := map[string][]string{}
+	add := func(form string) {
+		k := Key(form)
+		if !strings.Contains(form, trimAnchor(k)) && !slices.Contains(m[k], form) {
+			m[k] = append(m[k], form)
+		}
+	}
+	for form := range irregular {
+		add(form)
+	}
+	for form := range special {
+		add(form)
+	}
+	for _, forms := range m {
+		slices.Sort(forms)
+	}
+	return m
+}()
+
+// trimAnchor returns key less its last letter when that is an e or an i, which a word of
+// the key may not have there (hoping → hope, happy → happi).
+func trimAnchor(key string) string {
+	if n := len(key); n >= 2 && (key[n-1] == 'e' || key[n-1] == 'i') {
+		return key[:n-1]
+	}
+	return key
+}
+
+// Anchors returns strings of which every word whose key is key holds one, in lower case
+// with typographic apostrophes as ' (strings.Map(Fold, word)): the key itself, less its
+// last letter when that is an e or an i, and the irregular and exceptional forms that do
+// not hold that (went, gone, goes for go; dying for die). The stemming steps only take
+// letters off a word's end, drop leading apostrophes, add an e after a stem (hoping →
+// hope) and write a final y as i (happy → happi), so the rest of a key is always in its
+// words; TestAnchors checks it on a million words. A caller that scans text for a key's
+// words (the snippet prefilter) looks for its anchors. The slice is new.
+func Anchors(key string) []string {
+	return append([]string{trimAnchor(key)}, exceptions[key]...)
+}
+
 // IrregularForms returns the irregular forms whose key is key, sorted (for "go": gone,
 // goes, went; for "eat": ate, eaten), or nil. They are the only words whose key may begin
 // with another letter than the word (see Key). The slice must not be modified.

@@ -3,6 +3,7 @@ package stem
 import (
 	"errors"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -233,4 +234,52 @@ func agreement(lemma map[string]string, key func(string) string) (precision, rec
 		sameLemma += pairs(n)
 	}
 	return same / sameKey, same / sameLemma
+}
+
+// TestAnchors checks the contract of Anchors: every word holds, in lower case, an anchor
+// of its key. The words are the irregular and exceptional forms, and a million random
+// words: a stem of letters, apostrophes and hyphens and one to three English endings.
+func TestAnchors(t *testing.T) {
+	check := func(w string) {
+		t.Helper()
+		k := Key(w)
+		l := strings.Map(Fold, w)
+		for _, a := range Anchors(k) {
+			if strings.Contains(l, a) {
+				return
+			}
+		}
+		t.Errorf("Key(%q) = %q: no anchor of %q in %q", w, k, Anchors(k), l)
+	}
+	for form := range irregular {
+		check(form)
+		check(strings.ToUpper(form))
+	}
+	for form := range special {
+		check(form)
+	}
+	endings := []string{"s", "es", "ies", "ied", "ed", "eed", "eedly", "ing", "ingly", "edly", "ly",
+		"'s", "'", "'s'", "sses", "ss", "us", "y", "e", "ee", "at", "bl", "iz", "l", "ll", "bb", "dd", "ff",
+		"gg", "mm", "nn", "pp", "rr", "tt", "ie", "ye", "Y", "ying", "yed"}
+	letters := "abcdefghijklmnopqrstuvwxyzaeiouyaeiouy'-"
+	n := 1000000
+	if testing.Short() {
+		n = 50000
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for range n {
+		b.Reset()
+		for range 1 + rng.IntN(7) {
+			b.WriteByte(letters[rng.IntN(len(letters))])
+		}
+		for range rng.IntN(4) {
+			b.WriteString(endings[rng.IntN(len(endings))])
+		}
+		w := b.String()
+		if rng.IntN(4) == 0 {
+			w = strings.ToUpper(w[:1]) + w[1:]
+		}
+		check(w)
+	}
 }

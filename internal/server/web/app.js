@@ -45,6 +45,7 @@
       const li = document.createElement("li");
       li.className = "result";
       const h2 = document.createElement("h2");
+      h2.dir = "auto"; // a title in Arabic or Hebrew reads right to left
       const link = document.createElement("a");
       link.className = "title";
       // The server's page of the whole document, with the way back to this search.
@@ -74,12 +75,14 @@
       for (const s of r.snippets) {
         const item = document.createElement("li");
         item.className = "snippet";
+        item.dir = "auto"; // the snippet's own direction, from its first letter
         const text = document.createElement("span");
         text.className = "text";
         // The server escapes the document text; its only markup is <mark>.
         text.innerHTML = useEllipsis ? s.html_ellipsis : s.html;
         const n = document.createElement("span");
         n.className = "chars";
+        n.dir = "ltr";
         // The count is of what is shown: the budget counts the display, "…" included.
         n.textContent = " (" + chars(useEllipsis ? s.ellipsis : s.plain) + " of " + last.budget + " characters)";
         item.dataset.text = s.text;

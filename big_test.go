@@ -1,0 +1,137 @@
+package qsc
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+// bigDocument returns a document of about size bytes: the paragraph filler repeated,
+// separated by blank lines, then the paragraph tail (when not empty) at its end.
+func bigDocument(filler, tail string, size int) string {
+	var b strings.Builder
+	for b.Len()+len(filler)+len(tail)+4 <= size {
+		b.WriteString(filler)
+		b.WriteString("\n\n")
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// shuffledDocument returns a document of about size bytes whose paragraphs are the lines
+// of story in a random order each (a fixed seed): distinct paragraphs, each with every
+// sentence of the story.
+func shuffledDocument(story string, size int) string {
+	lines := strings.Split(strings.TrimSpace(story), "\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for b.Len()+len(story)+2 <= size {
+		rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+		b.WriteString(strings.Join(lines, "\n"))
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+// languageFixture reads testdata/languages/lang.txt, trimmed.
+func languageFixture(tb testing.TB, lang string) string {
+	tb.Helper()
+	b, err := os.ReadFile("testdata/languages/" + lang + ".txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Paragraphs that end the big documents of BenchmarkBigDocument: their only sentences
+// with the query's terms.
+const (
+	tailEnglish  = "The volcano's eruption on Sunday forced the evacuation of three villages, officials said. Ash from the eruption closed the airport for two days."
+	tailGerman   = "Die Regierung will die Steuern für kleine Unternehmen im nächsten Jahr deutlich senken, sagte der Finanzminister am Mittwoch in Berlin."
+	tailJapanese = "政府は水曜日、中小企業の税金を引き下げると決めた。"
+)
+
+// BenchmarkBigDocument measures the snippets of documents of 1 MiB (MaxDocumentBytes)
+// from raw text (issue 35, point 7; docs/scale.md): the news story repeated, where every
+// paragraph matches ("repeated"); its sentences shuffled in each paragraph, so that no
+// two paragraphs are the same ("shuffled": one sentence of the story has both terms,
+// so every paragraph is read); and documents whose only matching sentences are in their
+// last paragraph ("end"), in English, German and Japanese.
+func BenchmarkBigDocument(b *testing.B) {
+	e := sharedEngine(b)
+	ctx := context.Background()
+	story := news(b)
+	de, ja := languageFixture(b, "de"), languageFixture(b, "ja")
+	for _, c := range []struct {
+		name string
+		doc  string
+		q    []string
+	}{
+		{"en-repeated", bigDocument(story, "", MaxDocumentBytes), []string{"police", "arrest"}},
+		{"en-shuffled", shuffledDocument(story, MaxDocumentBytes), []string{"police", "arrest"}},
+		{"en-shuffled-one-term", shuffledDocument(story, MaxDocumentBytes), []string{"police"}},
+		{"en-end", bigDocument(story, tailEnglish, MaxDocumentBytes), []string{"volcano", "eruption"}},
+		{"de-repeated", bigDocument(de, "", MaxDocumentBytes), []string{"Übergang"}},
+		{"de-end", bigDocument(de, tailGerman, MaxDocumentBytes), []string{"Steuer"}},
+		{"ja-repeated", bigDocument(ja, "", MaxDocumentBytes), []string{"移民"}},
+		{"ja-end", bigDocument(ja, tailJapanese, MaxDocumentBytes), []string{"税金"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			sn, err := e.Snippets(ctx, c.doc, c.q, 80, 3)
+			if err != nil || len(sn) == 0 {
+				b.Fatalf("%v, %v: want snippets", sn, err)
+			}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.doc)))
+			for b.Loop() {
+				if _, err := e.Snippets(ctx, c.doc, c.q, 80, 3); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNoMatch measures a document of 10 KB where no term matches (issue 35, point
+// 7): the news story, English, with queries of several first letters (the matcher once
+// keyed every token whose first letter a query word shares), and the German and Japanese
+// fixtures; German also with its language given (no identification).
+func BenchmarkNoMatch(b *testing.B) {
+	e := sharedEngine(b)
+	ctx := context.Background()
+	const size = 10 << 10
+	en := bigDocument(news(b), "", size)
+	de := bigDocument(languageFixture(b, "de"), "", size)
+	ja := bigDocument(languageFixture(b, "ja"), "", size)
+	for _, c := range []struct {
+		name, doc, q string
+	}{
+		{"en/xylophone", en, "xylophone"},
+		{"en/zebra", en, "zebra"},
+		{"en/senator", en, "senator"},
+		{"en/tariff", en, "tariff"},
+		{"en/quantum", en, "quantum"},
+		{"de/Steuer", de, "Steuer"},
+		{"de/Steuer/lang-given", de, "Steuer"},
+		{"ja/税金", ja, "税金"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			req := &SnippetRequest{Document: c.doc, Query: []string{c.q}, Budget: 80}
+			if strings.HasSuffix(c.name, "lang-given") {
+				req.Lang = "de"
+			}
+			if sn, err := e.DoSnippets(ctx, req); err != nil || len(sn) != 0 {
+				b.Fatalf("%v, %v: want no snippet", sn, err)
+			}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.doc)))
+			for b.Loop() {
+				if _, err := e.DoSnippets(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
