@@ -218,28 +218,11 @@ func liveOperations(t *testing.T, ts *httptest.Server, key string) []operation {
 // against openapi.yaml.
 func call(t *testing.T, ts *httptest.Server, o operation, key string) exchange {
 	t.Helper()
-	req, err := http.NewRequest(o.method, ts.URL+o.target, strings.NewReader(o.body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ct := ""
 	if o.body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		ct = "application/json"
 	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := exchange{status: resp.StatusCode, header: resp.Header, body: b}
-	validate(t, req, o.body, ex, true)
-	return ex
+	return sendKey(t, ts, o.method, o.target, ct, o.body, key, true)
 }
 
 // TestAuthEveryRoute walks every operation of openapi.yaml (the page, its documents and

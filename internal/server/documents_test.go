@@ -68,12 +68,22 @@ func (d *docServer) close() {
 // request, when validReq) against openapi.yaml.
 func send(t *testing.T, ts *httptest.Server, method, path, ct, body string, validReq bool) exchange {
 	t.Helper()
+	return sendKey(t, ts, method, path, ct, body, "", validReq)
+}
+
+// sendKey is send with the bearer key ("": none): the one helper under do, call and the
+// document API's tests.
+func sendKey(t *testing.T, ts *httptest.Server, method, path, ct, body, key string, validReq bool) exchange {
+	t.Helper()
 	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ct != "" {
 		req.Header.Set("Content-Type", ct)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := ts.Client().Do(req)
 	if err != nil {

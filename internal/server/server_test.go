@@ -133,25 +133,11 @@ type exchange struct {
 // OpenAPI description.
 func do(t *testing.T, ts *httptest.Server, method, path, body string, validReq bool) exchange {
 	t.Helper()
-	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ct := ""
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		ct = "application/json"
 	}
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := exchange{status: resp.StatusCode, header: resp.Header, body: b}
-	validate(t, req, body, ex, validReq)
-	return ex
+	return send(t, ts, method, path, ct, body, validReq)
 }
 
 // validate checks an exchange against the OpenAPI description: the answer always, the
