@@ -627,9 +627,15 @@ type emitter struct {
 	w     []float32
 	z     float32
 	sib   []float32
-	n     int
-	ids   [pendingCap]uint32
-	vals  [pendingCap]float32
+	q     *pending // the deferred products, with w set
+}
+
+// pending is the emitter's queue of deferred products: EdgeScores holds one, so that the
+// emitters that build vectors carry none.
+type pending struct {
+	n    int
+	ids  [pendingCap]uint32
+	vals [pendingCap]float32
 }
 
 // pendingCap is the emitter's queue of deferred products; a fuller queue is flushed.
@@ -649,24 +655,25 @@ func (e *emitter) add(k uint64, v float32) {
 
 // queue defers z += w[id]·v (z += v for sibID) to flush.
 func (e *emitter) queue(id uint32, v float32) {
-	if e.n == pendingCap {
+	q := e.q
+	if q.n == pendingCap {
 		e.flush()
 	}
-	e.ids[e.n], e.vals[e.n] = id, v
-	e.n++
+	q.ids[q.n], q.vals[q.n] = id, v
+	q.n++
 }
 
 // flush adds the queued products to z in the order they were queued.
 func (e *emitter) flush() {
-	z, w := e.z, e.w
-	for i, id := range e.ids[:e.n] {
+	z, w, q := e.z, e.w, e.q
+	for i, id := range q.ids[:q.n] {
 		if id == sibID {
-			z += e.vals[i]
+			z += q.vals[i]
 		} else {
-			z += w[id] * e.vals[i]
+			z += w[id] * q.vals[i]
 		}
 	}
-	e.z, e.n = z, 0
+	e.z, q.n = z, 0
 }
 
 // numeric emits numeric feature t with value v, raw and/or as bin b.
@@ -909,7 +916,8 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 	if t == nil {
 		return sib
 	}
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric, w: w}
+	var q pending
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric, w: w, q: &q}
 	for h := 0; h <= t.N(); h++ {
 		kids := t.Children(h)
 		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
