@@ -240,7 +240,7 @@ func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window
 		return window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: b, Columns: columns, Fits: fits, Stop: stop})
 	}
 	lo, hi, ok := choose(hits, budget)
-	if ok && termsIn(hits, [][2]int{{lo, hi}}) < terms(hits) {
+	if ok && termsIn(hits, [][2]int{{lo, hi}}) < termsIn(hits, [][2]int{{0, len(toks)}}) {
 		if ws := windowRuns(hits, budget, choose, length); ws != nil {
 			return ws, nil
 		}
@@ -347,11 +347,6 @@ func joined(ws [][2]int) [][2]int {
 		out = append(out, w)
 	}
 	return out
-}
-
-// terms returns the number of distinct terms of hits.
-func terms(hits []window.Hit) int {
-	return termsIn(hits, [][2]int{{0, int(^uint(0) >> 1)}})
 }
 
 // termsIn returns the number of distinct terms with a hit inside one of the windows ws.
