@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/qsc-nlp/qsc/annotation"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 )

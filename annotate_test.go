@@ -13,7 +13,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/annotation"
-	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
 

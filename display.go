@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )

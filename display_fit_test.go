@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/ood"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/ood"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -27,7 +27,7 @@ func TestDisplayFit(t *testing.T) {
 	sets := []struct {
 		name   string
 		tuples []*dataset.Tuple
-	}{{name: "out of domain (internal/ood)"}, {name: "Google test, first 1,000"}}
+	}{{name: "out of domain (internal/lab/ood)"}, {name: "Google test, first 1,000"}}
 	sents, err := ood.Sentences()
 	if err != nil {
 		t.Fatal(err)

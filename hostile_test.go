@@ -14,8 +14,8 @@ import (
 )
 
 // The hostile inputs of docs/reliability.md, at the library level. The same cases go
-// through the JSON decoding in internal/wire (hostile_test.go) and the HTTP API in
-// internal/server (hostile_test.go).
+// through the JSON decoding in internal/service/wire (hostile_test.go) and the HTTP API in
+// internal/service/server (hostile_test.go).
 
 // hostileSentence is the sentence most cases compress.
 const hostileSentence = "Police in Syracuse arrested two men on Tuesday."

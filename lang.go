@@ -8,11 +8,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/qsc-nlp/qsc/internal/display"
-	"github.com/qsc-nlp/qsc/internal/langid"
-	"github.com/qsc-nlp/qsc/internal/match"
-	"github.com/qsc-nlp/qsc/internal/segment"
-	"github.com/qsc-nlp/qsc/internal/window"
+	"github.com/qsc-nlp/qsc/internal/core/display"
+	"github.com/qsc-nlp/qsc/internal/core/langid"
+	"github.com/qsc-nlp/qsc/internal/core/match"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
+	"github.com/qsc-nlp/qsc/internal/core/window"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 

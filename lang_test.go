@@ -12,8 +12,8 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	_ "github.com/qsc-nlp/qsc/analyzers" // bleve's analyzers: Steuer finds Steuern
-	"github.com/qsc-nlp/qsc/internal/display"
-	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/internal/core/display"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
 )
 
 // languageCases are queries on the fixtures of testdata/languages (PUD sentences, see its

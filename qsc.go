@@ -29,9 +29,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/qsc-nlp/qsc/internal/match"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
-	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/internal/core/match"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -512,7 +512,7 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 	return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
 }
 
-// compileQuery checks and compiles the query terms of a request (internal/match: the one
+// compileQuery checks and compiles the query terms of a request (internal/core/match: the one
 // matcher of Do, Compress and the snippets): at most MaxQueryTerms terms, each valid UTF-8,
 // at most MaxSentenceBytes and with 1 to MaxTermWords words. Its errors wrap ErrBadRequest.
 // Compiled queries are kept (compiledQueries): a result page asks for the snippets of

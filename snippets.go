@@ -11,13 +11,13 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/qsc-nlp/qsc/internal/display"
-	"github.com/qsc-nlp/qsc/internal/langid"
-	"github.com/qsc-nlp/qsc/internal/match"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
-	"github.com/qsc-nlp/qsc/internal/prefilter"
-	"github.com/qsc-nlp/qsc/internal/segment"
-	"github.com/qsc-nlp/qsc/internal/window"
+	"github.com/qsc-nlp/qsc/internal/core/display"
+	"github.com/qsc-nlp/qsc/internal/core/langid"
+	"github.com/qsc-nlp/qsc/internal/core/match"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/prefilter"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
+	"github.com/qsc-nlp/qsc/internal/core/window"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
@@ -113,7 +113,7 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // Matching. The document is tokenized and split into sentences once. A query term matches
 // a run of whole tokens (never part of a word: "art" does not match "party", but a word
 // of a hyphenated token does: "transformer" matches "transformer-based"), ignoring case,
-// accents, inflection and trailing punctuation, with internal/match, the matcher of Do
+// accents, inflection and trailing punctuation, with internal/core/match, the matcher of Do
 // too: "arrest" matches "Arrested" and "arrests", "children" matches "child", "went"
 // matches "go", "Zurich" matches "Zürich", and "U.S" matches "U.S.". A phrase term matches
 // a run of tokens in the same order.
@@ -132,7 +132,7 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // nn), is skipped, and the next one takes its place.
 //
 // Languages. The document's language is req.Lang, or identified from its first 2 KiB
-// (internal/langid: script, English function words, trigrams; text it is not sure of is
+// (internal/core/langid: script, English function words, trigrams; text it is not sure of is
 // English). English sentences go through all of the above. A sentence in another
 // language is split by Unicode word boundaries (Chinese, Japanese and Thai into
 // characters, so that a term is found inside a longer run), matched through the
@@ -140,12 +140,12 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // unless req.Method names a compression method, shown by its window: the whole sentence
 // when it fits, else the stretch around the hits whose edges fall between words, at
 // clauses and before function words, never on a comma or inside a word
-// (internal/window; Snippet.Method is MethodWindow). A sentence in another script than
+// (internal/core/window; Snippet.Method is MethodWindow). A sentence in another script than
 // the document's takes its own language, unless req.Lang is given. docs/languages.md
 // has the details and figures.
 //
 // Cost. The document is cut into paragraphs at blank lines, and a raw-text prefilter
-// (internal/prefilter: a search of the text, lower-cased and without accents, for anchors
+// (internal/core/prefilter: a search of the text, lower-cased and without accents, for anchors
 // that every word matching a query word holds) decides which may hold a term, at
 // hundreds of MB/s; only those are tokenized and matched (one pass over the tokens, with
 // a cheap first-letter filter before stemming), and reading stops once n sentences hold
@@ -489,7 +489,7 @@ const readBytes = 4 << 10
 //
 // Paragraphs first. Blank lines always end a sentence, so collect cuts doc into its
 // paragraphs and, unless it reads an annotation, asks a raw-text prefilter
-// (internal/prefilter, termQuery.mayMatch) whether each may hold a term: a search of its
+// (internal/core/prefilter, termQuery.mayMatch) whether each may hold a term: a search of its
 // skeleton (lower case, accents off) for anchors of the query words that every matching
 // word holds, hundreds of MB/s. Only the paragraphs that may match are tokenized, in
 // chunks of consecutive ones of up to chunkBytes; the prefilter never drops a sentence

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	_ "github.com/qsc-nlp/qsc/all"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/tagger"

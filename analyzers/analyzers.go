@@ -8,7 +8,7 @@
 //
 // The languages are those with an analyzer in bleve's analysis/lang packages (bleve
 // v2.6.1): ar da de es fa fi fr hi hr hu it nl no (and nb) pl pt ro ru sv tr.
-// English keeps qsc's own matcher (internal/match: inflections only), and a language
+// English keeps qsc's own matcher (internal/core/match: inflections only), and a language
 // without an analyzer is matched by its words' normalized, lower-cased, accent-free form.
 // Package github.com/qsc-nlp/qsc/all links this package, so the CLI and the service have
 // it; a program that only compresses English does not need it, and does not carry bleve's
@@ -59,7 +59,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/registry"
 
-	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
 )
 
 // Names maps the ISO 639-1 codes of the languages to the names of their bleve analyzers.

@@ -3,7 +3,7 @@ package analyzers
 import (
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/segment"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
 )
 
 // TestTerms checks that a query word and an inflected form of it share a key in the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/annotation"
-	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/service/demo"
 )
 
 // demoAnnotations returns the binary annotations of the demo collection's documents, the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 )
 
 func roundTrip(t *testing.T, name string, data []byte) (n int) {

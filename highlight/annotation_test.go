@@ -17,7 +17,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/service/demo"
 )
 
 // annotatedIndex indexes docs (id → text) in memory, in the stored text field "body", with

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/qsc-nlp/qsc/internal/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/parser"
 )
 

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/model"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/lr"
 	"github.com/qsc-nlp/qsc/model"

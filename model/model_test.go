@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	. "github.com/qsc-nlp/qsc/model"
 )
 

@@ -1,6 +1,6 @@
 package parser
 
-import "github.com/qsc-nlp/qsc/internal/hashing"
+import "github.com/qsc-nlp/qsc/internal/core/hashing"
 
 // Features are hashed: each template packs its atoms (word ids of 20 bits, tag and label ids
 // of 7 bits, small distance and valency buckets) with its template number into 64 bits,

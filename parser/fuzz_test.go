@@ -15,9 +15,9 @@ import (
 // (beam search) one, loaded once per test binary.
 var embedded = sync.OnceValues(func() ([]*Model, error) {
 	var out []*Model
-	// The files, relative to this package: the default pipeline's (internal/pipeline) and
+	// The files, relative to this package: the default pipeline's (internal/core/pipeline) and
 	// the accurate parser's (parser/accurate).
-	for _, name := range []string{"../internal/pipeline/en-ewt-parser-v3.qsm", "accurate/en-ewt-parser-beam8-v1.qsm"} {
+	for _, name := range []string{"../internal/core/pipeline/en-ewt-parser-v3.qsm", "accurate/en-ewt-parser-beam8-v1.qsm"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err

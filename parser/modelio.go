@@ -11,7 +11,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
 
 // Model file: a modelfile container of kind "parser". Version 3, written today, holds the

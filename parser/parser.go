@@ -37,7 +37,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/qsc-nlp/qsc/internal/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 

@@ -7,15 +7,15 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/cputime"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/core/cputime"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
 )
 
 const (
-	parserModelPath = "../internal/pipeline/en-ewt-parser-v3.qsm"
-	taggerModelPath = "../internal/pipeline/en-ewt-tagger-v4.qsm"
+	parserModelPath = "../internal/core/pipeline/en-ewt-parser-v3.qsm"
+	taggerModelPath = "../internal/core/pipeline/en-ewt-tagger-v4.qsm"
 )
 
 func readTreebank(tb testing.TB, rel string) []*syntax.Sentence {

@@ -15,7 +15,7 @@ package render
 
 import (
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/display"
+	"github.com/qsc-nlp/qsc/internal/core/display"
 )
 
 // Plain returns the kept runs of s joined by single spaces (none before closing

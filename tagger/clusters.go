@@ -10,7 +10,7 @@ import (
 	"unicode"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
 )
 
 // Clusters maps lowercased word forms to distributional word clusters at two levels of

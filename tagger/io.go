@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
 
 // The payload of a tagger model file, format version 3 (little endian throughout):

@@ -3,7 +3,7 @@ package tagger
 import (
 	"math"
 
-	"github.com/qsc-nlp/qsc/internal/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 

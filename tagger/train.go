@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/hashing"
-	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )

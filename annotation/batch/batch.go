@@ -27,7 +27,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/annotation"
-	"github.com/qsc-nlp/qsc/internal/wire"
+	"github.com/qsc-nlp/qsc/internal/service/wire"
 )
 
 // Input is one input record.

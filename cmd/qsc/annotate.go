@@ -12,7 +12,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	annbatch "github.com/qsc-nlp/qsc/annotation/batch"
-	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/internal/core/progress"
 )
 
 func init() {

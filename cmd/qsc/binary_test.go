@@ -221,7 +221,7 @@ func TestBinaryHelpAndVersion(t *testing.T) {
 		t.Fatalf("version: exit %d, %q %q", code, out, errs)
 	}
 	var files []string
-	for _, dir := range []string{"internal/pipeline", "parser/accurate", "method/*"} {
+	for _, dir := range []string{"internal/core/pipeline", "parser/accurate", "method/*"} {
 		f, err := filepath.Glob("../../" + dir + "/*.qsm")
 		if err != nil {
 			t.Fatal(err)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/demo"
-	"github.com/qsc-nlp/qsc/internal/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/demo"
+	"github.com/qsc-nlp/qsc/internal/service/docindex"
 )
 
 // checkCollection checks the collection flags of qsc serve: --no-demo excludes --index and

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/wire"
+	"github.com/qsc-nlp/qsc/internal/service/wire"
 )
 
 func init() {

@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/qsc-nlp/qsc/internal/atomicfile"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/tagger"

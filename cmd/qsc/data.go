@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/metrics"
 )
 

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/parsecache"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 )
 
 func init() {

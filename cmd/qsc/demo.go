@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/atomicfile"
-	"github.com/qsc-nlp/qsc/internal/demo"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
+	"github.com/qsc-nlp/qsc/internal/service/demo"
 )
 
 func init() {

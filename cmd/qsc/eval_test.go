@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/evaluate"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 

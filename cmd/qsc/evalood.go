@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/evaluate"
-	"github.com/qsc-nlp/qsc/internal/ood"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
+	"github.com/qsc-nlp/qsc/internal/lab/ood"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )

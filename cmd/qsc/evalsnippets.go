@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/evaluate"
-	"github.com/qsc-nlp/qsc/internal/parsecache"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
+	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/lm"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/model"
@@ -38,7 +38,7 @@ type snippetFlags struct {
 func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
 	return &snippetFlags{
 		snippets:   fs.Bool("snippets", false, "evaluate the methods as snippet compressors on the Google test split: F1, CR, SLOR, budget use and the well-formedness checker under the paper's and the snippet decoding, the budget sweep and 20 examples (snippets.md/.json, or ood.md/.json, in --out; by default in docs/results when no other setting than --samples, --data or --cache is given, else only printed)"),
-		ood:        fs.Bool("ood", false, "the same on the out-of-domain EWT development set shipped in internal/ood (gold trees, and qsc's own parse)"),
+		ood:        fs.Bool("ood", false, "the same on the out-of-domain EWT development set shipped in internal/lab/ood (gold trees, and qsc's own parse)"),
 		validation: fs.Bool("validation", false, "with --snippets: use the validation split of the train file instead of the test split (for model selection)"),
 		methods:    fs.String("snippet-methods", "window,lr,ablated,random,nn,ilp", "with --snippets or --ood: comma-separated methods"),
 		sweepN:     fs.Int("sweep-n", 2000, "with --snippets: sentences in the budget sweep (the first N of the split)"),

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/docindex"
 )
 
 // The crash test of the document API (issue 37): `qsc serve --index DIR` is killed with

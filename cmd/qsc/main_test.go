@@ -105,7 +105,7 @@ func fixtureData(t *testing.T) string {
 	dir := t.TempDir()
 	g := filepath.Join(dir, "google-compression")
 	os.MkdirAll(g, 0o755)
-	src, err := os.ReadFile("../../internal/dataset/testdata/fixture.conllu")
+	src, err := os.ReadFile("../../internal/lab/dataset/testdata/fixture.conllu")
 	if err != nil {
 		t.Fatal(err)
 	}

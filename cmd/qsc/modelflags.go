@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 )
 
 // decodingUsage is the usage of the --decoding flag of qsc compress and qsc snippets.

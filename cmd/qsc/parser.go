@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/atomicfile"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
@@ -208,8 +208,8 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 }
 
 // defaultModel returns the path of a model file of the default pipeline, under
-// internal/pipeline/ in the repository that holds the working directory, or
-// internal/pipeline/name when there is none.
+// internal/core/pipeline/ in the repository that holds the working directory, or
+// internal/core/pipeline/name when there is none.
 func defaultModel(name string) string {
 	dir, err := os.Getwd()
 	for err == nil {

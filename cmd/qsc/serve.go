@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/server"
+	"github.com/qsc-nlp/qsc/internal/service/server"
 )
 
 func init() {

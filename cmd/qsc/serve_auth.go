@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/server"
+	"github.com/qsc-nlp/qsc/internal/service/server"
 )
 
 // Keys, the safe default and TLS of qsc serve (docs/security.md).

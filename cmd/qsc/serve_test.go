@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/demo"
+	"github.com/qsc-nlp/qsc/internal/service/demo"
 )
 
 // TestServeSIGTERM starts `qsc serve`, asks it a question, sends the process SIGTERM and

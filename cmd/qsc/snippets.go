@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/wire"
+	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/render"
 )
 

@@ -6,9 +6,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/atomicfile"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
 )

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/method/ilp"
 )
 

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/parsecache"
-	"github.com/qsc-nlp/qsc/internal/progress"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/lm"
 )
 

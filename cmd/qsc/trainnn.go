@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/method/nn"
 	"github.com/qsc-nlp/qsc/model"
 )

@@ -6,7 +6,7 @@ import (
 	"io"
 	"runtime/debug"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
 
 func init() {
@@ -16,7 +16,7 @@ func init() {
 // runVersion prints the module and its version, the VCS revision the binary was built
 // from (runtime/debug.ReadBuildInfo: "unknown" outside a checkout, e.g. go run of a module
 // copy, and "+modified" when the tree had changes), the Go version, and each embedded
-// model file with the SHA-256 of its bytes (as sha256sum internal/pipeline/*.qsm parser/accurate/*.qsm method/*/*.qsm prints them).
+// model file with the SHA-256 of its bytes (as sha256sum internal/core/pipeline/*.qsm parser/accurate/*.qsm method/*/*.qsm prints them).
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("version", "", stderr)
 	if err := parseFlags(fs, args); err != nil {

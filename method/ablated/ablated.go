@@ -9,7 +9,7 @@ package ablated
 import (
 	_ "embed"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/lr"
 	"github.com/qsc-nlp/qsc/model"

@@ -4,7 +4,7 @@
 //
 // The objective is edge-factored: every arc of the parse, and an added arc ROOT → n from
 // the root to every token (label "ROOT"), has a score w · φ(arc), where φ are the edge
-// features of Filippova & Altun as VERTEX ADDITION uses them (internal/features). The
+// features of Filippova & Altun as VERTEX ADDITION uses them (internal/core/features). The
 // compression C is the set of tokens with a kept incoming arc, and the kept arcs
 // maximise the total score subject to: at most one head per token; an arc out of a
 // token only if the token is in C; Q ⊆ C; ℓ(C) ≤ b (see Problem).
@@ -25,7 +25,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"

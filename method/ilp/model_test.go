@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"

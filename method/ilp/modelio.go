@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
 
 // Model file: the modelfile container, kind "ilp", version 2, payload

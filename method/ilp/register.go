@@ -4,7 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/model"
 )

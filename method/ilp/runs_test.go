@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/wellformed"
 )

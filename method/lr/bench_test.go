@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/dataset"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/parser"
@@ -27,7 +27,7 @@ func benchFile(tb testing.TB, env, path string) []byte {
 	return data
 }
 
-// testInputs parses the Google test tuples with the parser model (internal/pipeline/en-ewt-parser-v3.qsm
+// testInputs parses the Google test tuples with the parser model (internal/core/pipeline/en-ewt-parser-v3.qsm
 // or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
 func testInputs(tb testing.TB) []model.Input {
 	tb.Helper()

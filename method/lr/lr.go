@@ -1,5 +1,5 @@
 // Package lr is VERTEX ADDITION_LR and ABLATED: an L2-regularised logistic regression over
-// the features of internal/features, its training by L-BFGS on the oracle decisions of
+// the features of internal/core/features, its training by L-BFGS on the oracle decisions of
 // the training tuples (Train), and its versioned model file (Load, LR.MarshalBinary). An
 // *LR is a model.Method and a va.Decider.
 //
@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/va"
 )
 

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/qsc-nlp/qsc/internal/features"
+	"github.com/qsc-nlp/qsc/internal/core/features"
 )
 
 // valFlag marks, in examples.ids, a feature whose value is stored in examples.vals

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"

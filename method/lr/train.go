@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/features"
-	"github.com/qsc-nlp/qsc/internal/progress"
+	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
 
 // Model file: the modelfile container, kind "va-nn", version 2, payload (little endian)

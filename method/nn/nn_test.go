@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/internal/synth"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"
 )

@@ -9,8 +9,8 @@ package accurate
 import (
 	_ "embed"
 
-	"github.com/qsc-nlp/qsc/internal/modelfile"
-	"github.com/qsc-nlp/qsc/internal/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 )
 
 // FileName is the embedded model file, in this package's directory.

@@ -21,8 +21,8 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/docfile"
-	"github.com/qsc-nlp/qsc/internal/shared"
+	"github.com/qsc-nlp/qsc/internal/lab/shared"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
 )
 
 func main() {

@@ -1,5 +1,5 @@
 // Command langcompare compares language identifiers on short text: whatlanggo, lingua-go
-// (high and low accuracy modes) and qsc's internal/langid, on files of sentences, one
+// (high and low accuracy modes) and qsc's internal/core/langid, on files of sentences, one
 // file per language (CODE.txt, a sentence a line: the PUD sentences of docs/languages.md).
 // It prints, per language, the share of sentences identified right and the wrong answers,
 // then the share over all files and the mean time per text.
@@ -25,7 +25,7 @@ import (
 	"github.com/abadojack/whatlanggo"
 	lingua "github.com/pemistahl/lingua-go"
 
-	"github.com/qsc-nlp/qsc/internal/langid"
+	"github.com/qsc-nlp/qsc/internal/core/langid"
 )
 
 func main() {

@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/match"
-	"github.com/qsc-nlp/qsc/internal/ood"
+	"github.com/qsc-nlp/qsc/internal/core/match"
+	"github.com/qsc-nlp/qsc/internal/lab/ood"
 )
 
 // Item is one line of the items file: a sentence, a query and a budget under one protocol.
@@ -242,14 +242,14 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadPools reads the three sources: qsc's out-of-domain set (embedded in internal/ood),
+// loadPools reads the three sources: qsc's out-of-domain set (embedded in internal/lab/ood),
 // UD_English-EWT's dev and test files, and UD_English-PUD. It never reads UD_English-GUM.
 func loadPools(data string, pudNews bool, stderr io.Writer) ([]pool, error) {
 	oodSents, err := ood.Sentences()
 	if err != nil {
 		return nil, err
 	}
-	oodPool := pool{name: "ood (internal/ood/data/ewt-snippets.conllu)", share: 0.3}
+	oodPool := pool{name: "ood (internal/lab/ood/data/ewt-snippets.conllu)", share: 0.3}
 	addAll(&oodPool, oodSents, func(*conllu.Sentence) string { return "ood" })
 
 	ewt := pool{name: "UD_English-EWT dev+test", share: 0.4}

@@ -1,4 +1,4 @@
-// Command qsc prints the language qsc's internal/langid identifies in its argument, for
+// Command qsc prints the language qsc's internal/core/langid identifies in its argument, for
 // the binary sizes of docs/languages.md.
 package main
 
@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/qsc-nlp/qsc/internal/langid"
+	"github.com/qsc-nlp/qsc/internal/core/langid"
 )
 
 func main() { fmt.Println(langid.Detect(os.Args[1]).Lang) }

@@ -1,0 +1,538 @@
+// Package display renders a compression as the text a reader sees: the kept runs of the
+// original text in their own spelling, with "…" where words were removed, or as HTML with
+// the query terms in <mark>. It is the one implementation behind package render, the
+// library's Result and Snippet texts and the "display" budget of package qsc.
+//
+// Ellipsis rendering: the kept runs are joined by " … " where words were removed, with a
+// leading "… " when words were removed before the first run and a trailing " …" when words
+// were removed after the last one, as search pages show. Words are letters and digits: a
+// gap that holds none (a dropped comma) is shown as a space, or as nothing at the ends (a
+// dropped final period), and a kept run of punctuation alone between cuts is left out
+// unless it holds a hit, a double quote or a bracket, or is written against a shown run
+// before it. A cut after an opening quote or
+// bracket, or before a closing one, is written against it: “… word …”.
+//
+// Every function is safe for any input: spans out of the document's range, reversed,
+// overlapping or not ascending are clamped or skipped, invalid UTF-8 is shown as U+FFFD,
+// and HTML output is always escaped.
+package display
+
+import (
+	"html"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+
+	"github.com/qsc-nlp/qsc/internal/core/segment"
+)
+
+// Cut is the mark shown where words were removed.
+const Cut = "…"
+
+// Span is a byte range [Start, End) of a text.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Render returns the kept runs of the sentence sent of doc as text: in their original
+// spelling, any run of separators (white space, control and invisible format characters)
+// shown as one space, and the runs joined by one space, or by none before a run that
+// attaches to the word before it (AttachesLeft: a final period after a cut sits against
+// the last word) or that was written against the run before it with only punctuation cut
+// between them (the closing quote of `battlefield."`), or, with ellipsis, before a
+// closing quote or bracket at a cut. With ellipsis, "…" marks where words were removed (see the package
+// documentation); with markup, the text is HTML-escaped and the hits are in <mark>.
+func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) string {
+	var b strings.Builder
+	w := writer{b: &b, markup: markup}
+	w.render(doc, sent, clean(nil, doc, kept, 0, len(doc)), clean(nil, doc, hits, 0, len(doc)), ellipsis)
+	return b.String()
+}
+
+// Scratch is reusable memory for Length: once grown, its Length allocates nothing. The
+// zero value is ready to use; it is not safe for concurrent use.
+type Scratch struct {
+	// Columns makes Length count columns, as a fixed-width display shows the text
+	// (Columns), instead of characters.
+	Columns bool
+
+	runs, hits []Span
+	lens       []int
+	words      []bool
+}
+
+// Length returns the number of characters (runes) of the longer of the two plain
+// renderings of kept, Render(doc, sent, kept, hits, false, false) and the same with
+// ellipsis, without building either string: it is the displayed length that a display
+// budget counts. Each run's text is counted once, for both renderings.
+func (sc *Scratch) Length(doc string, sent Span, kept, hits []Span) int {
+	runs := clean(sc.runs[:0], doc, kept, 0, len(doc))
+	sc.runs = runs
+	sc.hits = clean(sc.hits[:0], doc, hits, 0, len(doc))
+	if len(runs) == 0 {
+		return 0
+	}
+	sc.lens = slices.Grow(sc.lens[:0], len(runs))[:len(runs)]
+	w := writer{cols: sc.Columns}
+	h := 0
+	for i, r := range runs {
+		w.n = 0
+		h = w.run(doc, r, sc.hits, h)
+		sc.lens[i] = w.n
+	}
+	sc.words = wordy(sc.words[:0], doc, runs, sc.hits)
+	w = writer{cols: sc.Columns}
+	w.layout(doc, sent, runs, sc.hits, nil, sc.lens)
+	plain := w.n
+	w = writer{cols: sc.Columns}
+	w.layout(doc, sent, runs, sc.hits, sc.words, sc.lens)
+	return max(plain, w.n)
+}
+
+// MinLength returns a lower bound on the length of any rendering (plain or with
+// ellipsis, not markup) of text kept whole: the number of its printable ASCII characters
+// other than the space, each of which a rendering shows as itself. It is cheaper than
+// Length, for ruling out a text that cannot fit a budget.
+func MinLength(text string) int {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c > ' ' && c < 0x7f {
+			n++
+		}
+	}
+	return n
+}
+
+// sentenceOf returns sent widened to hold the runs (clean, not empty) and clamped to doc.
+func sentenceOf(doc string, sent Span, runs []Span) Span {
+	return Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
+}
+
+// render writes the rendering of the runs kept (see Render) to w; runs and hits are
+// clean.
+func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool) {
+	var words []bool
+	if ellipsis {
+		words = wordy(nil, doc, runs, hits)
+	}
+	w.layout(doc, sent, runs, hits, words, nil)
+}
+
+// layout writes the runs (clean) of the sentence sent of doc to w, joined as Render
+// joins them: with ellipses when words, wordy's for the runs, is not nil. When lens is
+// not nil, w only counts (w.b is nil) and lens holds each run's length as w.run counts
+// it, so that Length counts the text of a run once for both renderings.
+func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, lens []int) {
+	if len(runs) == 0 {
+		return
+	}
+	sent = sentenceOf(doc, sent, runs)
+	ellipsis := words != nil
+	h, last := 0, -1
+	for i, r := range runs {
+		if ellipsis && !words[i] {
+			continue
+		}
+		cut := false
+		switch {
+		case ellipsis && last < 0 && hasWord(doc[sent.Start:r.Start]):
+			if startsSpaceless(doc, r) {
+				w.put(Cut)
+			} else {
+				w.put(Cut + " ")
+			}
+		case ellipsis && last >= 0 && hasWord(doc[runs[last].End:r.Start]):
+			cut = true
+			if opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last]) {
+				w.put(Cut)
+			} else {
+				w.put(" " + Cut)
+			}
+		}
+		if last >= 0 && spaced(doc, runs[last], r) && !(cut && (closesCut(doc, r) || startsSpaceless(doc, r))) {
+			w.put(" ")
+		}
+		if lens != nil {
+			w.n += lens[i]
+		} else {
+			h = w.run(doc, r, hits, h)
+		}
+		last = i
+	}
+	if ellipsis && hasWord(doc[runs[last].End:sent.End]) {
+		if endsSpaceless(doc, runs[last]) {
+			w.put(Cut)
+		} else {
+			w.put(" " + Cut)
+		}
+	}
+}
+
+// startsSpaceless reports whether run r begins with a letter of a script written without
+// spaces (segment.Spaceless: 政府, ภาษี): a cut before it is written against it, "…政府".
+func startsSpaceless(doc string, r Span) bool {
+	c, _ := utf8.DecodeRuneInString(doc[r.Start:r.End])
+	return c >= 0x0e00 && segment.Spaceless(c)
+}
+
+// endsSpaceless reports whether run r ends with a letter of a script written without
+// spaces, or with punctuation after one (決めた、): a cut after it is written against it.
+func endsSpaceless(doc string, r Span) bool {
+	t := doc[r.Start:r.End]
+	for len(t) > 0 {
+		c, size := utf8.DecodeLastRuneInString(t)
+		if c < 0x0e00 {
+			return false
+		}
+		if unicode.IsLetter(c) || unicode.IsMark(c) {
+			return segment.Spaceless(c)
+		}
+		t = t[:len(t)-size]
+	}
+	return false
+}
+
+// run writes the text of run r, the hits from hits[h] on that fall in it marked, and
+// returns the index of the first hit that does not start before r ends.
+func (w *writer) run(doc string, r Span, hits []Span, h int) int {
+	w.space = false
+	pos := r.Start
+	for ; h < len(hits) && hits[h].Start < r.End; h++ {
+		hs, he := max(hits[h].Start, pos), min(hits[h].End, r.End)
+		if hs >= he {
+			continue
+		}
+		w.text(doc[pos:hs])
+		// Merge the next hits of this run that only white space separates.
+		for h+1 < len(hits) && hits[h+1].Start < r.End && hits[h+1].Start >= he && isSpace(doc[he:hits[h+1].Start]) {
+			h++
+			he = min(hits[h].End, r.End)
+		}
+		w.mark(doc[hs:he])
+		pos = he
+	}
+	w.text(doc[pos:r.End])
+	return h
+}
+
+// wordy appends to out, for each run, whether it is shown with ellipses: whether it holds
+// a letter, a digit, a quote or bracket (hasPair: the rules keep them paired, so both
+// halves show), or a hit, or is written against a shown run before it (glued: a
+// closing quote after a dropped final period). A run of punctuation alone after a cut (a
+// final period, a comma) is treated as part of the cut. When no run holds a word, every
+// run is shown.
+func wordy(out []bool, doc string, runs, hits []Span) []bool {
+	h, found := 0, false
+	for i, r := range runs {
+		for h < len(hits) && hits[h].End <= r.Start {
+			h++
+		}
+		word := hasWord(doc[r.Start:r.End]) || hasPair(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
+		found = found || word
+		word = word || (i > 0 && out[len(out)-1] && glued(doc[runs[i-1].End:r.Start]))
+		out = append(out, word)
+	}
+	if !found {
+		for i := range out {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// clean appends to out the spans clamped to [lo, hi], without empty ones and without any
+// that starts before the end of the previous one, moved to UTF-8 boundaries.
+func clean(out []Span, doc string, spans []Span, lo, hi int) []Span {
+	end := lo
+	for _, sp := range spans {
+		st, en := boundary(doc, max(sp.Start, lo), false), boundary(doc, min(sp.End, hi), true)
+		if st < end || st >= en {
+			continue
+		}
+		out = append(out, Span{Start: st, End: en})
+		end = en
+	}
+	return out
+}
+
+// boundary moves i (clamped to the document) back to the start of the rune it is in, or
+// forward past it when forward.
+func boundary(doc string, i int, forward bool) int {
+	i = max(0, min(i, len(doc)))
+	for i > 0 && i < len(doc) && !utf8.RuneStart(doc[i]) {
+		if forward {
+			i++
+		} else {
+			i--
+		}
+	}
+	return i
+}
+
+// spaced reports whether the run r is joined to the run prev before it by a space: unless
+// it attaches to the word before it (AttachesLeft) or only punctuation written without a
+// space was cut between them (glued: "battlefield" and the closing quote of
+// `battlefield."`).
+func spaced(doc string, prev, r Span) bool {
+	return !AttachesLeft(doc[r.Start:r.End]) && !glued(doc[prev.End:r.Start])
+}
+
+// glued reports whether a cut between two runs held only punctuation written without
+// white space: the two runs were written against each other.
+func glued(gap string) bool {
+	return gap != "" && !hasWord(gap) && skip(gap, false) == len(gap)
+}
+
+// hasPair reports whether s holds a double quote or a bracket.
+func hasPair(s string) bool {
+	return strings.ContainsAny(s, "\"()[]{}\u201C\u201D\u00AB\u00BB")
+}
+
+// opensCut reports whether run r ends with a double quote or a bracket written against
+// the text after it (an opening one): a cut after it is written against it, "“… word".
+func opensCut(doc string, r Span) bool {
+	m, _ := utf8.DecodeLastRuneInString(doc[r.Start:r.End])
+	if !hasPair(string(m)) || r.End >= len(doc) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(doc[r.End:])
+	return !separator(next)
+}
+
+// closesCut reports whether run r starts with a double quote or a bracket written against
+// the text before it (a closing one): it is written against a cut before it, "word …”".
+func closesCut(doc string, r Span) bool {
+	m, _ := utf8.DecodeRuneInString(doc[r.Start:r.End])
+	if !hasPair(string(m)) || r.Start == 0 {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(doc[:r.Start])
+	return !separator(prev)
+}
+
+// hasWord reports whether s holds a letter or a digit.
+func hasWord(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// isSpace reports whether s is only white space or control characters.
+func isSpace(s string) bool {
+	return skip(s, true) == len(s)
+}
+
+// skip returns the length of the longest prefix of s made of separators (sep) or of
+// anything else (!sep).
+func skip(s string, sep bool) int {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c <= ' ' || c == 0x7f) != sep {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if separator(r) != sep {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// separator reports whether r separates words without being shown: white space, control
+// and invisible format characters (as the tokenizer treats them).
+func separator(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+}
+
+// writer writes document text with separators collapsed, escaped when markup. Without a
+// builder it only counts the characters (runes) it would write, in n, or their columns
+// when cols.
+type writer struct {
+	b      *strings.Builder
+	n      int
+	markup bool
+	cols   bool
+	space  bool // a separator is pending
+}
+
+// put writes s as it is.
+func (w *writer) put(s string) {
+	if w.b == nil {
+		if w.cols {
+			w.n += Columns(s)
+		} else {
+			w.n += utf8.RuneCountInString(s)
+		}
+		return
+	}
+	w.b.WriteString(s)
+}
+
+// text writes s, collapsing runs of separators into one space.
+func (w *writer) text(s string) {
+	for len(s) > 0 {
+		if i := skip(s, false); i > 0 {
+			w.word(s[:i])
+			s = s[i:]
+		}
+		if j := skip(s, true); j > 0 {
+			w.space = true
+			s = s[j:]
+		}
+	}
+}
+
+// word writes s, which holds no separator, after a pending space.
+func (w *writer) word(s string) {
+	if w.space {
+		w.put(" ")
+		w.space = false
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if w.markup {
+		s = html.EscapeString(s)
+	}
+	w.put(s)
+}
+
+// mark writes s inside <mark> when markup, else as text.
+func (w *writer) mark(s string) {
+	if !w.markup {
+		w.text(s)
+		return
+	}
+	if w.space {
+		w.put(" ")
+		w.space = false
+	}
+	w.put("<mark>")
+	w.text(s)
+	w.space = false
+	w.put("</mark>")
+}
+
+// Columns returns the number of columns s takes on a fixed-width display: two for each
+// East Asian wide or full-width character (漢字, かな, 한글, full-width Ｌａｔｉｎ), none for a
+// combining mark or an invisible format character, one for any other; invalid UTF-8 takes
+// one column a byte.
+func Columns(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += RuneColumns(r)
+		i += size
+	}
+	return n
+}
+
+// RuneColumns returns the columns of r, as Columns counts them.
+func RuneColumns(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// AttachesLeft reports whether text, the start of a run or a token, is written against the
+// word before it, without a space: closing punctuation (, . ; : ! ? % ) ] } and closing
+// quotes), a lone apostrophe (students'), and the clitics 's 're 've 'll 'd 'm n't.
+func AttachesLeft(text string) bool {
+	r, size := utf8.DecodeRuneInString(text)
+	switch r {
+	case ',', '.', ';', ':', '!', '?', '%', ')', ']', '}', '\u201D', '\u00BB', '\u2026':
+		return true
+	case '\'', '\u2019':
+		// A closing quote or an apostrophe, unless a letter follows that is not a clitic
+		// ('quoted' opens a quote; 's does not).
+		next, _ := utf8.DecodeRuneInString(text[size:])
+		return !unicode.IsLetter(next) || clitic(text[size:], "s", "re", "ve", "ll", "d", "m")
+	case 'n', 'N':
+		return clitic(text[size:], "'t", "\u2019t")
+	}
+	return false
+}
+
+// clitic reports whether text begins with one of the endings (ignoring case) and no letter
+// follows it.
+func clitic(text string, endings ...string) bool {
+	for _, e := range endings {
+		if len(text) >= len(e) && strings.EqualFold(text[:len(e)], e) {
+			next, _ := utf8.DecodeRuneInString(text[len(e):])
+			if !unicode.IsLetter(next) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// attachesRight reports whether a token is written against the word after it: opening
+// brackets and quotes, and currency and number signs ($89.5, #1).
+func attachesRight(form string) bool {
+	switch form {
+	case "(", "[", "{", "``", "\u201C", "\u2018", "\u00AB", "#":
+		return true
+	}
+	r, size := utf8.DecodeRuneInString(form)
+	return size == len(form) && unicode.Is(unicode.Sc, r)
+}
+
+// Detokenize joins tokens as a detokenizer would, for a sentence given as tokens without
+// its text: one space between tokens, but none before a token that AttachesLeft, none after
+// an opening bracket, quote or currency sign, and straight double quotes taken as opening
+// and closing in turn. It returns the text and the span of each token in it.
+func Detokenize(forms []string) (string, []Span) {
+	var b strings.Builder
+	spans := make([]Span, len(forms))
+	glue, quotes := true, 0
+	for i, f := range forms {
+		closing := f == "\"" && quotes%2 == 1
+		if !glue && !closing && !(f != "\"" && AttachesLeft(f)) {
+			b.WriteByte(' ')
+		}
+		spans[i].Start = b.Len()
+		b.WriteString(f)
+		spans[i].End = b.Len()
+		glue = attachesRight(f) || (f == "\"" && !closing)
+		if f == "\"" {
+			quotes++
+		}
+	}
+	return b.String(), spans
+}

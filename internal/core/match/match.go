@@ -1,0 +1,282 @@
+// Package match is qsc's one query matcher: it finds the terms of a query in the tokens of a
+// sentence, for Engine.Do and Engine.Compress (the query of a compression), Engine.Snippets
+// (the sentences and hits of a document), and through them the CLI, the HTTP service's
+// compress, snippets and search, and the bleve highlighter.
+//
+// A term is tokenized as the sentences are (package tokenize) into words; punctuation-only
+// words at its ends are dropped ("U.S." and "police." are one word). A word matches a token
+// when their keys are equal (Key), or when the token is hyphenated and the word's key is that
+// of one of its parts ("transformer" matches "transformer-based", "based" too). A term of
+// several words matches a run of consecutive tokens, word by word. Matching never looks
+// inside a word otherwise: "art" does not match "party".
+//
+// Key ignores, in this order: trailing punctuation ("U.S." and "U.S" are one key), accents
+// ("Zürich" and "Zurich", "São" and "Sao"), letter case, and inflection (the inflectional
+// stemmer of internal/core/stem: "appeals" and "appeal", "went" and "go").
+package match
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/qsc-nlp/qsc/internal/core/stem"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
+)
+
+// Key returns the matching key of one word: two words match when their keys are equal.
+// It drops the word's trailing punctuation (unless the word is only punctuation), removes
+// accents (Fold), and returns stem.Key of the rest.
+func Key(word string) string {
+	return stem.Key(Fold(trimPunct(word)))
+}
+
+// trimPunct drops the trailing punctuation of word, unless nothing else is left.
+func trimPunct(word string) string {
+	end := len(word)
+	for end > 0 {
+		r, size := utf8.DecodeLastRuneInString(word[:end])
+		if !unicode.IsPunct(r) {
+			break
+		}
+		end -= size
+	}
+	if end == 0 {
+		return word
+	}
+	return word[:end]
+}
+
+// spelled are the letters that have no decomposition into a base letter and marks, spelled
+// as the ASCII letters a reader takes them for.
+var spelled = map[rune]string{
+	'ø': "o", 'Ø': "o", 'ß': "ss", 'æ': "ae", 'Æ': "ae", 'œ': "oe", 'Œ': "oe", 'ł': "l", 'Ł': "l",
+	'đ': "d", 'Đ': "d", 'ð': "d", 'Ð': "d", 'þ': "th", 'Þ': "th", 'ı': "i", 'ħ': "h", 'Ħ': "h",
+}
+
+// Spelled returns how Fold spells r, a letter that has no decomposition into a base letter
+// and marks (ø → "o", ß → "ss"), and whether it has such a spelling.
+func Spelled(r rune) (string, bool) {
+	s, ok := spelled[r]
+	return s, ok
+}
+
+// Fold returns word without its accents: the marks of its canonical decomposition (NFD)
+// removed, and the letters of a small table spelled in ASCII (ø → o, ß → ss, æ → ae, ł → l,
+// …), so that "Zürich" and "Zurich", "São Paulo" and "Sao Paulo", "Ørsted" and "Orsted"
+// match. An ASCII word, or one of marks alone, is returned as it is (an ASCII word without
+// allocating).
+func Fold(word string) string {
+	i := 0
+	for i < len(word) && word[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(word) {
+		return word
+	}
+	var b strings.Builder
+	b.Grow(len(word))
+	b.WriteString(word[:i])
+	for _, r := range norm.NFD.String(word[i:]) {
+		switch s, ok := spelled[r]; {
+		case ok:
+			b.WriteString(s)
+		case unicode.Is(unicode.Mn, r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 { // marks alone: a key is never empty
+		return word
+	}
+	return b.String()
+}
+
+// Query is a compiled query: the keys of the words of each distinct term. It is read-only
+// and safe for concurrent use; a Scanner finds it in sentences.
+type Query struct {
+	terms  [][]string       // the keys of the words of each distinct term
+	of     []int            // the distinct term of each term given to Compile
+	starts map[string][]int // the key of a first word → the terms that begin with it
+	// ascii[c] tells whether a token whose first byte is the ASCII byte c (lower-cased)
+	// may match a word: the first runes of the words' keys and of their irregular forms
+	// (stem's first-rune rule). Tokens that begin with another byte, or are hyphenated,
+	// are always keyed.
+	ascii [utf8.RuneSelf]bool
+}
+
+// Compile parses query terms: each must hold between 1 and maxWords words. Identical terms
+// (equal keys) are one term. Invalid UTF-8 is read as U+FFFD; callers that must refuse it
+// check it first.
+func Compile(terms []string, maxWords int) (*Query, error) {
+	q := &Query{of: make([]int, len(terms)), starts: map[string][]int{}}
+	seen := map[string]int{}
+	for i, term := range terms {
+		words := Words(term)
+		switch {
+		case len(words) == 0:
+			return nil, fmt.Errorf("empty query term %d (%q): it has no word", i+1, term)
+		case len(words) > maxWords:
+			return nil, fmt.Errorf("query term %d has %d words, more than the maximum of %d", i+1, len(words), maxWords)
+		}
+		keys := make([]string, len(words))
+		for j, w := range words {
+			keys[j] = Key(w)
+			q.admit(keys[j])
+			for _, f := range stem.IrregularForms(keys[j]) {
+				q.admit(f)
+			}
+		}
+		id := strings.Join(keys, "\x00")
+		if t, ok := seen[id]; ok {
+			q.of[i] = t
+			continue
+		}
+		seen[id] = len(q.terms)
+		q.of[i] = len(q.terms)
+		q.starts[keys[0]] = append(q.starts[keys[0]], len(q.terms))
+		q.terms = append(q.terms, keys)
+	}
+	return q, nil
+}
+
+// Words returns the words of a term: its tokens, without the punctuation-only ones at its
+// ends (unless the term is only punctuation).
+func Words(term string) []string {
+	toks := tokenize.Tokens(term)
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.Form
+	}
+	lo, hi := 0, len(words)
+	for lo < hi && punctOnly(words[lo]) {
+		lo++
+	}
+	for hi > lo && punctOnly(words[hi-1]) {
+		hi--
+	}
+	if lo == hi {
+		return words
+	}
+	return words[lo:hi]
+}
+
+// punctOnly reports whether s holds no letter, digit or symbol.
+func punctOnly(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPunct(r) }) < 0
+}
+
+// admit lets the token filter pass the tokens that begin with the first byte of s.
+func (q *Query) admit(s string) {
+	if s != "" && s[0] < utf8.RuneSelf {
+		q.ascii[s[0]] = true
+	}
+}
+
+// Len returns the number of distinct terms.
+func (q *Query) Len() int { return len(q.terms) }
+
+// Term returns the distinct term (an index below Len) of the i-th term given to Compile.
+func (q *Query) Term(i int) int { return q.of[i] }
+
+// Hit is an occurrence of a term: the tokens [Start, End) of the sentence (0-based).
+type Hit struct {
+	Term       int // the distinct term (below Query.Len)
+	Start, End int
+}
+
+// Scanner finds a query in sentences. It keeps scratch memory from one sentence to the
+// next; it is not safe for concurrent use.
+type Scanner struct {
+	q     *Query
+	keys  []string // the key of each token, "" when it cannot match a word
+	parts []int32  // parts[i]:parts[i+1] are the keys of the hyphen parts of token i in flat
+	flat  []string
+	hits  []Hit
+}
+
+// NewScanner returns a Scanner of q.
+func (q *Query) NewScanner() *Scanner { return &Scanner{q: q} }
+
+// Scan returns every occurrence of every term in toks, overlapping ones included, by
+// start and then by term. The slice is reused by the next call.
+func (s *Scanner) Scan(toks []syntax.Token) []Hit {
+	q := s.q
+	s.hits = s.hits[:0]
+	s.keys = slices.Grow(s.keys[:0], len(toks))[:len(toks)]
+	s.parts = slices.Grow(s.parts[:0], len(toks)+1)[:len(toks)+1]
+	s.flat = s.flat[:0]
+	found := false
+	for i := range toks {
+		f := toks[i].Form
+		s.keys[i], s.parts[i] = "", int32(len(s.flat))
+		if f == "" {
+			continue
+		}
+		hyphen := strings.IndexByte(f, '-') > 0
+		if c := f[0]; c < utf8.RuneSelf && !hyphen && c != '\'' {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if !q.ascii[c] {
+				continue
+			}
+		}
+		s.keys[i] = Key(f)
+		found = true
+		if hyphen {
+			for p := range strings.SplitSeq(f, "-") {
+				if p != "" && p != f {
+					s.flat = append(s.flat, Key(p))
+				}
+			}
+		}
+	}
+	s.parts[len(toks)] = int32(len(s.flat))
+	if !found {
+		return s.hits
+	}
+	for i := range toks {
+		if s.keys[i] == "" {
+			continue
+		}
+		mark := len(s.hits)
+		s.startAt(toks, i, s.keys[i], mark)
+		for _, p := range s.flat[s.parts[i]:s.parts[i+1]] {
+			s.startAt(toks, i, p, mark)
+		}
+		if len(s.hits)-mark > 1 {
+			slices.SortFunc(s.hits[mark:], func(a, b Hit) int { return a.Term - b.Term })
+		}
+	}
+	return s.hits
+}
+
+// startAt appends the hits of the terms whose first word has key k and that match from
+// token i on, unless a hit of the same term at i is already among hits[mark:].
+func (s *Scanner) startAt(toks []syntax.Token, i int, k string, mark int) {
+	for _, t := range s.q.starts[k] {
+		words := s.q.terms[t]
+		if i+len(words) > len(toks) {
+			continue
+		}
+		ok := true
+		for j := 1; j < len(words) && ok; j++ {
+			ok = s.matches(i+j, words[j])
+		}
+		if ok && !slices.ContainsFunc(s.hits[mark:], func(h Hit) bool { return h.Term == t }) {
+			s.hits = append(s.hits, Hit{Term: t, Start: i, End: i + len(words)})
+		}
+	}
+}
+
+// matches reports whether token i matches a word of key k: its own key, or that of one of
+// its hyphen parts.
+func (s *Scanner) matches(i int, k string) bool {
+	return s.keys[i] == k || slices.Contains(s.flat[s.parts[i]:s.parts[i+1]], k)
+}

@@ -1,0 +1,257 @@
+// Package segment splits text in any language and script into sentences and tokens, and
+// finds query terms in them: the segmentation and matching of the snippets of text that is
+// not English (English keeps its own tokenizer and matcher, packages tokenize and
+// internal/core/match).
+//
+// Tokens. Words are the segments of the Unicode word boundaries (UAX #29, through
+// github.com/clipperhouse/uax29/v2), less white space. A word of a script that is written
+// without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar) or whose words hold
+// a noun and its particles (Hangul: 정부는 is 정부 and 는) is split into its characters
+// (grapheme clusters), one token each, so that a query's characters are found inside a
+// longer run without a dictionary: 政府 in 政府は水曜日. Punctuation and symbols are
+// tokens of their own. Every token's Form is text[Start:End]; tokens are ascending and do
+// not overlap.
+//
+// Sentences end after a terminal mark (. ! ? … and 。！？｡ ؟ ۔ । ॥, with the closing quotes
+// and brackets after it) before white space or a character of a script without spaces,
+// unless the mark is a full stop after a single letter (an initial) or before a lowercase
+// word; and always at a blank line.
+//
+// Everything here is linear in the length of the text and never panics, whatever the
+// input (invalid UTF-8 is read as U+FFFD).
+package segment
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/clipperhouse/uax29/v2/graphemes"
+	"github.com/clipperhouse/uax29/v2/words"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Kind is what a token is.
+type Kind uint8
+
+// The kinds of token.
+const (
+	// Punct is punctuation or a symbol: no letter or digit.
+	Punct Kind = iota
+	// Word is a word of a script written with spaces (or a number).
+	Word
+	// Char is one character of a script written without spaces, or a syllable of Hangul.
+	Char
+)
+
+// KindOf returns the kind of a token's form.
+func KindOf(form string) Kind {
+	r, _ := utf8.DecodeRuneInString(form)
+	switch {
+	case split(r):
+		return Char
+	case hasWordRune(form):
+		return Word
+	}
+	return Punct
+}
+
+// split reports whether r is a letter of a script whose words are split into characters.
+func split(r rune) bool {
+	if r < 0x0e00 {
+		return false
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul,
+		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) || r == 'ー' || r == '々'
+}
+
+// Spaceless reports whether r is a letter of a script written without spaces between
+// words (Han, kana, Thai, Lao, Khmer, Myanmar): a cut may fall between any two of its
+// characters. Hangul is written with spaces and is not.
+func Spaceless(r rune) bool {
+	return split(r) && !unicode.Is(unicode.Hangul, r)
+}
+
+// hasWordRune reports whether s holds a letter, a digit or a mark.
+func hasWordRune(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Tokens returns the tokens of text (see the package documentation).
+func Tokens(text string) []syntax.Token {
+	return AppendTokens(nil, text, 0)
+}
+
+// AppendTokens appends the tokens of text to dst, with offsets into text plus base, and
+// returns the extended slice.
+func AppendTokens(dst []syntax.Token, text string, base int) []syntax.Token {
+	it := words.FromString(text)
+	for it.Next() {
+		w := it.Value()
+		start := it.Start()
+		r, _ := utf8.DecodeRuneInString(w)
+		switch {
+		case space(r) && !hasVisible(w):
+			continue
+		case split(r) || hasSplit(w):
+			g := graphemes.FromString(w)
+			for g.Next() {
+				dst = append(dst, token(text, base, start+g.Start(), start+g.End()))
+			}
+		default:
+			dst = append(dst, token(text, base, start, it.End()))
+		}
+	}
+	return dst
+}
+
+func token(text string, base, start, end int) syntax.Token {
+	return syntax.Token{Form: text[start:end], Head: syntax.NoHead, Start: base + start, End: base + end}
+}
+
+// hasSplit reports whether the word w holds a character of a script split into characters
+// (a word that mixes scripts: 3月).
+func hasSplit(w string) bool {
+	for _, r := range w {
+		if split(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// space reports whether r separates tokens: white space, control and format characters.
+func space(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+}
+
+// hasVisible reports whether s holds a rune that does not separate tokens.
+func hasVisible(s string) bool {
+	for _, r := range s {
+		if !space(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sentences returns the sentences of text, each a run of its tokens (see the package
+// documentation), with offsets into text plus base. The sentences share one backing
+// array; each is capped.
+func Sentences(text string, base int) []syntax.Sentence {
+	_, out := AppendSentences(nil, nil, text, base)
+	return out
+}
+
+// AppendSentences is Sentences into buffers a caller reuses: it appends the tokens of
+// text to toks and its sentences to sents, and returns both. The sentences share the
+// tokens' backing array, so they hold until toks is appended to again.
+func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string, base int) ([]syntax.Token, []syntax.Sentence) {
+	n0 := len(toks)
+	all := AppendTokens(toks, text, base)
+	toks = all[n0:]
+	out := sents
+	begin := 0
+	for i := 0; i < len(toks); i++ {
+		if last, ok := breakAfter(text, base, toks, i); ok {
+			out = append(out, syntax.Sentence{Tokens: toks[begin : last+1 : last+1]})
+			begin, i = last+1, last
+		}
+	}
+	if begin < len(toks) {
+		out = append(out, syntax.Sentence{Tokens: toks[begin:len(toks):len(toks)]})
+	}
+	return all, out
+}
+
+// breakAfter reports whether a sentence ends after token i, or after the closing marks
+// attached to it; last is the sentence's final token.
+func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok bool) {
+	if i+1 >= len(toks) {
+		return i, false
+	}
+	last = i
+	term := terminal(toks[i].Form)
+	if term {
+		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && closer(toks[last+1].Form) &&
+			(!initialQuote(toks[last+1].Form) || last+2 == len(toks) || toks[last+2].Start > toks[last+1].End) {
+			last++ // a closing mark; “ closes („Nein.“ Dann) only before a space: 。“所以 opens
+		}
+		if last+1 == len(toks) {
+			return last, false
+		}
+	}
+	next := toks[last+1]
+	gap := text[toks[last].End-base : next.Start-base]
+	if newlines(gap) >= 2 {
+		return last, true
+	}
+	if !term {
+		return last, false
+	}
+	r, _ := utf8.DecodeRuneInString(next.Form)
+	switch {
+	case gap == "" && !Spaceless(r) && !fullwidth(toks[i].Form):
+		return last, false // a mark written against the next word
+	case toks[i].Form != ".":
+		return last, true
+	case i > 0 && toks[i-1].End == toks[i].Start && utf8.RuneCountInString(toks[i-1].Form) == 1 && KindOf(toks[i-1].Form) == Word:
+		return last, false // an initial: J. Smith, z. B.
+	case unicode.IsLower(r):
+		return last, false // an abbreviation before a lowercase word: ca. drei
+	}
+	return last, true
+}
+
+// terminal reports whether form ends a sentence: . ! ? … and their kin in other scripts,
+// alone or repeated (?!, ...).
+func terminal(form string) bool {
+	for _, r := range form {
+		switch r {
+		case '.', '!', '?', '…', '。', '！', '？', '｡', '؟', '۔', '।', '॥', '‼', '⁇', '⁈', '⁉', '︒', '﹒', '．':
+		default:
+			return false
+		}
+	}
+	return form != ""
+}
+
+// fullwidth reports whether the terminal mark form is one of the scripts without spaces
+// (。！？), which ends a sentence with or without a space after it.
+func fullwidth(form string) bool {
+	r, _ := utf8.DecodeRuneInString(form)
+	return r >= 0x3000
+}
+
+// initialQuote reports whether form is a quotation mark of Unicode category Pi (“ ‘ «),
+// which closes in German and opens in most other languages.
+func initialQuote(form string) bool {
+	r, _ := utf8.DecodeRuneInString(form)
+	return unicode.Is(unicode.Pi, r)
+}
+
+// closer reports whether form closes a quotation or a bracket.
+func closer(form string) bool {
+	for _, r := range form {
+		if !unicode.In(r, unicode.Pe, unicode.Pf, unicode.Pi) && r != '"' && r != '\'' && r != '」' && r != '』' {
+			return false
+		}
+	}
+	return form != ""
+}
+
+// newlines counts the line breaks in s.
+func newlines(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			n++
+		}
+	}
+	return n
+}

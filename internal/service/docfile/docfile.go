@@ -1,0 +1,297 @@
+// Package docfile reads the documents that `qsc serve --docs` indexes: JSON lines of
+// {"id", "title", "text", "url"} objects (ScanJSONL, ScanFile) or a folder of .txt and .md
+// files (ScanDir), one Record per document, with the reason when it cannot be read, and
+// checks them (Check). It has no index: package docindex ingests what it reads.
+package docfile
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/service/wire"
+)
+
+// Doc is one document.
+type Doc struct {
+	// ID names the document (for a folder of files, its path relative to the folder).
+	ID string `json:"id"`
+	// Title is shown as the result's heading.
+	Title string `json:"title"`
+	// Text is what is searched and snippeted.
+	Text string `json:"text"`
+	// URL, optional, is where the document comes from (http or https).
+	URL string `json:"url,omitempty"`
+}
+
+// Limits of a document.
+const (
+	// MaxIDBytes bounds a document id.
+	MaxIDBytes = 1024
+	// MaxTitleBytes bounds a title.
+	MaxTitleBytes = 1000
+	// maxLineBytes bounds a JSONL line: a text of qsc.MaxDocumentBytes with JSON escapes.
+	maxLineBytes = 2*qsc.MaxDocumentBytes + 64<<10
+	// titleRunes is the length of a title made from a text's first line, before "…".
+	titleRunes = 100
+)
+
+// RecordError is a rejected record: where it is (file:line for JSONL, the file's path in a
+// folder) and why.
+type RecordError struct {
+	Where string
+	Err   error
+}
+
+func (e *RecordError) Error() string { return e.Where + ": " + e.Err.Error() }
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// Record is one document read from a source, or why it could not be read.
+type Record struct {
+	Doc   Doc
+	Where string // file:line, or the file's path
+	Err   error  // the record is rejected
+}
+
+// Check validates a document, and sets its title from its text when it has none: a
+// non-empty id of at most MaxIDBytes without control characters; a text of valid UTF-8,
+// not blank, of at most qsc.MaxDocumentBytes; a title of at most MaxTitleBytes; a URL that
+// is empty or absolute http or https.
+func Check(d *Doc) error {
+	switch {
+	case d.ID == "":
+		return errors.New(`no "id"`)
+	case len(d.ID) > MaxIDBytes:
+		return fmt.Errorf("the id is %d bytes, more than %d", len(d.ID), MaxIDBytes)
+	case !utf8.ValidString(d.ID) || strings.IndexFunc(d.ID, unicode.IsControl) >= 0:
+		return errors.New("the id is not valid UTF-8 or has control characters")
+	case strings.TrimSpace(d.Text) == "":
+		return errors.New(`no "text" (or only white space)`)
+	case !utf8.ValidString(d.Text):
+		return errors.New("the text is not valid UTF-8")
+	case len(d.Text) > qsc.MaxDocumentBytes:
+		return fmt.Errorf("the text is %d bytes, more than the maximum of %d", len(d.Text), qsc.MaxDocumentBytes)
+	case len(d.Title) > MaxTitleBytes:
+		return fmt.Errorf("the title is %d bytes, more than %d", len(d.Title), MaxTitleBytes)
+	case !utf8.ValidString(d.Title):
+		return errors.New("the title is not valid UTF-8")
+	}
+	if d.URL != "" {
+		u, err := url.Parse(d.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("url %q is not an absolute http or https URL", d.URL)
+		}
+	}
+	if strings.TrimSpace(d.Title) == "" {
+		d.Title = TitleOf(d.Text, d.ID)
+	}
+	return nil
+}
+
+// TitleOf returns a title for a text: its first non-blank line without Markdown heading
+// marks, cut at a word boundary after about 100 characters with "…"; or fallback when
+// the text has no such line.
+func TitleOf(text, fallback string) string {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
+		if line == "" {
+			continue
+		}
+		return Shorten(line, titleRunes)
+	}
+	return fallback
+}
+
+// Shorten returns s with its white space runs made single spaces, cut at the last space
+// before n runes with "…" when it is longer.
+func Shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut, runes := 0, 0
+	for i := range s {
+		if runes == n {
+			cut = i
+			break
+		}
+		runes++
+	}
+	if sp := strings.LastIndexByte(s[:cut], ' '); sp > 0 {
+		cut = sp
+	}
+	return strings.TrimRight(s[:cut], " ,;:-") + "…"
+}
+
+// ScanFile reads the JSON-lines file path (gzip-compressed when it ends in .gz) and calls
+// fn with each record, in order, until fn returns an error. See ScanJSONL.
+func ScanFile(path string, fn func(Record) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		r = zr
+	}
+	return ScanJSONL(r, path, fn)
+}
+
+// ScanJSONL reads JSON lines, one document object a line ({"id", "title", "text", "url"}:
+// unknown fields, wrong types and trailing data are errors), and calls fn with each
+// record, in order: a malformed line is a record with Err set, its Where name:line. Blank
+// lines are skipped. A line over 2 MiB + 64 KiB is a bad record too. The error is fn's, or
+// one reading r.
+func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
+	return ScanLines(r, func(line int) string { return fmt.Sprintf("%s:%d", name, line) }, fn)
+}
+
+// ScanLines reads JSON lines as ScanJSONL does, each record's Where being where(its line
+// number, from 1).
+func ScanLines(r io.Reader, where func(line int) string, fn func(Record) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for n := 1; ; n++ {
+		line = line[:0]
+		tooLong := false
+		var err error
+		for {
+			var part []byte
+			part, err = br.ReadSlice('\n')
+			if len(line)+len(part) > maxLineBytes {
+				tooLong = true
+			} else {
+				line = append(line, part...)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("%s: %w", where(n), err)
+		}
+		rec := Record{Where: where(n)}
+		switch trimmed := bytes.TrimSpace(line); {
+		case tooLong:
+			rec.Err = fmt.Errorf("the line is longer than %d bytes", maxLineBytes)
+		case len(trimmed) == 0:
+			if err == io.EOF {
+				return nil
+			}
+			continue
+		case !utf8.Valid(trimmed):
+			rec.Err = errors.New("the line is not valid UTF-8")
+		default:
+			rec.Err = DecodeDoc(trimmed, &rec.Doc)
+		}
+		if ferr := fn(rec); ferr != nil {
+			return ferr
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// DecodeDoc decodes one JSON document object strictly: unknown fields, wrong types and
+// trailing data (on its line) are errors. It does not Check the document.
+func DecodeDoc(b []byte, d *Doc) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(d); err != nil {
+		return errors.New("invalid record: " + wire.JSONError(err))
+	}
+	if dec.More() {
+		return errors.New("more than one JSON value on the line")
+	}
+	return nil
+}
+
+// IsDocFile reports whether a folder's file is a document: its name ends in .txt, .md or
+// .markdown (any letter case) and does not begin with ".".
+func IsDocFile(name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".txt", ".md", ".markdown":
+		return true
+	}
+	return false
+}
+
+// ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
+// folders skipped), in lexical order of path, and calls fn with each, until fn returns an
+// error. The id is the path relative to dir with "/"; the title the text's first line
+// (TitleOf) or the file's name. An unreadable file is a record with Err set.
+func ScanDir(dir string, fn func(Record) error) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			return fn(Record{Where: path, Err: err})
+		}
+		if d.IsDir() {
+			if path != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !IsDocFile(d.Name()) {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return fn(Record{Where: path, Err: err})
+		}
+		rec := Record{Where: path, Doc: Doc{ID: filepath.ToSlash(rel)}}
+		if fi, err := d.Info(); err == nil && fi.Size() > qsc.MaxDocumentBytes {
+			rec.Err = fmt.Errorf("the file is %d bytes, more than the maximum of %d", fi.Size(), qsc.MaxDocumentBytes)
+			return fn(rec)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			rec.Err = err
+			return fn(rec)
+		}
+		rec.Doc.Text = string(b)
+		rec.Doc.Title = TitleOf(rec.Doc.Text, d.Name())
+		return fn(rec)
+	})
+}
+
+// CountDocFiles returns the number of document files under dir (for a progress total).
+func CountDocFiles(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && path != dir && strings.HasPrefix(d.Name(), "."):
+			return filepath.SkipDir
+		case !d.IsDir() && IsDocFile(d.Name()):
+			n++
+		}
+		return nil
+	})
+	return n
+}

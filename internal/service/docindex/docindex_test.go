@@ -1,0 +1,433 @@
+package docindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+)
+
+var (
+	engineOnce sync.Once
+	testEngine *qsc.Engine
+	engineErr  error
+)
+
+func engine(t testing.TB) *qsc.Engine {
+	t.Helper()
+	engineOnce.Do(func() { testEngine, engineErr = qsc.New() })
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return testEngine
+}
+
+// ingest ingests path into x and returns the summary and the rejections.
+func ingest(t *testing.T, x *Index, path string, eng *qsc.Engine) (Summary, []string) {
+	t.Helper()
+	var rejected []string
+	sum, err := x.Ingest(context.Background(), path, IngestOptions{Engine: eng, Reject: func(e *docfile.RecordError) { rejected = append(rejected, e.Error()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum, rejected
+}
+
+func ids(res Results) []string {
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, h.Doc.ID)
+	}
+	return out
+}
+
+func sorted(s []string) []string { slices.Sort(s); return s }
+
+func search(t *testing.T, x *Index, q string, from, size int) Results {
+	t.Helper()
+	res, err := x.Search(context.Background(), SearchRequest{Query: q, From: from, Size: size})
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return res
+}
+
+// TestIngestJSONL: good records are indexed, each bad one is reported with its line and
+// why, and the rest go on.
+func TestIngestJSONL(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	sum, rejected := ingest(t, x, "../docfile/testdata/docs.jsonl", nil)
+	if sum != (Summary{Added: 4, Rejected: 5}) || x.Len() != 4 {
+		t.Fatalf("summary %v, %d documents; rejected %q", sum, x.Len(), rejected)
+	}
+	for i, want := range []string{
+		"../docfile/testdata/docs.jsonl:3: invalid record: ",
+		`../docfile/testdata/docs.jsonl:6: no "text"`,
+		`../docfile/testdata/docs.jsonl:7: duplicate id "courts" (first at ../docfile/testdata/docs.jsonl:1)`,
+		`../docfile/testdata/docs.jsonl:8: url "javascript:alert(1)" is not an absolute http or https URL`,
+		`../docfile/testdata/docs.jsonl:9: invalid record: json: unknown field "author"`,
+	} {
+		if !strings.HasPrefix(rejected[i], want) {
+			t.Errorf("rejection %d: %q, want %q…", i+1, rejected[i], want)
+		}
+	}
+	if sum.String() != "4 added, 0 updated, 0 unchanged, 5 rejected" {
+		t.Errorf("summary line %q", sum)
+	}
+	d, ok, err := x.Document("pizza")
+	if err != nil || !ok || d.Title != "The pizza was cold and the crust was burnt. The police station next door had better coffee than…" {
+		t.Errorf("title made from the text: %+v %v %v", d, ok, err)
+	}
+	d, ok, err = x.Document("courts")
+	if err != nil || !ok || d.URL != "https://example.org/courts" || !strings.HasPrefix(d.Text, "President Bush") {
+		t.Errorf("document: %+v %v %v", d, ok, err)
+	}
+	if _, ok, err := x.Document("nope"); ok || err != nil {
+		t.Errorf("missing document: %v %v", ok, err)
+	}
+}
+
+// TestIngestFolder: .txt and .md files, by relative path; hidden and other files skipped;
+// a blank or non-UTF-8 file is rejected.
+func TestIngestFolder(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	dir := filepath.Join("..", "docfile", "testdata", "folder")
+	if n := docfile.CountDocFiles(dir); n != 4 {
+		t.Errorf("CountDocFiles = %d, want 4", n)
+	}
+	sum, rejected := ingest(t, x, dir, nil)
+	if sum != (Summary{Added: 2, Rejected: 2}) {
+		t.Fatalf("summary %v; rejected %q", sum, rejected)
+	}
+	if !strings.Contains(rejected[0], "empty.txt: no \"text\"") || !strings.Contains(rejected[1], "latin1.txt: the text is not valid UTF-8") {
+		t.Errorf("rejected %q", rejected)
+	}
+	d, ok, _ := x.Document("sub/trip.md")
+	if !ok || d.Title != "Trip to Zürich" {
+		t.Errorf("markdown document: %+v", d)
+	}
+	d, ok, _ = x.Document("garden.txt")
+	if !ok || d.Title != "Garden notes" {
+		t.Errorf("text document: %+v", d)
+	}
+	if res := search(t, x, "zurich bank", 0, 10); !slices.Equal(ids(res), []string{"sub/trip.md"}) {
+		t.Errorf("accents and inflection: %v", ids(res))
+	}
+}
+
+// TestQuerySyntax: phrases, +must, -not, fields, and the terms given to the snippets (the
+// ids found are compared in order of id).
+func TestQuerySyntax(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	ingest(t, x, "../docfile/testdata/docs.jsonl", nil)
+	for _, c := range []struct {
+		q     string
+		ids   []string
+		terms []string
+	}{
+		{"police station", []string{"baqubah", "pizza"}, []string{"police", "station"}},
+		{`"police station" -pizza`, []string{"baqubah"}, []string{"police station"}},
+		{"+police +coffee", []string{"pizza"}, []string{"police", "coffee"}},
+		{`"station police"`, nil, []string{"station police"}},
+		{"judge -Zürich", []string{"courts"}, []string{"judge"}},
+		{"title:banks", []string{"zurich"}, []string{"banks"}},
+		{"judges judge the", []string{"courts", "zurich"}, []string{"judges"}},
+		{"the -police", nil, nil},
+	} {
+		res := search(t, x, c.q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
+			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
+		}
+	}
+	if _, err := x.Search(context.Background(), SearchRequest{Query: `"open`, Size: 10}); err == nil || !strings.Contains(err.Error(), "invalid query") {
+		t.Errorf("unbalanced quote: %v", err)
+	}
+	// Queries that parse but that bleve refuses only when it searches (FuzzHandler found
+	// the first two as 500s) are ErrQuery; good patterns search.
+	for q, want := range map[string]string{
+		"police A0~10":        "the edit distance of a fuzzy term must be 0 to 2",
+		"police /$/":          "zero width assertions not allowed",
+		"police /(/":          "missing closing )",
+		`police /a\bc/`:       "word boundaries are not allowed",
+		"police /po+?/":       "lazy quantifiers are not allowed",
+		"police -/[/":         "missing closing ]",
+		"police -statio~3":    "must be 0 to 2",
+		"police /p.*/ stati*": "",
+		"police statio~1":     "",
+	} {
+		_, err := x.Search(context.Background(), SearchRequest{Query: q, Size: 10})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", q, err)
+		case want != "" && (!errors.Is(err, ErrQuery) || !strings.Contains(fmt.Sprint(err), want)):
+			t.Errorf("%s: %v, want ErrQuery with %q", q, err, want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := x.Search(ctx, SearchRequest{Query: "police", Size: 10}); err == nil {
+		t.Error("search with a cancelled context succeeded")
+	}
+}
+
+// TestPagination: pages of a search are disjoint and together the whole ranking.
+func TestPagination(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var docs []docfile.Doc
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		docs = append(docs, docfile.Doc{ID: id, Text: "The river " + id + " flooded the town. " + strings.Repeat("River water. ", len(id))})
+	}
+	if sum, err := x.Add(context.Background(), "docs", docs, IngestOptions{}); err != nil || sum.Added != 5 {
+		t.Fatal(sum, err)
+	}
+	all := ids(search(t, x, "river", 0, 10))
+	var paged []string
+	for from := 0; from < 6; from += 2 {
+		res := search(t, x, "river", from, 2)
+		if res.Total != 5 {
+			t.Fatalf("total %d", res.Total)
+		}
+		paged = append(paged, ids(res)...)
+	}
+	if len(all) != 5 || !slices.Equal(all, paged) {
+		t.Errorf("pages %v, whole %v", paged, all)
+	}
+	if _, err := x.Search(context.Background(), SearchRequest{Query: "river", From: MaxFrom + 1, Size: 2}); err == nil {
+		t.Error("from beyond MaxFrom accepted")
+	}
+}
+
+// TestPersistentIncremental: an index on disk is found again after Close and Open; a
+// second ingest of the same file adds nothing; a changed document is updated; snippets
+// come from the stored annotations.
+func TestPersistentIncremental(t *testing.T) {
+	eng := engine(t)
+	dir := filepath.Join(t.TempDir(), "idx")
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := ingest(t, x, "../docfile/testdata/docs.jsonl", eng)
+	if sum.Added != 4 {
+		t.Fatalf("first ingest: %v", sum)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	x, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Len() != 4 || x.Path() != dir {
+		t.Fatalf("reopened: %d documents at %q", x.Len(), x.Path())
+	}
+	if sum, _ := ingest(t, x, "../docfile/testdata/docs.jsonl", eng); sum != (Summary{Unchanged: 4, Rejected: 5}) {
+		t.Errorf("second ingest of the same file: %v", sum)
+	}
+	changed := filepath.Join(t.TempDir(), "changed.jsonl")
+	os.WriteFile(changed, []byte(`{"id":"pizza","text":"The pizza was hot. The police station was closed."}`+"\n"+
+		`{"id":"new","text":"A new document about the police."}`+"\n"), 0o644)
+	if sum, _ := ingest(t, x, changed, eng); sum != (Summary{Added: 1, Updated: 1}) {
+		t.Errorf("changed file: %v", sum)
+	}
+	res := search(t, x, `"police station"`, 0, 10)
+	if got := sorted(ids(res)); !slices.Equal(got, []string{"baqubah", "pizza"}) {
+		t.Fatalf("after update: %v", ids(res))
+	}
+	for _, h := range res.Hits {
+		sn, err := x.Snippets(context.Background(), eng, &h, qsc.SnippetRequest{Query: res.Terms, Budget: 60, N: 1})
+		if err != nil || len(sn) != 1 || !strings.Contains(sn[0].Text, "police station") {
+			t.Errorf("%s: snippets %+v %v", h.Doc.ID, sn, err)
+		}
+	}
+	if st := x.Stats(eng); st.Annotated != 2 || st.Parsed != 0 || st.Stale != 0 {
+		t.Errorf("snippets not from the stored annotations: %+v", st)
+	}
+	// An ingest without an engine (other "models") re-indexes every document.
+	if sum, _ := ingest(t, x, changed, nil); sum.Updated != 2 {
+		t.Errorf("ingest with other models: %v", sum)
+	}
+	x.Close()
+
+	// Another directory's content is not taken for an index.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := Open(other); err == nil || !strings.Contains(err.Error(), "holds no index") {
+		t.Errorf("non-empty directory: %v", err)
+	}
+}
+
+// TestFromDocs: an index in memory of a list of documents; a bad one is an error.
+func TestFromDocs(t *testing.T) {
+	x, err := FromDocs(context.Background(), nil, []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "b", Text: "Cats sleep."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if res := search(t, x, "dog", 0, 10); x.Len() != 2 || !slices.Equal(ids(res), []string{"a"}) {
+		t.Errorf("%d documents, found %v", x.Len(), ids(res))
+	}
+	if _, err := FromDocs(context.Background(), nil, []docfile.Doc{{ID: "a", Text: "x"}, {ID: "a", Text: "y"}}); err == nil || !strings.Contains(err.Error(), `document:2: duplicate id "a"`) {
+		t.Errorf("duplicate ids: %v", err)
+	}
+}
+
+// TestReportAndDelete: every record's outcome is reported once, with its position in the
+// input, added and updated ones after their batch is committed; Delete removes a document
+// and its hash, and reports whether there was one; Check finds the index consistent.
+func TestReportAndDelete(t *testing.T) {
+	x, err := Open(filepath.Join(t.TempDir(), "idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	docs := []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "", Text: "No id."}, {ID: "b", Text: "Cats sleep."}, {ID: "a", Text: "Twice."}}
+	var reps []string
+	opts := IngestOptions{Report: func(r Report) {
+		line := fmt.Sprintf("%d %s %s %s", r.Seq, r.Where, r.ID, r.Outcome)
+		if r.Outcome == Added || r.Outcome == Updated {
+			if _, ok, _ := x.Document(r.ID); !ok {
+				line += " (not committed)"
+			}
+		}
+		reps = append(reps, line)
+	}}
+	if _, err := x.Add(context.Background(), "in", docs, opts); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(reps)
+	if want := []string{"0 in:1 a added", "1 in:2  rejected", "2 in:3 b added", "3 in:4 a rejected"}; !slices.Equal(reps, want) {
+		t.Errorf("reports %q, want %q", reps, want)
+	}
+	reps = nil
+	x.Add(context.Background(), "in", []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "b", Text: "Cats purr."}}, opts)
+	if want := []string{"0 in:1 a unchanged", "1 in:2 b updated"}; !slices.Equal(reps, want) {
+		t.Errorf("reports %q, want %q", reps, want)
+	}
+	if ok, err := x.Delete("a"); !ok || err != nil {
+		t.Errorf("Delete a: %v %v", ok, err)
+	}
+	if ok, err := x.Delete("a"); ok || err != nil {
+		t.Errorf("Delete a again: %v %v", ok, err)
+	}
+	if _, ok, _ := x.Document("a"); ok || x.Len() != 1 {
+		t.Errorf("a after Delete: %v, %d documents", ok, x.Len())
+	}
+	if err := x.Check(); err != nil {
+		t.Error(err)
+	}
+	reps = nil
+	if sum, _ := x.Add(context.Background(), "in", []docfile.Doc{{ID: "a", Text: "Dogs bark."}}, opts); sum.Added != 1 {
+		t.Errorf("a added again after Delete: %v %q", sum, reps)
+	}
+}
+
+// TestConcurrentIngests: ingests that write the same ids at once (here without an engine,
+// so that they overlap often) all succeed, each id is counted added once over all of
+// them, and every stored document's hash is its own content's: ingesting the stored
+// documents again leaves them all unchanged.
+func TestConcurrentIngests(t *testing.T) {
+	x, err := Open(filepath.Join(t.TempDir(), "idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	const writers, ids = 4, 40
+	var wg sync.WaitGroup
+	sums := make([]Summary, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 3 {
+				var docs []docfile.Doc
+				for i := range ids {
+					docs = append(docs, docfile.Doc{ID: fmt.Sprint("doc", i), Text: fmt.Sprintf("Writer %d, round %d, document %d.", w, round, i)})
+				}
+				sum, err := x.Add(context.Background(), "in", docs, IngestOptions{})
+				if err != nil {
+					t.Error(err)
+				}
+				sums[w].Added += sum.Added
+				sums[w].Updated += sum.Updated
+				sums[w].Unchanged += sum.Unchanged
+			}
+		}()
+	}
+	wg.Wait()
+	added := 0
+	for _, s := range sums {
+		added += s.Added
+	}
+	if added != ids || x.Len() != ids {
+		t.Errorf("%d added over all ingests, %d documents; want %d", added, x.Len(), ids)
+	}
+	var stored []docfile.Doc
+	for i := range ids {
+		d, ok, err := x.Document(fmt.Sprint("doc", i))
+		if !ok || err != nil {
+			t.Fatalf("doc%d: %v %v", i, ok, err)
+		}
+		stored = append(stored, d)
+	}
+	if sum, err := x.Add(context.Background(), "again", stored, IngestOptions{}); err != nil || sum.Unchanged != ids {
+		t.Errorf("the stored documents again: %v %v", sum, err)
+	}
+	if err := x.Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestGate: Gate is called around each annotation; its error stops the ingest.
+func TestGate(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var calls, released int
+	var mu sync.Mutex
+	gate := func(context.Context) (func(), error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return func() { mu.Lock(); released++; mu.Unlock() }, nil
+	}
+	docs := []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "b", Text: "Cats sleep."}}
+	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: engine(t), Gate: gate}); err != nil || calls != 2 || released != 2 {
+		t.Errorf("gate: %d calls, %d released, %v", calls, released, err)
+	}
+	stop := errors.New("no turn")
+	docs[0].Text = "Dogs bark loudly."
+	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: engine(t), Gate: func(context.Context) (func(), error) { return nil, stop }}); !errors.Is(err, stop) {
+		t.Errorf("a gate's error: %v", err)
+	}
+	if d, _, _ := x.Document("a"); d.Text != "Dogs bark." {
+		t.Errorf("written despite the gate's error: %q", d.Text)
+	}
+}

@@ -1,0 +1,314 @@
+// Package docindex is the searchable document collection behind `qsc serve`: a bleve
+// (scorch) full-text index of documents {id, title, text, url}, on disk so that it survives
+// restarts (Open), or in memory (NewMemory, for the embedded demo collection).
+//
+// Each document stores its title, text and URL, a hash of its content (for incremental
+// ingestion: Ingest skips a document whose id and hash are already in the index) and the
+// annotation of its text (package annotation, through highlight.AddAnnotations): the
+// sentences, tags and trees that snippets are made from, so that search snippets come from
+// the stored annotation and not from parsing the text again (Index.Snippets).
+//
+// Words are Unicode words, lower-cased, without English stop words, and reduced to the
+// key that the query matcher (internal/core/match) compares words by: "arrests" and "arrested",
+// "Zurich" and "Zürich" are one term. So the documents a search finds are the documents
+// whose sentences the snippets can mark. A document in another language is indexed too
+// with the words and keys of that language's snippets (lang.go: "Steuer" finds
+// "Steuern", 税金 is found inside 税金を). Queries use bleve's query-string syntax
+// (Index.Search): words, "phrases", +must, -not, field:word, lang:de.
+package docindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/registry"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/highlight"
+	"github.com/qsc-nlp/qsc/internal/core/match"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+)
+
+// Fields of an indexed document.
+const (
+	fieldTitle = "title"
+	fieldText  = "text"
+	fieldURL   = "url"
+)
+
+// Names in bleve's registry: the index's analyzer and its token filter.
+const (
+	analyzerName = "qsc_en"
+	keyFilter    = "qsc_match_key"
+)
+
+// formatVersion is stored in every on-disk index; an index of another version is refused,
+// since its mapping or its stored fields would not be those this code reads.
+const (
+	versionKey    = "qsc.docindex.version"
+	formatVersion = "2" // 2: the fields of other languages (lang.go)
+)
+
+func init() {
+	if err := registry.RegisterTokenFilter(keyFilter, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return keyTokenFilter{}, nil
+	}); err != nil {
+		panic(err) // a second registration: a programming error
+	}
+}
+
+// keyTokenFilter replaces each term by its match.Key.
+type keyTokenFilter struct{}
+
+func (keyTokenFilter) Filter(ts analysis.TokenStream) analysis.TokenStream {
+	for _, t := range ts {
+		t.Term = []byte(match.Key(string(t.Term)))
+	}
+	return ts
+}
+
+// Index is a searchable collection. It is safe for concurrent use: searches run while
+// documents are written, and see each batch of writes once it is committed; writes (the
+// batches of Ingest, IngestScan and Add, and Delete) are committed one at a time.
+//
+// An index on disk commits each batch durably: bleve's scorch index returns from a batch
+// only after its segment file and its root (bolt) file are written and synced (fsync), so
+// that what a write has reported survives a crash of the process (kill -9).
+type Index struct {
+	idx      bleve.Index
+	path     string // "" in memory
+	analyzer analysis.Analyzer
+	langs    langSet  // the suffixes of the language fields of the documents held
+	hls      sync.Map // *qsc.Engine → *highlight.Highlighter
+	// write is held while a batch is checked against the stored hashes and committed.
+	write sync.Mutex
+}
+
+// newMapping returns the index mapping: title and text indexed (and in the composite
+// field "_all" that queries without a field search), title, text and URL stored, the
+// text's annotation stored (highlight.MapAnnotation). The content hashes of Ingest are
+// in the index's internal store, beside the documents.
+func newMapping() (*mapping.IndexMappingImpl, error) {
+	im := bleve.NewIndexMapping()
+	if err := im.AddCustomAnalyzer(analyzerName, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{lowercase.Name, en.StopName, keyFilter},
+	}); err != nil {
+		return nil, err
+	}
+	im.DefaultAnalyzer = analyzerName
+	dm := bleve.NewDocumentStaticMapping()
+	for _, f := range []string{fieldTitle, fieldText} {
+		fm := mapping.NewTextFieldMapping()
+		fm.Store, fm.IncludeInAll, fm.IncludeTermVectors, fm.DocValues = true, true, true, false
+		dm.AddFieldMappingsAt(f, fm)
+	}
+	um := mapping.NewTextFieldMapping()
+	um.Index, um.Store = false, true
+	um.IncludeInAll, um.IncludeTermVectors, um.DocValues = false, false, false
+	dm.AddFieldMappingsAt(fieldURL, um)
+	highlight.MapAnnotation(dm, fieldText)
+	if err := mapLanguages(im, dm); err != nil {
+		return nil, err
+	}
+	im.DefaultMapping = dm
+	im.StoreDynamic, im.IndexDynamic = false, false
+	return im, nil
+}
+
+// NewMemory returns an empty index in memory.
+func NewMemory() (*Index, error) {
+	im, err := newMapping()
+	if err != nil {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	idx, err := bleve.NewUsing("", im, scorch.Name, scorch.Name, nil) // path "": in memory
+	if err != nil {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	return newIndex(idx, "", im), nil
+}
+
+// Open opens the index in directory dir, or creates it there when dir does not exist or
+// is empty. A directory that holds something else, or an index of another format version,
+// is an error.
+func Open(dir string) (*Index, error) {
+	if dir == "" {
+		return nil, errors.New("document index: no directory")
+	}
+	if _, err := os.Stat(dir); err == nil {
+		if entries, err := os.ReadDir(dir); err != nil {
+			return nil, fmt.Errorf("document index: %w", err)
+		} else if len(entries) == 0 {
+			if err := os.Remove(dir); err != nil { // bleve creates the directory itself
+				return nil, fmt.Errorf("document index: %w", err)
+			}
+		} else {
+			return openExisting(dir)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	im, err := newMapping()
+	if err != nil {
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	}
+	if err := idx.SetInternal([]byte(versionKey), []byte(formatVersion)); err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	}
+	return newIndex(idx, dir, im), nil
+}
+
+// openExisting opens the index in the non-empty directory dir.
+func openExisting(dir string) (*Index, error) {
+	if _, err := os.Stat(dir + string(os.PathSeparator) + "index_meta.json"); err != nil {
+		return nil, fmt.Errorf("document index: %s is not empty and holds no index (no index_meta.json); give an empty or new directory", dir)
+	}
+	idx, err := bleve.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	}
+	v, err := idx.GetInternal([]byte(versionKey))
+	if err != nil || string(v) != formatVersion {
+		idx.Close()
+		if err == nil {
+			err = fmt.Errorf("format version %q, this qsc reads %q", v, formatVersion)
+		}
+		return nil, fmt.Errorf("document index %s was not made by this version of qsc (%v): remove it, or give another directory", dir, err)
+	}
+	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
+	if !ok {
+		idx.Close()
+		return nil, fmt.Errorf("document index %s: unexpected mapping %T", dir, idx.Mapping())
+	}
+	return newIndex(idx, dir, im), nil
+}
+
+func newIndex(idx bleve.Index, path string, im *mapping.IndexMappingImpl) *Index {
+	x := &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(analyzerName)}
+	v, _ := idx.GetInternal([]byte(langsKey)) // none in a new index
+	x.langs.parse(v)
+	return x
+}
+
+// Path returns the index's directory, or "" for an index in memory.
+func (x *Index) Path() string { return x.path }
+
+// Len returns the number of documents.
+func (x *Index) Len() int {
+	n, err := x.idx.DocCount()
+	if err != nil {
+		return 0
+	}
+	return int(n)
+}
+
+// Close releases the index (and, on disk, its files' lock).
+func (x *Index) Close() error { return x.idx.Close() }
+
+// Document returns the document with id, and false when there is none.
+func (x *Index) Document(id string) (docfile.Doc, bool, error) {
+	d, err := x.idx.Document(id)
+	if err != nil {
+		return docfile.Doc{}, false, fmt.Errorf("document %q: %w", id, err)
+	}
+	if d == nil {
+		return docfile.Doc{}, false, nil
+	}
+	doc := docfile.Doc{ID: id}
+	d.VisitFields(func(f index.Field) {
+		switch f.Name() {
+		case fieldTitle:
+			doc.Title = string(f.Value())
+		case fieldText:
+			doc.Text = string(f.Value())
+		case fieldURL:
+			doc.URL = string(f.Value())
+		}
+	})
+	return doc, true, nil
+}
+
+// Snippets returns the snippets of req for a hit, made by eng from the hit's stored
+// annotation when it has one made by eng's models, else by parsing its text (see
+// highlight.Highlighter.Snippets). req.Document is set to the hit's text.
+func (x *Index) Snippets(ctx context.Context, eng *qsc.Engine, h *Hit, req qsc.SnippetRequest) ([]qsc.Snippet, error) {
+	hl, err := x.highlighter(eng)
+	if err != nil {
+		return nil, err
+	}
+	req.Document = h.Doc.Text
+	return hl.Snippets(ctx, &req, h.annotation)
+}
+
+// Stats counts how the snippets of Snippets were made with eng: from stored annotations,
+// or by parsing.
+func (x *Index) Stats(eng *qsc.Engine) highlight.Stats {
+	if hl, ok := x.hls.Load(eng); ok {
+		return hl.(*highlight.Highlighter).Stats()
+	}
+	return highlight.Stats{}
+}
+
+// highlighter returns the highlighter of eng.
+func (x *Index) highlighter(eng *qsc.Engine) (*highlight.Highlighter, error) {
+	if hl, ok := x.hls.Load(eng); ok {
+		return hl.(*highlight.Highlighter), nil
+	}
+	hl, err := highlight.New(eng, highlight.Options{})
+	if err != nil {
+		return nil, err
+	}
+	v, _ := x.hls.LoadOrStore(eng, hl)
+	return v.(*highlight.Highlighter), nil
+}
+
+// Check reads the whole index and returns an error unless it is consistent: a search for
+// every document finds as many as the document count, and each one found has its stored
+// text and its content hash. It reads every document (a few seconds for 10,000): for
+// tests, and for checking an index after a crash.
+func (x *Index) Check() error {
+	n, err := x.idx.DocCount()
+	if err != nil {
+		return fmt.Errorf("document index: %w", err)
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), int(n)+1, 0, false)
+	res, err := x.idx.Search(req)
+	if err != nil {
+		return fmt.Errorf("document index: %w", err)
+	}
+	if res.Total != n || uint64(len(res.Hits)) != n {
+		return fmt.Errorf("document index: %d documents counted, %d found (%d hits)", n, res.Total, len(res.Hits))
+	}
+	for _, h := range res.Hits {
+		d, ok, err := x.Document(h.ID)
+		switch {
+		case err != nil:
+			return err
+		case !ok || d.Text == "":
+			return fmt.Errorf("document index: document %q found but not stored", h.ID)
+		}
+		if v, err := x.idx.GetInternal(hashKey(h.ID)); err != nil || len(v) == 0 {
+			return fmt.Errorf("document index: document %q has no content hash (%v)", h.ID, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,446 @@
+package docindex
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/highlight"
+	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+)
+
+// IngestOptions configure Ingest and Add.
+type IngestOptions struct {
+	// Engine annotates each new or changed text (stored for the snippets); nil stores no
+	// annotation, and snippets parse the text at search time.
+	Engine *qsc.Engine
+	// Reject is called with each rejected record, in input order; nil ignores them (they
+	// are counted in Summary.Rejected).
+	Reject func(*docfile.RecordError)
+	// Progress, when not nil, counts the records read.
+	Progress *progress.Bar
+	// Workers annotate in parallel (0: GOMAXPROCS).
+	Workers int
+	// Report, when not nil, is called with the outcome of each record: at once for a
+	// rejected one, after its batch is committed for the others, so that Added and
+	// Updated are reported only for documents that a crash can no longer lose (for an
+	// index on disk). Records come in input order within a batch; a rejection found while
+	// reading (malformed JSON, a missing id) may come before the outcomes of the records
+	// read earlier.
+	Report func(Report)
+	// Gate, when not nil, is called before each text is annotated, and the function it
+	// returns after: the server gives each annotation a turn of its admission queue this
+	// way, so that an ingest does not take the cores from the searches. An error stops the
+	// ingestion.
+	Gate func(context.Context) (release func(), err error)
+}
+
+// Outcome is what an ingestion did with one record.
+type Outcome int
+
+// The outcomes of a record.
+const (
+	// Added: a new id, committed.
+	Added Outcome = iota + 1
+	// Updated: an id whose content (or annotating models) changed, replaced, committed.
+	Updated
+	// Unchanged: an id already in the index with the same content, skipped.
+	Unchanged
+	// Rejected: a bad record, skipped (Report.Err says why).
+	Rejected
+)
+
+// String is the outcome's name: "added", "updated", "unchanged" or "rejected".
+func (o Outcome) String() string {
+	switch o {
+	case Added:
+		return "added"
+	case Updated:
+		return "updated"
+	case Unchanged:
+		return "unchanged"
+	case Rejected:
+		return "rejected"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// Report is the outcome of one record of an ingestion.
+type Report struct {
+	// Seq is the record's position in the input, from 0.
+	Seq int
+	// Where is the record's place in the input (file:line, a path, a name:i).
+	Where string
+	// ID is the document's id ("" when the record has none, or could not be read).
+	ID      string
+	Outcome Outcome
+	// Err says why a record was rejected; nil for the other outcomes.
+	Err error
+}
+
+// Summary counts what an ingestion did with its records.
+type Summary struct {
+	// Added are new ids; Updated ids whose content (or annotating models) changed;
+	// Unchanged ids already in the index with the same content hash, skipped; Rejected
+	// records were reported and skipped.
+	Added, Updated, Unchanged, Rejected int
+}
+
+// String is the summary line: "12 added, 0 updated, 3 unchanged, 1 rejected".
+func (s Summary) String() string {
+	return fmt.Sprintf("%d added, %d updated, %d unchanged, %d rejected", s.Added, s.Updated, s.Unchanged, s.Rejected)
+}
+
+// Ingest adds the documents of path to the index: a JSON-lines file (.jsonl, or .jsonl.gz;
+// one {"id", "title", "text", "url"} object a line, title and url optional) or a folder
+// of .txt and .md files (searched recursively, hidden names skipped; the id is the file's
+// path relative to the folder, with "/", the title its first non-empty line, or its name).
+// A document whose id is in the index with the same content is skipped; one with other
+// content replaces it. A bad record (malformed JSON, a missing id or text, an unreadable
+// or non-UTF-8 file, a duplicate id…) is reported to opts.Reject and skipped; the error is
+// for faults that stop the whole ingestion (an unreadable input, a failing index).
+//
+// Documents are committed in batches of 128 (each visible to searches, and on disk,
+// once its batch is committed), so an ingestion that stops midway keeps the batches
+// committed before, and ingesting the same input again skips them.
+func (x *Index) Ingest(ctx context.Context, path string, opts IngestOptions) (Summary, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Summary{}, err
+	}
+	if fi.IsDir() {
+		return x.IngestScan(ctx, func(fn func(docfile.Record) error) error { return docfile.ScanDir(path, fn) }, opts)
+	}
+	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error { return docfile.ScanFile(path, fn) }, opts)
+}
+
+// IngestScan adds the records that scan passes to its function, as Ingest adds those of
+// a file: scan is docfile.ScanFile, ScanDir or ScanLines over some input, bound to it.
+func (x *Index) IngestScan(ctx context.Context, scan func(func(docfile.Record) error) error, opts IngestOptions) (Summary, error) {
+	g := x.newIngester(opts)
+	err := scan(g.take(ctx))
+	if err == nil {
+		err = g.flush(ctx)
+	}
+	return g.sum, err
+}
+
+// Add adds docs to the index as Ingest adds the records of a file ("name:i" for the i-th
+// document in errors).
+func (x *Index) Add(ctx context.Context, name string, docs []docfile.Doc, opts IngestOptions) (Summary, error) {
+	return x.IngestScan(ctx, func(take func(docfile.Record) error) error {
+		for i, d := range docs {
+			if err := take(docfile.Record{Doc: d, Where: fmt.Sprintf("%s:%d", name, i+1)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, opts)
+}
+
+// Delete removes the document with id, and reports whether there was one. The removal is
+// committed (on disk, for an index on disk) when Delete returns.
+func (x *Index) Delete(id string) (bool, error) {
+	x.write.Lock()
+	defer x.write.Unlock()
+	d, err := x.idx.Document(id)
+	if err != nil {
+		return false, fmt.Errorf("document %q: %w", id, err)
+	}
+	h, err := x.idx.GetInternal(hashKey(id))
+	if err != nil {
+		return false, fmt.Errorf("document %q: %w", id, err)
+	}
+	if d == nil && h == nil {
+		return false, nil
+	}
+	b := x.idx.NewBatch()
+	b.Delete(id)
+	b.DeleteInternal(hashKey(id))
+	if err := x.idx.Batch(b); err != nil {
+		return false, fmt.Errorf("document index: %w", err)
+	}
+	return true, nil
+}
+
+// chunk is the number of documents annotated in parallel and indexed in one batch.
+const chunk = 128
+
+type ingester struct {
+	x       *Index
+	opts    IngestOptions
+	models  string            // of opts.Engine, in the content hash
+	seen    map[string]string // id → where it was first read
+	pending []pending
+	seq     int // records taken
+	sum     Summary
+}
+
+// pending is a record taken and not yet flushed, with its position in the input.
+type pending struct {
+	r   docfile.Record
+	seq int
+}
+
+func (x *Index) newIngester(opts IngestOptions) *ingester {
+	g := &ingester{x: x, opts: opts, seen: map[string]string{}, models: "none"}
+	if opts.Engine != nil {
+		g.models = opts.Engine.AnnotationModels().String()
+	}
+	if g.opts.Workers <= 0 {
+		g.opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	return g
+}
+
+func (g *ingester) reject(seq int, r *docfile.Record, err error) {
+	g.sum.Rejected++
+	if g.opts.Reject != nil {
+		g.opts.Reject(&docfile.RecordError{Where: r.Where, Err: err})
+	}
+	g.report(Report{Seq: seq, Where: r.Where, ID: r.Doc.ID, Outcome: Rejected, Err: err})
+}
+
+// done counts the outcome o of a record that was not rejected, and reports it.
+func (g *ingester) done(p *pending, o Outcome) {
+	switch o {
+	case Added:
+		g.sum.Added++
+	case Updated:
+		g.sum.Updated++
+	case Unchanged:
+		g.sum.Unchanged++
+	}
+	g.report(Report{Seq: p.seq, Where: p.r.Where, ID: p.r.Doc.ID, Outcome: o})
+}
+
+func (g *ingester) report(r Report) {
+	if g.opts.Report != nil {
+		g.opts.Report(r)
+	}
+}
+
+// take returns the function that takes each record of a source.
+func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
+	return func(r docfile.Record) error {
+		g.opts.Progress.Add(1)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		seq := g.seq
+		g.seq++
+		if r.Err == nil {
+			r.Err = docfile.Check(&r.Doc)
+		}
+		if r.Err == nil {
+			if first, dup := g.seen[r.Doc.ID]; dup {
+				r.Err = fmt.Errorf("duplicate id %q (first at %s)", r.Doc.ID, first)
+			}
+		}
+		if r.Err != nil {
+			g.reject(seq, &r, r.Err)
+			return nil
+		}
+		g.seen[r.Doc.ID] = r.Where
+		g.pending = append(g.pending, pending{r: r, seq: seq})
+		if len(g.pending) >= chunk {
+			return g.flush(ctx)
+		}
+		return nil
+	}
+}
+
+// hashKey is the internal key of a document's content hash.
+func hashKey(id string) []byte { return []byte("hash\x00" + id) }
+
+// hash is the content hash of d as indexed with models: it changes when any field or the
+// annotating models change.
+func hash(d *docfile.Doc, models string) string {
+	h := sha256.New()
+	for _, s := range []string{d.Title, d.Text, d.URL, models} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		io.WriteString(h, s)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// flush annotates and indexes the pending records that are new or changed, in one batch.
+//
+// The texts are annotated first, in parallel and without a lock, for the records whose
+// stored hash differs from theirs. Then, holding the index's write lock, each record's
+// stored hash is read again and the batch is built and committed: another writer may have
+// committed the same id meanwhile, and the outcome (added, updated or unchanged) is the one
+// against the index as the batch finds it. Writers commit one at a time, so two
+// ingestions of the same id never interleave within a batch: the last committed wins, and
+// the document and its hash always come from the same batch.
+func (g *ingester) flush(ctx context.Context) error {
+	if len(g.pending) == 0 {
+		return nil
+	}
+	type job struct {
+		p      *pending
+		hash   string
+		fields map[string]any // nil: unchanged when read, not annotated
+		err    error
+	}
+	jobs := make([]*job, len(g.pending))
+	var annotate []*job
+	for i := range g.pending {
+		p := &g.pending[i]
+		j := &job{p: p, hash: hash(&p.r.Doc, g.models)}
+		jobs[i] = j
+		old, err := g.x.idx.GetInternal(hashKey(p.r.Doc.ID))
+		if err != nil {
+			return fmt.Errorf("document index: %w", err)
+		}
+		if string(old) != j.hash {
+			j.fields = g.fields(&p.r.Doc)
+			annotate = append(annotate, j)
+		}
+	}
+	defer func() { g.pending = g.pending[:0] }()
+	if g.opts.Engine != nil {
+		eg, ectx := errgroup.WithContext(ctx)
+		eg.SetLimit(g.opts.Workers)
+		for _, j := range annotate {
+			if !annotated(j.fields) {
+				continue
+			}
+			eg.Go(func() error {
+				if g.opts.Gate != nil {
+					release, err := g.opts.Gate(ectx)
+					if err != nil {
+						return err
+					}
+					defer release()
+				}
+				j.err = highlight.AddAnnotations(ectx, g.opts.Engine, j.fields, fieldText)
+				return ctx.Err()
+			})
+		}
+		if err := eg.Wait(); err != nil {
+			return err
+		}
+	}
+
+	g.x.write.Lock()
+	defer g.x.write.Unlock()
+	outcome := make([]Outcome, len(jobs))
+	b := g.x.idx.NewBatch()
+	for i, j := range jobs {
+		id := j.p.r.Doc.ID
+		old, err := g.x.idx.GetInternal(hashKey(id))
+		if err != nil {
+			return fmt.Errorf("document index: %w", err)
+		}
+		if string(old) == j.hash {
+			outcome[i] = Unchanged
+			continue
+		}
+		if j.fields == nil { // changed by another writer since it was read: annotate it now
+			j.fields = g.fields(&j.p.r.Doc)
+			if g.opts.Engine != nil && annotated(j.fields) {
+				j.err = highlight.AddAnnotations(ctx, g.opts.Engine, j.fields, fieldText)
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+		}
+		if j.err != nil {
+			outcome[i] = Rejected
+			j.err = fmt.Errorf("annotating the text: %w", j.err)
+			continue
+		}
+		if err := b.Index(id, j.fields); err != nil {
+			outcome[i], j.err = Rejected, err
+			continue
+		}
+		b.SetInternal(hashKey(id), []byte(j.hash))
+		outcome[i] = Added
+		if old != nil {
+			outcome[i] = Updated
+		}
+	}
+	var added []string
+	for i, j := range jobs {
+		if outcome[i] == Added || outcome[i] == Updated {
+			lang, _ := j.fields[fieldLang].(string)
+			added = append(added, langSuffix(lang))
+		}
+	}
+	langs, grew := g.x.langs.with(added)
+	if grew {
+		b.SetInternal([]byte(langsKey), []byte(strings.Join(langs, ",")))
+	}
+	if b.Size() > 0 {
+		if err := g.x.idx.Batch(b); err != nil {
+			return fmt.Errorf("document index: %w", err)
+		}
+	}
+	if grew {
+		g.x.langs.p.Store(&langs)
+	}
+	for i, j := range jobs {
+		if outcome[i] == Rejected {
+			g.reject(j.p.seq, &j.p.r, j.err)
+		} else {
+			g.done(j.p, outcome[i])
+		}
+	}
+	return nil
+}
+
+// fields are the indexed fields of d, before its annotation: with its language, and the
+// fields of that language when it is not English (lang.go).
+func (g *ingester) fields(d *docfile.Doc) map[string]any {
+	fields := map[string]any{fieldTitle: d.Title, fieldText: d.Text}
+	if d.URL != "" {
+		fields[fieldURL] = d.URL
+	}
+	addLanguage(fields, d.Title, d.Text)
+	return fields
+}
+
+// annotated reports whether the fields of a document are to be annotated: an English
+// document's (an annotation holds the English pipeline's reading, which the snippets of
+// another language do not use).
+func annotated(fields map[string]any) bool {
+	lang, _ := fields[fieldLang].(string)
+	return langSuffix(lang) == ""
+}
+
+// FromDocs returns an index in memory of docs, annotated by eng (nil: no annotations, and
+// snippets parse the texts at search time). A bad document (docfile.Check), or an id seen
+// twice, is an error.
+func FromDocs(ctx context.Context, eng *qsc.Engine, docs []docfile.Doc) (*Index, error) {
+	x, err := NewMemory()
+	if err != nil {
+		return nil, err
+	}
+	var bad error
+	_, err = x.Add(ctx, "document", docs, IngestOptions{Engine: eng, Reject: func(e *docfile.RecordError) {
+		if bad == nil {
+			bad = e
+		}
+	}})
+	if err == nil {
+		err = bad
+	}
+	if err != nil {
+		x.Close()
+		return nil, fmt.Errorf("document index: %w", err)
+	}
+	return x, nil
+}

@@ -1,0 +1,108 @@
+package docindex
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+)
+
+// languageDocs are documents in English, German, Japanese, Arabic, French and Chinese.
+var languageDocs = []docfile.Doc{
+	{ID: "en", Title: "Taxes", Text: "The government will cut taxes for small businesses next year, the minister said on Wednesday."},
+	{ID: "de", Title: "Steuern", Text: "Die Regierung will die Steuern für kleine Unternehmen im nächsten Jahr deutlich senken, sagte der Finanzminister am Mittwoch in Berlin."},
+	{ID: "ja", Title: "税金", Text: "政府は水曜日、中小企業の税金を引き下げると決めた。財務大臣が東京で発表した。"},
+	{ID: "ar", Title: "الضرائب", Text: "قالت الحكومة يوم الأربعاء إنها ستخفض الضرائب على الشركات الصغيرة في العام المقبل."},
+	{ID: "fr", Title: "Impôts", Text: "Le gouvernement a annoncé mercredi une baisse des impôts pour les petites entreprises, qui attendaient cette mesure depuis des années."},
+	{ID: "zh", Title: "税收", Text: "政府星期三宣布，明年将降低小企业的税收，财政部长在北京表示。"},
+}
+
+// TestLanguages checks that documents in any language are found by their words as the
+// snippets match them (issue 35, point 4): an inflected form through the language's
+// stemmer, a run of characters inside a longer one, with or without a field, phrases,
+// +must and -not; that English is found as before; and that each hit gets snippets with
+// a mark in its language.
+func TestLanguages(t *testing.T) {
+	x, err := FromDocs(context.Background(), engine(t), languageDocs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"Steuer", []string{"de"}},
+		{"steuern", []string{"de"}},
+		{"Unternehmens", []string{"de"}},
+		{"text:Steuer", []string{"de"}},
+		{"title:Steuer", []string{"de"}},
+		{`"kleine Unternehmen"`, []string{"de"}},
+		{"+Steuer -Berlin", nil},
+		{"+lang:de Regierung government", []string{"de"}},
+		{"lang:de", nil}, // no word to look for
+		{"税金", []string{"ja"}},
+		{"税", []string{"ja", "zh"}},
+		{"政府", []string{"ja", "zh"}},
+		{"税收", []string{"zh"}},
+		{"财政部", []string{"zh"}},
+		{"حكومة", []string{"ar"}},
+		{"الضريبة", nil},
+		{"impôt", []string{"fr"}},
+		{"gouvernements", []string{"fr"}},
+		{"taxes", []string{"en"}},
+		{"tax", []string{"en"}},
+		{"governments", []string{"en"}},
+	} {
+		res := search(t, x, c.q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, sorted(slices.Clone(c.want))) {
+			t.Errorf("%s: found %v, want %v", c.q, got, c.want)
+		}
+		for i := range res.Hits {
+			h := &res.Hits[i]
+			sn, err := x.Snippets(context.Background(), engine(t), h, qsc.SnippetRequest{Query: res.Terms, Budget: 80})
+			if err != nil || len(sn) == 0 || len(sn[0].Hits) == 0 {
+				t.Errorf("%s: the snippets of %s for %q: %+v, %v; want a mark", c.q, h.Doc.ID, res.Terms, sn, err)
+				continue
+			}
+			if want := map[string]string{"zh": "zh", "ja": "ja", "de": "de", "fr": "fr", "ar": "ar", "en": "en"}[h.Doc.ID]; sn[0].Lang != want {
+				t.Errorf("%s: snippet of %s in %q, want %q", c.q, h.Doc.ID, sn[0].Lang, want)
+			}
+		}
+	}
+	// The annotation, the English pipeline's reading, is made only for English documents.
+	for _, h := range search(t, x, "Regierung government", 0, 10).Hits {
+		if (h.annotation != nil) != (h.Doc.ID == "en") {
+			t.Errorf("%s: annotation stored: %v", h.Doc.ID, h.annotation != nil)
+		}
+	}
+}
+
+// TestLanguagesPersist checks that an index on disk remembers the languages it holds: a
+// German document is found by "Steuer" after the index is opened again.
+func TestLanguagesPersist(t *testing.T) {
+	dir := t.TempDir() + "/idx"
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Add(context.Background(), "docs", languageDocs[:2], IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	if x, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if got := ids(search(t, x, "Steuer", 0, 10)); !slices.Equal(got, []string{"de"}) {
+		t.Errorf("after reopening: Steuer found %v", got)
+	}
+	b, err := os.ReadFile(dir + "/index_meta.json")
+	if err != nil || !strings.Contains(string(b), "scorch") {
+		t.Errorf("index_meta.json: %s, %v", b, err)
+	}
+}

@@ -1,0 +1,231 @@
+package docindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp/syntax"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	"github.com/blevesearch/vellum/regexp"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/highlight"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+)
+
+// ErrQuery is wrapped by the error of a query that cannot be parsed.
+var ErrQuery = errors.New("invalid query")
+
+// MaxFrom bounds SearchRequest.From: deeper pages cost more than they are worth.
+const MaxFrom = 10000
+
+// SearchRequest asks for one page of results.
+type SearchRequest struct {
+	// Query is in bleve's query-string syntax: words (any of them), "a phrase", +word
+	// (required), -word (excluded), title:word or text:word (in one field).
+	Query string
+	// From is the number of results to skip (0 to MaxFrom); Size the number to return.
+	From, Size int
+}
+
+// Hit is one document found by a search.
+type Hit struct {
+	Doc   docfile.Doc
+	Score float64
+	// annotation is the stored annotation of Doc.Text, or nil.
+	annotation []byte
+}
+
+// Results are one page of the best documents of a search.
+type Results struct {
+	// Terms are the words and phrases that a result must or may hold (not those it must
+	// not), as spelled in the query, in query order: the query terms of the snippets.
+	Terms []string
+	// Total is the number of documents that match.
+	Total uint64
+	// Hits are the documents of the page, best first (ties broken by id).
+	Hits []Hit
+}
+
+// Search returns the page of the documents that match req.Query, ranked by bleve's
+// tf-idf score. A query with no word to look for (only stop words, punctuation or -not
+// terms) finds nothing; a query that cannot be parsed is an error wrapping ErrQuery.
+func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) {
+	qs := bleve.NewQueryStringQuery(req.Query)
+	parsed, err := qs.Parse()
+	if err != nil {
+		return Results{}, fmt.Errorf("%w: %v", ErrQuery, err)
+	}
+	if err := checkFuzziness(parsed); err != nil {
+		return Results{}, err
+	}
+	res := Results{Terms: x.positiveTerms(parsed)}
+	if len(res.Terms) == 0 || req.Size <= 0 {
+		return res, nil
+	}
+	if req.From < 0 || req.From > MaxFrom {
+		return res, fmt.Errorf("%w: from must be 0 to %d, not %d", ErrQuery, MaxFrom, req.From)
+	}
+	sr := bleve.NewSearchRequestOptions(expand(parsed, x.langs.get()), req.Size, req.From, false)
+	sr.SortBy([]string{"-_score", "_id"})
+	sr.Fields = []string{fieldTitle, fieldText, fieldURL, highlight.AnnotationField(fieldText)}
+	found, err := x.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if badPattern(err) {
+			return res, fmt.Errorf("%w: %v", ErrQuery, err)
+		}
+		return res, fmt.Errorf("search: %w", err)
+	}
+	res.Total = found.Total
+	for _, h := range found.Hits {
+		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
+		hit := Hit{Doc: docfile.Doc{ID: h.ID, Title: str(fieldTitle), Text: str(fieldText), URL: str(fieldURL)}, Score: h.Score}
+		if a := str(highlight.AnnotationField(fieldText)); a != "" {
+			hit.annotation = []byte(a)
+		}
+		res.Hits = append(res.Hits, hit)
+	}
+	return res, nil
+}
+
+// checkFuzziness refuses, with an error wrapping ErrQuery, a query that parses but that
+// bleve cannot search: a fuzzy term (word~N) whose edit distance N is above bleve's
+// maximum, searcher.MaxFuzziness.
+func checkFuzziness(q query.Query) error {
+	return visitLeaves(q, true, func(q query.Query) error {
+		switch q := q.(type) {
+		case *query.MatchQuery:
+			return fuzziness(q.Match, q.Fuzziness)
+		case *query.MatchPhraseQuery:
+			return fuzziness(q.MatchPhrase, q.Fuzziness)
+		case *query.FuzzyQuery:
+			return fuzziness(q.Term, q.Fuzziness)
+		}
+		return nil
+	})
+}
+
+// visitLeaves calls visit on each query of q that holds no other (the clauses of boolean,
+// conjunction and disjunction queries, recursively), in query order, and returns its first
+// error. The clauses under must-not are visited only when negated is true.
+func visitLeaves(q query.Query, negated bool, visit func(query.Query) error) error {
+	var clauses []query.Query
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		clauses = []query.Query{q.Must, q.Should}
+		if negated {
+			clauses = append(clauses, q.MustNot)
+		}
+		clauses = append(clauses, q.Filter)
+	case *query.ConjunctionQuery:
+		clauses = q.Conjuncts
+	case *query.DisjunctionQuery:
+		clauses = q.Disjuncts
+	default:
+		return visit(q)
+	}
+	for _, c := range clauses {
+		if err := visitLeaves(c, negated, visit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// badPattern reports whether err, from a search, is the refusal of a /regexp/ or
+// wild*card pattern of the query: a syntax error, or what bleve's automaton does not take
+// (zero-width assertions such as $, word boundaries, byte literals, lazy quantifiers, a
+// pattern too large to compile). bleve checks patterns only when it searches.
+func badPattern(err error) bool {
+	var se *syntax.Error
+	return errors.As(err, &se) || errors.Is(err, regexp.ErrNoEmpty) || errors.Is(err, regexp.ErrNoWordBoundary) ||
+		errors.Is(err, regexp.ErrNoBytes) || errors.Is(err, regexp.ErrNoLazy) || errors.Is(err, regexp.ErrCompiledTooBig)
+}
+
+// fuzziness checks the edit distance n of the fuzzy term t.
+func fuzziness(t string, n int) error {
+	if n < 0 || n > searcher.MaxFuzziness {
+		return fmt.Errorf("%w: %q~%d: the edit distance of a fuzzy term must be 0 to %d", ErrQuery, t, n, searcher.MaxFuzziness)
+	}
+	return nil
+}
+
+// positiveTerms returns the words and phrases of q that a result must or may hold, as
+// spelled in the query, without stop words, each key once (the first spelling), in
+// query order, at most qsc.MaxQueryTerms. A phrase is one term (the matcher finds it as a
+// run of tokens). Terms under -not, and the patterns of wildcard, regexp and range
+// queries, are left out: they select documents but name no word to mark.
+func (x *Index) positiveTerms(q query.Query) []string {
+	var terms []string
+	seen := map[string]bool{}
+	add := func(term string) {
+		key := strings.Join(x.keys(term), " ")
+		if key != "" && !seen[key] && len(terms) < qsc.MaxQueryTerms {
+			seen[key] = true
+			terms = append(terms, term)
+		}
+	}
+	_ = visitLeaves(q, false, func(q query.Query) error { // never fails
+		if f, ok := q.(query.FieldableQuery); ok && !textField(f.Field()) {
+			return nil // a word of another field (lang:de, url) names no word of the text
+		}
+		switch q := q.(type) {
+		case *query.MatchQuery:
+			if spaceless(q.Match) {
+				add(q.Match) // a run of characters of Chinese, Japanese or Thai: one term
+				break
+			}
+			for _, w := range x.words(q.Match) {
+				add(w)
+			}
+		case *query.MatchPhraseQuery:
+			if ws := x.words(q.MatchPhrase); len(ws) == 1 {
+				add(ws[0])
+			} else if len(ws) > 1 {
+				add(strings.Join(strings.Fields(q.MatchPhrase), " "))
+			}
+		case *query.TermQuery:
+			add(q.Term)
+		}
+		return nil
+	})
+	return terms
+}
+
+// words returns the searchable words of s (not stop words), as spelled in s.
+func (x *Index) words(s string) []string {
+	var out []string
+	for _, t := range x.analyzer.Analyze([]byte(s)) {
+		out = append(out, s[t.Start:t.End])
+	}
+	return out
+}
+
+// keys returns the index terms of s.
+func (x *Index) keys(s string) []string {
+	var out []string
+	for _, t := range x.analyzer.Analyze([]byte(s)) {
+		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+// spaceless reports whether the word w holds a letter of a script written without spaces
+// (Han, kana, Thai, …), which the snippets find inside longer runs.
+func spaceless(w string) bool {
+	return strings.IndexFunc(w, segment.Spaceless) >= 0
+}
+
+// textField reports whether a query of field f searches the text or the title: no field
+// (the composite field _all), title or text.
+func textField(f string) bool {
+	return f == "" || f == "_all" || f == fieldTitle || f == fieldText
+}

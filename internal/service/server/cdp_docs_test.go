@@ -1,0 +1,184 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qsc-nlp/qsc/internal/service/demo"
+	"github.com/qsc-nlp/qsc/internal/service/docindex"
+)
+
+// demoIndex returns an index in memory of the embedded demo collection, with the
+// annotations of the test engine, closed at the end of the test.
+func demoIndex(tb testing.TB) *docindex.Index {
+	tb.Helper()
+	docs, err := demo.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := docindex.FromDocs(context.Background(), engine(tb), docs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { idx.Close() })
+	return idx
+}
+
+// demoServer returns a test server over the demo collection, closed at the end of the test.
+func demoServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	s, err := New(Config{Engine: engine(t), Index: demoIndex(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// screenshot saves a PNG of the tab to $QSC_SCREENSHOTS/name, when that variable names a
+// directory (to look at the page); else it only checks that Chromium can make one.
+func (p *tab) screenshot(ctx context.Context, t *testing.T, name string) {
+	t.Helper()
+	var shot struct {
+		Data string `json:"data"`
+	}
+	if err := p.b.call(ctx, p.session, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
+		t.Fatal(err)
+	}
+	png, err := base64.StdEncoding.DecodeString(shot.Data)
+	if err != nil || len(png) < 1000 {
+		t.Fatalf("screenshot %s: %d bytes, %v", name, len(png), err)
+	}
+	if dir := os.Getenv("QSC_SCREENSHOTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// settle polls a boolean expression until it is true, across page loads (an evaluation
+// that fails while the next document loads is tried again).
+func (p *tab) settle(ctx context.Context, expr string) error {
+	for {
+		var ok bool
+		err := p.eval(ctx, expr, &ok)
+		if err == nil && ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// resultsPage is what the search page shows of its results.
+const resultsPage = `(() => ({
+  status: document.getElementById("status").textContent,
+  pager: !document.getElementById("pager").hidden,
+  prev: document.getElementById("prev").disabled,
+  next: document.getElementById("next").disabled,
+  info: document.getElementById("page-info").textContent,
+  search: location.search,
+  titles: Array.from(document.querySelectorAll("#results a.title")).map(a => a.textContent),
+  links: Array.from(document.querySelectorAll("#results a.title")).map(a => a.getAttribute("href")),
+  snippet: (document.querySelector("#results .snippet") || {dataset: {}}).dataset.text || "",
+}))()`
+
+type resultsShown struct {
+	Status, Info, Search, Snippet string
+	Pager, Prev, Next             bool
+	Titles, Links                 []string
+}
+
+// TestBrowserDocuments: over the demo collection, a search with more than one page of
+// results shows Next and Previous; Next shows the second page (and the URL says so); a
+// result's title opens the server's page of the whole document, whose link leads back to
+// the same page of results.
+func TestBrowserDocuments(t *testing.T) {
+	b := startBrowser(t)
+	ts := demoServer(t)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p, err := b.open(ctx, ts.URL+"/?q=food+-pizza&budget=120")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.settle(ctx, `document.querySelectorAll("#results a.title").length > 0 && document.getElementById("status").textContent.includes("round trip")`); err != nil {
+		t.Fatal(err)
+	}
+	var first resultsShown
+	if err := p.eval(ctx, resultsPage, &first); err != nil {
+		t.Fatal(err)
+	}
+	if !first.Pager || !first.Prev || first.Next || !strings.HasPrefix(first.Info, "Page 1 of ") || len(first.Titles) != 10 ||
+		!strings.Contains(first.Status, "Showing 1–10 of ") || !strings.Contains(first.Status, "for food.") {
+		t.Fatalf("first page: %+v", first)
+	}
+	p.screenshot(ctx, t, "results-page1.png")
+
+	if err := p.eval(ctx, `document.getElementById("next").click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.settle(ctx, `document.getElementById("status").textContent.includes("Showing 11–")`); err != nil {
+		t.Fatal(err)
+	}
+	var second resultsShown
+	if err := p.eval(ctx, resultsPage, &second); err != nil {
+		t.Fatal(err)
+	}
+	if second.Prev || !strings.HasPrefix(second.Info, "Page 2 of ") || !strings.Contains(second.Search, "page=2") || len(second.Titles) == 0 {
+		t.Fatalf("second page: %+v", second)
+	}
+	for _, l := range second.Links {
+		if slices.Contains(first.Links, l) {
+			t.Errorf("%s is on both pages", l)
+		}
+	}
+	p.screenshot(ctx, t, "results-page2.png")
+
+	// The title opens the whole document, rendered by the server.
+	if err := p.eval(ctx, `document.querySelector("#results a.title").click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.settle(ctx, `location.pathname.startsWith("/doc/") && document.readyState === "complete" && !!document.getElementById("doc-title")`); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Title, Text, Back, Path string
+		Paragraphs              int
+	}
+	if err := p.eval(ctx, `(() => ({title: document.getElementById("doc-title").textContent, text: document.getElementById("doc-text").textContent,
+		back: document.getElementById("back").getAttribute("href"), path: location.pathname + location.search,
+		paragraphs: document.querySelectorAll("#doc-text p").length}))()`, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Title != second.Titles[0] || doc.Path != second.Links[0] || doc.Paragraphs == 0 || doc.Back != "/?page=2&q=food+-pizza" {
+		t.Errorf("document page: %+v; result %q %q", doc, second.Titles[0], second.Links[0])
+	}
+	if strings.Contains(strings.ToLower(doc.Text), "pizza") || !strings.Contains(strings.ToLower(doc.Text), "food") {
+		t.Errorf("the document of a search for food -pizza: %q", doc.Text)
+	}
+	p.screenshot(ctx, t, "document.png")
+
+	// Back to the same page of results.
+	if err := p.eval(ctx, `document.getElementById("back").click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.settle(ctx, `location.pathname === "/" && document.getElementById("status").textContent.includes("Showing 11–")`); err != nil {
+		t.Fatal(err)
+	}
+}

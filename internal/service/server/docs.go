@@ -1,0 +1,290 @@
+package server
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/internal/service/docindex"
+)
+
+// Limits of GET /v1/search.
+const (
+	maxQueryBytes  = 500
+	defaultResults = 10
+	maxResults     = 50
+	defaultBudget  = 100
+	maxBudget      = 1000
+	defaultPerDoc  = 2
+	maxPerDoc      = 10
+)
+
+// searchResult is one document found by GET /v1/search.
+type searchResult struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// URL is the document's own address, when it has one.
+	URL string `json:"url,omitempty"`
+	// Link is the server's page of the whole document (docLink).
+	Link     string    `json:"link"`
+	Score    float64   `json:"score"`
+	Snippets []Snippet `json:"snippets"`
+	// Error says why the document has no snippet (its matching sentences' query terms
+	// are longer than the budget).
+	Error string `json:"error,omitempty"`
+}
+
+// searchResponse is the answer of GET /v1/search.
+type searchResponse struct {
+	Query  string   `json:"query"`
+	Terms  []string `json:"terms"`
+	Budget int      `json:"budget"`
+	Total  uint64   `json:"total"`
+	// From is the number of results before this page; K the page size asked for.
+	From    int            `json:"from"`
+	K       int            `json:"k"`
+	Results []searchResult `json:"results"`
+	// SearchMS, SnippetsMS and TookMS are the time of the search, of the snippets and of
+	// the whole request, in milliseconds.
+	SearchMS   float64 `json:"search_ms"`
+	SnippetsMS float64 `json:"snippets_ms"`
+	TookMS     float64 `json:"took_ms"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// docLink is the path of the page of document id: /doc/ and the id, each of its
+// "/"-separated parts escaped.
+func docLink(id string) string {
+	parts := strings.Split(id, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return "/doc/" + strings.Join(parts, "/")
+}
+
+// queryParam reads the required query parameter q: at most maxQueryBytes of UTF-8.
+func queryParam(r *http.Request) (string, error) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	switch {
+	case q == "":
+		return "", badRequest("parameter q (the query) is required")
+	case len(q) > maxQueryBytes:
+		return "", badRequest("parameter q is %d bytes, more than the maximum of %d", len(q), maxQueryBytes)
+	case !utf8.ValidString(q):
+		return "", badRequest("parameter q is not valid UTF-8")
+	}
+	return q, nil
+}
+
+// pageParams reads k (the page size) and either from (results to skip) or page (1-based).
+func pageParams(r *http.Request) (from, k int, err error) {
+	if k, err = intParam(r, "k", defaultResults, 1, maxResults); err != nil {
+		return 0, 0, err
+	}
+	if r.URL.Query().Has("from") && r.URL.Query().Has("page") {
+		return 0, 0, badRequest("give parameter from or parameter page, not both")
+	}
+	if from, err = intParam(r, "from", 0, 0, docindex.MaxFrom); err != nil {
+		return 0, 0, err
+	}
+	maxPage := docindex.MaxFrom/k + 1
+	page, err := intParam(r, "page", 1, 1, maxPage)
+	if err != nil {
+		return 0, 0, err
+	}
+	if page > 1 {
+		from = (page - 1) * k
+	}
+	return from, k, nil
+}
+
+// search serves GET /v1/search?q=...&budget=...&n=...&k=...&from=...|page=...&method=...:
+// one page of the best documents of the collection for q (bleve's query-string syntax:
+// words, "phrases", +must, -not), each with its n best snippets of at most budget
+// characters, made from the documents' stored annotations.
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if s.cfg.Index == nil {
+		writeError(w, http.StatusServiceUnavailable, "search is off: the server has no collection")
+		return
+	}
+	q, err := queryParam(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	budget, err := intParam(r, "budget", defaultBudget, 1, maxBudget)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	n, err := intParam(r, "n", defaultPerDoc, 1, maxPerDoc)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	from, k, err := pageParams(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	method := r.URL.Query().Get("method")
+	if method != "" && !slices.Contains(qsc.Methods(), method) {
+		// Checked here too, so that a query that finds nothing still gets the error.
+		s.fail(w, r, fmt.Errorf("%w %q (want one of %s)", qsc.ErrUnknownMethod, method, strings.Join(qsc.Methods(), ", ")))
+		return
+	}
+	decoding := r.URL.Query().Get("decoding")
+	if decoding != "" && !slices.Contains(qsc.Decodings(), decoding) {
+		s.fail(w, r, badRequest("parameter decoding: %q is not one of %s", decoding, strings.Join(qsc.Decodings(), ", ")))
+		return
+	}
+	if err := s.acquire(r.Context(), small); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer s.release(small)
+	found, err := s.cfg.Index.Search(r.Context(), docindex.SearchRequest{Query: q, From: from, Size: k})
+	if errors.Is(err, docindex.ErrQuery) {
+		err = badRequest("parameter q: %v", err)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	searched := time.Now()
+	resp := searchResponse{Query: q, Terms: found.Terms, Budget: budget, Total: found.Total, From: from, K: k, Results: []searchResult{}}
+	if resp.Terms == nil {
+		resp.Terms = []string{}
+	}
+	snippets := 0
+	for i := range found.Hits {
+		h := &found.Hits[i]
+		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, URL: h.Doc.URL, Link: docLink(h.Doc.ID), Score: h.Score, Snippets: []Snippet{}}
+		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, N: n, Method: method, Decoding: decoding})
+		switch {
+		case errors.Is(err, qsc.ErrInfeasible):
+			res.Error = err.Error()
+		case err != nil:
+			s.fail(w, r, err)
+			return
+		default:
+			res.Snippets = rendered(h.Doc.Text, sn)
+		}
+		snippets += len(res.Snippets)
+		resp.Results = append(resp.Results, res)
+	}
+	s.metrics.compressed(method, snippets)
+	end := time.Now()
+	resp.SearchMS, resp.SnippetsMS, resp.TookMS = ms(searched.Sub(start)), ms(end.Sub(searched)), ms(end.Sub(start))
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// documentResponse is the answer of GET /v1/documents/{id}.
+type documentResponse struct {
+	docfile.Doc
+	Link string `json:"link"`
+}
+
+// lookup returns the document named by the request's path, or answers 404 (or 503 when
+// the server has no collection) and returns false.
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (docfile.Doc, bool) {
+	if s.cfg.Index == nil {
+		writeError(w, http.StatusServiceUnavailable, "documents are off: the server has no collection")
+		return docfile.Doc{}, false
+	}
+	id := r.PathValue("id")
+	d, ok, err := s.cfg.Index.Document(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return d, false
+	}
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no document with id %q", id))
+		return d, false
+	}
+	return d, true
+}
+
+// document serves GET /v1/documents/{id}: the whole document as indexed.
+func (s *Server) document(w http.ResponseWriter, r *http.Request) {
+	if d, ok := s.lookup(w, r); ok {
+		writeJSON(w, http.StatusOK, documentResponse{Doc: d, Link: docLink(d.ID)})
+	}
+}
+
+//go:embed templates/doc.html
+var docHTML string
+
+// docTemplate renders the page of one document; html/template escapes every value.
+var docTemplate = template.Must(template.New("doc").Parse(docHTML))
+
+// docView is what docTemplate shows.
+type docView struct {
+	Doc docfile.Doc
+	// Paragraphs are the text's blocks between blank lines.
+	Paragraphs []string
+	// Back is the search page, with the query that led here (?q=...).
+	Back string
+}
+
+// paragraphs splits text at blank lines.
+func paragraphs(text string) []string {
+	var out []string
+	var cur []string
+	for line := range strings.Lines(text) {
+		if strings.TrimSpace(line) == "" {
+			if len(cur) > 0 {
+				out = append(out, strings.TrimRight(strings.Join(cur, ""), "\r\n"))
+				cur = nil
+			}
+			continue
+		}
+		cur = append(cur, line)
+	}
+	if len(cur) > 0 {
+		out = append(out, strings.TrimRight(strings.Join(cur, ""), "\r\n"))
+	}
+	return out
+}
+
+// docPage serves GET /doc/{id}: the page of the whole document, rendered here
+// (HTML-escaped), with a link back to the search for ?q=.
+func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.lookup(w, r)
+	if !ok {
+		return
+	}
+	back := "/"
+	if q := r.URL.Query().Get("q"); q != "" && len(q) <= maxQueryBytes && utf8.ValidString(q) {
+		v := url.Values{"q": {q}}
+		if p := r.URL.Query().Get("page"); p != "" {
+			if n, err := strconv.Atoi(p); err == nil && n > 1 {
+				v.Set("page", strconv.Itoa(n))
+			}
+		}
+		back = "/?" + v.Encode()
+	}
+	var buf bytes.Buffer
+	if err := docTemplate.Execute(&buf, docView{Doc: d, Paragraphs: paragraphs(d.Text), Back: back}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Write(buf.Bytes())
+}

@@ -1,0 +1,144 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/internal/service/docindex"
+)
+
+// TestSearchPages: from, page and k select disjoint pages of one ranking; the answers
+// and their errors follow openapi.yaml.
+func TestSearchPages(t *testing.T) {
+	var docs []docfile.Doc
+	for _, id := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+		docs = append(docs, docfile.Doc{ID: id, Text: "The river " + id + " flooded the town. " + strings.Repeat("The river rose again. ", len(id)+int(id[0]-'a'))})
+	}
+	idx, err := docindex.FromDocs(context.Background(), engine(t), docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	ts, _ := newServer(t, Config{Index: idx})
+	defer ts.Close()
+	page := func(query string) searchResponse {
+		t.Helper()
+		ex := do(t, ts, "GET", "/v1/search?q=river&budget=40&"+query, "", true)
+		var resp searchResponse
+		if ex.status != 200 || json.Unmarshal(ex.body, &resp) != nil {
+			t.Fatalf("%s: %d %s", query, ex.status, ex.body)
+		}
+		return resp
+	}
+	ids := func(r searchResponse) []string {
+		var out []string
+		for _, x := range r.Results {
+			out = append(out, x.ID)
+		}
+		return out
+	}
+	all := ids(page("k=10"))
+	var paged []string
+	for p := 1; p <= 3; p++ {
+		r := page("k=3&page=" + string(rune('0'+p)))
+		if r.Total != 7 || r.K != 3 || r.From != 3*(p-1) {
+			t.Errorf("page %d: total %d, k %d, from %d", p, r.Total, r.K, r.From)
+		}
+		paged = append(paged, ids(r)...)
+	}
+	if len(all) != 7 || !slices.Equal(all, paged) {
+		t.Errorf("pages %v, whole %v", paged, all)
+	}
+	if got := ids(page("k=2&from=5")); !slices.Equal(got, all[5:]) {
+		t.Errorf("from=5: %v, want %v", got, all[5:])
+	}
+	// The nested decoding, as the page's checkbox asks for it.
+	if r := page("k=10&decoding=nested"); !slices.Equal(ids(r), all) {
+		t.Errorf("decoding=nested: %v, want %v", ids(r), all)
+	}
+	// A fuzzy term within bleve's edit distance is searched.
+	if ex := do(t, ts, "GET", "/v1/search?q=rivr~2", "", true); ex.status != 200 || !strings.Contains(string(ex.body), `"total":7`) {
+		t.Errorf("rivr~2: %d %s", ex.status, ex.body)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/v1/search?q=river&from=2&page=2", "not both"},
+		{"/v1/search?q=river&page=0", "parameter page"},
+		{"/v1/search?q=river&from=10001", "parameter from must be an integer from 0 to 10000"},
+		{"/v1/search?q=%22river", "parameter q: invalid query"},
+		// Parsed, but more than bleve's fuzzy search takes (found by FuzzHandler: a 500).
+		{"/v1/search?q=A0~10", "the edit distance of a fuzzy term must be 0 to 2"},
+		{"/v1/search?q=river+-rive~3", "must be 0 to 2"},
+		{"/v1/search?q=0+%2F$%2F", "parameter q: invalid query: zero width assertions not allowed"},
+		{"/v1/search?q=river&decoding=best", `parameter decoding: \"best\" is not one of snippet, nested, paper`},
+	} {
+		if ex := do(t, ts, "GET", c.path, "", false); ex.status != 400 || !strings.Contains(string(ex.body), c.want) {
+			t.Errorf("%s: %d %s", c.path, ex.status, ex.body)
+		}
+	}
+}
+
+// TestDocuments: GET /v1/documents/{id} and the page GET /doc/{id}: the whole document,
+// escaped, with the security headers; 404 for an unknown id.
+func TestDocuments(t *testing.T) {
+	ts, _ := newServer(t, Config{})
+	defer ts.Close()
+	ex := do(t, ts, "GET", "/v1/documents/d3", "", true)
+	var d documentResponse
+	if ex.status != 200 || json.Unmarshal(ex.body, &d) != nil || d.ID != "d3" || d.Link != "/doc/d3" || !strings.Contains(d.Text, "<Solihull>") {
+		t.Errorf("document: %d %s", ex.status, ex.body)
+	}
+	if ex := do(t, ts, "GET", "/v1/documents/nope", "", true); ex.status != 404 || !strings.Contains(string(ex.body), `no document with id \"nope\"`) {
+		t.Errorf("unknown document: %d %s", ex.status, ex.body)
+	}
+	ex = do(t, ts, "GET", "/doc/d3?q=poet", "", true)
+	page := string(ex.body)
+	if ex.status != 200 || ex.header.Get("Content-Type") != "text/html; charset=utf-8" ||
+		!strings.Contains(page, "Birmingham &amp; &lt;Solihull&gt;.") || strings.Contains(page, "<Solihull>") ||
+		!strings.Contains(page, `<a id="back" href="/?q=poet">`) || !strings.Contains(page, `<h1 id="doc-title" dir="auto">Three</h1>`) {
+		t.Errorf("document page: %d %v\n%s", ex.status, ex.header, page)
+	}
+	for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {
+		if ex.header.Get(k) != v {
+			t.Errorf("document page: %s %q", k, ex.header.Get(k))
+		}
+	}
+	if !strings.Contains(ex.header.Get("Content-Security-Policy"), "default-src") {
+		t.Errorf("document page: CSP %q", ex.header.Get("Content-Security-Policy"))
+	}
+	if ex := do(t, ts, "GET", "/doc/nope", "", true); ex.status != 404 {
+		t.Errorf("unknown document page: %d %s", ex.status, ex.body)
+	}
+	if ex := do(t, ts, "POST", "/doc/d3", "", false); ex.status != http.StatusMethodNotAllowed {
+		t.Errorf("POST /doc/d3: %d %s", ex.status, ex.body)
+	}
+	// A document's own URL becomes a link only when it is http or https.
+	idx, err := docindex.FromDocs(context.Background(), nil, []docfile.Doc{{ID: "u", Text: "Dogs bark.", URL: "https://example.org/?a=1&b=<2>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	ts2, _ := newServer(t, Config{Index: idx})
+	defer ts2.Close()
+	ex = do(t, ts2, "GET", "/doc/u", "", true)
+	if !strings.Contains(string(ex.body), `href="https://example.org/?a=1&amp;b=%3c2%3e"`) {
+		t.Errorf("document URL: %s", ex.body)
+	}
+	// No collection: 503.
+	s, err := New(Config{Engine: engine(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/v1/documents/d1", "/doc/d1"} {
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("%s without a collection: %d", path, rec.Code)
+		}
+	}
+}
