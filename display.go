@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -138,13 +138,13 @@ const fitRounds = 8
 
 // compress compresses in, whose Budget is the request's budget b. With a display budget
 // (v not nil) under the Snippet decoding, it asks the method for a compression that fits
-// as displayed (model.Input.Fits): the ILP's dynamic program returns its best one, in one
+// as displayed (method.Input.Fits): the ILP's dynamic program returns its best one, in one
 // solve. Then, for every method, it renders the compression, and while the display
 // (lengther.length, with the hits) is longer than b it shrinks the compressor's budget by the
 // excess and compresses again: at most fitRounds times, the budget decreasing each time, and then with the
 // budget of the query alone, which keeps the query alone. So the display of the result is
 // at most b, or the error wraps ErrInfeasible. The slice is the compressor's memory.
-func (w *worker) compress(m model.Method, in model.Input, v *view, hits []int) ([]int, error) {
+func (w *worker) compress(m method.Method, in method.Input, v *view, hits []int) ([]int, error) {
 	b := in.Budget
 	lq := queryLength(in.Sentence, in.Query)
 	if v != nil {

@@ -9,13 +9,13 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/ood"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // TestDisplayFit compares the two ways of meeting a display budget with the default
 // method, in one run: the solver choosing its best compression that fits as displayed
-// (model.Input.Fits), and recompressing at a smaller budget until the display fits. The
+// (method.Input.Fits), and recompressing at a smaller budget until the display fits. The
 // budget is the displayed length of the gold compression. Over the out-of-domain set and
 // the first 1,000 sentences of the Google test split, the first must be no worse in token
 // F1 (within 0.002) and must need fewer compressions.
@@ -54,7 +54,7 @@ func TestDisplayFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	solver, ok := m.(model.Solver)
+	solver, ok := m.(method.Solver)
 	if !ok {
 		t.Fatalf("the default method %s is not a Solver", m.Name())
 	}
@@ -136,14 +136,14 @@ func tokenF1(kept, gold []int) float64 {
 }
 
 // countingSolver counts the compressions of a Solver and, with noFit, hides the display
-// constraint (model.Input.Fits) from it.
+// constraint (method.Input.Fits) from it.
 type countingSolver struct {
-	model.Solver
+	method.Solver
 	noFit bool
 	n     *int64
 }
 
-func (c *countingSolver) Solve(in model.Input, scratch *any) ([]int, error) {
+func (c *countingSolver) Solve(in method.Input, scratch *any) ([]int, error) {
 	*c.n++
 	if c.noFit {
 		in.Fits = nil
@@ -152,7 +152,7 @@ func (c *countingSolver) Solve(in model.Input, scratch *any) ([]int, error) {
 }
 
 // setMethod makes m the Engine's method of its name.
-func (e *Engine) setMethod(m model.Method) {
+func (e *Engine) setMethod(m method.Method) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.methods[m.Name()] = m

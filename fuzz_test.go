@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method/baseline"
 )
 
 var (
@@ -32,7 +32,7 @@ func sharedEngine(t testing.TB) *Engine {
 
 // fuzzMethods are the methods a fuzz input picks from: every method (fixed positions, so
 // that the seeds keep their method), the default, an evaluation-only and an unknown name.
-var fuzzMethods = [8]string{"lr", "ablated", "random", "ilp", "no-such-method", "nn", "", model.NameOracle}
+var fuzzMethods = [8]string{"lr", "ablated", "random", "ilp", "no-such-method", "nn", "", baseline.NameOracle}
 
 // fuzzRequest builds a request from fuzz arguments. sel picks the method (bits 0–2: one of
 // fuzzMethods), the form of the sentence (bit 3: tokens split at

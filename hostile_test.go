@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 )
 
 // The hostile inputs of docs/reliability.md, at the library level. The same cases go
@@ -73,7 +74,7 @@ func TestHostileDo(t *testing.T) {
 	// repeatable: the same request gives the same compression again (RANDOM draws anew).
 	repeatable := func(t *testing.T, req *Request, got *Result) {
 		t.Helper()
-		if req.Method == model.NameRandom {
+		if req.Method == baseline.NameRandom {
 			return
 		}
 		again, err := e.Do(ctx, req, false)
@@ -138,7 +139,7 @@ func TestHostileDo(t *testing.T) {
 		{name: "budget MaxInt", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: math.MaxInt}, ok: repeatable},
 		{name: "unknown method", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, Method: "bert"}, err: ErrUnknownMethod, msg: `unknown method "bert" (want one of ` + strings.Join(Methods(), ", ") + ")"},
 		{name: "method names are case-sensitive", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, Method: "LR"}, err: ErrUnknownMethod, msg: `"LR"`},
-		{name: "evaluation-only method", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, Method: model.NameOracle}, err: ErrUnknownMethod, msg: "unknown method"},
+		{name: "evaluation-only method", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 30, Method: baseline.NameOracle}, err: ErrUnknownMethod, msg: "unknown method"},
 	}
 	// The budget cases hold for every method (the ILP's budget once overflowed).
 	base := slices.Clone(cases)
@@ -213,7 +214,7 @@ type panicky struct{}
 
 func (panicky) Name() string { return "panicky" }
 
-func (panicky) Solve(model.Input, *any) ([]int, error) { panic("model bug") }
+func (panicky) Solve(method.Input, *any) ([]int, error) { panic("model bug") }
 
 // TestSnippetsWorkerPanic checks that a panic in DoSnippets' worker goroutines comes back
 // as an error, not a crash of the process, and that the Engine goes on working.

@@ -33,7 +33,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 	"github.com/qsc-nlp/qsc/va"
@@ -61,7 +60,9 @@ const (
 var (
 	ErrBadRequest    = errors.New("bad request")
 	ErrInfeasible    = errors.New("infeasible")
-	ErrUnknownMethod = errors.New("unknown method")
+	// ErrUnknownMethod is method.ErrUnknownMethod: one sentinel for a name that is not a
+	// method, not linked, or evaluation-only.
+	ErrUnknownMethod = method.ErrUnknownMethod
 )
 
 // Engine compresses sentences. It holds the read-only models and a pool of per-goroutine
@@ -71,14 +72,14 @@ type Engine struct {
 	seed uint64
 
 	mu      sync.Mutex
-	methods map[string]model.Method
+	methods map[string]method.Method
 
 	pool sync.Pool // *worker
 }
 
 type worker struct {
 	pw  *pipeline.Worker
-	mc  model.Compressor
+	mc  method.Compressor
 	all []int // every token id of the sentence
 	// the tree of the sentence being compressed, and its heads
 	tree  syntax.Tree
@@ -112,7 +113,7 @@ func NewWithOptions(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{pipe: p, seed: opts.Seed, methods: map[string]model.Method{}}
+	e := &Engine{pipe: p, seed: opts.Seed, methods: map[string]method.Method{}}
 	e.pool.New = func() any { return e.newWorker() }
 	return e, nil
 }
@@ -124,7 +125,7 @@ func (e *Engine) newWorker() *worker { return &worker{pw: e.pipe.NewWorker()} }
 func Methods() []string { return method.Names(true) }
 
 // method returns the named method, loading its embedded model file on first use.
-func (e *Engine) method(name string) (model.Method, error) {
+func (e *Engine) method(name string) (method.Method, error) {
 	if name == "" {
 		name = DefaultMethod
 	}
@@ -193,7 +194,7 @@ type Request struct {
 	Lang string `json:"lang,omitempty"`
 }
 
-// Decodings: how a method's decisions become a compression (package model).
+// Decodings: how a method's decisions become a compression (package method).
 const (
 	// DecodingSnippet is budget-true, well-formed decoding, the default: the sentence
 	// itself when it fits; otherwise no function word without its head, names, numbers,
@@ -217,11 +218,11 @@ const (
 func Decodings() []string { return []string{DecodingSnippet, DecodingNested, DecodingPaper} }
 
 // decodingOf returns the model decoding called name ("" is DecodingSnippet).
-func decodingOf(name string) (model.Decoding, error) {
+func decodingOf(name string) (method.Decoding, error) {
 	if name == "" {
-		return model.Snippet, nil
+		return method.Snippet, nil
 	}
-	d, err := model.ParseDecoding(strings.ToLower(name))
+	d, err := method.ParseDecoding(strings.ToLower(name))
 	if err != nil {
 		return 0, fmt.Errorf("%w: decoding %q (want one of %s)", ErrBadRequest, name, strings.Join(Decodings(), ", "))
 	}
@@ -369,14 +370,14 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	w.lengther.sc.Columns = mode == BudgetColumns
 	defer func() { w.lengther.sc.Columns = false }()
 	w.mc.VA.Trace, w.mc.Decoding = explain, dec
-	kept, err := w.compress(m, model.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
+	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs),
 		Lang: lang, Method: m.Name()}
-	res.Compression = v.render(kept, nil, false, false)    // hits show only in markup
-	if _, solver := m.(model.Solver); explain && !solver { // a Solver (the ILP) has no steps
+	res.Compression = v.render(kept, nil, false, false)     // hits show only in markup
+	if _, solver := m.(method.Solver); explain && !solver { // a Solver (the ILP) has no steps
 		for _, st := range w.mc.VA.Steps() {
 			res.Steps = append(res.Steps, Step{Token: st.V, Form: s.Tokens[st.V-1].Form, P: st.P,
 				Outcome: st.Outcome.String(), Length: st.Len, Accepted: st.Outcome == va.Accepted})

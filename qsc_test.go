@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/model"
+	qscmethod "github.com/qsc-nlp/qsc/method"
 )
 
 func newEngine(t *testing.T) *Engine {
@@ -130,7 +130,7 @@ func testCompressConstraints(t *testing.T, e *Engine) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, solver := m.(model.Solver) // a Solver (the ILP) decides at once: no steps
+			_, solver := m.(qscmethod.Solver) // a Solver (the ILP) decides at once: no steps
 			if solver != (len(res.Steps) == 0) && len(res.Kept) < len(res.Sentence.Tokens) {
 				t.Errorf("%s: explain gave %d steps", method, len(res.Steps))
 			}

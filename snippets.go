@@ -18,7 +18,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/prefilter"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/internal/core/window"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
@@ -234,7 +234,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 
 // snippetQuery checks a snippet request and compiles its query for collect: the number of
 // snippets, the method and the decoding.
-func (e *Engine) snippetQuery(req *SnippetRequest, ann *annotatedDoc) (q *termQuery, n int, m model.Method, dec model.Decoding, err error) {
+func (e *Engine) snippetQuery(req *SnippetRequest, ann *annotatedDoc) (q *termQuery, n int, m method.Method, dec method.Decoding, err error) {
 	n = req.N
 	if n == 0 {
 		n = DefaultSnippets
@@ -316,7 +316,7 @@ func (e *Engine) parallel(n, workers int, run func(w *worker, i int)) {
 
 // snippet tags, parses and compresses the sentence of candidate c of doc to budget,
 // counted on the display when display, in columns when columns.
-func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, display, columns bool) (Snippet, error) {
+func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, display, columns bool) (Snippet, error) {
 	w.lengther.sc.Columns = columns
 	defer func() { w.lengther.sc.Columns = false }()
 	s := &c.s
@@ -339,7 +339,7 @@ func (w *worker) snippet(m model.Method, doc string, c *candidate, budget int, d
 	if !display {
 		fit = nil
 	}
-	kept, err := w.compress(m, model.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget}, fit, hits)
+	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget}, fit, hits)
 	if err != nil {
 		return Snippet{}, err
 	}

@@ -12,7 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/match"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
@@ -317,7 +318,7 @@ func TestSnippetsEdgeCases(t *testing.T) {
 		t.Errorf("hits %q", hits)
 	}
 	// The VERTEX ADDITION methods work.
-	for _, m := range []string{model.NameLR, model.NameAblated, model.NameRandom} {
+	for _, m := range []string{method.NameLR, method.NameAblated, baseline.NameRandom} {
 		if _, err := e.DoSnippets(ctx, &SnippetRequest{Document: news(t), Query: []string{"police"}, Budget: 60, Method: m}); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}

@@ -1,6 +1,9 @@
-// Package method is the registry of compression methods: each method's name, the embedded
-// model file it reads and how to open it. The library (qsc.Engine), the CLI's compress,
-// eval and bench commands, and the HTTP service all open methods here.
+// Package method is the one answer to "what is a compression method and how do I get
+// one". It defines what every method shares: the problem (Input), the Method interface (a
+// va.Decider that VERTEX ADDITION asks about each candidate, or a Solver that chooses the
+// whole compression at once), the decodings, and a Compressor that runs any Method. It
+// also keeps the registry: each method's name, the embedded model file it reads and how to
+// open it. The library (qsc.Engine), the CLI and the HTTP service all open methods here.
 //
 // A method lives in its own package below this one, which embeds its model file and
 // registers itself from init, as image/png registers a format with package image:
@@ -8,10 +11,12 @@
 //	import _ "github.com/qsc-nlp/qsc/method/nn" // VERTEX ADDITION_NN, 15.8 MB
 //
 // A program links only the methods it imports. The root package qsc imports the default
-// method (method/ilp); package github.com/qsc-nlp/qsc/all imports every method. This
-// package itself registers the methods that read no file: the window baseline and the
-// static oracle (evaluation only). Opening a method that the program does not link fails
-// with an error that names the import.
+// method (method/ilp) and the baselines (method/baseline: window, random, oracle);
+// package github.com/qsc-nlp/qsc/all imports every method. Opening a method that the
+// program does not link fails with an error that wraps ErrUnknownMethod and names the
+// import.
+//
+// Methods are read-only and can be shared by goroutines; a Compressor cannot.
 package method
 
 import (
@@ -22,7 +27,6 @@ import (
 	"sync"
 
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 // Entry describes one method.
@@ -38,26 +42,29 @@ type Entry struct {
 	// entries (the oracle needs gold; the ILP variants of the paper's Table 2).
 	Public bool
 	// Open builds the method from the model file's bytes (nil when File is "").
-	Open func(data []byte, seed uint64) (model.Method, error)
+	Open func(data []byte, seed uint64) (Method, error)
 	// MaxTokens is the longest sentence, in tokens, that a request to the library or the
 	// service may give the method (0: only the library's general limit). It bounds the
 	// time of a method whose cost grows faster than the sentence.
 	MaxTokens int
+	// Needs names the method this one opens to build itself ("" for none): RANDOM reads
+	// its marginal from VA_LR. A method whose Needs is not linked counts as not linked.
+	Needs string
 }
 
 // Import paths of the packages of this module that register methods, in the order help
 // texts and reports list the methods; a registered method not listed here comes after
 // them, by name.
 var known = []struct{ name, pkg string }{
-	{model.NameLR, "github.com/qsc-nlp/qsc/method/lr"},
-	{model.NameAblated, "github.com/qsc-nlp/qsc/method/ablated"},
-	{model.NameRandom, "github.com/qsc-nlp/qsc/method/lr"},
+	{NameLR, "github.com/qsc-nlp/qsc/method/lr"},
+	{NameAblated, "github.com/qsc-nlp/qsc/method/ablated"},
+	{"random", "github.com/qsc-nlp/qsc/method/baseline"},
 	{"nn", "github.com/qsc-nlp/qsc/method/nn"},
 	{"ilp", "github.com/qsc-nlp/qsc/method/ilp"},
 	{"ilp-unconstrained", "github.com/qsc-nlp/qsc/method/ilp"},
 	{"ilp-root-query", "github.com/qsc-nlp/qsc/method/ilp"},
-	{model.NameWindow, "github.com/qsc-nlp/qsc/method"},
-	{model.NameOracle, "github.com/qsc-nlp/qsc/method"},
+	{"window", "github.com/qsc-nlp/qsc/method/baseline"},
+	{"oracle", "github.com/qsc-nlp/qsc/method/baseline"},
 }
 
 var (
@@ -96,31 +103,47 @@ func rank(name string) int {
 	return len(known)
 }
 
-func init() {
-	Register(Entry{Name: model.NameWindow, Public: true,
-		Summary: "window: Q, then the tokens nearest to Q while they fit (a search engine's highlighter; the baseline)",
-		Open:    func([]byte, uint64) (model.Method, error) { return model.Window{}, nil }})
-	Register(Entry{Name: model.NameOracle, Summary: "the static oracle: keeps exactly the gold tokens (evaluation only)",
-		Open: func([]byte, uint64) (model.Method, error) { return model.Oracle{}, nil }})
-}
-
 // All returns every registered method, in the order of help texts and reports.
 func All() []Entry {
 	mu.RLock()
 	defer mu.RUnlock()
-	return slices.Clone(entries)
+	out := make([]Entry, 0, len(entries))
+	for _, e := range entries {
+		if linked(e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
-// find returns the registered method called name, without copying the registry.
+// find returns the registered method called name whose Needs is linked, without copying
+// the registry.
 func find(name string) (Entry, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
+	if e, ok := registered(name); ok && linked(e) {
+		return e, true
+	}
+	return Entry{}, false
+}
+
+// registered returns the entry called name; the caller holds mu.
+func registered(name string) (Entry, bool) {
 	for _, e := range entries {
 		if e.Name == name {
 			return e, true
 		}
 	}
 	return Entry{}, false
+}
+
+// linked reports whether the method e needs is registered; the caller holds mu.
+func linked(e Entry) bool {
+	if e.Needs == "" {
+		return true
+	}
+	n, ok := registered(e.Needs)
+	return ok && n.Needs == ""
 }
 
 // Names returns the names of the registered methods; public only leaves out the
@@ -136,23 +159,29 @@ func Names(public bool) []string {
 }
 
 // Lookup returns the entry called name. For a method of this module that the program does
-// not link, the error, which wraps model.ErrUnknownMethod, names the package to import.
+// not link, the error, which wraps ErrUnknownMethod, names the package to import.
 func Lookup(name string) (Entry, error) {
 	if e, ok := find(name); ok {
 		return e, nil
 	}
 	if pkg := NotLinked(name); pkg != "" {
-		return Entry{}, fmt.Errorf("%w %q (not linked: import _ %q)", model.ErrUnknownMethod, name, pkg)
+		return Entry{}, fmt.Errorf("%w %q (not linked: import _ %q)", ErrUnknownMethod, name, pkg)
 	}
-	return Entry{}, fmt.Errorf("%w %q (want one of %s)", model.ErrUnknownMethod, name, strings.Join(Names(false), ", "))
+	return Entry{}, fmt.Errorf("%w %q (want one of %s)", ErrUnknownMethod, name, strings.Join(Names(false), ", "))
 }
 
 // NotLinked returns the import path of the package of this module that registers the
-// method called name when the program does not link it, and "" when the method is
-// registered or unknown.
+// method called name, or the method it needs, when the program does not link it, and ""
+// when the method is linked or unknown.
 func NotLinked(name string) string {
 	if _, ok := find(name); ok {
 		return ""
+	}
+	mu.RLock()
+	e, ok := registered(name)
+	mu.RUnlock()
+	if ok { // registered, but what it needs is not
+		return NotLinked(e.Needs)
 	}
 	for _, k := range known {
 		if k.name == name {
@@ -164,7 +193,7 @@ func NotLinked(name string) string {
 
 // Open opens the method called name from data, or from its embedded model file when data
 // is nil.
-func Open(name string, data []byte, seed uint64) (model.Method, error) {
+func Open(name string, data []byte, seed uint64) (Method, error) {
 	e, err := Lookup(name)
 	if err != nil {
 		return nil, err

@@ -9,8 +9,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/method/lr"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 // This test binary links method/lr (and so lr and random) and not the ILP, NN or ABLATED.
@@ -25,17 +25,17 @@ func TestOpenEmbedded(t *testing.T) {
 			t.Errorf("Open(%q) returned method %q", e.Name, m.Name())
 		}
 	}
-	if got, want := method.Names(false), []string{model.NameLR, model.NameRandom, model.NameWindow, model.NameOracle}; !slices.Equal(got, want) {
+	if got, want := method.Names(false), []string{method.NameLR, baseline.NameRandom, baseline.NameWindow, baseline.NameOracle}; !slices.Equal(got, want) {
 		t.Errorf("Names(false) = %v, want %v (registration order does not matter)", got, want)
 	}
 }
 
 func TestUnknown(t *testing.T) {
-	if _, err := method.Open("nope", nil, 1); !errors.Is(err, model.ErrUnknownMethod) {
+	if _, err := method.Open("nope", nil, 1); !errors.Is(err, method.ErrUnknownMethod) {
 		t.Fatalf("Open(nope) = %v, want ErrUnknownMethod", err)
 	}
 	for _, n := range method.Names(true) {
-		if n == model.NameOracle {
+		if n == baseline.NameOracle {
 			t.Error("the oracle is listed as a public method")
 		}
 	}
@@ -46,7 +46,7 @@ func TestUnknown(t *testing.T) {
 func TestNotLinked(t *testing.T) {
 	for name, pkg := range map[string]string{"ilp": "method/ilp", "ilp-unconstrained": "method/ilp", "nn": "method/nn", "ablated": "method/ablated"} {
 		_, err := method.Open(name, nil, 1)
-		if !errors.Is(err, model.ErrUnknownMethod) {
+		if !errors.Is(err, method.ErrUnknownMethod) {
 			t.Fatalf("Open(%q) = %v, want ErrUnknownMethod", name, err)
 		}
 		want := `unknown method "` + name + `" (not linked: import _ "github.com/qsc-nlp/qsc/` + pkg + `")`
@@ -59,8 +59,8 @@ func TestNotLinked(t *testing.T) {
 // TestRegisterDuplicate checks that Register panics on a name registered twice, as
 // database/sql.Register does, and on an entry without a name or an Open function.
 func TestRegisterDuplicate(t *testing.T) {
-	open := func([]byte, uint64) (model.Method, error) { return model.Window{}, nil }
-	for _, e := range []method.Entry{{Name: model.NameWindow, Open: open}, {Name: "", Open: open}, {Name: "no-open"}} {
+	open := func([]byte, uint64) (method.Method, error) { return baseline.Window{}, nil }
+	for _, e := range []method.Entry{{Name: baseline.NameWindow, Open: open}, {Name: "", Open: open}, {Name: "no-open"}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -75,7 +75,7 @@ func TestRegisterDuplicate(t *testing.T) {
 // TestOpenFile opens methods from a model file given by the caller: the file must hold
 // the named model, and RANDOM reads the marginal from any logistic-regression file.
 func TestOpenFile(t *testing.T) {
-	res, err := lr.Train(synth.Inputs(1, 60), synth.Inputs(2, 10), lr.TrainConfig{Name: model.NameAblated,
+	res, err := lr.Train(synth.Inputs(1, 60), synth.Inputs(2, 10), lr.TrainConfig{Name: method.NameAblated,
 		Features: features.Config{Bits: 12}, Cs: []float64{1}, MaxIter: 20})
 	if err != nil {
 		t.Fatal(err)
@@ -89,8 +89,8 @@ func TestOpenFile(t *testing.T) {
 		data []byte
 		ok   bool
 	}{
-		{model.NameLR, data, false}, {model.NameRandom, data, true},
-		{model.NameOracle, nil, true}, {model.NameLR, []byte("QSCMODEL garbage"), false},
+		{method.NameLR, data, false}, {baseline.NameRandom, data, true},
+		{baseline.NameOracle, nil, true}, {method.NameLR, []byte("QSCMODEL garbage"), false},
 	} {
 		m, err := method.Open(c.name, c.data, 1)
 		if (err == nil) != c.ok {
@@ -101,7 +101,7 @@ func TestOpenFile(t *testing.T) {
 			t.Errorf("Open(%q) returned %q", c.name, m.Name())
 		}
 	}
-	if m, err := lr.Opener(model.NameAblated)(data, 1); err != nil || m.Name() != model.NameAblated {
+	if m, err := lr.Opener(method.NameAblated)(data, 1); err != nil || m.Name() != method.NameAblated {
 		t.Errorf("lr.Opener(ablated) on an ABLATED file: %v, %v", m, err)
 	}
 }

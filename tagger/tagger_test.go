@@ -192,7 +192,7 @@ func TestClustersDeterministic(t *testing.T) {
 }
 
 // modelPath is the shipped model, relative to this package.
-var modelPath = filepath.Join("..", "internal", "pipeline", "en-ewt-tagger-v4.qsm")
+var modelPath = filepath.Join("..", "internal", "core", "pipeline", "en-ewt-tagger-v4.qsm")
 
 // shippedPath is the model the tests load: $QSC_TAGGER_MODEL, or the shipped one.
 func shippedPath() string {

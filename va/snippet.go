@@ -317,7 +317,7 @@ func errRules(rn, n int) error {
 // candidates in the order they come.
 const NestedOrderBudget = 0.45
 
-// Nested compresses p for a snippet under the Nested decoding (model.Nested): as Snippet,
+// Nested compresses p for a snippet under the Nested decoding (method.Nested): as Snippet,
 // but so that a larger budget keeps everything a smaller one kept. The order of the
 // tokens is the one in which Snippet adds them with the budget NestedOrderBudget·ℓ(S)
 // (or ℓ(S) − 1 when the closure of Q does not fit it): the accepted ones by VERTEX

@@ -19,7 +19,7 @@ func init() {
 func runDataDemo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("data demo", "", stderr)
 	dir := fs.String("data", "", "data directory holding ud-english/UD_English-EWT/ (default: $QSC_DATA or ../shared/data beside the repository)")
-	out := fs.String("out", filepath.Join("internal", "demo", demo.FileName), "output file (gzip-compressed JSON lines); the default is the embedded copy, from the repository root")
+	out := fs.String("out", filepath.Join("internal", "service", "demo", demo.FileName), "output file (gzip-compressed JSON lines); the default is the embedded copy, from the repository root")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -22,9 +22,9 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/lm"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 func init() {
@@ -37,7 +37,7 @@ func init() {
 // variants.
 func paperF1(name string) string {
 	switch name {
-	case model.NameOracle:
+	case baseline.NameOracle:
 		return "1.000"
 	case ilp.NameUnconstrained:
 		return "0.76 (F&A: 0.843)"
@@ -99,7 +99,7 @@ func (e *evalEnv) setup() error {
 }
 
 // method opens a method by name from the embedded files or the flags' files.
-func (e *evalEnv) method(name string) (model.Method, error) {
+func (e *evalEnv) method(name string) (method.Method, error) {
 	ent, err := method.Lookup(name)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -166,7 +166,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 		return runSnippetEval(env, sf, *out, stdout, stderr)
 	}
-	var ms []model.Method
+	var ms []method.Method
 	for _, name := range strings.Split(*methodList, ",") {
 		m, err := env.method(strings.TrimSpace(name))
 		if err != nil {
@@ -318,9 +318,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var decs []model.Decoding
+	var decs []method.Decoding
 	for _, name := range strings.Split(*decoding, ",") {
-		d, err := model.ParseDecoding(strings.TrimSpace(name))
+		d, err := method.ParseDecoding(strings.TrimSpace(name))
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -387,15 +387,15 @@ type benchRow struct {
 
 type benchVariant struct {
 	label string
-	m     model.Method
-	dec   model.Decoding
+	m     method.Method
+	dec   method.Decoding
 }
 
 // benchVariants returns what bench times for m under each decoding: m itself or, for an
 // ILP, the ILP with each solver of this build (the GLPK MIP solver only with -tags glpk,
 // and only under the paper's decoding; bench says so otherwise). Rows of the snippet and
 // nested decodings are labelled "…, snippet" and "…, nested".
-func benchVariants(m model.Method, decs []model.Decoding, stdout io.Writer) []benchVariant {
+func benchVariants(m method.Method, decs []method.Decoding, stdout io.Writer) []benchVariant {
 	var vs []benchVariant
 	for _, dec := range decs {
 		suffix := ""
@@ -410,7 +410,7 @@ func benchVariants(m model.Method, decs []model.Decoding, stdout io.Writer) []be
 		for _, b := range []string{ilp.DP, ilp.GLPK} {
 			bm, err := im.WithBackend(b)
 			if err != nil {
-				if dec == model.Paper {
+				if dec == method.Paper {
 					fmt.Fprintf(stdout, "| %s (%s) | not in this build: build with -tags glpk (libglpk-dev) | | | | |\n", m.Name(), strings.ToUpper(b))
 				}
 				continue
@@ -435,7 +435,7 @@ func writeRatios(w io.Writer, rows []benchRow) {
 		}
 		return nil
 	}
-	lrRow := find(model.NameLR)
+	lrRow := find(method.NameLR)
 	dp, mip := find(ilp.Name+" (DP)"), find(ilp.Name+" (GLPK)")
 	type ratio struct {
 		name, paper string

@@ -7,14 +7,14 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/ood"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // oodSet is one reading of the out-of-domain development set.
 type oodSet struct {
 	name, title string
-	inputs      []model.Input
+	inputs      []method.Input
 }
 
 // oodInputs returns the out-of-domain set twice: with EWT's gold tags and trees (where the

@@ -17,8 +17,9 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/lm"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/method/ilp"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -70,15 +71,15 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		return usagef("%v", err)
 	}
 	evaluate.RulesOff = off
-	var decs []model.Decoding
+	var decs []method.Decoding
 	for _, name := range strings.Split(*sf.decodings, ",") {
-		d, err := model.ParseDecoding(strings.TrimSpace(name))
+		d, err := method.ParseDecoding(strings.TrimSpace(name))
 		if err != nil {
 			return usagef("--decodings: %v", err)
 		}
 		decs = append(decs, d)
 	}
-	var ms []model.Method
+	var ms []method.Method
 	for _, name := range strings.Split(*sf.methods, ",") {
 		m, err := env.method(strings.TrimSpace(name))
 		if err != nil {
@@ -188,7 +189,7 @@ func findRow(rows []evaluate.SnippetRow, method, dec string) *evaluate.SnippetRo
 // writeSlack evaluates every method and decoding at budgets beyond the gold length
 // (evaluate.SlackBudgets, reusing the rows of the main table for k = 0) and writes the
 // table.
-func writeSlack(md *strings.Builder, rep *snippetReport, ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model, rows []evaluate.SnippetRow) error {
+func writeSlack(md *strings.Builder, rep *snippetReport, ms []method.Method, decs []method.Decoding, inputs []method.Input, slorLM *lm.Model, rows []evaluate.SnippetRow) error {
 	fmt.Fprintf(md, "\n## Budget slack (b = ℓ(gold) + k characters, all %d tuples)\n\n", len(inputs))
 	fmt.Fprintf(md, "The gold compressions are exactly ℓ(gold) long. A decoder that packs the budget to the character can rebuild them at k = 0 and not at k = 2; a reader's budget is never the gold's length. F1 is against the same gold.\n\n")
 	fmt.Fprintf(md, "| method | decoding |")
@@ -251,18 +252,18 @@ func pct(a, b int) float64 {
 
 // decodingsOf returns the decodings of decs that m has: the window has only the snippet
 // decoding (it is nested already).
-func decodingsOf(m model.Method, decs []model.Decoding) []model.Decoding {
-	if m.Name() != model.NameWindow {
+func decodingsOf(m method.Method, decs []method.Decoding) []method.Decoding {
+	if m.Name() != baseline.NameWindow {
 		return decs
 	}
-	if slices.Contains(decs, model.Snippet) {
-		return []model.Decoding{model.Snippet}
+	if slices.Contains(decs, method.Snippet) {
+		return []method.Decoding{method.Snippet}
 	}
 	return nil
 }
 
 // snippetSLOR returns the SLOR of a compression of inputs[i] under slorLM; nil without it.
-func snippetSLOR(slorLM *lm.Model, inputs []model.Input) evaluate.SLORFunc {
+func snippetSLOR(slorLM *lm.Model, inputs []method.Input) evaluate.SLORFunc {
 	if slorLM == nil {
 		return nil
 	}
@@ -272,9 +273,9 @@ func snippetSLOR(slorLM *lm.Model, inputs []model.Input) evaluate.SLORFunc {
 }
 
 // snippetRows evaluates the gold, then each method under each of its decodings in decs.
-func snippetRows(ms []model.Method, decs []model.Decoding, inputs []model.Input, slorLM *lm.Model) ([]evaluate.SnippetRow, error) {
+func snippetRows(ms []method.Method, decs []method.Decoding, inputs []method.Input, slorLM *lm.Model) ([]evaluate.SnippetRow, error) {
 	slor := snippetSLOR(slorLM, inputs)
-	gold, err := evaluate.SnippetScore(nil, model.Snippet, inputs, slor)
+	gold, err := evaluate.SnippetScore(nil, method.Snippet, inputs, slor)
 	if err != nil {
 		return nil, err
 	}
@@ -317,13 +318,13 @@ func writeSnippetTable(w io.Writer, rows []evaluate.SnippetRow) {
 }
 
 func writeSnippetNotes(w io.Writer) {
-	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; for the ILP, the best display of its optimum under the display rules of wellformed.Runs); nested = the snippet decoding with one order of the tokens for every budget, so that a larger budget keeps everything a smaller one kept (model.Nested). window = Q, then the nearest tokens while they fit. room left = compressions that stop while a word, with what the rules bind to it, still fits the budget. The next four columns read the display rendering, where every cut that drops a word is shown as …: inner gaps = … marks between two shown runs, per snippet; 1-word islands = snippets with a shown run of a single word that is not a query term; gap after function word = snippets with a cut right after a function word or \"to\" (\"the … client\"; a comma, colon, semicolon, dash or opening quote or bracket before a cut counts too); names cut = snippets that keep a name (proper nouns, with of/for inside, dates) in part (\"Saks … Avenue\"). broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
+	fmt.Fprintf(w, "\npaper = the decoder of Handler & O'Connor (Table 2); snippet = budget-true, well-formed decoding (the sentence itself when it fits; the rules of package wellformed; for the ILP, the best display of its optimum under the display rules of wellformed.Runs); nested = the snippet decoding with one order of the tokens for every budget, so that a larger budget keeps everything a smaller one kept (method.Nested). window = Q, then the nearest tokens while they fit. room left = compressions that stop while a word, with what the rules bind to it, still fits the budget. The next four columns read the display rendering, where every cut that drops a word is shown as …: inner gaps = … marks between two shown runs, per snippet; 1-word islands = snippets with a shown run of a single word that is not a query term; gap after function word = snippets with a cut right after a function word or \"to\" (\"the … client\"; a comma, colon, semicolon, dash or opening quote or bracket before a cut counts too); names cut = snippets that keep a name (proper nouns, with of/for inside, dates) in part (\"Saks … Avenue\"). broken = compressions with at least one violation (hedges aside); yielded = inputs where the rules yielded to the query; the category columns count violations (\"by Q\": involving a query token). Categories: function-head, a function word (case, mark, det, cc, aux, cop) without its head; function-end, ending on one; chain, part of a name or a flat/fixed/goeswith chain; symbol, a currency symbol or %% without its number; negation, a kept head without its negation; balance, half a pair of quotes or brackets; hedge, a kept head without its hedge (reported).\n")
 }
 
 // writeExamples prints n fixed examples (drawn with the seed among the sentences longer
 // than their budget): the window, the paper's VA_LR, and the default method.
-func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []model.Input, n int, seed uint64) {
-	win, old := findRow(rows, model.NameWindow, "snippet"), findRow(rows, model.NameLR, "paper")
+func writeExamples(w io.Writer, rows []evaluate.SnippetRow, inputs []method.Input, n int, seed uint64) {
+	win, old := findRow(rows, baseline.NameWindow, "snippet"), findRow(rows, method.NameLR, "paper")
 	def, nest := findRow(rows, defaultSnippetMethod, "snippet"), findRow(rows, defaultSnippetMethod, "nested")
 	if win == nil || old == nil || def == nil {
 		return
@@ -376,7 +377,7 @@ func writeSnippetOutputs(md *strings.Builder, rep *snippetReport, out, base stri
 
 // snippetInputs returns the Google test inputs (given XPOS, qsc's trees), or the
 // validation split's.
-func snippetInputs(env *evalEnv, validation bool) ([]model.Input, string, error) {
+func snippetInputs(env *evalEnv, validation bool) ([]method.Input, string, error) {
 	if !validation {
 		t, err := env.test(parsecache.Given)
 		if err != nil {

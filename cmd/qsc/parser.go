@@ -214,7 +214,7 @@ func defaultModel(name string) string {
 	dir, err := os.Getwd()
 	for err == nil {
 		if _, e := os.Stat(filepath.Join(dir, "go.mod")); e == nil {
-			return filepath.Join(dir, "internal", "pipeline", name)
+			return filepath.Join(dir, "internal", "core", "pipeline", name)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -222,7 +222,7 @@ func defaultModel(name string) string {
 		}
 		dir = parent
 	}
-	return filepath.Join("internal", "pipeline", name)
+	return filepath.Join("internal", "core", "pipeline", name)
 }
 
 func readTreebank(path string) ([]*syntax.Sentence, error) {

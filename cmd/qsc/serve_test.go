@@ -77,7 +77,7 @@ func TestServeUsage(t *testing.T) {
 // TestDataDemo builds a collection from small treebank files laid out as the shared data.
 func TestDataDemo(t *testing.T) {
 	data := t.TempDir()
-	dev, err := os.ReadFile(filepath.Join("..", "..", "internal", "demo", "testdata", "ewt-sample.conllu"))
+	dev, err := os.ReadFile(filepath.Join("..", "..", "internal", "service", "demo", "testdata", "ewt-sample.conllu"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 )
 
 // trainingInputs loads the parsed Google train file (trainPath, or the parse cache of qsc
@@ -16,7 +16,7 @@ import (
 // inputs, the first trainN and validN of each (0: all); with sampleTrain, a seeded random
 // sample of trainN training tuples, kept in corpus order, instead of the first. Every
 // trainer (lr, ilp, nn) reads its data here, so all use the same split.
-func trainingInputs(trainPath string, seed uint64, trainN, validN int, sampleTrain bool, stderr io.Writer) (train, valid []model.Input, err error) {
+func trainingInputs(trainPath string, seed uint64, trainN, validN int, sampleTrain bool, stderr io.Writer) (train, valid []method.Input, err error) {
 	path, err := parsedTrainFile(trainPath)
 	if err != nil {
 		return nil, nil, err

@@ -19,9 +19,9 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/ablated"
 	"github.com/qsc-nlp/qsc/method/lr"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 func init() {
@@ -59,9 +59,9 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	var cfg features.Config
 	defaultOut := filepath.Join("method", "lr", lr.FileName)
 	switch *feats {
-	case model.NameLR:
+	case method.NameLR:
 		cfg = lr.Features()
-	case model.NameAblated:
+	case method.NameAblated:
 		cfg, defaultOut = lr.AblatedFeatures(), filepath.Join("method", "ablated", ablated.FileName)
 	default:
 		return usagef("--features %q: want lr or ablated", *feats)

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method/nn"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 func init() {
@@ -84,7 +84,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
-	ev, err := model.Evaluate(res.Model, valid, *workers)
+	ev, err := evaluate.Evaluate(res.Model, valid, *workers)
 	if err != nil {
 		return err
 	}

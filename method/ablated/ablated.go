@@ -12,11 +12,10 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/lr"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 // Name is the method's name in requests.
-const Name = model.NameAblated
+const Name = method.NameAblated
 
 // FileName is the embedded ABLATED model file (MODELS.md), in this package's directory.
 const FileName = "va-ablated-v5.qsm"

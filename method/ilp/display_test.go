@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/ilp"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -21,7 +21,7 @@ func TestSnippetDisplayRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := model.Compressor{Decoding: model.Snippet}
+	c := method.Compressor{Decoding: method.Snippet}
 	var ck wellformed.Chopper
 	var total wellformed.Choppiness
 	checked, yielded := 0, 0
@@ -69,13 +69,13 @@ func TestSnippetDisplayRules(t *testing.T) {
 }
 
 // inputs returns the random problems of TestSnippetDisplayRules.
-func inputs(t *testing.T) []model.Input {
+func inputs(t *testing.T) []method.Input {
 	ins := synth.Inputs(11, 300)
 	rng := rand.New(rand.NewPCG(12, 13))
 	for len(ins) < 600 {
 		n := 3 + rng.IntN(25)
 		s := synth.RuledSentence(rng, synth.Heads(rng, n))
-		tree, err := model.TreeOf(s)
+		tree, err := method.TreeOf(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func inputs(t *testing.T) []model.Input {
 		if f := s.Tokens[q-1].Form; f == "," || f == "not" {
 			continue
 		}
-		ins = append(ins, model.Input{Sentence: s, Tree: tree, Query: []int{q}})
+		ins = append(ins, method.Input{Sentence: s, Tree: tree, Query: []int{q}})
 	}
 	return ins
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/ilp"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -60,14 +60,14 @@ func ExampleModel() {
 	for i := range words {
 		s.Tokens = append(s.Tokens, syntax.Token{Form: words[i], XPOS: tags[i], Head: heads[i], Rel: rels[i]})
 	}
-	tree, err := model.TreeOf(s)
+	tree, err := method.TreeOf(s)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	in := model.Input{Sentence: s, Tree: tree, Query: []int{3}, Budget: 25} // keep "Syracuse"
-	var c model.Compressor
-	for _, method := range []model.Method{m, m.Unconstrained()} {
+	in := method.Input{Sentence: s, Tree: tree, Query: []int{3}, Budget: 25} // keep "Syracuse"
+	var c method.Compressor
+	for _, method := range []method.Method{m, m.Unconstrained()} {
 		kept, err := c.Compress(method, in)
 		if err != nil {
 			fmt.Println(err)

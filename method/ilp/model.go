@@ -13,7 +13,7 @@
 // tree knapsack over characters; pure Go, the default) and MIP, the integer program
 // solved by GLPK, only in builds with the tag glpk (GLPK is GPL-3). The weights are
 // learned by an averaged structured perceptron (Train), and a Model compresses a
-// model.Input as a model.Solver. The unconstrained variant (Model.Unconstrained) drops Q,
+// method.Input as a method.Solver. The unconstrained variant (Model.Unconstrained) drops Q,
 // as the authors' "vanilla" ILP evaluation with b = ℓ(gold) does.
 //
 // The package embeds its model file (FileName) and registers the method "ilp", the
@@ -26,7 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -53,7 +53,7 @@ const (
 )
 
 // Model is a trained ILP: the weights of the edge features and the solver backend. It
-// implements model.Solver and is safe for concurrent use.
+// implements method.Solver and is safe for concurrent use.
 type Model struct {
 	w         []float32
 	cfg       features.Config
@@ -190,9 +190,9 @@ type scratch struct {
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
-// aliases *scratch. Errors wrap model.ErrNoSentence or the va errors of a bad query or
+// aliases *scratch. Errors wrap method.ErrNoSentence or the va errors of a bad query or
 // budget (va.ErrNotInSentence, va.ErrDuplicate, va.ErrBadBudget, va.ErrBudgetTooSmall).
-func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
+func (m *Model) Solve(in method.Input, scratchp *any) ([]int, error) {
 	if scratchp == nil {
 		scratchp = new(any)
 	}
@@ -206,7 +206,7 @@ func (m *Model) Solve(in model.Input, scratchp *any) ([]int, error) {
 		*scratchp = sc
 	}
 	if in.Sentence == nil || in.Tree == nil {
-		return nil, model.ErrNoSentence
+		return nil, method.ErrNoSentence
 	}
 	if err := sc.x.Reset(in.Sentence, in.Tree, m.vocab); err != nil {
 		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
@@ -283,14 +283,14 @@ func (sc *scratch) trimmed(kept []int) []int {
 }
 
 // problem fills p with the arc scores of in under m's weights.
-func (m *Model) problem(p *Problem, x *features.Sentence, sib *[]float32, in model.Input, q []int) {
+func (m *Model) problem(p *Problem, x *features.Sentence, sib *[]float32, in method.Input, q []int) {
 	setLens(p, in)
 	p.Query, p.Budget = q, in.Budget
 	*sib = m.cfg.EdgeScores(x, m.w, p.Edge, p.Root, *sib)
 }
 
 // setLens sets the tree, the token lengths (runes) and the size of the score slices of p.
-func setLens(p *Problem, in model.Input) {
+func setLens(p *Problem, in method.Input) {
 	n := in.Tree.N()
 	p.Tree = in.Tree
 	p.Lens, _ = grow(p.Lens[:0], n)

@@ -9,14 +9,15 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"
 )
 
 // trained returns a model trained on synthetic inputs, and its validation inputs.
-func trained(t *testing.T) (*Model, *TrainResult, []model.Input) {
+func trained(t *testing.T) (*Model, *TrainResult, []method.Input) {
 	t.Helper()
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
 	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Workers: 2})
@@ -41,7 +42,7 @@ func TestTrain(t *testing.T) {
 		}
 	}
 	// The synthetic gold keeps nouns and verbs with 10% noise: the perceptron learns it.
-	ev, err := model.Evaluate(m, valid, 1)
+	ev, err := evaluate.Evaluate(m, valid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestSolve(t *testing.T) {
 		t.Fatalf("names %q, %q, %q", m.Name(), free.Name(), root.Name())
 	}
 	rng := rand.New(rand.NewPCG(9, 9))
-	var c model.Compressor
+	var c method.Compressor
 	for _, in := range valid {
 		// A random budget from ℓ(Q) to ℓ(S): Q ⊆ C and ℓ(C) ≤ b, C ascending.
 		forms := in.Sentence.Forms()
@@ -135,7 +136,7 @@ func TestSolve(t *testing.T) {
 		}
 	}
 	var sc any
-	if _, err := m.Solve(model.Input{}, &sc); !errors.Is(err, model.ErrNoSentence) {
+	if _, err := m.Solve(method.Input{}, &sc); !errors.Is(err, method.ErrNoSentence) {
 		t.Errorf("no sentence: %v", err)
 	}
 	if _, err := m.WithBackend("simplex"); !errors.Is(err, ErrNoBackend) {
@@ -151,8 +152,8 @@ func TestSolve(t *testing.T) {
 // included.
 func TestSolveAllocs(t *testing.T) {
 	m, _, valid := trained(t)
-	for _, dec := range []model.Decoding{model.Paper, model.Snippet, model.Nested} {
-		c := model.Compressor{Decoding: dec}
+	for _, dec := range []method.Decoding{method.Paper, method.Snippet, method.Nested} {
+		c := method.Compressor{Decoding: dec}
 		for _, in := range valid {
 			if _, err := c.Compress(m, in); err != nil {
 				t.Fatal(err)
@@ -269,7 +270,7 @@ func TestQueryModel(t *testing.T) {
 		t.Fatal("the arc scores do not depend on the query")
 	}
 
-	var c model.Compressor
+	var c method.Compressor
 	allocs := testing.AllocsPerRun(3, func() {
 		for _, in := range valid[:100] {
 			if _, err := c.Compress(m, in); err != nil {
@@ -284,9 +285,9 @@ func TestQueryModel(t *testing.T) {
 
 // sameCompressions checks that the trained model m and the loaded model l compress the
 // inputs alike.
-func sameCompressions(t *testing.T, m, l *Model, inputs []model.Input) {
+func sameCompressions(t *testing.T, m, l *Model, inputs []method.Input) {
 	t.Helper()
-	var c1, c2 model.Compressor
+	var c1, c2 method.Compressor
 	for _, in := range inputs {
 		a, err1 := c1.Compress(m, in)
 		b, err2 := c2.Compress(l, in)

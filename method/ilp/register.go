@@ -6,7 +6,6 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 // FileName is the embedded ILP model file (MODELS.md), in this package's directory.
@@ -17,8 +16,8 @@ var file []byte
 
 // The compile-time checks of what the method package provides.
 var (
-	_ model.Method = (*Model)(nil)
-	_ model.Solver = (*Model)(nil)
+	_ method.Method = (*Model)(nil)
+	_ method.Solver = (*Model)(nil)
 )
 
 // init registers the ILP (the library's default method) and its two evaluation-only
@@ -37,8 +36,8 @@ func init() {
 }
 
 // opener returns the Open function of the ILP variant called name.
-func opener(name string) func([]byte, uint64) (model.Method, error) {
-	return func(data []byte, _ uint64) (model.Method, error) {
+func opener(name string) func([]byte, uint64) (method.Method, error) {
+	return func(data []byte, _ uint64) (method.Method, error) {
 		m, err := Load(data)
 		switch {
 		case err != nil:

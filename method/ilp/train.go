@@ -12,7 +12,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -105,7 +106,7 @@ var ErrNoData = errors.New("ilp: no training or validation data")
 // epoch the averaged weights are scored on the validation inputs (with their queries),
 // and the epoch with the best validation F1 is returned (the first on ties). Train is
 // deterministic: the same inputs and configuration give the same model.
-func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
+func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 	start := time.Now()
 	if len(train) == 0 || len(valid) == 0 {
 		return nil, ErrNoData
@@ -142,9 +143,9 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 	})
 	dim := fcfg.Size()
 	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet}
-	dec := model.Paper
+	dec := method.Paper
 	if cfg.Snippet {
-		dec = model.Snippet
+		dec = method.Snippet
 	}
 	res := &TrainResult{}
 	var best []float32
@@ -183,11 +184,11 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, price: DefaultPrice, proximity: DefaultProximity, runs: DefaultRuns(),
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
-		ev, err := model.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
+		ev, err := evaluate.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
 			return nil, err
 		}
-		free, err := model.Evaluate(m.Unconstrained(), valid, max(cfg.Workers, 1))
+		free, err := evaluate.Evaluate(m.Unconstrained(), valid, max(cfg.Workers, 1))
 		if err != nil {
 			return nil, err
 		}
@@ -231,9 +232,9 @@ const slackStream = 0x51ac
 
 // step trains on one input, solved with extra characters of budget beyond its own, and
 // reports whether it updated the weights.
-func (p *perceptron) step(in model.Input, extra int) (bool, error) {
+func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 	if in.Sentence == nil || in.Tree == nil {
-		return false, model.ErrNoSentence
+		return false, method.ErrNoSentence
 	}
 	if err := p.x.Reset(in.Sentence, in.Tree, p.vocab); err != nil {
 		return false, err

@@ -8,8 +8,8 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/parser"
 )
 
@@ -29,10 +29,10 @@ func benchFile(tb testing.TB, env, path string) []byte {
 
 // testInputs parses the Google test tuples with the parser model (internal/core/pipeline/en-ewt-parser-v3.qsm
 // or $QSC_PARSER), keeping the corpus's tags, as the parse cache does.
-func testInputs(tb testing.TB) []model.Input {
+func testInputs(tb testing.TB) []method.Input {
 	tb.Helper()
 	path := shared.Require(tb, shared.GoogleTest)
-	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", filepath.Join("..", "..", "internal", "pipeline", "en-ewt-parser-v3.qsm")))
+	pm, err := parser.Load(benchFile(tb, "QSC_PARSER", filepath.Join("..", "..", "internal", "core", "pipeline", "en-ewt-parser-v3.qsm")))
 	if err != nil {
 		tb.Skipf("parser model: %v", err)
 	}
@@ -41,16 +41,16 @@ func testInputs(tb testing.TB) []model.Input {
 		tb.Fatal(err)
 	}
 	p := pm.NewParser()
-	ins := make([]model.Input, 0, len(d.Tuples))
+	ins := make([]method.Input, 0, len(d.Tuples))
 	for _, t := range d.Tuples {
 		if err := p.Parse(t.Sentence); err != nil {
 			tb.Fatal(err)
 		}
-		tree, err := model.TreeOf(t.Sentence)
+		tree, err := method.TreeOf(t.Sentence)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		ins = append(ins, model.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold})
+		ins = append(ins, method.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold})
 	}
 	return ins
 }
@@ -74,7 +74,7 @@ func benchMethod(b *testing.B, env, file string) {
 		b.Fatal(err)
 	}
 	ins := testInputs(b)
-	var c model.Compressor
+	var c method.Compressor
 	// warm up the buffers, then time every sentence once for the geometric mean
 	for _, in := range ins {
 		if _, err := c.Compress(m, in); err != nil {

@@ -1,7 +1,7 @@
 // Package lr is VERTEX ADDITION_LR and ABLATED: an L2-regularised logistic regression over
 // the features of internal/core/features, its training by L-BFGS on the oracle decisions of
 // the training tuples (Train), and its versioned model file (Load, LR.MarshalBinary). An
-// *LR is a model.Method and a va.Decider.
+// *LR is a method.Method and a va.Decider.
 //
 // The package embeds the VA_LR model file (FileName) and registers the methods "lr" and
 // "random" (which reads the training marginal from that file) with package method; ABLATED
@@ -30,7 +30,7 @@ type LR struct {
 
 // Info describes a trained model; it is stored in the model file.
 type Info struct {
-	Name      string          // model.NameLR or model.NameAblated
+	Name      string          // method.NameLR or method.NameAblated
 	Features  features.Config // the feature set
 	C         float64         // inverse regularisation strength
 	Decisions int             // training decisions used

@@ -10,8 +10,10 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 )
 
 func randomExamples(rng *rand.Rand, n, dim int) *examples {
@@ -100,7 +102,7 @@ func TestFitKnownOptimum(t *testing.T) {
 
 func TestTrainDeterministic(t *testing.T) {
 	train, valid := synth.Inputs(1, 300), synth.Inputs(2, 50)
-	cfg := TrainConfig{Name: model.NameLR, Features: features.Config{Stateful: true, Bits: 16}, Cs: []float64{1, 0.1}, MaxIter: 50}
+	cfg := TrainConfig{Name: method.NameLR, Features: features.Config{Stateful: true, Bits: 16}, Cs: []float64{1, 0.1}, MaxIter: 50}
 	var files [][]byte
 	for _, w := range []int{1, 3} {
 		cfg.Workers = w
@@ -127,7 +129,7 @@ func TestTrainDeterministic(t *testing.T) {
 
 func trained(t *testing.T, name string) *LR {
 	t.Helper()
-	f := features.Config{Stateful: name == model.NameLR, Bits: 14}
+	f := features.Config{Stateful: name == method.NameLR, Bits: 14}
 	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +138,7 @@ func trained(t *testing.T, name string) *LR {
 }
 
 func TestModelFileRoundTrip(t *testing.T) {
-	m := trained(t, model.NameLR)
+	m := trained(t, method.NameLR)
 	data, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +151,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 		t.Fatal("round trip changed the model")
 	}
 	ins := synth.Inputs(5, 30)
-	var c1, c2 model.Compressor
+	var c1, c2 method.Compressor
 	for _, in := range ins {
 		a, err1 := c1.Compress(m, in)
 		b, err2 := c2.Compress(m2, in)
@@ -186,7 +188,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 // threshold 0.
 func TestThresholdAndVersions(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
-	res, err := Train(train, valid, TrainConfig{Name: model.NameLR, Features: features.Config{Stateful: true, Bits: 14},
+	res, err := Train(train, valid, TrainConfig{Name: method.NameLR, Features: features.Config{Stateful: true, Bits: 14},
 		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}})
 	if err != nil {
 		t.Fatal(err)
@@ -236,13 +238,13 @@ func TestThresholdAndVersions(t *testing.T) {
 func TestThresholdCRGap(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
 	grid := []float64{-4, -2, -1, 1, 2, 4}
-	cfg := TrainConfig{Name: model.NameLR, Features: features.Config{Stateful: true, Bits: 14},
+	cfg := TrainConfig{Name: method.NameLR, Features: features.Config{Stateful: true, Bits: 14},
 		Cs: []float64{1}, MaxIter: 40, Thresholds: grid}
 	free, err := Train(train, valid, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gold, err := model.Evaluate(model.Oracle{}, valid, 1)
+	gold, err := evaluate.Evaluate(baseline.Oracle{}, valid, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 )
 
 // Model file: the modelfile container, kind "va-lr", version 3 (version 2 lacks the
@@ -119,7 +119,7 @@ func header(data []byte) (info Info, bias float32, r *bytes.Reader, err error) {
 		return fail("short name")
 	}
 	info.Name = string(name)
-	if info.Name != model.NameLR && info.Name != model.NameAblated {
+	if info.Name != method.NameLR && info.Name != method.NameAblated {
 		return fail(fmt.Sprintf("unknown model name %q", info.Name))
 	}
 	var vb [2]byte

@@ -8,7 +8,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -20,25 +20,23 @@ var file []byte
 
 // The compile-time checks of what the method package provides.
 var (
-	_ model.Method = (*LR)(nil)
-	_ va.Decider   = (*LR)(nil)
-	_ va.Tracker   = (*LR)(nil)
+	_ method.Method = (*LR)(nil)
+	_ va.Decider    = (*LR)(nil)
+	_ va.Tracker    = (*LR)(nil)
 )
 
 func init() {
 	modelfile.Register(FileName, file)
-	method.Register(method.Entry{Name: model.NameLR, File: FileName, Public: true,
+	baseline.SetMarginalReader(marginal)
+	method.Register(method.Entry{Name: method.NameLR, File: FileName, Public: true,
 		Summary: "VERTEX ADDITION_LR: logistic regression on edge, stateful and interaction features",
-		Open:    Opener(model.NameLR)})
-	method.Register(method.Entry{Name: model.NameRandom, File: FileName, Public: true,
-		Summary: "RANDOM: accepts with the training marginal (read from the LR file), seeded",
-		Open:    openRandom})
+		Open:    Opener(method.NameLR)})
 }
 
 // Opener returns the method.Entry Open function of a logistic-regression model file that
-// must hold the model called name (model.NameLR or model.NameAblated).
-func Opener(name string) func([]byte, uint64) (model.Method, error) {
-	return func(data []byte, _ uint64) (model.Method, error) {
+// must hold the model called name (method.NameLR or method.NameAblated).
+func Opener(name string) func([]byte, uint64) (method.Method, error) {
+	return func(data []byte, _ uint64) (method.Method, error) {
 		m, err := Load(data)
 		if err != nil {
 			return nil, err
@@ -50,19 +48,18 @@ func Opener(name string) func([]byte, uint64) (model.Method, error) {
 	}
 }
 
-// openRandom reads the training marginal from a logistic-regression file: the share of
-// y = 1 among the decisions the runtime asks about (docs/features.md), or, in a file
-// that lacks it, among all training decisions.
-func openRandom(data []byte, seed uint64) (model.Method, error) {
+// marginal reads RANDOM's acceptance probability from an LR-format file (of either
+// model): the share of y = 1 among the decisions the runtime asks about
+// (docs/features.md), or, in a file that lacks it, among all training decisions.
+func marginal(data []byte) (float64, error) {
 	info, err := LoadInfo(data)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	p := info.MarginalAsked
-	if math.IsNaN(p) {
-		p = info.Marginal
+	if math.IsNaN(info.MarginalAsked) {
+		return info.Marginal, nil
 	}
-	return model.NewRandom(p, seed)
+	return info.MarginalAsked, nil
 }
 
 // Embedded returns a copy of the embedded model file (FileName), for Load.

@@ -11,14 +11,16 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"
 )
 
 // TrainConfig controls Train.
 type TrainConfig struct {
-	// Name is model.NameLR or model.NameAblated; it is stored in the model.
+	// Name is method.NameLR or method.NameAblated; it is stored in the model.
 	Name string
 	// Features is the feature set. Features() and AblatedFeatures() are the defaults.
 	Features features.Config
@@ -116,13 +118,13 @@ var ErrNoData = errors.New("lr: no training or validation data")
 // Train extracts the oracle decisions of the training inputs, fits a logistic regression
 // for every C of the grid, and keeps the one with the best mean F1 on the validation
 // inputs. It is deterministic: the same inputs and configuration give the same model.
-func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
+func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 	start := time.Now()
 	if len(train) == 0 || len(valid) == 0 || len(cfg.Cs) == 0 {
 		return nil, ErrNoData
 	}
-	if cfg.Name != model.NameLR && cfg.Name != model.NameAblated {
-		return nil, fmt.Errorf("%w %q: train %q or %q", model.ErrUnknownMethod, cfg.Name, model.NameLR, model.NameAblated)
+	if cfg.Name != method.NameLR && cfg.Name != method.NameAblated {
+		return nil, fmt.Errorf("%w %q: train %q or %q", method.ErrUnknownMethod, cfg.Name, method.NameLR, method.NameAblated)
 	}
 	vocab := features.NewVocab(func(yield func(string) bool) {
 		for _, in := range train {
@@ -187,7 +189,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 		gp := GridPoint{C: c, Iterations: fit.Iterations, Converged: fit.Converged, Stalled: fit.Stalled, Loss: fit.F,
 			GradNorm: fit.GradNorm, GradMax: fit.GradMax / n, Elapsed: time.Since(t0)}
-		ev, err := model.Evaluate(m, valid, workers)
+		ev, err := evaluate.Evaluate(m, valid, workers)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +212,7 @@ func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
 // tuneThreshold evaluates the decision thresholds of cfg (and 0) on validation with the
 // chosen model and keeps the best F1 among the eligible ones (0 on ties): with
 // cfg.MaxCRGap > 0, those whose compression ratio is within the gap of the gold ratio.
-func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, workers int, logf func(string, ...any)) error {
+func tuneThreshold(res *TrainResult, valid []method.Input, cfg TrainConfig, workers int, logf func(string, ...any)) error {
 	ts := slices.Clone(cfg.Thresholds)
 	if len(ts) == 0 || (len(ts) == 1 && ts[0] == 0) {
 		return nil
@@ -221,7 +223,7 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 	slices.Sort(ts)
 	var goldCR []float64
 	if cfg.MaxCRGap > 0 {
-		gold, err := model.Evaluate(model.Oracle{}, valid, workers)
+		gold, err := evaluate.Evaluate(baseline.Oracle{}, valid, workers)
 		if err != nil {
 			return err
 		}
@@ -236,7 +238,7 @@ func tuneThreshold(res *TrainResult, valid []model.Input, cfg TrainConfig, worke
 		}
 		p := ThresholdPoint{Threshold: t, F1: g.F1, CR: g.CR}
 		if t != 0 || goldCR != nil {
-			ev, err := model.Evaluate(res.Model.WithThreshold(t), valid, workers)
+			ev, err := evaluate.Evaluate(res.Model.WithThreshold(t), valid, workers)
 			if err != nil {
 				return err
 			}
@@ -271,7 +273,7 @@ const crZ = 1.96
 
 // collect runs the oracle over the inputs and extracts the features of every decision,
 // in input order, with workers goroutines over fixed chunks.
-func collect(ext *features.Extractor, inputs []model.Input, useSkipped bool, workers int) (*examples, int) {
+func collect(ext *features.Extractor, inputs []method.Input, useSkipped bool, workers int) (*examples, int) {
 	const chunk = 512
 	nChunks := (len(inputs) + chunk - 1) / chunk
 	bar := progress.New("oracle decisions", len(inputs))

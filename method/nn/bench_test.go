@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 )
 
 // benchSentence returns paper-sized parameters and a sentence of 27 tokens with 17
@@ -52,7 +52,7 @@ func BenchmarkSizes(b *testing.B) {
 
 // benchModel returns a randomly initialised model of the given sizes over a vocabulary of
 // 1000 words and the longest of 200 synthetic problems (21 tokens).
-func benchModel(b *testing.B, sz Sizes) (*Model, model.Input) {
+func benchModel(b *testing.B, sz Sizes) (*Model, method.Input) {
 	p := newParams(sz, 1000)
 	initParams(p, 1)
 	words := []string{Unknown}
@@ -63,7 +63,7 @@ func benchModel(b *testing.B, sz Sizes) (*Model, model.Input) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var in model.Input
+	var in method.Input
 	for _, x := range synth.Inputs(11, 200) {
 		if in.Tree == nil || x.Tree.N() > in.Tree.N() {
 			in = x
@@ -79,7 +79,7 @@ func BenchmarkCompress(b *testing.B) {
 		b.Run(fmt.Sprintf("E%dH%d", sz.Embed, sz.Hidden), func(b *testing.B) {
 			m, in := benchModel(b, sz)
 			in.Budget = 1 << 20 // every token is a decision
-			var c model.Compressor
+			var c method.Compressor
 			for b.Loop() {
 				if _, err := c.Compress(m, in); err != nil {
 					b.Fatal(err)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/nn"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -25,14 +25,14 @@ func Example() {
 	for i := range words {
 		s.Tokens = append(s.Tokens, syntax.Token{Form: words[i], Head: heads[i], Rel: rels[i]})
 	}
-	tree, err := model.TreeOf(s)
+	tree, err := method.TreeOf(s)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	// Q = {Police, men}, at most 50 characters.
-	in := model.Input{Sentence: s, Tree: tree, Query: []int{1, 6}, Budget: 50}
-	var c model.Compressor
+	in := method.Input{Sentence: s, Tree: tree, Query: []int{1, 6}, Budget: 50}
+	var c method.Compressor
 	kept, err := c.Compress(m, in)
 	if err != nil {
 		fmt.Println(err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -31,7 +31,7 @@ func bothInputs(t *testing.T, f func(t *testing.T, cfg TrainConfig)) {
 }
 
 // trainFile trains with cfg and returns the result and its model file.
-func trainFile(t *testing.T, train, valid []model.Input, cfg TrainConfig) (*TrainResult, []byte) {
+func trainFile(t *testing.T, train, valid []method.Input, cfg TrainConfig) (*TrainResult, []byte) {
 	t.Helper()
 	res, err := Train(train, valid, cfg)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -18,16 +17,16 @@ var file []byte
 
 // The compile-time checks of what the method package provides.
 var (
-	_ model.Method = (*Model)(nil)
-	_ va.Decider   = (*Model)(nil)
-	_ va.Tracker   = (*Model)(nil)
+	_ method.Method = (*Model)(nil)
+	_ va.Decider    = (*Model)(nil)
+	_ va.Tracker    = (*Model)(nil)
 )
 
 func init() {
 	modelfile.Register(FileName, file)
 	method.Register(method.Entry{Name: Name, File: FileName, Public: true,
 		Summary:   "VERTEX ADDITION_NN: BiLSTM over the words and token states (pure Go)",
-		Open:      func(data []byte, _ uint64) (model.Method, error) { return Load(data) },
+		Open:      func(data []byte, _ uint64) (method.Method, error) { return Load(data) },
 		MaxTokens: 256}) // its time grows with n·|C|: 2 s at 400 tokens, 47 s at 2,000 (docs/reliability.md)
 }
 

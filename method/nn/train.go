@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/progress"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
@@ -105,7 +105,7 @@ func (e *example) n() int { return len(e.words) }
 // Decisions runs the static oracle over the inputs and calls f with the token states
 // (valid during the call) of every training decision, in input order. It returns the
 // number of inputs the oracle could not follow.
-func Decisions(inputs []model.Input, useSkipped bool, f func(i int, states []uint8, v int, y bool)) int {
+func Decisions(inputs []method.Input, useSkipped bool, f func(i int, states []uint8, v int, y bool)) int {
 	var c va.Compressor
 	var st []uint8
 	dropped := 0
@@ -126,7 +126,7 @@ func Decisions(inputs []model.Input, useSkipped bool, f func(i int, states []uin
 }
 
 // examples collects the oracle decisions of the inputs with the rows of lex.
-func examples(inputs []model.Input, lex *lexicon, useSkipped bool) ([]*example, int, int) {
+func examples(inputs []method.Input, lex *lexicon, useSkipped bool) ([]*example, int, int) {
 	out := make([]*example, len(inputs))
 	total := 0
 	dropped := Decisions(inputs, useSkipped, func(i int, st []uint8, v int, y bool) {
@@ -160,7 +160,7 @@ func examples(inputs []model.Input, lex *lexicon, useSkipped bool) ([]*example, 
 
 // buildVocab returns the vocabulary of the training forms: Unknown, then the words seen
 // at least minCount times, most frequent first (ties by form), at most maxVocab in all.
-func buildVocab(inputs []model.Input, minCount, maxVocab int) []string {
+func buildVocab(inputs []method.Input, minCount, maxVocab int) []string {
 	counts := map[string]int{}
 	for _, in := range inputs {
 		if in.Sentence == nil {
@@ -193,7 +193,7 @@ func buildVocab(inputs []model.Input, minCount, maxVocab int) []string {
 
 // buildLabels returns the universal dependency labels of the training trees: Unknown,
 // then the labels in sorted order.
-func buildLabels(inputs []model.Input) []string {
+func buildLabels(inputs []method.Input) []string {
 	seen := map[string]bool{}
 	for _, in := range inputs {
 		if in.Sentence == nil {
@@ -211,7 +211,7 @@ func buildLabels(inputs []model.Input) []string {
 
 // Train learns a model from the oracle decisions of train and keeps the epoch with the
 // best accuracy on the oracle decisions of valid.
-func Train(train, valid []model.Input, cfg TrainConfig) (*TrainResult, error) {
+func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 	start := time.Now()
 	if err := cfg.Sizes.Validate(); err != nil {
 		return nil, err

@@ -1062,7 +1062,7 @@ func ScratchOf(s *va.State) *Scratch {
 // Start prepares the run: the sentence values, the query (Config.Query) and the history
 // of C = Q. A run without a
 // Sentence, or whose Sentence does not match the tree, records an error in Scratch.Err,
-// and every decision of that run then has no features (model.Compressor rejects such
+// and every decision of that run then has no features (method.Compressor rejects such
 // inputs before the run).
 func (f *Extractor) Start(s *va.State) {
 	sc := ScratchOf(s)

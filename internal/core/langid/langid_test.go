@@ -72,7 +72,7 @@ func FuzzDetect(f *testing.F) {
 // English: a sentence taken for another language would lose its compression. All 320
 // are; the test allows one.
 func TestEnglishStays(t *testing.T) {
-	b, err := os.ReadFile("../ood/data/ewt-snippets.conllu")
+	b, err := os.ReadFile("../../lab/ood/data/ewt-snippets.conllu")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,15 +97,15 @@ func TestEnglishStays(t *testing.T) {
 // (its first 2 KiB: the fast path), on German and Japanese text (the trigrams and the
 // script alone).
 func BenchmarkDetect(b *testing.B) {
-	news, err := os.ReadFile("../../testdata/news.txt")
+	news, err := os.ReadFile("../../../testdata/news.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
-	de, err := os.ReadFile("../../testdata/languages/de.txt")
+	de, err := os.ReadFile("../../../testdata/languages/de.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
-	ja, err := os.ReadFile("../../testdata/languages/ja.txt")
+	ja, err := os.ReadFile("../../../testdata/languages/ja.txt")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // The tests use the accurate parser. Its package (parser/accurate) imports this one, so
 // the test binary registers its file from the repository instead.
 func init() {
-	data, err := os.ReadFile("../../parser/accurate/" + ParserBeamName)
+	data, err := os.ReadFile("../../../parser/accurate/" + ParserBeamName)
 	if err != nil {
 		panic(err)
 	}

@@ -50,7 +50,7 @@ var prefixes = map[string][]string{
 
 // fixtureWords returns the words of the fixture of lang in testdata/languages, if any.
 func fixtureWords(lang string) []string {
-	b, err := os.ReadFile("../../testdata/languages/" + lang + ".txt")
+	b, err := os.ReadFile("../../../testdata/languages/" + lang + ".txt")
 	if err != nil {
 		return nil
 	}

@@ -128,7 +128,7 @@ func TestMatch(t *testing.T) {
 func TestFixtures(t *testing.T) {
 	want := map[string]int{"de": 6, "fr": 6, "es": 6, "ru": 6, "ar": 7, "hi": 6, "zh": 6, "ja": 6, "ko": 6, "th": 1}
 	for lang, n := range want {
-		b, err := os.ReadFile("../../testdata/languages/" + lang + ".txt")
+		b, err := os.ReadFile("../../../testdata/languages/" + lang + ".txt")
 		if err != nil {
 			t.Fatal(err)
 		}

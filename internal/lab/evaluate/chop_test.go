@@ -4,7 +4,8 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
@@ -22,7 +23,7 @@ func sakSentence(t *testing.T) (*syntax.Sentence, *syntax.Tree) {
 		{Form: "Avenue", UPOS: "PROPN", XPOS: "NNP", Head: 4, Rel: "obj"},
 		{Form: ".", UPOS: "PUNCT", XPOS: ".", Head: 4, Rel: "punct"},
 	}}
-	tr, err := model.TreeOf(s)
+	tr, err := method.TreeOf(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +82,8 @@ func TestChop(t *testing.T) {
 // compression: the gold's and a method's.
 func TestSnippetScoreChop(t *testing.T) {
 	inputs := synth.Inputs(5, 100)
-	for _, m := range []model.Method{nil, model.Window{}} {
-		row, err := SnippetScore(m, model.Snippet, inputs, nil)
+	for _, m := range []method.Method{nil, baseline.Window{}} {
+		row, err := SnippetScore(m, method.Snippet, inputs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,8 +18,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -27,7 +27,7 @@ import (
 type Test struct {
 	Variant parsecache.Variant
 	Tuples  []*dataset.Tuple
-	Inputs  []model.Input
+	Inputs  []method.Input
 }
 
 // LoadTest parses the Google test file with p into the cache (or finds it there) and
@@ -86,8 +86,8 @@ func LoadTest(ctx context.Context, dataDir, cacheDir string, p *pipeline.Pipelin
 var ErrUnparsed = errors.New("sentence is not parsed (run qsc data parse)")
 
 // Inputs turns parsed tuples into model inputs, building each sentence's tree.
-func Inputs(ts []*dataset.Tuple) ([]model.Input, error) {
-	ins := make([]model.Input, len(ts))
+func Inputs(ts []*dataset.Tuple) ([]method.Input, error) {
+	ins := make([]method.Input, len(ts))
 	for i, t := range ts {
 		for _, tok := range t.Sentence.Tokens {
 			if tok.Head == syntax.NoHead {
@@ -98,7 +98,7 @@ func Inputs(ts []*dataset.Tuple) ([]model.Input, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sentence %s: %w", t.ID, err)
 		}
-		ins[i] = model.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold}
+		ins[i] = method.Input{Sentence: t.Sentence, Tree: tree, Query: t.Query, Budget: t.Budget, Gold: t.Gold}
 	}
 	return ins, nil
 }
@@ -123,8 +123,8 @@ type Row struct {
 // Score evaluates m on t: F1 and CR over all tuples (in parallel), and latency over
 // samples compressions (0 to skip) drawn uniformly with replacement with seed, timed one
 // at a time on one goroutine.
-func Score(m model.Method, t *Test, samples int, seed uint64) (Row, error) {
-	ev, err := model.Evaluate(m, t.Inputs, runtime.GOMAXPROCS(0))
+func Score(m method.Method, t *Test, samples int, seed uint64) (Row, error) {
+	ev, err := Evaluate(m, t.Inputs, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return Row{}, fmt.Errorf("%s: %w", m.Name(), err)
 	}
@@ -141,12 +141,12 @@ func Score(m model.Method, t *Test, samples int, seed uint64) (Row, error) {
 }
 
 // Latency summarizes the times of LatencySamples.
-func Latency(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
-	return LatencyWith(m, model.Paper, inputs, samples, seed, p)
+func Latency(m method.Method, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
+	return LatencyWith(m, method.Paper, inputs, samples, seed, p)
 }
 
 // LatencyWith is Latency with the decoding dec.
-func LatencyWith(m model.Method, dec model.Decoding, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
+func LatencyWith(m method.Method, dec method.Decoding, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
 	ds, err := latencySamples(m, dec, inputs, samples, seed, p)
 	if err != nil {
 		return metrics.Latency{}, err
@@ -158,17 +158,17 @@ func LatencyWith(m model.Method, dec model.Decoding, inputs []model.Input, sampl
 // returns the time of each compression. With p == nil the inputs are pre-parsed and only
 // the compression is timed; otherwise every timed call also tags and parses the sentence
 // from its forms (a copy), as a raw-token request would.
-func LatencySamples(m model.Method, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
-	return latencySamples(m, model.Paper, inputs, samples, seed, p)
+func LatencySamples(m method.Method, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
+	return latencySamples(m, method.Paper, inputs, samples, seed, p)
 }
 
-func latencySamples(m model.Method, dec model.Decoding, inputs []model.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
+func latencySamples(m method.Method, dec method.Decoding, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no inputs")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x1a7e))
 	ds := make([]time.Duration, samples)
-	c := model.Compressor{Decoding: dec}
+	c := method.Compressor{Decoding: dec}
 	var w *pipeline.Worker
 	var scratch syntax.Sentence
 	var tree syntax.Tree

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -62,7 +62,7 @@ const Gold = "gold"
 // SnippetScore compresses every input with m under dec (m nil: the gold compressions) and
 // measures F1 against the gold, CR, SLOR (when slor is not nil), budget use, the rule
 // checker, the choppiness of the display rendering and the yields.
-func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor SLORFunc) (SnippetRow, error) {
+func SnippetScore(m method.Method, dec method.Decoding, inputs []method.Input, slor SLORFunc) (SnippetRow, error) {
 	name := Gold
 	if m != nil {
 		name = m.Name()
@@ -75,7 +75,7 @@ func SnippetScore(m model.Method, dec model.Decoding, inputs []model.Input, slor
 			row.Kept[i] = in.Gold
 		}
 	} else {
-		ev, err := model.EvaluateCompressor(m, inputs, runtime.GOMAXPROCS(0), model.Compressor{Decoding: dec, RulesOff: RulesOff})
+		ev, err := EvaluateCompressor(m, inputs, runtime.GOMAXPROCS(0), method.Compressor{Decoding: dec, RulesOff: RulesOff})
 		if err != nil {
 			return row, fmt.Errorf("%s: %w", name, err)
 		}
@@ -145,7 +145,7 @@ type room struct {
 // in the budget for a word (a token that is not punctuation) outside it with its closure
 // under the rules (those RulesOff leaves on): whether the decoding stopped before nothing
 // more fit.
-func (m *room) left(in model.Input, forms []string, kept []int) bool {
+func (m *room) left(in method.Input, forms []string, kept []int) bool {
 	n := len(forms)
 	if len(kept) == n {
 		return false
@@ -226,11 +226,11 @@ type Sweep struct {
 // rounded up) with m under dec, and measures F1 against the gold (which was made for
 // b = ℓ(gold), so it measures fidelity, not an upper bound), budget use, the checker,
 // length regressions and nesting between adjacent budgets.
-func SweepBudgets(m model.Method, dec model.Decoding, inputs []model.Input) (Sweep, error) {
+func SweepBudgets(m method.Method, dec method.Decoding, inputs []method.Input) (Sweep, error) {
 	sw := Sweep{Method: m.Name(), Decoding: dec.String(), N: len(inputs)}
 	prev := make([][]int, len(inputs))
 	for fi, f := range SweepFractions {
-		ins := make([]model.Input, len(inputs))
+		ins := make([]method.Input, len(inputs))
 		for i, in := range inputs {
 			forms := in.Sentence.Forms()
 			b := int(math.Ceil(f * float64(fullLen(forms))))
@@ -290,9 +290,9 @@ type Slack struct {
 // of a method's F1 at b = ℓ(gold) comes from the budget being the gold's length, which a
 // reader's budget never is. at0, when not nil, is SnippetScore's row for m, dec and the
 // same inputs at b = ℓ(gold), which is then the point k = 0 instead of being computed again.
-func SlackBudgets(m model.Method, dec model.Decoding, inputs []model.Input, slor SLORFunc, at0 *SnippetRow) (Slack, error) {
+func SlackBudgets(m method.Method, dec method.Decoding, inputs []method.Input, slor SLORFunc, at0 *SnippetRow) (Slack, error) {
 	sl := Slack{Method: m.Name(), Decoding: dec.String(), N: len(inputs)}
-	ins := make([]model.Input, len(inputs))
+	ins := make([]method.Input, len(inputs))
 	for _, k := range SlackOffsets {
 		if k == 0 && at0 != nil {
 			if at0.Method != sl.Method || at0.Decoding != sl.Decoding || at0.N != sl.N {

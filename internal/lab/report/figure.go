@@ -15,9 +15,9 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 // Figure geometry.
@@ -105,7 +105,7 @@ func (r *Report) WriteFigure(w io.Writer, format string) error {
 	}
 	var panels []panel
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, name := range []string{model.NameLR, ilp.Name} {
+	for _, name := range []string{method.NameLR, ilp.Name} {
 		xs := logLatencies(r.latency[name])
 		if len(xs) == 0 {
 			continue
@@ -122,7 +122,7 @@ func (r *Report) WriteFigure(w io.Writer, format string) error {
 		panels = append(panels, panel{name, xs, l.GeoMean})
 	}
 	if len(panels) == 0 {
-		return fmt.Errorf("%w: no latencies of %s or %s to draw", ErrInput, model.NameLR, ilp.Name)
+		return fmt.Errorf("%w: no latencies of %s or %s to draw", ErrInput, method.NameLR, ilp.Name)
 	}
 	plots := make([]*plot.Plot, len(panels))
 	for i, pa := range panels {

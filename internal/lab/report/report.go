@@ -30,10 +30,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/method/nn"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 )
 
 // Method holds one compression method's results on the test tuples.
@@ -77,22 +78,22 @@ type Paper struct {
 // geometric mean in ms) and the appendix's compression-ratio table.
 var (
 	paper = map[string]Paper{
-		model.NameRandom:  {F1: 0.653, SLOR: 0.377, LatencyMS: 0.5, CR: 0.405},
-		model.NameAblated: {F1: 0.827, SLOR: 0.669, LatencyMS: 3.7, CR: 0.387},
-		nn.Name:           {F1: 0.873, SLOR: 0.728, LatencyMS: 2929.1, CR: 0.405},
-		ilp.Name:          {F1: 0.852, SLOR: 0.756, LatencyMS: 44.0, CR: 0.408},
-		model.NameLR:      {F1: 0.881, SLOR: 0.745, LatencyMS: 4.1, CR: 0.403},
+		baseline.NameRandom: {F1: 0.653, SLOR: 0.377, LatencyMS: 0.5, CR: 0.405},
+		method.NameAblated:  {F1: 0.827, SLOR: 0.669, LatencyMS: 3.7, CR: 0.387},
+		nn.Name:             {F1: 0.873, SLOR: 0.728, LatencyMS: 2929.1, CR: 0.405},
+		ilp.Name:            {F1: 0.852, SLOR: 0.756, LatencyMS: 44.0, CR: 0.408},
+		method.NameLR:       {F1: 0.881, SLOR: 0.745, LatencyMS: 4.1, CR: 0.403},
 	}
 	paperGoldTestCR = 0.413
 	// paperOrder is the row order of the paper's Table 2.
-	paperOrder = []string{model.NameRandom, model.NameAblated, nn.Name, ilp.Name, model.NameLR}
+	paperOrder = []string{baseline.NameRandom, method.NameAblated, nn.Name, ilp.Name, method.NameLR}
 	// displayName is the paper's name of each method.
 	displayName = map[string]string{
-		model.NameRandom:  "RANDOM",
-		model.NameAblated: "ABLATED (edge only)",
-		nn.Name:           "VERTEX ADDITION_NN",
-		ilp.Name:          "ILP",
-		model.NameLR:      "VERTEX ADDITION_LR",
+		baseline.NameRandom: "RANDOM",
+		method.NameAblated:  "ABLATED (edge only)",
+		nn.Name:             "VERTEX ADDITION_NN",
+		ilp.Name:            "ILP",
+		method.NameLR:       "VERTEX ADDITION_LR",
 	}
 )
 
@@ -214,9 +215,9 @@ func Build(in Input) (*Report, error) {
 	slices.SortStableFunc(r.Rows, func(a, b Row) int { return rank(a.Method) - rank(b.Method) })
 
 	// Significance: VERTEX ADDITION_LR against the ILP, as in the paper.
-	lr, il := find(in.Methods, model.NameLR), find(in.Methods, ilp.Name)
+	lr, il := find(in.Methods, method.NameLR), find(in.Methods, ilp.Name)
 	if lr == nil || il == nil {
-		r.SignificanceMsg = fmt.Sprintf("needs both %s and %s", model.NameLR, ilp.Name)
+		r.SignificanceMsg = fmt.Sprintf("needs both %s and %s", method.NameLR, ilp.Name)
 		return r, nil
 	}
 	for _, metric := range []struct {
@@ -345,9 +346,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.GoldSLOR != nil && len(r.Rows) > 0 {
 		fmt.Fprintf(&b, "| gold compressions (reference) | %d | 1.000 | — | %.3f ± %.3f | — | — | — | — | — |\n", r.Rows[0].N, *r.GoldSLOR, *r.GoldSLORStd)
 	}
-	if lr, il := r.row(model.NameLR), r.row(ilp.Name); lr != nil && il != nil && lr.Latency != nil && il.Latency != nil && lr.Latency.GeoMean > 0 {
+	if lr, il := r.row(method.NameLR), r.row(ilp.Name); lr != nil && il != nil && lr.Latency != nil && il.Latency != nil && lr.Latency.GeoMean > 0 {
 		fmt.Fprintf(&b, "\nILP / VERTEX ADDITION_LR latency: %.1f× (the paper: %.1f×).\n",
-			float64(il.Latency.GeoMean)/float64(lr.Latency.GeoMean), paper[ilp.Name].LatencyMS/paper[model.NameLR].LatencyMS)
+			float64(il.Latency.GeoMean)/float64(lr.Latency.GeoMean), paper[ilp.Name].LatencyMS/paper[method.NameLR].LatencyMS)
 	}
 
 	b.WriteString("\n## Compression ratios\n\n| method | CR | *paper* CR |\n|---|--:|--:|\n")
@@ -441,7 +442,7 @@ func Write(dir string, in Input) (*Report, error) {
 			return nil, err
 		}
 	}
-	if r.latency[model.NameLR] != nil || r.latency[ilp.Name] != nil {
+	if r.latency[method.NameLR] != nil || r.latency[ilp.Name] != nil {
 		if err := writeFile(filepath.Join(dir, FigureSVG), func(w io.Writer) error { return r.WriteFigure(w, "svg") }); err != nil {
 			return nil, err
 		}

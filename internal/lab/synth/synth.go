@@ -7,20 +7,20 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
-	"github.com/qsc-nlp/qsc/model"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // Inputs returns random parsed inputs whose gold compressions follow a learnable rule
 // (keep the query, nouns and verbs, drop the rest, with 10% noise).
-func Inputs(seed uint64, count int) []model.Input {
+func Inputs(seed uint64, count int) []method.Input {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	tags := []string{"NN", "VB", "DT", "JJ", "IN", "."}
 	rels := map[string]string{"NN": "nsubj", "VB": "ccomp", "DT": "det", "JJ": "amod", "IN": "case", ".": "punct"}
 	words := map[string][]string{"NN": {"cat", "dog", "city"}, "VB": {"ran", "saw"}, "DT": {"the", "a"},
 		"JJ": {"big", "old"}, "IN": {"of", "in"}, ".": {"."}}
-	var ins []model.Input
+	var ins []method.Input
 	for len(ins) < count {
 		heads := Heads(rng, 2+rng.IntN(20))
 		s := &syntax.Sentence{}
@@ -47,12 +47,12 @@ func Inputs(seed uint64, count int) []model.Input {
 		if len(nouns) == 0 {
 			continue
 		}
-		tree, err := model.TreeOf(s)
+		tree, err := method.TreeOf(s)
 		if err != nil {
 			panic(err)
 		}
 		b, _ := metrics.CharLen(s.Forms(), gold)
-		ins = append(ins, model.Input{Sentence: s, Tree: tree, Query: nouns[:1], Budget: b, Gold: gold})
+		ins = append(ins, method.Input{Sentence: s, Tree: tree, Query: nouns[:1], Budget: b, Gold: gold})
 	}
 	return ins
 }

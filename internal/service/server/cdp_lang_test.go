@@ -19,7 +19,7 @@ import (
 func languageDocs(t *testing.T) []docfile.Doc {
 	t.Helper()
 	read := func(lang string) string {
-		b, err := os.ReadFile("../../testdata/languages/" + lang + ".txt")
+		b, err := os.ReadFile("../../../testdata/languages/" + lang + ".txt")
 		if err != nil {
 			t.Fatal(err)
 		}

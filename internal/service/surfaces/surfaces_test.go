@@ -237,7 +237,7 @@ func TestDisplayBudget(t *testing.T) {
 			}
 		}
 	}
-	doc, err := os.ReadFile("../../testdata/news.txt")
+	doc, err := os.ReadFile("../../../testdata/news.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package model_test
+package baseline_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -20,21 +21,21 @@ func Example() {
 	for i := range words {
 		s.Tokens = append(s.Tokens, syntax.Token{Form: words[i], XPOS: tags[i], Head: heads[i], Rel: rels[i]})
 	}
-	tree, err := model.TreeOf(s)
+	tree, err := method.TreeOf(s)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	// Q = {cat}; the gold compression "cat chased mouse" sets the budget b = 16.
-	in := model.Input{Sentence: s, Tree: tree, Query: []int{3}, Budget: 16, Gold: []int{3, 4, 6}}
+	in := method.Input{Sentence: s, Tree: tree, Query: []int{3}, Budget: 16, Gold: []int{3, 4, 6}}
 
-	random, err := model.NewRandom(1, 1) // accepts every candidate that fits
+	random, err := baseline.NewRandom(1, 1) // accepts every candidate that fits
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var c model.Compressor
-	for _, m := range []model.Method{model.Oracle{}, random} {
+	var c method.Compressor
+	for _, m := range []method.Method{baseline.Oracle{}, random} {
 		kept, err := c.Compress(m, in)
 		if err != nil {
 			fmt.Println(err)

@@ -1,9 +1,10 @@
-package model
+package evaluate
 
 import (
 	"errors"
 	"sync"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
 )
 
@@ -23,18 +24,18 @@ type Evaluation struct {
 // Evaluate compresses every input with m (workers goroutines) and returns the mean token
 // F1 against the gold compressions and the mean compression ratio (package metrics), with
 // the Paper decoding.
-func Evaluate(m Method, inputs []Input, workers int) (*Evaluation, error) {
-	return EvaluateWith(m, inputs, workers, Paper)
+func Evaluate(m method.Method, inputs []method.Input, workers int) (*Evaluation, error) {
+	return EvaluateWith(m, inputs, workers, method.Paper)
 }
 
 // EvaluateWith is Evaluate with the decoding dec.
-func EvaluateWith(m Method, inputs []Input, workers int, dec Decoding) (*Evaluation, error) {
-	return EvaluateCompressor(m, inputs, workers, Compressor{Decoding: dec})
+func EvaluateWith(m method.Method, inputs []method.Input, workers int, dec method.Decoding) (*Evaluation, error) {
+	return EvaluateCompressor(m, inputs, workers, method.Compressor{Decoding: dec})
 }
 
 // EvaluateCompressor is Evaluate with each worker's Compressor a copy of proto (its
 // Decoding and RulesOff; proto must not have been used).
-func EvaluateCompressor(m Method, inputs []Input, workers int, proto Compressor) (*Evaluation, error) {
+func EvaluateCompressor(m method.Method, inputs []method.Input, workers int, proto method.Compressor) (*Evaluation, error) {
 	ev := &Evaluation{N: len(inputs), PerF1: make([]float64, len(inputs)), PerCR: make([]float64, len(inputs)),
 		Kept: make([][]int, len(inputs))}
 	errs := make([]error, len(inputs))
@@ -45,7 +46,7 @@ func EvaluateCompressor(m Method, inputs []Input, workers int, proto Compressor)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := Compressor{Decoding: proto.Decoding, RulesOff: proto.RulesOff}
+			c := method.Compressor{Decoding: proto.Decoding, RulesOff: proto.RulesOff}
 			for i := w; i < len(inputs); i += workers {
 				in := inputs[i]
 				kept, err := c.Compress(m, in)

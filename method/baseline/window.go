@@ -1,18 +1,17 @@
-package model
+package baseline
 
 import (
 	"unicode/utf8"
-)
 
-// NameWindow is the name of the window baseline.
-const NameWindow = "window"
+	"github.com/qsc-nlp/qsc/method"
+)
 
 // Window is the baseline that a search engine's highlighter implements: keep Q, then add
 // the tokens nearest to Q (by distance in tokens to the nearest query token; on a tie, the
 // left one first), nearest first, while they fit. It stops at the first token that does
 // not fit, so that the result is one window of text around each query token. It ignores
 // the well-formedness rules. With an empty query the window grows from the first token.
-// It is a Solver, safe for concurrent use; a compression costs O(n).
+// It is a method.Solver, safe for concurrent use; a compression costs O(n).
 type Window struct{}
 
 // Name returns "window".
@@ -26,9 +25,9 @@ type windowScratch struct {
 }
 
 // Solve returns the window compression of in.
-func (Window) Solve(in Input, scratch *any) ([]int, error) {
+func (Window) Solve(in method.Input, scratch *any) ([]int, error) {
 	if in.Sentence == nil || in.Tree == nil {
-		return nil, ErrNoSentence
+		return nil, method.ErrNoSentence
 	}
 	sc, ok := (*scratch).(*windowScratch)
 	if !ok {
@@ -106,8 +105,8 @@ grow:
 
 // validateQuery returns the error of an input whose query or budget is invalid, as VERTEX
 // ADDITION reports it.
-func validateQuery(in Input) error {
-	var c Compressor
+func validateQuery(in method.Input) error {
+	var c method.Compressor
 	_, err := c.VA.Run(in.Problem(), Oracle{})
 	return err
 }

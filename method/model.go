@@ -1,23 +1,8 @@
-// Package model defines what every compression method shares: the problem (Input), the
-// Method interface (a va.Decider that VERTEX ADDITION asks about each candidate, or a
-// Solver that chooses the whole compression at once), a Compressor that runs any Method,
-// and the evaluation of a method against gold compressions (token F1, compression ratio).
-// It also provides the two methods that need no training:
-//
-//   - "random": accepts a candidate with probability equal to the training marginal of
-//     y, from a generator seeded per compression, so results are reproducible;
-//   - "oracle": accepts exactly the gold tokens (va.Gold).
-//
-// Methods are read-only and can be shared by goroutines; a Compressor cannot. The trained
-// methods live in their own packages below github.com/qsc-nlp/qsc/method (method/lr,
-// method/ablated, method/ilp, method/nn), which register themselves with package method;
-// package method opens any linked method by name.
-package model
+package method
 
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"unicode/utf8"
 
@@ -26,23 +11,18 @@ import (
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
-// Method names, for Open.
+// Names of the VERTEX ADDITION methods of package method/lr, which reads both from one
+// file format (the baselines' names are in method/baseline).
 const (
 	NameLR      = "lr"
 	NameAblated = "ablated"
-	NameRandom  = "random"
-	NameOracle  = "oracle"
 )
-
-// Names lists the method names Open accepts.
-var Names = []string{NameLR, NameAblated, NameRandom, NameOracle}
 
 // Errors.
 var (
-	ErrUnknownMethod = errors.New("model: unknown method")
-	ErrNoModelFile   = errors.New("model: this method needs a model file")
-	ErrNoGold        = errors.New("model: the oracle needs the gold compression")
-	ErrNoSentence    = errors.New("model: input has no sentence or no tree")
+	ErrUnknownMethod = errors.New("unknown method")
+	ErrNoGold        = errors.New("method: the oracle needs the gold compression")
+	ErrNoSentence    = errors.New("method: input has no sentence or no tree")
 )
 
 // Method is a compression method. It is either a va.Decider, which VERTEX ADDITION asks
@@ -52,6 +32,15 @@ var (
 type Method interface {
 	// Name returns the method's name, such as NameLR.
 	Name() string
+}
+
+// GoldMethod is a Method that keeps the gold compression of its Input, such as the static
+// oracle of method/baseline: a Compressor runs VERTEX ADDITION with va.Gold over in.Gold
+// under every decoding, and fails with ErrNoGold without it.
+type GoldMethod interface {
+	Method
+	// KeepsGold marks the method; it is never called.
+	KeepsGold()
 }
 
 // Solver is a Method that compresses a whole Input at once, such as an ILP.
@@ -157,9 +146,6 @@ const (
 // decodingNames are the names of the decodings, by value.
 var decodingNames = [...]string{Paper: "paper", Snippet: "snippet", Nested: "nested"}
 
-// Decodings returns the names of the decodings: "paper", "snippet" and "nested".
-func Decodings() []string { return slices.Clone(decodingNames[:]) }
-
 // String returns "paper", "snippet" or "nested".
 func (d Decoding) String() string {
 	if int(d) < len(decodingNames) {
@@ -175,7 +161,7 @@ func ParseDecoding(name string) (Decoding, error) {
 			return Decoding(d), nil
 		}
 	}
-	return 0, fmt.Errorf("model: unknown decoding %q (want paper, snippet or nested)", name)
+	return 0, fmt.Errorf("method: unknown decoding %q (want paper, snippet or nested)", name)
 }
 
 // Budgeted reports whether d is one of the budget-true, well-formed decodings, Snippet
@@ -228,10 +214,11 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	}
 	p := in.Problem()
 	c.yielded = false
-	if _, ok := m.(Oracle); !ok && c.Decoding.Budgeted() {
+	_, oracle := m.(GoldMethod)
+	if !oracle && c.Decoding.Budgeted() {
 		return c.snippet(m, in)
 	}
-	if _, ok := m.(Oracle); ok {
+	if oracle {
 		if in.Gold == nil {
 			return nil, ErrNoGold
 		}
@@ -288,86 +275,4 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	}
 	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
-}
-
-// Oracle is the static oracle: with a Compressor it accepts exactly the gold tokens of
-// the Input (va.Gold). Called directly as a va.Decider, it accepts nothing, since it
-// does not know the gold set.
-type Oracle struct{}
-
-// Name returns "oracle".
-func (Oracle) Name() string { return NameOracle }
-
-// Decide rejects v; see the type's doc.
-func (Oracle) Decide(*va.State, int) va.Decision { return va.Decision{} }
-
-// Random is the RANDOM baseline: it accepts a candidate with probability Marginal. Each
-// compression draws from a PCG generator seeded with the Random's seed and a hash of the
-// problem (token forms, query and budget), so a compression is the same whatever the
-// order in which problems are compressed.
-type Random struct {
-	marginal float64
-	seed     uint64
-}
-
-// NewRandom returns a Random with acceptance probability marginal ∈ [0, 1].
-func NewRandom(marginal float64, seed uint64) (*Random, error) {
-	if !(marginal >= 0 && marginal <= 1) {
-		return nil, fmt.Errorf("model: random marginal %v outside [0, 1]", marginal)
-	}
-	return &Random{marginal: marginal, seed: seed}, nil
-}
-
-// Name returns "random".
-func (r *Random) Name() string { return NameRandom }
-
-// Marginal returns the acceptance probability.
-func (r *Random) Marginal() float64 { return r.marginal }
-
-// Start seeds the run's generator.
-func (r *Random) Start(s *va.State) {
-	g, ok := s.Scratch.(*rand.PCG)
-	if !ok {
-		g = new(rand.PCG)
-		s.Scratch = g
-	}
-	h := uint64(14695981039346656037) // FNV-1a
-	byteHash := func(b byte) {
-		h ^= uint64(b)
-		h *= 1099511628211
-	}
-	put := func(v uint64) {
-		for i := range 8 {
-			byteHash(byte(v >> (8 * i)))
-		}
-	}
-	if sent := s.Sentence(); sent != nil {
-		for i := range sent.Tokens {
-			f := sent.Tokens[i].Form
-			for j := 0; j < len(f); j++ {
-				byteHash(f[j])
-			}
-			byteHash(0)
-		}
-	}
-	put(uint64(s.N()))
-	for _, q := range s.Query() {
-		put(uint64(q))
-	}
-	put(uint64(s.Budget()))
-	g.Seed(r.seed, h)
-}
-
-// Added does nothing.
-func (r *Random) Added(*va.State, int) {}
-
-// Decide accepts v with probability Marginal.
-func (r *Random) Decide(s *va.State, _ int) va.Decision {
-	g, ok := s.Scratch.(*rand.PCG)
-	if !ok { // used without Start: seed from the model seed alone
-		g = rand.NewPCG(r.seed, 0)
-		s.Scratch = g
-	}
-	u := float64(g.Uint64()>>11) / (1 << 53)
-	return va.Decision{Accept: u < r.marginal, P: r.marginal}
 }

@@ -1,4 +1,4 @@
-package model_test
+package baseline_test
 
 import (
 	"errors"
@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
-	. "github.com/qsc-nlp/qsc/model"
+	"github.com/qsc-nlp/qsc/method"
+	. "github.com/qsc-nlp/qsc/method/baseline"
 )
 
 func TestOracleAndErrors(t *testing.T) {
-	var c Compressor
+	var c method.Compressor
 	for _, in := range synth.Inputs(9, 50) {
 		kept, err := c.Compress(Oracle{}, in)
 		if err != nil || !slices.Equal(kept, in.Gold) {
@@ -19,10 +20,10 @@ func TestOracleAndErrors(t *testing.T) {
 	}
 	in := synth.Inputs(9, 1)[0]
 	in.Gold = nil
-	if _, err := c.Compress(Oracle{}, in); !errors.Is(err, ErrNoGold) {
+	if _, err := c.Compress(Oracle{}, in); !errors.Is(err, method.ErrNoGold) {
 		t.Errorf("oracle without gold: %v", err)
 	}
-	if _, err := c.Compress(Oracle{}, Input{}); !errors.Is(err, ErrNoSentence) {
+	if _, err := c.Compress(Oracle{}, method.Input{}); !errors.Is(err, method.ErrNoSentence) {
 		t.Errorf("empty input: %v", err)
 	}
 	if _, err := NewRandom(1.5, 1); err == nil {
@@ -38,7 +39,7 @@ func TestRandomDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := make([][]int, len(ins))
-		var c Compressor
+		var c method.Compressor
 		for _, i := range order {
 			kept, err := c.Compress(r, ins[i])
 			if err != nil {
