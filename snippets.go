@@ -125,11 +125,11 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 //
 // Ranking. Sentences rank by the number of distinct terms they contain, then by position
 // (earlier first: the lead of a document usually summarizes it). Score is Terms +
-// (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes (until
-// 2026-11-27 it counted sentences, (N-i)/(N+1) for the i-th of N: the same order, but the
-// sentences of the paragraphs the prefilter skips are not counted). A sentence whose query alone is longer than the
-// budget, or that has more tokens than the method takes (MaxSentenceTokens, or fewer for
-// nn), is skipped, and the next one takes its place.
+// (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes: bytes, not
+// sentences, because the paragraphs the prefilter skips are never split into sentences.
+// A sentence whose query alone is longer than the budget, or that has more tokens than
+// the method takes (MaxSentenceTokens, or fewer for nn), is skipped, and the next one
+// takes its place.
 //
 // Languages. The document's language is req.Lang, or identified from its first 2 KiB
 // (internal/core/langid: script, English function words, trigrams; text it is not sure of is
@@ -415,8 +415,8 @@ type termQuery struct {
 	// toks and sents are the memory of the tokens and sentences of a chunk.
 	toks  []syntax.Token
 	sents []syntax.Sentence
-	// readAll makes collect read every sentence, as it did before the prefilter and the
-	// early end: the reference the tests compare it with.
+	// readAll makes collect read every sentence, without the prefilter and the early
+	// end: the reference the tests compare it with.
 	readAll bool
 }
 

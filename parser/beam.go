@@ -58,8 +58,8 @@ type beamTrain struct {
 // p.st. With tr, it trains: the scores come from the float32 weights being trained, items
 // that follow tr.gold are marked, and tr.pred receives the predicted transitions of the
 // update, for the same number of gold ones. Early update stops at the first step where
-// no item follows gold, or at the end when the best item does not. (Max-violation updates
-// (Huang, Fayong & Guo 2012) were tried too: worse on EWT dev, docs/pipeline.md.)
+// no item follows gold, or at the end when the best item does not (docs/pipeline.md
+// compares early update with max-violation updates).
 func (p *Parser) runBeam(k int, tr *beamTrain) {
 	n := len(p.ws) - 1
 	for len(p.beam) < 2*k {

@@ -32,8 +32,8 @@ func Example() {
 	// <mark>Police</mark> in Syracuse, N.Y., <mark>arrested</mark> two men on Tuesday …
 }
 
-// A compression of the library renders as a snippet does.
-func ExampleHTMLResult() {
+// A compression of the library renders as a snippet does, through Result.Snippet.
+func ExampleHTML_compression() {
 	eng, err := qsc.New()
 	if err != nil {
 		log.Fatal(err)
@@ -45,8 +45,8 @@ func ExampleHTMLResult() {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Compression)
-	fmt.Println(render.EllipsisResult(res))
-	fmt.Println(render.HTMLResult(res, true))
+	fmt.Println(render.Ellipsis(res.Text, res.Snippet()))
+	fmt.Println(render.HTML(res.Text, res.Snippet(), true))
 	// Output:
 	// The city's deficit grew 3.7% John Cornyn.
 	// The city's deficit grew 3.7% … John Cornyn …

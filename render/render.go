@@ -1,5 +1,6 @@
-// Package render turns a qsc.Snippet, or a qsc.Result, into text for a search page: plain,
-// with "…" where words were removed, or HTML with the query terms in <mark>.
+// Package render turns a qsc.Snippet (a compression's is qsc.Result.Snippet) into text for
+// a search page: plain, with "…" where words were removed, or HTML with the query terms in
+// <mark>.
 //
 // Every function is a pure function of the document and a snippet of it. The kept runs keep
 // their original spelling (no space before a comma, typographic quotes as written); any run
@@ -39,15 +40,6 @@ func Ellipsis(doc string, s qsc.Snippet) string {
 func HTML(doc string, s qsc.Snippet, ellipsis bool) string {
 	return display.Render(doc, s.Sentence, s.Kept, s.Hits, ellipsis, true)
 }
-
-// PlainResult is Plain for a compression: r.Compression.
-func PlainResult(r *qsc.Result) string { return Plain(r.Text, r.Snippet()) }
-
-// EllipsisResult is Ellipsis for a compression: r.Ellipsis().
-func EllipsisResult(r *qsc.Result) string { return Ellipsis(r.Text, r.Snippet()) }
-
-// HTMLResult is HTML for a compression, with the query tokens in <mark>.
-func HTMLResult(r *qsc.Result, ellipsis bool) string { return HTML(r.Text, r.Snippet(), ellipsis) }
 
 // Rendered is a snippet with its four renderings: the snippet of the JSON answers of
 // POST /v1/snippets and GET /v1/search, and of qsc snippets --json.

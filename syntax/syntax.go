@@ -72,27 +72,6 @@ func FromCoNLLU(cs *conllu.Sentence) *Sentence {
 	return s
 }
 
-// ToCoNLLU writes the tags and tree of s into the words of cs, which must have the same
-// number of words. Empty fields are written as "_". Other columns are kept.
-func ToCoNLLU(s *Sentence, cs *conllu.Sentence) error {
-	if len(s.Tokens) != len(cs.Words) {
-		return fmt.Errorf("syntax: sentence has %d tokens but CoNLL-U sentence has %d words", len(s.Tokens), len(cs.Words))
-	}
-	for i := range s.Tokens {
-		t, w := &s.Tokens[i], &cs.Words[i]
-		if t.Lemma != "" {
-			w.Lemma = t.Lemma
-		}
-		if t.UPOS != "" {
-			w.UPOS = t.UPOS
-		}
-		w.XPOS = under(t.XPOS)
-		w.Head = t.Head
-		w.DepRel = under(t.Rel)
-	}
-	return nil
-}
-
 // NewCoNLLU makes a CoNLL-U sentence from s.
 func NewCoNLLU(s *Sentence) *conllu.Sentence {
 	cs := &conllu.Sentence{Words: make([]conllu.Word, len(s.Tokens))}

@@ -47,8 +47,8 @@ type TrainOptions struct {
 	// 0). Train is deterministic: the same data, options and seed give the same model.
 	Seed int64
 	// Mix is the number of perceptrons trained with seeds Seed, Seed+1, … whose weights
-	// are averaged into the model (default 1). Each costs one training run; 3 gains about
-	// 0.1 point of accuracy on EWT dev.
+	// are averaged into the model (default 1). Each costs one training run
+	// (docs/pipeline.md has what mixing gains).
 	Mix int
 	// Clusters are optional word clusters (from LearnClusters); nil means none. They are
 	// copied into the model.
@@ -64,8 +64,8 @@ type TrainOptions struct {
 	// weigh the gold sentences against Silver.
 	GoldCopies int
 	// Prune is the smallest weight magnitude kept in the model, in 1/64 units (default
-	// 48, that is 0.75). Weights trained with Silver sentences grow larger: for the
-	// shipped tagger 192 kept the dev accuracy with 40% of the features.
+	// 48, that is 0.75). Weights trained with Silver sentences grow larger and take a
+	// larger threshold (docs/pipeline.md, MODELS.md).
 	Prune int
 	// Quiet turns off the progress report on stderr.
 	Quiet bool

@@ -311,10 +311,9 @@ func errRules(rn, n int) error {
 }
 
 // NestedOrderBudget is the budget, as a fraction of ℓ(S), of the Snippet run that orders
-// the tokens for Nested. It was chosen on the validation split among 35%, 45%, 60%, 80%
-// and ℓ(S) − 1 (docs/snippets.md, "Nested decoding"): VA_LR's decisions were trained at
-// the gold's length, about 40% of ℓ(S), and with a budget near ℓ(S) it accepts most
-// candidates in the order they come.
+// the tokens for Nested: VA_LR's decisions are trained at the gold's length, about 40% of
+// ℓ(S), and with a budget near ℓ(S) it accepts most candidates in the order they come.
+// docs/snippets.md ("Nested decoding") compares it with other fractions.
 const NestedOrderBudget = 0.45
 
 // Nested compresses p for a snippet under the Nested decoding (method.Nested): as Snippet,

@@ -133,7 +133,7 @@ func (m *Model) RootQuery() *Model {
 // for the embedded model: trained with slack (DefaultSlack), its exact optimum already
 // stops where its scores stop paying, whatever the budget beyond, and the snippet
 // decoding fills the room around it (RunParams.Fill). A model trained without slack
-// needs a price (about 21 for ilp-v5.qsm) to behave so.
+// needs a positive price to behave so (docs/snippets.md, "Model selection").
 const (
 	DefaultPrice     = 0.0
 	DefaultProximity = 0.0

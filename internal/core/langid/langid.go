@@ -21,9 +21,9 @@
 //     figures).
 //
 // A Latin-script text that the trigrams do not place with confidence is English (Sure is
-// false): the pipeline then treats it as it treated every text before languages were
-// identified. The comparison with lingua-go, the accuracy on short text, the speed and the
-// binary size behind this choice are in docs/languages.md.
+// false): the pipeline then tags, parses and compresses it as English. The comparison
+// with lingua-go, the accuracy on short text, the speed and the binary size behind this
+// choice are in docs/languages.md.
 //
 // Detect is safe for concurrent use and never panics. Its cost is that of the sample: a
 // few µs for English (docs/languages.md has the figures), and up to a few hundred µs when

@@ -1,6 +1,6 @@
 // Package prefilter decides, from raw text and cheaply, whether a text may hold a word that
 // matches a query term: the scan that lets the snippets of a long document tokenize only
-// the paragraphs that may match (issue 35, point 7).
+// the paragraphs that may match.
 //
 // A Filter never says no to a text where the matchers (internal/core/match for English,
 // internal/core/segment for the other languages) would find a term: it is a superset. It

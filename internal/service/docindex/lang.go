@@ -19,7 +19,7 @@ import (
 
 // Documents in other languages than English. A document's language is identified from
 // its text (internal/core/langid, as the snippets identify it). An English document (or one
-// without letters) is indexed as before, in title and text. Any other is indexed in those
+// without letters) is indexed in title and text only. Any other is indexed in those
 // too, and in title_L and text_L, where L is its language when package analyzers has an
 // analyzer for it, else "other": their analyzer splits the text as the snippets of the
 // language do (internal/core/segment: Unicode words, and the characters of Chinese, Japanese,

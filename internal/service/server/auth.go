@@ -28,7 +28,7 @@ import (
 // (crypto/subtle), so neither the length nor the first differing byte of a key shows
 // in the time of an answer. The request log names the key (Key.Name), never its text.
 //
-// Without keys every route is open, as before.
+// Without keys every route is open.
 
 // Scope is what a key may reach, and what a route needs.
 type Scope uint8
