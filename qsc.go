@@ -58,8 +58,8 @@ const (
 // Errors in requests. Every error a request gets wraps ErrBadRequest, ErrInfeasible or
 // ErrUnknownMethod, so that callers (the HTTP service) can tell the client's fault.
 var (
-	ErrBadRequest    = errors.New("bad request")
-	ErrInfeasible    = errors.New("infeasible")
+	ErrBadRequest = errors.New("bad request")
+	ErrInfeasible = errors.New("infeasible")
 	// ErrUnknownMethod is method.ErrUnknownMethod: one sentinel for a name that is not a
 	// method, not linked, or evaluation-only.
 	ErrUnknownMethod = method.ErrUnknownMethod
