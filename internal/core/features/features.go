@@ -1,27 +1,24 @@
-// Package features computes the features of Handler & O'Connor (2019) for VERTEX
-// ADDITION, and the edge features of Filippova & Altun (2013) that the ILP baseline shares:
+// Package features is the edge layer shared by the VERTEX ADDITION models (method/lr) and
+// the ILP baseline (method/ilp): the features of a dependency arc h → n, hashed into a
+// weight table (docs/features.md).
 //
-//   - Edge features (authors' §3.1; see docs/features.md) describe a dependency edge h → n of the
-//     parse: its label, the POS tags of h and n, the sibling words of n, the lemma of n,
-//     lemma(h)+label, and five numeric features (children counts, depth, length and index of
-//     h), as the authors' get_features_of_dep computes them. There is no NER feature (the
-//     project has no NER tagger) and no lemmatizer: a lemma is the normalized form, as the
-//     Google train file writes words (lowercased, "##" for a token with a digit, "<unk>"
-//     outside the training vocabulary; see Vocab).
-//   - Local features (authors' §3.2) of a candidate v: the decision type CHILD (v's head is in C),
-//     GOVERNOR (a child of v is in C) or DISCONNECTED, plus edge features.
-//   - Stateful features (§3.3): position of v, the compression goal, the query's share of
-//     the budget, the budget used after adding v, whether v lies left of, inside or right of
-//     C, and the history features of C (POS tags, child labels and head labels of its
-//     members).
-//   - Interaction features (§3.4): crossed features f also fire as (f, dep), (f, type) and
-//     (f, type, dep).
+//   - Edge features (Filippova & Altun 2013, as Handler & O'Connor's get_features_of_dep
+//     computes them) describe an arc: its label, the POS tags of h and n, the sibling words
+//     of n, the lemma of n, lemma(h)+label, and five numeric features (children counts,
+//     depth, length and index of h). There is no NER feature (the project has no NER tagger)
+//     and no lemmatizer: a lemma is the normalized form, as the Google train file writes
+//     words (lowercased, "##" for a token with a digit, "<unk>" outside the training
+//     vocabulary; see Vocab).
+//   - Conjoined features (Config.Conjoined) conjoin the label with what the edge features
+//     see alone or not at all.
+//   - Query features (Config.Query) conjoin the label with where the arc lies relative to
+//     the query (Sentence.SetQuery).
 //
 // A feature is a 64-bit hash of its template and values, reduced to a bucket of a weight
-// table of 2^Bits entries. Word-level values are hashed once per sentence (Sentence), and
-// the history features of C are maintained incrementally (History, driven by va.Tracker),
-// so that the extraction of one decision costs O(features) and allocates nothing once the
-// buffers have grown.
+// table of 2^Bits entries (Config.Bucket). A method may add its own features to the same
+// table under the templates reserved for it (FirstMethodTemplate, Key, Mix). Word-level
+// values are hashed once per sentence (Sentence), so that the features of one arc cost
+// O(features) and allocate nothing once the buffers have grown.
 package features
 
 import (
@@ -34,18 +31,6 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/syntax"
-	"github.com/qsc-nlp/qsc/va"
-)
-
-// GovEdge selects the edge whose features describe a GOVERNOR decision.
-type GovEdge uint8
-
-// The GOVERNOR edge choices.
-const (
-	// GovIncoming uses v's own incoming edge head(v) → v, as the authors' code does.
-	GovIncoming GovEdge = iota
-	// GovChild uses the edge v → u to the leftmost child u of v in C, as the paper says.
-	GovChild
 )
 
 // Numeric selects how numeric features are represented.
@@ -61,20 +46,10 @@ const (
 	NumBoth
 )
 
-// Config selects a feature set. The zero value is the authors' ABLATED set with 2^0
-// buckets; use LR or Ablated.
+// Config selects the edge features and the weight table they are hashed into. Bits must
+// be set (Validate); the zero value of the rest is F&A's edge features with raw numeric
+// values, as the authors' code computes them.
 type Config struct {
-	// Stateful adds the stateful (§3.3) and interaction (§3.4) features: VA_LR. Without it
-	// the features are the local ones only: ABLATED.
-	Stateful bool
-	// GovEdge is the edge described by a GOVERNOR decision.
-	GovEdge GovEdge
-	// DisconnectedEdge gives DISCONNECTED decisions the edge features of v's incoming edge;
-	// the authors give them only the type and the label.
-	DisconnectedEdge bool
-	// CrossAll crosses every stateful feature with type and label, as the paper says; the
-	// authors cross only the position indicators (left/middle/right) and the history.
-	CrossAll bool
 	// Numeric is the representation of numeric features.
 	Numeric Numeric
 	// Bits is log2 of the number of weight buckets, 1 to MaxBits.
@@ -107,8 +82,6 @@ func (c Config) Validate() error {
 	switch {
 	case c.Bits < 1 || c.Bits > MaxBits:
 		return fmt.Errorf("%w: Bits = %d, want 1 to %d", ErrConfig, c.Bits, MaxBits)
-	case c.GovEdge > GovChild:
-		return fmt.Errorf("%w: GovEdge = %d", ErrConfig, c.GovEdge)
 	case c.Numeric > NumBoth:
 		return fmt.Errorf("%w: Numeric = %d", ErrConfig, c.Numeric)
 	}
@@ -117,13 +90,8 @@ func (c Config) Validate() error {
 
 // String describes c in one line.
 func (c Config) String() string {
-	gov := "incoming"
-	if c.GovEdge == GovChild {
-		gov = "child"
-	}
 	num := [...]string{"raw", "binned", "both"}[min(int(c.Numeric), 2)]
-	s := fmt.Sprintf("stateful=%t gov=%s disconnected-edge=%t cross-all=%t numeric=%s bits=%d",
-		c.Stateful, gov, c.DisconnectedEdge, c.CrossAll, num, c.Bits)
+	s := fmt.Sprintf("numeric=%s bits=%d", num, c.Bits)
 	if c.Conjoined {
 		s += " conjoined=true"
 	}
@@ -158,27 +126,8 @@ func (x *Vector) Dot(w []float32) float32 {
 	return z
 }
 
-// Decision types (§3.2).
-const (
-	TypeChild        = 1 // head(v) ∈ C
-	TypeGovernor     = 2 // a child of v is in C
-	TypeDisconnected = 3 // neither
-)
-
-// TypeName returns "CHILD", "GOVERNOR" or "DISCONNECTED".
-func TypeName(t int) string {
-	switch t {
-	case TypeChild:
-		return "CHILD"
-	case TypeGovernor:
-		return "GOVERNOR"
-	case TypeDisconnected:
-		return "DISCONNECTED"
-	}
-	return "?"
-}
-
-// Feature templates: the high byte of every feature key.
+// Feature templates: the high byte of every feature key. Their numbers are part of
+// Version.
 const (
 	// edge features (§3.1)
 	tDep          uint64 = iota + 1 // label of the edge
@@ -194,25 +143,20 @@ const (
 	tLemmaHLabel                    // lemma(h) + label
 	tSiblingLemma                   // (s:, s, lemma(h))
 	tIsNeg                          // label = neg
-	// local
-	tType // decision type
-	// stateful (§3.3)
-	tPosition  // round(v/n, 1)
-	tCRGoal    // b / ℓ(S)
-	tQFrac     // ℓ(Q) / b
-	tRemaining // (ℓ(C) + len(v)) / b
-	tMiddle    // min C < v < max C
-	tRAdd      // v > max C
-	tLAdd      // v < min C
-	tHasPOS    // (has_already, POS(u))
-	tHasChild  // (has_already_d, label of a child edge of u)
-	tHasDep    // (has_already_d_dep, label of u's incoming edge)
-	// crossings (§3.4)
-	tXDep     // (f, dep)
-	tXType    // (f, type)
-	tXTypeDep // (f, type, dep)
+)
+
+// Templates FirstMethodTemplate to LastMethodTemplate are reserved for the features that a
+// method adds to the edge features in the same table (the decision features of method/lr):
+// their keys (Key, Mix, BinKey) cannot collide with the edge features' by template.
+const (
+	FirstMethodTemplate uint64 = tIsNeg + 1
+	LastMethodTemplate  uint64 = 27
+)
+
+// The templates after the reserved ones.
+const (
 	// bins of numeric features
-	tBin
+	tBin uint64 = LastMethodTemplate + 1 + iota
 	// conjoined edge features (Config.Conjoined); "label" is the arc's label
 	tDirPosN        // label, direction, POS of n
 	tPosPair        // POS of h, POS of n, label
@@ -255,6 +199,25 @@ func mix(a, b uint64) uint64 { return hashing.Fmix(a*0x9e3779b97f4a7c15 + b) }
 
 // key starts a feature key for template t.
 func key(t uint64) uint64 { return hashing.Fmix(t << 56) }
+
+// Key starts the key of a feature of template t, one of FirstMethodTemplate to
+// LastMethodTemplate.
+func Key(t uint64) uint64 { return key(t) }
+
+// Mix combines a feature key with a value (a hash, a count or another key); it is not
+// symmetric.
+func Mix(k, v uint64) uint64 { return mix(k, v) }
+
+// BinKey returns the key of bin b of numeric feature t, as the edge features' bins are
+// keyed (NumBinned, NumBoth).
+func BinKey(t uint64, b int) uint64 { return mix(mix(key(tBin), t), uint64(b)) }
+
+// LabelKey returns the key of the edge feature "label = l" for a label hash l
+// (Sentence.Label).
+func LabelKey(l uint64) uint64 { return mix(key(tDep), l) }
+
+// Bucket returns the weight bucket of key k, below Size().
+func (c *Config) Bucket(k uint64) uint32 { return uint32(k >> (64 - c.Bits)) }
 
 // hashString hashes s (FNV-1a, then fmix).
 func hashString(s string) uint64 {
@@ -575,9 +538,11 @@ var ErrSentence = errors.New("features: sentence and tree do not match")
 
 // Reset computes the values of s, whose dependency tree is tree, reusing memory. Words
 // outside vocab, if not nil, read as "<unk>". The conjoined features read s and tree
-// again on their first use, so neither may change until the next Reset.
+// again on their first use, so neither may change until the next Reset. On error x holds
+// no sentence: Tree returns nil and the features of x are empty until the next Reset.
 func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) error {
 	if s == nil || tree == nil || s.Len() != tree.N() {
+		x.sent, x.tree = nil, nil
 		return ErrSentence
 	}
 	n := s.Len()
@@ -603,6 +568,21 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	x.qrel = x.qrel[:0]
 	return nil
 }
+
+// Tree returns the dependency tree of the sentence, or nil when x holds none.
+func (x *Sentence) Tree() *syntax.Tree { return x.tree }
+
+// Label returns the hash of the label of n's incoming edge (0 for the root), 0 ≤ n ≤ N.
+func (x *Sentence) Label(n int) uint64 { return x.rel[n] }
+
+// POS returns the hash of n's POS tag ("root" for the root), 0 ≤ n ≤ N.
+func (x *Sentence) POS(n int) uint64 { return x.pos[n] }
+
+// WordLen returns the length of n's word in characters (0 for the root), 0 ≤ n ≤ N.
+func (x *Sentence) WordLen(n int) int { return x.lens[n] }
+
+// LenS returns ℓ(S): the characters of the words joined by single spaces.
+func (x *Sentence) LenS() int { return x.lenS }
 
 func resize[T any](s []T, n int) []T {
 	if cap(s) >= n {
@@ -684,7 +664,7 @@ func (e *emitter) numeric(t uint64, v float64, b int) {
 		}
 	}
 	if e.num != NumRaw {
-		e.add(mix(mix(key(tBin), t), uint64(b)), 1)
+		e.add(BinKey(t, b), 1)
 	}
 }
 
@@ -705,8 +685,8 @@ func binCount(v int) int {
 	return 9
 }
 
-// binFrac bins a fraction to tenths, capped at 2.
-func binFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
+// BinFrac returns the bin of a fraction f: tenths, from 0 to 20 (f is clamped to [0, 2]).
+func BinFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
 
 // edge appends the edge features (§3.1) of the edge head(n) → n.
 func (c *Config) edge(e *emitter, x *Sentence, n int) {
@@ -790,7 +770,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
 	e.add(mix(mix(mix(key(tPosPair), x.pos[h]), x.pos[n]), rel), 1)
 	e.add(mix(mix(mix(key(tDist), rel), dir), uint64(binCount(dist))), 1)
 	e.add(mix(mix(key(tGrandLabel), rel), x.rel[h]), 1)
-	e.add(mix(mix(key(tPositionN), rel), uint64(binFrac(float64(n)/float64(t.N())))), 1)
+	e.add(mix(mix(key(tPositionN), rel), uint64(BinFrac(float64(n)/float64(t.N())))), 1)
 	e.add(mix(mix(key(tWordNLabel), rel), x.word[n]), 1)
 	e.add(mix(mix(key(tMarkerN), rel), x.marker[n]), 1)
 	punct := uint64(0)
@@ -812,7 +792,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
 	e.add(mix(mix(key(tNextPOS), rel), nextPOS), 1)
 	e.add(mix(mix(key(tBilex), x.lemma[h]), x.word[n]), 1)
 	e.add(mix(mix(key(tSubSize), rel), uint64(binCount(x.sub[n]))), 1)
-	e.add(mix(mix(key(tSubFrac), rel), uint64(binFrac(float64(x.subLen[n])/float64(x.lenS+1)))), 1)
+	e.add(mix(mix(key(tSubFrac), rel), uint64(BinFrac(float64(x.subLen[n])/float64(x.lenS+1)))), 1)
 	e.add(mix(mix(key(tPrevWord), rel), prevWord), 1)
 	e.add(mix(mix(key(tNextWord), rel), nextWord), 1)
 	e.add(mix(mix(mix(key(tPOSTri), rel), prevPOS), x.pos[n]), 1)
@@ -979,231 +959,4 @@ func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
 	}
 	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
 	c.arc(&e, x, h, n, r)
-}
-
-// History is the set of history features (§3.3) of C, as feature keys. It is maintained
-// incrementally: Add(u) when u joins C. A history feature is present or absent (the
-// authors' feature dictionary keeps one entry per key), so Keys holds distinct keys.
-type History struct {
-	keys []uint64
-}
-
-// Reset empties h.
-func (h *History) Reset() { h.keys = h.keys[:0] }
-
-// Keys returns the distinct history keys in order of first appearance. The slice must not
-// be modified.
-func (h *History) Keys() []uint64 { return h.keys }
-
-func (h *History) insert(k uint64) {
-	for _, o := range h.keys {
-		if o == k {
-			return
-		}
-	}
-	h.keys = append(h.keys, k)
-}
-
-// Add records that u joined C: (has_already, POS(u)), (has_already_d, l) for the label l
-// of every child edge of u in the full parse, and (has_already_d_dep, label of u).
-func (h *History) Add(x *Sentence, u int) {
-	if x.tree == nil || u < 1 || u > x.tree.N() {
-		return
-	}
-	h.insert(mix(key(tHasPOS), x.pos[u]))
-	for _, c := range x.tree.Children(u) {
-		h.insert(mix(key(tHasChild), x.rel[c]))
-	}
-	h.insert(mix(key(tHasDep), x.rel[u]))
-}
-
-// Scratch is the per-run data of an Extractor, kept in va.State.Scratch.
-type Scratch struct {
-	Sentence Sentence
-	History  History
-	Vector   Vector
-	// Err is the error of the last Start (a sentence that does not match its tree), or nil.
-	Err error
-}
-
-// Extractor computes the features of VERTEX ADDITION decisions. It implements va.Tracker:
-// Start and Added keep the Sentence and History of the run in a *Scratch in
-// va.State.Scratch. It is read-only after construction and safe for concurrent use.
-type Extractor struct {
-	cfg   Config
-	vocab *Vocab
-}
-
-// NewExtractor returns an extractor for cfg. Words outside vocab read as "<unk>"; a nil
-// vocab keeps every word.
-func NewExtractor(cfg Config, vocab *Vocab) (*Extractor, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Extractor{cfg: cfg, vocab: vocab}, nil
-}
-
-// Vocab returns the vocabulary, or nil.
-func (f *Extractor) Vocab() *Vocab { return f.vocab }
-
-// Config returns the configuration.
-func (f *Extractor) Config() Config { return f.cfg }
-
-// ScratchOf returns the *Scratch of s, creating it when s.Scratch holds something else.
-func ScratchOf(s *va.State) *Scratch {
-	sc, ok := s.Scratch.(*Scratch)
-	if !ok {
-		sc = new(Scratch)
-		s.Scratch = sc
-	}
-	return sc
-}
-
-// Start prepares the run: the sentence values, the query (Config.Query) and the history
-// of C = Q. A run without a
-// Sentence, or whose Sentence does not match the tree, records an error in Scratch.Err,
-// and every decision of that run then has no features (method.Compressor rejects such
-// inputs before the run).
-func (f *Extractor) Start(s *va.State) {
-	sc := ScratchOf(s)
-	sc.History.Reset()
-	sc.Err = sc.Sentence.Reset(s.Sentence(), s.Tree(), f.vocab)
-	if sc.Err != nil {
-		sc.Sentence.tree = nil
-		return
-	}
-	if f.cfg.Query {
-		sc.Sentence.SetQuery(s.Query())
-	}
-	if f.cfg.Stateful {
-		for _, u := range s.Query() {
-			sc.History.Add(&sc.Sentence, u)
-		}
-		for _, u := range s.Accepted() {
-			sc.History.Add(&sc.Sentence, u)
-		}
-	}
-}
-
-// Added records that v joined C.
-func (f *Extractor) Added(s *va.State, v int) {
-	if !f.cfg.Stateful {
-		return
-	}
-	sc := ScratchOf(s)
-	sc.History.Add(&sc.Sentence, v)
-}
-
-// DecisionType returns the type of candidate v (TypeChild, TypeGovernor or
-// TypeDisconnected) and the vertex n whose incoming edge describes the decision: v for
-// CHILD and DISCONNECTED decisions and, for GOVERNOR ones, v or its leftmost child in C
-// (GovChild).
-func (f *Extractor) DecisionType(s *va.State, v int) (typ, n int) {
-	t := s.Tree()
-	if h := t.Head(v); h > 0 && s.InC(h) {
-		return TypeChild, v
-	}
-	for _, c := range t.Children(v) {
-		if s.InC(int(c)) {
-			if f.cfg.GovEdge == GovChild {
-				return TypeGovernor, int(c)
-			}
-			return TypeGovernor, v
-		}
-	}
-	return TypeDisconnected, v
-}
-
-// Features computes the features of deciding candidate v in state s into the Scratch's
-// Vector and returns it. The Vector is valid until the next call with the same s.
-// Start must have been called for the run (va.Compressor does so for Trackers).
-func (f *Extractor) Features(s *va.State, v int) *Vector {
-	sc := ScratchOf(s)
-	sc.Vector.Reset()
-	f.extract(s, sc, v, &sc.Vector)
-	return &sc.Vector
-}
-
-// extract appends the features of candidate v to out.
-func (f *Extractor) extract(s *va.State, sc *Scratch, v int, out *Vector) {
-	e := emitter{x: out, shift: 64 - f.cfg.Bits, num: f.cfg.Numeric}
-	x := &sc.Sentence
-	if x.tree == nil || v < 1 || v > x.tree.N() {
-		return
-	}
-	typ, n := f.DecisionType(s, v)
-	dep := x.rel[n]
-	e.add(mix(key(tType), uint64(typ)), 1)
-	if typ == TypeDisconnected && !f.cfg.DisconnectedEdge {
-		e.add(mix(key(tDep), dep), 1)
-	} else {
-		f.cfg.edge(&e, x, n)
-	}
-	if !f.cfg.Stateful {
-		return
-	}
-	cr := crosser{e: &e, typ: uint64(typ), dep: dep}
-	b := float64(s.Budget())
-	nTok := x.tree.N()
-	pos := math.Round(10*float64(v)/float64(nTok)) / 10
-	crGoal := b / float64(max(x.lenS, 1))
-	lq := 0
-	for _, q := range s.Query() {
-		lq += x.lens[q] + 1
-	}
-	lq = max(lq-1, 0)
-	qFrac := float64(lq) / b
-	rem := float64(s.Len()+x.lens[v]) / b
-	if f.cfg.CrossAll {
-		cr.numeric(tPosition, pos, binFrac(pos))
-		cr.numeric(tCRGoal, crGoal, binFrac(crGoal))
-		cr.numeric(tQFrac, qFrac, binFrac(qFrac))
-		cr.numeric(tRemaining, rem, binFrac(rem))
-	} else {
-		e.numeric(tPosition, pos, binFrac(pos))
-		e.numeric(tCRGoal, crGoal, binFrac(crGoal))
-		e.numeric(tQFrac, qFrac, binFrac(qFrac))
-		e.numeric(tRemaining, rem, binFrac(rem))
-	}
-	if s.Size() > 0 {
-		lo, hi := s.MinC(), s.MaxC()
-		switch {
-		case v < lo:
-			cr.indicator(key(tLAdd))
-		case v > hi:
-			cr.indicator(key(tRAdd))
-		default:
-			cr.indicator(key(tMiddle))
-		}
-	}
-	for _, k := range sc.History.keys {
-		cr.indicator(k)
-	}
-}
-
-// crosser emits a feature f crossed with the decision type and label (§3.4).
-type crosser struct {
-	e        *emitter
-	typ, dep uint64
-}
-
-// cross emits f, (f, dep), (f, type), (f, type, dep), all with value v.
-func (c *crosser) cross(f uint64, v float32) {
-	c.e.add(f, v)
-	c.e.add(mix(mix(f, tXDep), c.dep), v)
-	ft := mix(mix(f, tXType), c.typ)
-	c.e.add(ft, v)
-	c.e.add(mix(mix(ft, tXTypeDep), c.dep), v)
-}
-
-func (c *crosser) indicator(f uint64) { c.cross(f, 1) }
-
-// numeric emits a crossed numeric feature, raw and/or binned.
-func (c *crosser) numeric(t uint64, v float64, b int) {
-	if c.e.num != NumBinned && v != 0 {
-		c.cross(key(t), float32(v))
-	}
-	if c.e.num != NumRaw {
-		c.cross(mix(mix(key(tBin), t), uint64(b)), 1)
-	}
 }
