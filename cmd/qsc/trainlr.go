@@ -47,8 +47,8 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	gov := fs.String("gov", [...]string{"incoming", "child"}[def.GovEdge], "edge of a GOVERNOR decision: incoming (v's own edge, the authors' code) or child (the edge to its child in C, the paper)")
 	discEdge := fs.Bool("disconnected-edge", def.DisconnectedEdge, "give DISCONNECTED decisions the edge features of v's incoming edge (the authors: type and label only)")
 	crossAll := fs.Bool("cross-all", def.CrossAll, "cross every stateful feature with type and label (the paper), not only position and history (the authors)")
-	numeric := fs.String("numeric", [...]string{"raw", "binned", "both"}[def.Numeric], "numeric features: raw (unscaled, the authors), binned or both")
-	bits := fs.Uint("bits", uint(def.Bits), "log2 of the number of hashed feature buckets")
+	numeric := fs.String("numeric", [...]string{"raw", "binned", "both"}[def.Edge.Numeric], "numeric features: raw (unscaled, the authors), binned or both")
+	bits := fs.Uint("bits", uint(def.Edge.Bits), "log2 of the number of hashed feature buckets")
 	verbose := fs.Bool("v", false, "log the objective every 10 iterations (always on when stderr is a terminal)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -56,7 +56,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected arguments %q", fs.Args())
 	}
-	var cfg features.Config
+	var cfg lr.FeatureSet
 	defaultOut := filepath.Join("method", "lr", lr.FileName)
 	switch *feats {
 	case method.NameLR:
@@ -68,23 +68,23 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	}
 	switch *gov {
 	case "incoming":
-		cfg.GovEdge = features.GovIncoming
+		cfg.GovEdge = lr.GovIncoming
 	case "child":
-		cfg.GovEdge = features.GovChild
+		cfg.GovEdge = lr.GovChild
 	default:
 		return usagef("--gov %q: want incoming or child", *gov)
 	}
 	switch *numeric {
 	case "raw":
-		cfg.Numeric = features.NumRaw
+		cfg.Edge.Numeric = features.NumRaw
 	case "binned":
-		cfg.Numeric = features.NumBinned
+		cfg.Edge.Numeric = features.NumBinned
 	case "both":
-		cfg.Numeric = features.NumBoth
+		cfg.Edge.Numeric = features.NumBoth
 	default:
 		return usagef("--numeric %q: want raw, binned or both", *numeric)
 	}
-	cfg.DisconnectedEdge, cfg.CrossAll, cfg.Bits = *discEdge, *crossAll, uint8(min(*bits, 255))
+	cfg.DisconnectedEdge, cfg.CrossAll, cfg.Edge.Bits = *discEdge, *crossAll, uint8(min(*bits, 255))
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}

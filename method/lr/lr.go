@@ -1,7 +1,9 @@
 // Package lr is VERTEX ADDITION_LR and ABLATED: an L2-regularised logistic regression over
-// the features of internal/core/features, its training by L-BFGS on the oracle decisions of
-// the training tuples (Train), and its versioned model file (Load, LR.MarshalBinary). An
-// *LR is a method.Method and a va.Decider.
+// the features of a VERTEX ADDITION decision (FeatureSet: the decision's type, the edge
+// features of internal/core/features, and the stateful and interaction features), its
+// training by L-BFGS on the oracle decisions of the training tuples (Train), and its
+// versioned model file (Load, LR.MarshalBinary). An *LR is a method.Method and a
+// va.Decider.
 //
 // The package embeds the VA_LR model file (FileName) and registers the methods "lr" and
 // "random" (which reads the training marginal from that file) with package method; ABLATED
@@ -20,7 +22,7 @@ import (
 // LR is a logistic-regression inclusion model (VA_LR or ABLATED): it accepts v when
 // p(y = 1 | features) > 0.5. Load it from a model file.
 type LR struct {
-	ext       *features.Extractor
+	ext       *extractor
 	w         []float32
 	bias      float32
 	threshold float32 // Info.Threshold
@@ -30,11 +32,11 @@ type LR struct {
 
 // Info describes a trained model; it is stored in the model file.
 type Info struct {
-	Name      string          // method.NameLR or method.NameAblated
-	Features  features.Config // the feature set
-	C         float64         // inverse regularisation strength
-	Decisions int             // training decisions used
-	Marginal  float64         // fraction of training decisions with y = 1
+	Name      string     // method.NameLR or method.NameAblated
+	Features  FeatureSet // the feature set
+	C         float64    // inverse regularisation strength
+	Decisions int        // training decisions used
+	Marginal  float64    // fraction of training decisions with y = 1
 	// MarginalAsked is the fraction with y = 1 among the training decisions that the
 	// runtime asks a model about: candidates that fit the budget (the others are skipped
 	// without a decision). RANDOM accepts with this probability. NaN in version-1 files.
@@ -95,7 +97,7 @@ func newLR(info Info, theta []float64, vocab *features.Vocab) (*LR, error) {
 // newLRWeights builds a model from its float32 weights (len(w) = info.Features.Size()),
 // which it keeps.
 func newLRWeights(info Info, w []float32, bias float32, vocab *features.Vocab) (*LR, error) {
-	ext, err := features.NewExtractor(info.Features, vocab)
+	ext, err := newExtractor(info.Features, vocab)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func TestFitKnownOptimum(t *testing.T) {
 
 func TestTrainDeterministic(t *testing.T) {
 	train, valid := synth.Inputs(1, 300), synth.Inputs(2, 50)
-	cfg := TrainConfig{Name: method.NameLR, Features: features.Config{Stateful: true, Bits: 16}, Cs: []float64{1, 0.1}, MaxIter: 50}
+	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 16}}, Cs: []float64{1, 0.1}, MaxIter: 50}
 	var files [][]byte
 	for _, w := range []int{1, 3} {
 		cfg.Workers = w
@@ -129,7 +129,7 @@ func TestTrainDeterministic(t *testing.T) {
 
 func trained(t *testing.T, name string) *LR {
 	t.Helper()
-	f := features.Config{Stateful: name == method.NameLR, Bits: 14}
+	f := FeatureSet{Stateful: name == method.NameLR, Edge: features.Config{Bits: 14}}
 	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(m.w, m2.w) || m.bias != m2.bias || m.Info != m2.Info || m2.ext.Vocab().Len() != m.ext.Vocab().Len() || m.ext.Vocab().Len() == 0 {
+	if !slices.Equal(m.w, m2.w) || m.bias != m2.bias || m.Info != m2.Info || m2.ext.vocab.Len() != m.ext.vocab.Len() || m.ext.vocab.Len() == 0 {
 		t.Fatal("round trip changed the model")
 	}
 	ins := synth.Inputs(5, 30)
@@ -188,7 +188,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 // threshold 0.
 func TestThresholdAndVersions(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
-	res, err := Train(train, valid, TrainConfig{Name: method.NameLR, Features: features.Config{Stateful: true, Bits: 14},
+	res, err := Train(train, valid, TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 14}},
 		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func TestThresholdAndVersions(t *testing.T) {
 func TestThresholdCRGap(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
 	grid := []float64{-4, -2, -1, 1, 2, 4}
-	cfg := TrainConfig{Name: method.NameLR, Features: features.Config{Stateful: true, Bits: 14},
+	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 14}},
 		Cs: []float64{1}, MaxIter: 40, Thresholds: grid}
 	free, err := Train(train, valid, cfg)
 	if err != nil {

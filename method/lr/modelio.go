@@ -47,7 +47,7 @@ func (m *LR) MarshalBinary() ([]byte, error) {
 	b.WriteString(m.Info.Name)
 	b.Write(le.AppendUint16(nil, features.Version))
 	f := m.Info.Features
-	b.Write([]byte{b2u(f.Stateful), byte(f.GovEdge), b2u(f.DisconnectedEdge), b2u(f.CrossAll), byte(f.Numeric), f.Bits})
+	b.Write([]byte{b2u(f.Stateful), byte(f.GovEdge), b2u(f.DisconnectedEdge), b2u(f.CrossAll), byte(f.Edge.Numeric), f.Edge.Bits})
 	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.C)))
 	b.Write(le.AppendUint64(nil, uint64(m.Info.Decisions)))
 	b.Write(le.AppendUint64(nil, math.Float64bits(m.Info.Marginal)))
@@ -56,7 +56,7 @@ func (m *LR) MarshalBinary() ([]byte, error) {
 	b.WriteByte(b2u(m.Info.SkipUsed))
 	b.Write(le.AppendUint32(nil, math.Float32bits(m.bias)))
 	var hs []uint64
-	if v := m.ext.Vocab(); v != nil {
+	if v := m.ext.vocab; v != nil {
 		hs = v.Hashes()
 	}
 	b.Write(modelfile.AppendWeights(nil, m.w, hs, modelfile.Float32))
@@ -132,8 +132,8 @@ func header(data []byte) (info Info, bias float32, r *bytes.Reader, err error) {
 	if n, _ := r.Read(fb[:]); n != len(fb) {
 		return fail("short feature configuration")
 	}
-	info.Features = features.Config{Stateful: fb[0] == 1, GovEdge: features.GovEdge(fb[1]), DisconnectedEdge: fb[2] == 1,
-		CrossAll: fb[3] == 1, Numeric: features.Numeric(fb[4]), Bits: fb[5]}
+	info.Features = FeatureSet{Stateful: fb[0] == 1, GovEdge: GovEdge(fb[1]), DisconnectedEdge: fb[2] == 1,
+		CrossAll: fb[3] == 1, Edge: features.Config{Numeric: features.Numeric(fb[4]), Bits: fb[5]}}
 	if err := info.Features.Validate(); err != nil {
 		return fail(err.Error())
 	}

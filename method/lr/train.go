@@ -23,7 +23,7 @@ type TrainConfig struct {
 	// Name is method.NameLR or method.NameAblated; it is stored in the model.
 	Name string
 	// Features is the feature set. Features() and AblatedFeatures() are the defaults.
-	Features features.Config
+	Features FeatureSet
 	// Cs is the grid of inverse regularisation strengths; the one with the best validation
 	// F1 wins (the first on ties). The grid is fitted in ascending order, each fit starting
 	// from the previous solution.
@@ -61,14 +61,14 @@ type TrainConfig struct {
 // Features returns the VA_LR feature set chosen on validation (docs/features.md):
 // the GOVERNOR edge to the child in C, edge features for DISCONNECTED decisions, every
 // stateful feature crossed, numeric features binned, 2^22 buckets.
-func Features() features.Config {
-	return features.Config{Stateful: true, GovEdge: features.GovChild, DisconnectedEdge: true, CrossAll: true,
-		Numeric: features.NumBinned, Bits: 22}
+func Features() FeatureSet {
+	return FeatureSet{Stateful: true, GovEdge: GovChild, DisconnectedEdge: true, CrossAll: true,
+		Edge: features.Config{Numeric: features.NumBinned, Bits: 22}}
 }
 
 // AblatedFeatures returns the ABLATED feature set: Features() without the stateful and
 // interaction features.
-func AblatedFeatures() features.Config {
+func AblatedFeatures() FeatureSet {
 	c := Features()
 	c.Stateful = false
 	return c
@@ -138,7 +138,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 			}
 		}
 	})
-	ext, err := features.NewExtractor(cfg.Features, vocab)
+	ext, err := newExtractor(cfg.Features, vocab)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ const crZ = 1.96
 
 // collect runs the oracle over the inputs and extracts the features of every decision,
 // in input order, with workers goroutines over fixed chunks.
-func collect(ext *features.Extractor, inputs []method.Input, useSkipped bool, workers int) (*examples, int) {
+func collect(ext *extractor, inputs []method.Input, useSkipped bool, workers int) (*examples, int) {
 	const chunk = 512
 	nChunks := (len(inputs) + chunk - 1) / chunk
 	bar := progress.New("oracle decisions", len(inputs))

@@ -9,7 +9,6 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/syntax"
-	"github.com/qsc-nlp/qsc/va"
 )
 
 // tiny reads testdata/tiny.conllu: "The old cat chased a mouse yesterday ." with
@@ -41,16 +40,6 @@ func f2(name string, t uint64, a, b string) feat {
 	return feat{name, mix(mix(key(t), hashString(a)), hashString(b)), 1}
 }
 func num(name string, t uint64, v float32) feat { return feat{name, key(t), v} }
-
-// crossed returns f, (f, dep), (f, type), (f, type, dep).
-func crossed(f feat, typ int, dep string) []feat {
-	ft := mix(mix(f.key, tXType), uint64(typ))
-	return []feat{f,
-		{f.name + "×dep", mix(mix(f.key, tXDep), hashString(dep)), f.val},
-		{f.name + "×type", ft, f.val},
-		{f.name + "×type×dep", mix(mix(ft, tXTypeDep), hashString(dep)), f.val},
-	}
-}
 
 // check compares a vector with the expected features (as multisets of (bucket, value)).
 func check(t *testing.T, cfg Config, got *Vector, want []feat) {
@@ -94,7 +83,7 @@ func check(t *testing.T, cfg Config, got *Vector, want []feat) {
 	t.Errorf("got %d features, want %d", len(g), len(w))
 }
 
-var testCfg = Config{Stateful: true, Bits: 24}
+var testCfg = Config{Bits: 24}
 
 func TestEdgeFeatures(t *testing.T) {
 	s, tree := tiny(t)
@@ -113,6 +102,16 @@ func TestEdgeFeatures(t *testing.T) {
 		f2("s: . chased", tSiblingLemma, ".", "chased"),
 		num("childrenCount_h", tChildrenH, 4), num("childrenCount_e", tChildrenN, 2), num("depth", tDepthN, 2),
 		num("char_len_h", tCharLenH, 6), num("no_words_in_h (index of h)", tIndexH, 4),
+	})
+	// edge cat → The (det): sibling old
+	v.Reset()
+	testCfg.Edge(&x, 1, &v)
+	check(t, testCfg, &v, []feat{
+		f1("dep", tDep, "det"), f1("pos_h", tPosH, "NN"), f1("pos_n", tPosN, "DT"),
+		f1("lemma_n", tLemmaN, "the"), f2("lemma_h_label_e", tLemmaHLabel, "cat", "det"),
+		f1("ds old", tSibling, "old"), f2("s: old cat", tSiblingLemma, "old", "cat"),
+		num("childrenCount_h", tChildrenH, 2), num("depth", tDepthN, 3),
+		num("char_len_h", tCharLenH, 3), num("index of h", tIndexH, 3),
 	})
 	// edge root → chased: the dummy root (lemma is_root, POS root, length 0, index 0)
 	v.Reset()
@@ -207,118 +206,6 @@ func TestLowercase(t *testing.T) {
 	}
 }
 
-// recorder is a Decider that records the features of the first decision and accepts
-// according to a fixed set.
-type recorder struct {
-	ext    *Extractor
-	accept map[int]bool
-	first  *Vector
-	typ    []int
-	check  func(s *va.State, v int)
-}
-
-func (r *recorder) Start(s *va.State)        { r.ext.Start(s) }
-func (r *recorder) Added(s *va.State, v int) { r.ext.Added(s, v) }
-func (r *recorder) Decide(s *va.State, v int) va.Decision {
-	x := r.ext.Features(s, v)
-	if r.first == nil {
-		r.first = &Vector{IDs: slices.Clone(x.IDs), Vals: slices.Clone(x.Vals)}
-	}
-	typ, _ := r.ext.DecisionType(s, v)
-	r.typ = append(r.typ, typ)
-	if r.check != nil {
-		r.check(s, v)
-	}
-	return va.Decision{Accept: r.accept[v]}
-}
-
-// TestExtractorQuery checks that an extractor with Config.Query reads the run's query:
-// its decisions see where each token lies relative to Q, not "no query".
-func TestExtractorQuery(t *testing.T) {
-	s, tree := tiny(t)
-	cfg := testCfg
-	cfg.Query = true
-	ext, err := NewExtractor(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &recorder{ext: ext, check: func(st *va.State, v int) {
-		x := &ScratchOf(st).Sentence
-		if len(x.qrel) == 0 || x.qrel[3] != qIn || x.qrel[tree.Head(3)] != qParent {
-			t.Fatalf("decision on %d: query relations %v, want cat (3) in Q", v, x.qrel)
-		}
-	}}
-	var c va.Compressor
-	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 20}, r); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.typ) == 0 {
-		t.Fatal("no decision")
-	}
-}
-
-func TestDecisionFeatures(t *testing.T) {
-	s, tree := tiny(t)
-	ext, err := NewExtractor(testCfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Q = {cat}, b = 20. The first candidate is "The" (child of cat): CHILD, edge cat → The.
-	r := &recorder{ext: ext, accept: map[int]bool{4: true, 6: true}}
-	var c va.Compressor
-	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 20}, r); err != nil {
-		t.Fatal(err)
-	}
-	want := []feat{
-		{"type=CHILD", mix(key(tType), TypeChild), 1},
-		f1("dep", tDep, "det"), f1("pos_h", tPosH, "NN"), f1("pos_n", tPosN, "DT"),
-		f1("lemma_n", tLemmaN, "the"), f2("lemma_h_label_e", tLemmaHLabel, "cat", "det"),
-		f1("ds old", tSibling, "old"), f2("s: old cat", tSiblingLemma, "old", "cat"),
-		num("childrenCount_h", tChildrenH, 2), num("depth", tDepthN, 3),
-		num("char_len_h", tCharLenH, 3), num("index of h", tIndexH, 3),
-		// stateful: position round(1/8, 1) = 0.1; ℓ(S) = 31 + 7 = 38; ℓ(Q) = 3
-		num("position", tPosition, 0.1), num("cr_goal", tCRGoal, float32(20.0/38)),
-		num("q_as_frac_of_cr", tQFrac, float32(3.0/20)), num("remaining", tRemaining, float32(6.0/20)),
-	}
-	want = append(want, crossed(feat{"l_add", key(tLAdd), 1}, TypeChild, "det")...)
-	for _, h := range []feat{f1("has_already NN", tHasPOS, "NN"), f1("has_already_d det", tHasChild, "det"),
-		f1("has_already_d amod", tHasChild, "amod"), f1("has_already_d_dep nsubj", tHasDep, "nsubj")} {
-		want = append(want, crossed(h, TypeChild, "det")...)
-	}
-	check(t, testCfg, r.first, want)
-	// candidates: The (CHILD), old (CHILD), chased (GOVERNOR), mouse (CHILD of chased, accepted),
-	// a (CHILD of mouse), yesterday (CHILD), . (CHILD)
-	if want := []int{TypeChild, TypeChild, TypeGovernor, TypeChild}; !slices.Equal(r.typ[:4], want) {
-		t.Errorf("types %v, want prefix %v", r.typ, want)
-	}
-
-	// ABLATED: the local features only; a DISCONNECTED decision has type + dep only.
-	abl, _ := NewExtractor(Config{Bits: 24}, nil)
-	r = &recorder{ext: abl}
-	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{6}, Budget: 40}, r); err != nil {
-		t.Fatal(err)
-	}
-	// Q = {mouse}: first candidate "chased" (head of mouse): GOVERNOR, v's incoming edge.
-	check(t, Config{Bits: 24}, r.first, []feat{
-		{"type=GOVERNOR", mix(key(tType), TypeGovernor), 1},
-		f1("dep", tDep, "root"), f1("pos_h", tPosH, "root"), f1("pos_n", tPosN, "VBD"),
-		f1("lemma_n", tLemmaN, "chased"), f2("lemma_h_label_e", tLemmaHLabel, "is_root", "root"),
-		num("childrenCount_h", tChildrenH, 1), num("childrenCount_e", tChildrenN, 4), num("depth", tDepthN, 1),
-	})
-	// all rejected after "chased": the next candidates, e.g. "The", are DISCONNECTED.
-	var disc *Vector
-	r = &recorder{ext: abl, check: func(s *va.State, v int) {
-		if v == 1 {
-			x := abl.Features(s, v)
-			disc = &Vector{IDs: slices.Clone(x.IDs), Vals: slices.Clone(x.Vals)}
-		}
-	}}
-	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{6}, Budget: 40}, r); err != nil {
-		t.Fatal(err)
-	}
-	check(t, Config{Bits: 24}, disc, []feat{{"type=DISCONNECTED", mix(key(tType), TypeDisconnected), 1}, f1("dep", tDep, "det")})
-}
-
 // randomTree returns random heads for n tokens with one root.
 func randomTree(rng *rand.Rand, n int) []int {
 	heads := make([]int, n)
@@ -356,67 +243,27 @@ var (
 	words  = []string{"a", "The", "cat", "ran", "of", "Paris", "big", "."}
 )
 
-// TestHistoryIncremental checks, at every decision of random runs, that the history
-// maintained through Tracker.Added equals the history recomputed from scratch over C,
-// and that the features are the same as those of an extractor that rebuilds the history.
-func TestHistoryIncremental(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	ext, _ := NewExtractor(testCfg, nil)
-	var c va.Compressor
-	for trial := range 300 {
-		n := 1 + rng.IntN(30)
-		s, tree := randomSentence(t, rng, n)
-		q := rng.Perm(n)[:rng.IntN(min(n, 3)+1)]
-		for i := range q {
-			q[i]++
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []Config{{Bits: 0}, {Bits: MaxBits + 1}, {Bits: 10, Numeric: 9}} {
+		if err := c.Validate(); !errors.Is(err, ErrConfig) {
+			t.Errorf("config %+v: %v", c, err)
 		}
-		steps := 0
-		r := &recorder{ext: ext, accept: map[int]bool{}}
-		for v := 1; v <= n; v++ {
-			r.accept[v] = rng.IntN(2) == 0
-		}
-		r.check = func(st *va.State, v int) {
-			steps++
-			sc := st.Scratch.(*Scratch)
-			var fresh History
-			for u := 1; u <= n; u++ {
-				if st.InC(u) {
-					fresh.Add(&sc.Sentence, u)
-				}
-			}
-			got, want := slices.Clone(sc.History.Keys()), slices.Clone(fresh.Keys())
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("trial %d, candidate %d: incremental history %v != recomputed %v", trial, v, got, want)
-			}
-			inc := slices.Clone(ext.Features(st, v).IDs)
-			saved := sc.History
-			sc.History = fresh
-			re := slices.Clone(ext.Features(st, v).IDs)
-			sc.History = saved
-			slices.Sort(inc)
-			slices.Sort(re)
-			if !slices.Equal(inc, re) {
-				t.Fatalf("trial %d, candidate %d: features differ", trial, v)
-			}
-		}
-		b := 1 + rng.IntN(6*n)
-		_, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, r)
-		if err != nil && !errors.Is(err, va.ErrBudgetTooSmall) {
-			t.Fatal(err)
-		}
+	}
+	if err := (Config{Bits: 10}).Validate(); err != nil {
+		t.Error(err)
 	}
 }
 
-func TestConfigValidate(t *testing.T) {
-	for _, c := range []Config{{Bits: 0}, {Bits: MaxBits + 1}, {Bits: 10, GovEdge: 7}, {Bits: 10, Numeric: 9}} {
-		if _, err := NewExtractor(c, nil); err == nil {
-			t.Errorf("config %+v accepted", c)
-		}
+// TestTemplateNumbers pins the template numbers, on which the keys of every model file
+// depend (Version), and the range reserved for the methods' own features.
+func TestTemplateNumbers(t *testing.T) {
+	got := []uint64{tDep, tIsNeg, FirstMethodTemplate, LastMethodTemplate, tBin, tDirPosN, tHeadMarker, tQRelN, tQRelPair}
+	want := []uint64{1, 13, 14, 27, 28, 29, 55, 56, 61}
+	if !slices.Equal(got, want) {
+		t.Errorf("templates %v, want %v", got, want)
 	}
-	if _, err := NewExtractor(Config{Bits: 10}, nil); err != nil {
-		t.Error(err)
+	if BinKey(tChildrenH, 3) != mix(mix(key(tBin), tChildrenH), 3) || LabelKey(hashString("det")) != mix(key(tDep), hashString("det")) {
+		t.Error("BinKey or LabelKey differ from the edge features' keys")
 	}
 }
 
@@ -424,8 +271,18 @@ func TestSentenceMismatch(t *testing.T) {
 	s, _ := tiny(t)
 	tree, _ := syntax.NewTree([]int{0, 1})
 	var x Sentence
+	good, _ := syntax.NewTree(s.Heads())
+	if err := x.Reset(s, good, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := x.Reset(s, tree, nil); err == nil {
 		t.Error("sentence of 8 tokens accepted with a tree of 2")
+	}
+	// The sentence before the failed Reset is forgotten.
+	var v Vector
+	testCfg.Edge(&x, 1, &v)
+	if x.Tree() != nil || v.Len() != 0 {
+		t.Errorf("after a failed Reset: tree %v, %d features", x.Tree(), v.Len())
 	}
 }
 

@@ -1,0 +1,126 @@
+package features
+
+import "github.com/qsc-nlp/qsc/syntax"
+
+// conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
+// hash rel.
+func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
+	if !x.conj {
+		x.conjoined()
+	}
+	t := x.tree
+	dir, dist := uint64(0), n-h
+	if n < h {
+		dir, dist = 1, h-n
+	}
+	e.add(mix(mix(mix(key(tDirPosN), rel), dir), x.pos[n]), 1)
+	e.add(mix(mix(mix(key(tPosPair), x.pos[h]), x.pos[n]), rel), 1)
+	e.add(mix(mix(mix(key(tDist), rel), dir), uint64(binCount(dist))), 1)
+	e.add(mix(mix(key(tGrandLabel), rel), x.rel[h]), 1)
+	e.add(mix(mix(key(tPositionN), rel), uint64(BinFrac(float64(n)/float64(t.N())))), 1)
+	e.add(mix(mix(key(tWordNLabel), rel), x.word[n]), 1)
+	e.add(mix(mix(key(tMarkerN), rel), x.marker[n]), 1)
+	punct := uint64(0)
+	if x.punct[n] {
+		punct = 1
+	}
+	e.add(mix(mix(key(tPunctN), rel), punct), 1)
+	e.add(mix(mix(key(tLenS), rel), uint64(binCount(t.N()/3))), 1)
+	e.add(mix(mix(key(tChildrenNLabel), rel), uint64(binCount(t.NumChildren(n)))), 1)
+	e.add(mix(mix(key(tDepthLabel), rel), uint64(binCount(t.Depth(n)))), 1)
+	var prevPOS, nextPOS, prevWord, nextWord uint64
+	if n > 1 {
+		prevPOS, prevWord = x.pos[n-1], x.word[n-1]
+	}
+	if n < t.N() {
+		nextPOS, nextWord = x.pos[n+1], x.word[n+1]
+	}
+	e.add(mix(mix(key(tPrevPOS), rel), prevPOS), 1)
+	e.add(mix(mix(key(tNextPOS), rel), nextPOS), 1)
+	e.add(mix(mix(key(tBilex), x.lemma[h]), x.word[n]), 1)
+	e.add(mix(mix(key(tSubSize), rel), uint64(binCount(x.sub[n]))), 1)
+	e.add(mix(mix(key(tSubFrac), rel), uint64(BinFrac(float64(x.subLen[n])/float64(x.lenS+1)))), 1)
+	e.add(mix(mix(key(tPrevWord), rel), prevWord), 1)
+	e.add(mix(mix(key(tNextWord), rel), nextWord), 1)
+	e.add(mix(mix(mix(key(tPOSTri), rel), prevPOS), x.pos[n]), 1)
+	e.add(mix(mix(mix(key(tOwnLabel), rel), x.rel[n]), x.pos[n]), 1)
+	e.add(mix(mix(mix(key(tRealHead), rel), x.pos[t.Head(n)]), x.rel[n]), 1)
+	e.add(mix(mix(mix(key(tHeadDir), rel), x.pos[h]), dir), 1)
+	var first, last uint64
+	if k := t.Children(n); len(k) > 0 {
+		first, last = x.rel[k[0]], x.rel[k[len(k)-1]]
+	}
+	e.add(mix(mix(key(tLeftChild), rel), first), 1)
+	e.add(mix(mix(key(tRightChild), rel), last), 1)
+	e.add(mix(mix(key(tPrevSib), rel), x.prevSib[n]), 1)
+	e.add(mix(mix(key(tNextSib), rel), x.nextSib[n]), 1)
+	e.add(mix(mix(key(tHeadMarker), rel), x.marker[h]), 1)
+}
+
+// Relations that the conjoined features read.
+const (
+	relCase  = 1 // case or mark, with any subtype
+	relPunct = 2 // punct, with any subtype
+)
+
+// relCat returns relCase, relPunct or 0 for a relation.
+func relCat(rel string) uint8 {
+	switch syntax.Universal(rel) {
+	case "case", "mark":
+		return relCase
+	case "punct":
+		return relPunct
+	}
+	return 0
+}
+
+// conjoined computes what the conjoined features read beyond the tokens' values (see the
+// fields of Sentence), in time linear in the sentence.
+func (x *Sentence) conjoined() {
+	tree := x.tree
+	n := tree.N()
+	x.conj = true
+	x.marker = resize(x.marker, n+1)
+	x.punct = resize(x.punct, n+1)
+	x.sub = resize(x.sub, n+1)
+	x.subLen = resize(x.subLen, n+1)
+	x.prevSib = resize(x.prevSib, n+1)
+	x.nextSib = resize(x.nextSib, n+1)
+	clear(x.marker)
+	clear(x.punct)
+	clear(x.prevSib)
+	clear(x.nextSib)
+	for v := 1; v <= n; v++ {
+		h := tree.Head(v)
+		switch relCat(x.sent.Tokens[v-1].Rel) {
+		case relCase:
+			if x.marker[h] == 0 {
+				x.marker[h] = x.word[v]
+			}
+		case relPunct:
+			x.punct[h] = true
+		}
+	}
+	x.queue = append(x.queue[:0], 0)
+	for i := 0; i < len(x.queue); i++ {
+		kids := tree.Children(int(x.queue[i]))
+		for j, c := range kids {
+			if j > 0 {
+				x.prevSib[c] = x.rel[kids[j-1]]
+			}
+			if j+1 < len(kids) {
+				x.nextSib[c] = x.rel[kids[j+1]]
+			}
+		}
+		x.queue = append(x.queue, kids...)
+	}
+	for v := range x.sub {
+		x.sub[v], x.subLen[v] = 1, x.lens[v]+1
+	}
+	for i := len(x.queue) - 1; i > 0; i-- {
+		v := int(x.queue[i])
+		h := tree.Head(v)
+		x.sub[h] += x.sub[v]
+		x.subLen[h] += x.subLen[v]
+	}
+}

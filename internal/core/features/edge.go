@@ -1,0 +1,236 @@
+package features
+
+import (
+	"math"
+	"slices"
+)
+
+// labelNeg is the hash of the label that the edge feature is_neg tests.
+var labelNeg = hashString("neg")
+
+// emitter appends features to a Vector, reducing keys to buckets. With w set it adds
+// their products with w to z instead, in the order Vector.Dot would (so to the same
+// float32), and sib, when set, holds the weights of the sibling features of the head being
+// scored (EdgeScores).
+//
+// With w set, add defers the products: it queues each bucket and value, and flush adds
+// them to z in order. The weight loads of a whole arc are then independent of one another
+// and of the hashing, so the processor overlaps their cache misses (the weight tables are
+// megabytes); the sum is the same float32.
+type emitter struct {
+	x     *Vector
+	shift uint8
+	num   Numeric
+	w     []float32
+	z     float32
+	sib   []float32
+	q     *pending // the deferred products, with w set
+}
+
+// pending is the emitter's queue of deferred products: EdgeScores holds one, so that the
+// emitters that build vectors carry none.
+type pending struct {
+	n    int
+	ids  [pendingCap]uint32
+	vals [pendingCap]float32
+}
+
+// pendingCap is the emitter's queue of deferred products; a fuller queue is flushed.
+const pendingCap = 128
+
+// sibID marks a queued value that is already a product (a sibling feature's weight).
+const sibID = ^uint32(0)
+
+func (e *emitter) add(k uint64, v float32) {
+	if e.w != nil {
+		e.queue(uint32(k>>e.shift), v)
+		return
+	}
+	e.x.IDs = append(e.x.IDs, uint32(k>>e.shift))
+	e.x.Vals = append(e.x.Vals, v)
+}
+
+// queue defers z += w[id]·v (z += v for sibID) to flush.
+func (e *emitter) queue(id uint32, v float32) {
+	q := e.q
+	if q.n == pendingCap {
+		e.flush()
+	}
+	q.ids[q.n], q.vals[q.n] = id, v
+	q.n++
+}
+
+// flush adds the queued products to z in the order they were queued.
+func (e *emitter) flush() {
+	z, w, q := e.z, e.w, e.q
+	for i, id := range q.ids[:q.n] {
+		if id == sibID {
+			z += q.vals[i]
+		} else {
+			z += w[id] * q.vals[i]
+		}
+	}
+	e.z, q.n = z, 0
+}
+
+// numeric emits numeric feature t with value v, raw and/or as bin b.
+func (e *emitter) numeric(t uint64, v float64, b int) {
+	if e.num != NumBinned {
+		if v != 0 {
+			e.add(key(t), float32(v))
+		}
+	}
+	if e.num != NumRaw {
+		e.add(BinKey(t, b), 1)
+	}
+}
+
+// binCount bins a count or index.
+func binCount(v int) int {
+	switch {
+	case v <= 4:
+		return v
+	case v <= 7:
+		return 5
+	case v <= 12:
+		return 6
+	case v <= 20:
+		return 7
+	case v <= 35:
+		return 8
+	}
+	return 9
+}
+
+// BinFrac returns the bin of a fraction f: tenths, from 0 to 20 (f is clamped to [0, 2]).
+func BinFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
+
+// edge appends the edge features (§3.1) of the edge head(n) → n.
+func (c *Config) edge(e *emitter, x *Sentence, n int) {
+	c.arc(e, x, x.tree.Head(n), n, x.rel[n])
+}
+
+// arc appends the edge features (§3.1) of an arc h → n with label hash rel. The
+// siblings of n are the children of h in the parse other than n; the child counts and
+// the depth of n are those of the parse.
+func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
+	t := x.tree
+	e.add(mix(key(tDep), rel), 1)
+	e.add(mix(key(tPosH), x.pos[h]), 1)
+	e.add(mix(key(tPosN), x.pos[n]), 1)
+	e.add(mix(key(tLemmaN), x.lemma[n]), 1)
+	e.add(mix(mix(key(tLemmaHLabel), x.lemma[h]), rel), 1)
+	if rel == labelNeg {
+		e.add(key(tIsNeg), 1)
+	}
+	for i, s := range t.Children(h) {
+		if int(s) == n {
+			continue
+		}
+		if e.sib != nil { // their products with w, which are the weights (value 1)
+			e.queue(sibID, e.sib[2*i])
+			e.queue(sibID, e.sib[2*i+1])
+			continue
+		}
+		a, b := siblingKeys(x, h, int(s))
+		e.add(a, 1)
+		e.add(b, 1)
+	}
+	nh := t.NumChildren(h)
+	e.numeric(tChildrenH, float64(nh), binCount(nh))
+	nn := t.NumChildren(n)
+	e.numeric(tChildrenN, float64(nn), binCount(nn))
+	d := t.Depth(n)
+	e.numeric(tDepthN, float64(d), binCount(d))
+	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
+	e.numeric(tIndexH, float64(h), binCount(h))
+	if c.Conjoined {
+		conjoin(e, x, h, n, rel)
+	}
+	if c.Query {
+		queryFeatures(e, x, h, n, rel)
+	}
+}
+
+// siblingKeys returns the keys of the two sibling features that child s of h gives the
+// arcs from h to its other children: its word, and its word with h's lemma.
+func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
+	w := x.word[s]
+	return mix(key(tSibling), w), mix(mix(key(tSiblingLemma), w), x.lemma[h])
+}
+
+// EdgeScores sets edge[n-1] to Edge(x, n)·w and root[n-1] to Arc(x, 0, n, RootLabel)·w
+// (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
+// them, to the bit, without building them: the products are added in the same order, and
+// the weights of each child's sibling features are looked up once per head instead of once
+// per other child of the head. sib is scratch memory, returned for the next call. edge and
+// root must have room for N entries; w must have Size() entries.
+func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
+	t := x.tree
+	if t == nil {
+		return sib
+	}
+	var q pending
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric, w: w, q: &q}
+	for h := 0; h <= t.N(); h++ {
+		kids := t.Children(h)
+		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
+		for i, s := range kids {
+			a, b := siblingKeys(x, h, int(s))
+			sib[2*i], sib[2*i+1] = w[uint32(a>>e.shift)], w[uint32(b>>e.shift)]
+		}
+		e.sib = sib
+		for _, n := range kids {
+			e.z = 0
+			c.arc(&e, x, h, int(n), x.rel[n])
+			e.flush()
+			edge[n-1] = float64(e.z)
+		}
+		if h == 0 { // the arcs ROOT → n of the tokens whose head is not the root
+			for n := 1; n <= t.N(); n++ {
+				root[n-1] = 0
+				if t.Head(n) != 0 {
+					e.z = 0
+					c.arc(&e, x, 0, n, rootLabel)
+					e.flush()
+					root[n-1] = float64(e.z)
+				}
+			}
+		}
+	}
+	return sib
+}
+
+// Edge appends to out the edge features of the edge head(n) → n of the sentence x, for
+// 1 ≤ n ≤ N (no-op otherwise). The features do not depend on c's stateful options.
+func (c *Config) Edge(x *Sentence, n int, out *Vector) {
+	if x.tree == nil || n < 1 || n > x.tree.N() {
+		return
+	}
+	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
+	c.edge(&e, x, n)
+}
+
+// RootLabel is the label of the arcs ROOT → n that the ILP baseline adds from the root to
+// every token (Filippova & Altun 2013, as the authors' filippova_tree_transform does).
+const RootLabel = "ROOT"
+
+var rootLabel = hashString(RootLabel)
+
+// Arc appends to out the edge features of an arc h → n with label rel, which need not be
+// an edge of the parse: the ILP baseline scores the parse edges and the added arcs
+// ROOT → n (h = 0, rel = RootLabel). As for the authors' code, the siblings of n are the
+// children of h in the parse other than n, and the child counts and the depth of n are
+// those of the parse. Arc(x, head(n), n, label of n, out) appends what Edge(x, n, out)
+// does. It is a no-op unless 0 ≤ h ≤ N, 1 ≤ n ≤ N and h ≠ n.
+func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
+	if x.tree == nil || n < 1 || n > x.tree.N() || h < 0 || h > x.tree.N() || h == n {
+		return
+	}
+	r := rootLabel
+	if rel != RootLabel {
+		r = hashString(rel)
+	}
+	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
+	c.arc(&e, x, h, n, r)
+}

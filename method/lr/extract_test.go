@@ -1,0 +1,348 @@
+package lr
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/va"
+)
+
+// tiny reads testdata/tiny.conllu: "The old cat chased a mouse yesterday ." with
+// The ←det– cat, old ←amod– cat, cat ←nsubj– chased (root), a ←det– mouse,
+// mouse ←obj– chased, yesterday ←obl:tmod– chased, . ←punct– chased.
+func tiny(t *testing.T) (*syntax.Sentence, *syntax.Tree) {
+	t.Helper()
+	ss, err := conllu.ReadAll("testdata/tiny.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := syntax.FromCoNLLU(ss[0])
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree
+}
+
+// hash is the hash of a word, tag or label as the features read it.
+func hash(s string) uint64 { return hashing.Fmix(hashing.String(s)) }
+
+// feat is a feature written out by hand: a key and a value.
+type feat struct {
+	name string
+	key  uint64
+	val  float32
+}
+
+func f1(name string, t uint64, a string) feat {
+	return feat{name, features.Mix(features.Key(t), hash(a)), 1}
+}
+func num(name string, t uint64, v float32) feat { return feat{name, features.Key(t), v} }
+
+// crossed returns f, (f, dep), (f, type), (f, type, dep).
+func crossed(f feat, typ int, dep string) []feat {
+	ft := features.Mix(features.Mix(f.key, tXType), uint64(typ))
+	return []feat{f,
+		{f.name + "×dep", features.Mix(features.Mix(f.key, tXDep), hash(dep)), f.val},
+		{f.name + "×type", ft, f.val},
+		{f.name + "×type×dep", features.Mix(features.Mix(ft, tXTypeDep), hash(dep)), f.val},
+	}
+}
+
+// check compares a vector with the expected features, the hand-written ones and those of
+// edge (the edge layer's, checked by hand in package features), as multisets of (bucket,
+// value).
+func check(t *testing.T, cfg FeatureSet, got *features.Vector, edge *features.Vector, want []feat) {
+	t.Helper()
+	type pair struct {
+		id  uint32
+		val float32
+	}
+	var g, w []pair
+	for i, id := range got.IDs {
+		g = append(g, pair{id, got.Vals[i]})
+	}
+	names := map[pair]string{}
+	for _, f := range want {
+		p := pair{cfg.Edge.Bucket(f.key), f.val}
+		w = append(w, p)
+		names[p] = f.name
+	}
+	if edge != nil {
+		for i, id := range edge.IDs {
+			p := pair{id, edge.Vals[i]}
+			w = append(w, p)
+			names[p] = "edge feature"
+		}
+	}
+	cmp := func(a, b pair) int {
+		if a.id != b.id {
+			return int(a.id) - int(b.id)
+		}
+		switch {
+		case a.val < b.val:
+			return -1
+		case a.val > b.val:
+			return 1
+		}
+		return 0
+	}
+	slices.SortFunc(g, cmp)
+	slices.SortFunc(w, cmp)
+	if slices.Equal(g, w) {
+		return
+	}
+	for _, p := range w {
+		if !slices.Contains(g, p) {
+			t.Errorf("missing feature %s = %v", names[p], p.val)
+		}
+	}
+	t.Errorf("got %d features, want %d", len(g), len(w))
+}
+
+var testCfg = FeatureSet{Stateful: true, Edge: features.Config{Bits: 24}}
+
+// edgeOf returns the edge features of head(n) → n under cfg.
+func edgeOf(t *testing.T, cfg FeatureSet, s *syntax.Sentence, tree *syntax.Tree, n int) *features.Vector {
+	t.Helper()
+	var x features.Sentence
+	if err := x.Reset(s, tree, nil); err != nil {
+		t.Fatal(err)
+	}
+	var v features.Vector
+	cfg.Edge.Edge(&x, n, &v)
+	return &v
+}
+
+// recorder is a Decider that records the features of the first decision and accepts
+// according to a fixed set.
+type recorder struct {
+	ext    *extractor
+	accept map[int]bool
+	first  *features.Vector
+	typ    []int
+	check  func(s *va.State, v int)
+}
+
+func (r *recorder) Start(s *va.State)        { r.ext.Start(s) }
+func (r *recorder) Added(s *va.State, v int) { r.ext.Added(s, v) }
+func (r *recorder) Decide(s *va.State, v int) va.Decision {
+	x := r.ext.Features(s, v)
+	if r.first == nil {
+		r.first = &features.Vector{IDs: slices.Clone(x.IDs), Vals: slices.Clone(x.Vals)}
+	}
+	typ, _ := r.ext.decisionType(s, v)
+	r.typ = append(r.typ, typ)
+	if r.check != nil {
+		r.check(s, v)
+	}
+	return va.Decision{Accept: r.accept[v]}
+}
+
+// TestExtractorQuery checks that an extractor with Edge.Query reads the run's query: at
+// every decision, the edge features of every token are those of the sentence with Q set,
+// not those without a query.
+func TestExtractorQuery(t *testing.T) {
+	s, tree := tiny(t)
+	cfg := testCfg
+	cfg.Edge.Query = true
+	ext, err := newExtractor(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var with, without features.Sentence
+	if err := with.Reset(s, tree, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := without.Reset(s, tree, nil); err != nil {
+		t.Fatal(err)
+	}
+	with.SetQuery([]int{3})
+	edges := func(x *features.Sentence) []uint32 {
+		var v features.Vector
+		for n := 1; n <= tree.N(); n++ {
+			cfg.Edge.Edge(x, n, &v)
+		}
+		return v.IDs
+	}
+	want, none := edges(&with), edges(&without)
+	if slices.Equal(want, none) {
+		t.Fatal("the query features do not depend on the query")
+	}
+	r := &recorder{ext: ext, check: func(st *va.State, v int) {
+		if got := edges(&scratchOf(st).sentence); !slices.Equal(got, want) {
+			t.Fatalf("decision on %d: the edge features are not those with cat (3) in Q", v)
+		}
+	}}
+	var c va.Compressor
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 20}, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.typ) == 0 {
+		t.Fatal("no decision")
+	}
+}
+
+func TestDecisionFeatures(t *testing.T) {
+	s, tree := tiny(t)
+	ext, err := newExtractor(testCfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Q = {cat}, b = 20. The first candidate is "The" (child of cat): CHILD, edge cat → The.
+	r := &recorder{ext: ext, accept: map[int]bool{4: true, 6: true}}
+	var c va.Compressor
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 20}, r); err != nil {
+		t.Fatal(err)
+	}
+	want := []feat{
+		{"type=CHILD", features.Mix(features.Key(tType), typeChild), 1},
+		// stateful: position round(1/8, 1) = 0.1; ℓ(S) = 31 + 7 = 38; ℓ(Q) = 3
+		num("position", tPosition, 0.1), num("cr_goal", tCRGoal, float32(20.0/38)),
+		num("q_as_frac_of_cr", tQFrac, float32(3.0/20)), num("remaining", tRemaining, float32(6.0/20)),
+	}
+	want = append(want, crossed(feat{"l_add", features.Key(tLAdd), 1}, typeChild, "det")...)
+	for _, h := range []feat{f1("has_already NN", tHasPOS, "NN"), f1("has_already_d det", tHasChild, "det"),
+		f1("has_already_d amod", tHasChild, "amod"), f1("has_already_d_dep nsubj", tHasDep, "nsubj")} {
+		want = append(want, crossed(h, typeChild, "det")...)
+	}
+	check(t, testCfg, r.first, edgeOf(t, testCfg, s, tree, 1), want)
+	// candidates: The (CHILD), old (CHILD), chased (GOVERNOR), mouse (CHILD of chased, accepted),
+	// a (CHILD of mouse), yesterday (CHILD), . (CHILD)
+	if want := []int{typeChild, typeChild, typeGovernor, typeChild}; !slices.Equal(r.typ[:4], want) {
+		t.Errorf("types %v, want prefix %v", r.typ, want)
+	}
+
+	// ABLATED: the local features only; a DISCONNECTED decision has type + dep only.
+	ablCfg := FeatureSet{Edge: features.Config{Bits: 24}}
+	abl, _ := newExtractor(ablCfg, nil)
+	r = &recorder{ext: abl}
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{6}, Budget: 40}, r); err != nil {
+		t.Fatal(err)
+	}
+	// Q = {mouse}: first candidate "chased" (head of mouse): GOVERNOR, v's incoming edge.
+	check(t, ablCfg, r.first, edgeOf(t, ablCfg, s, tree, 4), []feat{
+		{"type=GOVERNOR", features.Mix(features.Key(tType), typeGovernor), 1},
+	})
+	// all rejected after "chased": the next candidates, e.g. "The", are DISCONNECTED.
+	var disc *features.Vector
+	r = &recorder{ext: abl, check: func(s *va.State, v int) {
+		if v == 1 {
+			x := abl.Features(s, v)
+			disc = &features.Vector{IDs: slices.Clone(x.IDs), Vals: slices.Clone(x.Vals)}
+		}
+	}}
+	if _, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: []int{6}, Budget: 40}, r); err != nil {
+		t.Fatal(err)
+	}
+	check(t, ablCfg, disc, nil, []feat{{"type=DISCONNECTED", features.Mix(features.Key(tType), typeDisconnected), 1},
+		{"dep", features.LabelKey(hash("det")), 1}})
+}
+
+// randomSentence returns a sentence of n tokens with random words, tags, relations and
+// tree.
+func randomSentence(t *testing.T, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
+	t.Helper()
+	heads := synth.Heads(rng, n)
+	s := &syntax.Sentence{}
+	for _, h := range heads {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
+			Head: h, Rel: labels[rng.IntN(len(labels))]})
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree
+}
+
+var (
+	tags   = []string{"NN", "NNS", "VB", "DT", "JJ", "IN", "."}
+	labels = []string{"nsubj", "obj", "det", "amod", "case", "nmod", "punct", "root"}
+	words  = []string{"a", "The", "cat", "ran", "of", "Paris", "big", "."}
+)
+
+// TestHistoryIncremental checks, at every decision of random runs, that the history
+// maintained through Tracker.Added equals the history recomputed from scratch over C,
+// and that the features are the same as those of an extractor that rebuilds the history.
+func TestHistoryIncremental(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ext, _ := newExtractor(testCfg, nil)
+	var c va.Compressor
+	for trial := range 300 {
+		n := 1 + rng.IntN(30)
+		s, tree := randomSentence(t, rng, n)
+		q := rng.Perm(n)[:rng.IntN(min(n, 3)+1)]
+		for i := range q {
+			q[i]++
+		}
+		steps := 0
+		r := &recorder{ext: ext, accept: map[int]bool{}}
+		for v := 1; v <= n; v++ {
+			r.accept[v] = rng.IntN(2) == 0
+		}
+		r.check = func(st *va.State, v int) {
+			steps++
+			sc := st.Scratch.(*scratch)
+			var fresh history
+			for u := 1; u <= n; u++ {
+				if st.InC(u) {
+					fresh.add(&sc.sentence, u)
+				}
+			}
+			got, want := slices.Clone(sc.history.keys), slices.Clone(fresh.keys)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d, candidate %d: incremental history %v != recomputed %v", trial, v, got, want)
+			}
+			inc := slices.Clone(ext.Features(st, v).IDs)
+			saved := sc.history
+			sc.history = fresh
+			re := slices.Clone(ext.Features(st, v).IDs)
+			sc.history = saved
+			slices.Sort(inc)
+			slices.Sort(re)
+			if !slices.Equal(inc, re) {
+				t.Fatalf("trial %d, candidate %d: features differ", trial, v)
+			}
+		}
+		b := 1 + rng.IntN(6*n)
+		_, err := c.Run(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, r)
+		if err != nil && !errors.Is(err, va.ErrBudgetTooSmall) {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFeatureSetValidate(t *testing.T) {
+	for _, c := range []FeatureSet{{Edge: features.Config{Bits: 0}}, {Edge: features.Config{Bits: features.MaxBits + 1}},
+		{GovEdge: 7, Edge: features.Config{Bits: 10}}, {Edge: features.Config{Bits: 10, Numeric: 9}}} {
+		if _, err := newExtractor(c, nil); !errors.Is(err, features.ErrConfig) {
+			t.Errorf("config %+v: %v", c, err)
+		}
+	}
+	if _, err := newExtractor(FeatureSet{Edge: features.Config{Bits: 10}}, nil); err != nil {
+		t.Error(err)
+	}
+	want := "stateful=true gov=child disconnected-edge=true cross-all=true numeric=binned bits=22"
+	if got := Features().String(); got != want {
+		t.Errorf("Features() = %q, want %q", got, want)
+	}
+}
+
+// TestDecisionTemplates checks that the decision features use the templates that package
+// features reserves for them, with the numbers the model files were trained with.
+func TestDecisionTemplates(t *testing.T) {
+	got := []uint64{tType, tXTypeDep, features.FirstMethodTemplate, features.LastMethodTemplate}
+	if want := []uint64{14, 27, 14, 27}; !slices.Equal(got, want) {
+		t.Errorf("templates %d to %d, reserved %d to %d; want 14 to 27", got[0], got[1], got[2], got[3])
+	}
+}
