@@ -212,3 +212,6 @@ func latencySamples(m method.Method, dec method.Decoding, inputs []method.Input,
 	bar.Done()
 	return ds, nil
 }
+
+// Micros formats d in microseconds with one decimal, as the latency tables print it.
+func Micros(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/1e3) }
