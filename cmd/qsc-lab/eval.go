@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -9,13 +8,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
+	"github.com/qsc-nlp/qsc/internal/lab/evalflags"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/internal/lab/report"
@@ -28,8 +27,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "eval", summary: "evaluate the compression methods on the test tuples (F1, CR, latency) as Markdown and JSON", run: runEval})
-	register(&command{name: "bench", summary: "measure compression latency, pre-parsed and with tagging and parsing, in one run", run: runBench})
+	prog.Register(&cli.Command{Name: "eval", Summary: "evaluate the compression methods on the test tuples (F1, CR, latency) as Markdown and JSON", Run: runEval})
 }
 
 // paperF1 returns the paper's F1 for a method, printed beside ours: Table 2's (package
@@ -50,77 +48,6 @@ func paperF1(name string) string {
 	return "—"
 }
 
-// evalEnv holds what eval and bench share: data, cache, pipeline and method files.
-type evalEnv struct {
-	data, cache  *string
-	files        map[string]*string // method name → model file flag
-	solver       *string            // ILP solver backend
-	seed         *uint64
-	mf           *modelFlags
-	pipe         *pipeline.Pipeline
-	dataDir, dir string
-}
-
-func addEvalFlags(fs *flag.FlagSet) *evalEnv {
-	e := &evalEnv{
-		data:   fs.String("data", "", "data directory (default: ../shared/data beside the repository, or $QSC_DATA)"),
-		cache:  fs.String("cache", "", "parse cache directory (default: $QSC_CACHE or the user cache directory)"),
-		seed:   fs.Uint64("seed", 1, "seed of the test queries, the random method and the latency samples"),
-		files:  map[string]*string{},
-		solver: fs.String("ilp-solver", ilp.DP, "solver of the ILP methods: "+strings.Join(ilp.Backends(), " or ")+" (glpk only in a build with -tags glpk)"),
-	}
-	seen := map[string]bool{}
-	for _, m := range method.All() {
-		if m.File == "" || seen[m.File] {
-			continue
-		}
-		seen[m.File] = true
-		e.files[m.File] = fs.String(m.Name, "", m.Name+" model file (default: the embedded "+m.File+")")
-	}
-	return e
-}
-
-func (e *evalEnv) setup() error {
-	if e.dataDir = *e.data; e.dataDir == "" {
-		if e.dataDir = shared.DataDir(); e.dataDir == "" {
-			return usagef("no data directory: pass --data DIR or set QSC_DATA")
-		}
-	}
-	if e.dir = *e.cache; e.dir == "" {
-		d, err := parsecache.Dir()
-		if err != nil {
-			return err
-		}
-		e.dir = d
-	}
-	var err error
-	e.pipe, err = e.mf.pipeline()
-	return err
-}
-
-// method opens a method by name from the embedded files or the flags' files.
-func (e *evalEnv) method(name string) (method.Method, error) {
-	ent, err := method.Lookup(name)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	var data []byte
-	if p := e.files[ent.File]; p != nil && *p != "" {
-		if data, err = os.ReadFile(*p); err != nil {
-			return nil, fmt.Errorf("method %s: %w", name, err)
-		}
-	}
-	m, err := method.Open(name, data, *e.seed)
-	if im, ok := m.(*ilp.Model); ok && err == nil && *e.solver != "" {
-		return im.WithBackend(*e.solver)
-	}
-	return m, err
-}
-
-func (e *evalEnv) test(v parsecache.Variant) (*evaluate.Test, error) {
-	return evaluate.LoadTest(context.Background(), e.dataDir, e.dir, e.pipe, v, *e.seed)
-}
-
 // evalReport is the JSON output of qsc eval.
 type evalReport struct {
 	Date    string         `json:"date"`
@@ -131,15 +58,14 @@ type evalReport struct {
 }
 
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "", stderr)
-	env := addEvalFlags(fs)
-	env.mf = addModelFlags(fs)
+	fs := prog.Flags("eval", "", stderr)
+	env := evalflags.Add(fs)
 	methodList := fs.String("methods", "window,lr,ablated,random,oracle,ilp,ilp-unconstrained", "comma-separated methods to evaluate")
 	samples := fs.Int("samples", 20000, "latency samples per method and tag set (0: no latency)")
 	out := fs.String("out", "", "directory to write eval.md and eval.json (default: only print the Markdown)")
 	sf := addSnippetFlags(fs)
 	all := fs.Bool("all", false, "every method, SLOR, and the paper's Table 2, compression-ratio table, significance and Figure 3 (table2.md/.json, figure3.svg/.png) in --out (default docs/results); builds the language model first if needed")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *all {
@@ -149,9 +75,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
-	if err := env.setup(); err != nil {
+	if err := env.Setup(); err != nil {
 		return err
 	}
 	if *sf.snippets || *sf.ood {
@@ -168,7 +94,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var ms []method.Method
 	for _, name := range strings.Split(*methodList, ",") {
-		m, err := env.method(strings.TrimSpace(name))
+		m, err := env.Method(strings.TrimSpace(name))
 		if err != nil {
 			return err
 		}
@@ -182,9 +108,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var table2 report.Input
-	rep := evalReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.seed, Samples: *samples}
+	rep := evalReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.Seed, Samples: *samples}
 	for _, v := range []parsecache.Variant{parsecache.Given, parsecache.Tagged} {
-		t, err := env.test(v)
+		t, err := env.Test(v)
 		if err != nil {
 			return err
 		}
@@ -200,7 +126,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			rep.GoldCR, _ = metrics.Mean(crs)
 		}
 		for _, m := range ms {
-			row, err := evaluate.Score(m, t, *samples, *env.seed)
+			row, err := evaluate.Score(m, t, *samples, *env.Seed)
 			if err != nil {
 				return err
 			}
@@ -241,9 +167,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if slorLM != nil {
-		table2.GoldCR, table2.Seed = rep.GoldCR, *env.seed
+		table2.GoldCR, table2.Seed = rep.GoldCR, *env.Seed
 		table2.Note = fmt.Sprintf("Test split, %d tuples (suspect sentences left out), seed %d; the corpus's own XPOS, trees from qsc's parser; ILP solved by %s; latency: %d pre-parsed compressions sampled with replacement per method, one at a time, on this machine (%s).",
-			len(table2.Methods[0].F1), *env.seed, strings.ToUpper(*env.solver), *samples, rep.Date)
+			len(table2.Methods[0].F1), *env.Seed, strings.ToUpper(*env.Solver), *samples, rep.Date)
 		if _, err := report.Write(*out, table2); err != nil {
 			return err
 		}
@@ -254,17 +180,17 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 
 // evalLM loads the language model for SLOR, building it first (qsc train lm) when the
 // cache lacks it.
-func evalLM(env *evalEnv, stderr io.Writer) (*lm.Model, error) {
-	m, _, err := loadEvalLM(env.dataDir, env.dir, *env.seed)
+func evalLM(env *evalflags.Env, stderr io.Writer) (*lm.Model, error) {
+	m, _, err := loadEvalLM(env.DataDir, env.CacheDir, *env.Seed)
 	if err == nil {
 		return m, nil
 	}
 	fmt.Fprintf(stderr, "%v\nbuilding it now\n", err)
-	if err := runTrainLM([]string{"--cache", env.dir, "--seed", strconv.FormatUint(*env.seed, 10),
-		"--train", filepath.Join(env.dataDir, shared.GoogleTrain)}, io.Discard, stderr); err != nil {
+	if err := runTrainLM([]string{"--cache", env.CacheDir, "--seed", strconv.FormatUint(*env.Seed, 10),
+		"--train", filepath.Join(env.DataDir, shared.GoogleTrain)}, io.Discard, stderr); err != nil {
 		return nil, err
 	}
-	m, _, err = loadEvalLM(env.dataDir, env.dir, *env.seed)
+	m, _, err = loadEvalLM(env.DataDir, env.CacheDir, *env.Seed)
 	return m, err
 }
 
@@ -295,7 +221,7 @@ func writeEvalMD(w io.Writer, rep *evalReport) {
 		lat := "—"
 		med, p99 := "—", "—"
 		if r.Latency.N > 0 {
-			lat, med, p99 = us(r.Latency.GeoMean), us(r.Latency.Median), us(r.Latency.P99)
+			lat, med, p99 = evaluate.Micros(r.Latency.GeoMean), evaluate.Micros(r.Latency.Median), evaluate.Micros(r.Latency.P99)
 		}
 		fmt.Fprintf(w, "| %s | %s | %d | %.4f | %s | %.3f | %+.3f | %s | %s | %s |\n", r.Method, r.Tags, r.N, r.F1,
 			paperF1(r.Method), r.CR, r.CR-rep.GoldCR, lat, med, p99)
@@ -303,162 +229,6 @@ func writeEvalMD(w io.Writer, rep *evalReport) {
 	fmt.Fprintf(w, "\nXPOS given-xpos = the corpus's own tags; own-tagger = qsc's tagger. Trees from qsc's parser. ")
 	fmt.Fprintf(w, "Latency: per pre-parsed sentence, %d samples with replacement, one at a time. ", rep.Samples)
 	fmt.Fprintf(w, "ilp: Q ⊆ C, ℓ(C) ≤ b (solved by the exact tree DP); ilp-unconstrained: Q = ∅, b = ℓ(gold), as the authors' vanilla ILP; ilp-root-query: each query token hangs off the root, the authors' constraint.\n")
-}
-
-func us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/1e3) }
-
-func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "", stderr)
-	env := addEvalFlags(fs)
-	env.mf = addModelFlags(fs)
-	methods := fs.String("methods", "lr,ilp", "comma-separated methods to time (an ILP is timed with each solver of the build: DP, and GLPK with -tags glpk)")
-	samples := fs.Int("samples", 100000, "compressions sampled (with replacement) per measurement")
-	decoding := fs.String("decoding", "snippet,paper", "comma-separated decodings to time: snippet (the library's default), nested and paper (Table 2's)")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed compressions to this `file` (read it with go tool pprof)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	var decs []method.Decoding
-	for _, name := range strings.Split(*decoding, ",") {
-		d, err := method.ParseDecoding(strings.TrimSpace(name))
-		if err != nil {
-			return usagef("%v", err)
-		}
-		decs = append(decs, d)
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
-	}
-	if *samples <= 0 {
-		return usagef("--samples must be positive")
-	}
-	if err := env.setup(); err != nil {
-		return err
-	}
-	t, err := env.test(parsecache.Given)
-	if err != nil {
-		return err
-	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	fmt.Fprintf(stdout, "| method | timed | samples | geo. mean | median | p99 |\n|---|---|--:|--:|--:|--:|\n")
-	var timed []benchRow
-	for _, name := range strings.Split(*methods, ",") {
-		m, err := env.method(strings.TrimSpace(name))
-		if err != nil {
-			return err
-		}
-		for _, v := range benchVariants(m, decs, stdout) {
-			r := benchRow{label: v.label, name: m.Name()}
-			if r.pre, err = evaluate.LatencyWith(v.m, v.dec, t.Inputs, *samples, *env.seed, nil); err != nil {
-				return err
-			}
-			if r.full, err = evaluate.LatencyWith(v.m, v.dec, t.Inputs, *samples, *env.seed, env.pipe); err != nil {
-				return err
-			}
-			for _, x := range []struct {
-				what string
-				l    metrics.Latency
-			}{{"compression of a pre-parsed sentence", r.pre}, {"tagging + parsing + compression", r.full}} {
-				fmt.Fprintf(stdout, "| %s | %s | %d | %s | %s | %s |\n", r.label, x.what, x.l.N, us(x.l.GeoMean), us(x.l.Median), us(x.l.P99))
-			}
-			timed = append(timed, r)
-		}
-	}
-	writeRatios(stdout, timed)
-	fmt.Fprintf(stdout, "\nTest sentences from the Google corpus (suspect ones left out), sampled uniformly with replacement (seed %d), compressed one at a time on one goroutine. The paper (Gurobi, Python): VA_LR 4.1 ms, ILP 44.0 ms, ratio 10.7×.\n", *env.seed)
-	return nil
-}
-
-// benchRow is the latency of one method (and solver) in qsc bench.
-type benchRow struct {
-	label, name string
-	pre, full   metrics.Latency
-}
-
-type benchVariant struct {
-	label string
-	m     method.Method
-	dec   method.Decoding
-}
-
-// benchVariants returns what bench times for m under each decoding: m itself or, for an
-// ILP, the ILP with each solver of this build (the GLPK MIP solver only with -tags glpk,
-// and only under the paper's decoding; bench says so otherwise). Rows of the snippet and
-// nested decodings are labelled "…, snippet" and "…, nested".
-func benchVariants(m method.Method, decs []method.Decoding, stdout io.Writer) []benchVariant {
-	var vs []benchVariant
-	for _, dec := range decs {
-		suffix := ""
-		if dec.Budgeted() {
-			suffix = ", " + dec.String()
-		}
-		im, ok := m.(*ilp.Model)
-		if !ok {
-			vs = append(vs, benchVariant{m.Name() + suffix, m, dec})
-			continue
-		}
-		for _, b := range []string{ilp.DP, ilp.GLPK} {
-			bm, err := im.WithBackend(b)
-			if err != nil {
-				if dec == method.Paper {
-					fmt.Fprintf(stdout, "| %s (%s) | not in this build: build with -tags glpk (libglpk-dev) | | | | |\n", m.Name(), strings.ToUpper(b))
-				}
-				continue
-			}
-			if b == ilp.GLPK && dec.Budgeted() {
-				continue // GLPK solves the paper's program only
-			}
-			vs = append(vs, benchVariant{fmt.Sprintf("%s (%s)%s", m.Name(), strings.ToUpper(b), suffix), bm, dec})
-		}
-	}
-	return vs
-}
-
-// writeRatios prints the ratios of the geometric means of the ILP rows to VA_LR's, and
-// of the GLPK solver's to the DP's, all measured in this run.
-func writeRatios(w io.Writer, rows []benchRow) {
-	find := func(label string) *benchRow {
-		for i := range rows {
-			if rows[i].label == label {
-				return &rows[i]
-			}
-		}
-		return nil
-	}
-	lrRow := find(method.NameLR)
-	dp, mip := find(ilp.Name+" (DP)"), find(ilp.Name+" (GLPK)")
-	type ratio struct {
-		name, paper string
-		a, b        *benchRow
-	}
-	var rs []ratio
-	for _, r := range []ratio{
-		{"ILP (GLPK) / VA_LR", "10.7× (ILP with Gurobi / VA_LR)", mip, lrRow},
-		{"ILP (DP) / VA_LR", "—", dp, lrRow},
-		{"ILP (GLPK) / ILP (DP)", "—", mip, dp},
-	} {
-		if r.a != nil && r.b != nil {
-			rs = append(rs, r)
-		}
-	}
-	if len(rs) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n| ratio of geometric means | pre-parsed | with tagging + parsing | paper |\n|---|--:|--:|--:|\n")
-	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %.1f× | %.1f× | %s |\n", r.name, float64(r.a.pre.GeoMean)/float64(r.b.pre.GeoMean),
-			float64(r.a.full.GeoMean)/float64(r.b.full.GeoMean), r.paper)
-	}
 }
 
 // nonDefault returns the name of a flag of fs set on the command line other than those

@@ -5,6 +5,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/evalflags"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/ood"
 	"github.com/qsc-nlp/qsc/method"
@@ -19,14 +20,14 @@ type oodSet struct {
 
 // oodInputs returns the out-of-domain set twice: with EWT's gold tags and trees (where the
 // checker is exact), and as qsc sees raw text (its own tagger and parser).
-func oodInputs(env *evalEnv) ([]oodSet, error) {
+func oodInputs(env *evalflags.Env) ([]oodSet, error) {
 	sents, err := ood.Sentences()
 	if err != nil {
 		return nil, err
 	}
 	var gold []*dataset.Tuple
 	for _, cs := range sents {
-		t, err := dataset.NewTuple(cs, dataset.Test, *env.seed)
+		t, err := dataset.NewTuple(cs, dataset.Test, *env.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ood.File, err)
 		}
@@ -39,7 +40,7 @@ func oodInputs(env *evalEnv) ([]oodSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := env.pipe.NewWorker()
+	w := env.Pipe.NewWorker()
 	parsed := make([]*dataset.Tuple, len(gold))
 	for i, t := range gold {
 		s := &syntax.Sentence{Tokens: append([]syntax.Token(nil), t.Sentence.Tokens...)}

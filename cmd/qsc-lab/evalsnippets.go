@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/evalflags"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/lm"
@@ -65,23 +67,23 @@ type snippetReport struct {
 }
 
 // runSnippetEval is qsc eval --snippets or --ood.
-func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr io.Writer) error {
+func runSnippetEval(env *evalflags.Env, sf *snippetFlags, out string, stdout, stderr io.Writer) error {
 	off, err := wellformed.ParseOff(*sf.rulesOff)
 	if err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	evaluate.RulesOff = off
 	var decs []method.Decoding
 	for _, name := range strings.Split(*sf.decodings, ",") {
 		d, err := method.ParseDecoding(strings.TrimSpace(name))
 		if err != nil {
-			return usagef("--decodings: %v", err)
+			return cli.Usagef("--decodings: %v", err)
 		}
 		decs = append(decs, d)
 	}
 	var ms []method.Method
 	for _, name := range strings.Split(*sf.methods, ",") {
-		m, err := env.method(strings.TrimSpace(name))
+		m, err := env.Method(strings.TrimSpace(name))
 		if err != nil {
 			return err
 		}
@@ -103,7 +105,7 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 			return err
 		}
 	}
-	rep := snippetReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.seed, Default: defaultSnippetMethod}
+	rep := snippetReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.Seed, Default: defaultSnippetMethod}
 	var md strings.Builder
 	if *sf.ood {
 		sets, err := oodInputs(env)
@@ -171,7 +173,7 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		}
 	}
 	if *sf.examples > 0 {
-		writeExamples(&md, rows, inputs, *sf.examples, *env.seed)
+		writeExamples(&md, rows, inputs, *sf.examples, *env.Seed)
 	}
 	return writeSnippetOutputs(&md, &rep, out, "snippets", stdout)
 }
@@ -377,14 +379,14 @@ func writeSnippetOutputs(md *strings.Builder, rep *snippetReport, out, base stri
 
 // snippetInputs returns the Google test inputs (given XPOS, qsc's trees), or the
 // validation split's.
-func snippetInputs(env *evalEnv, validation bool) ([]method.Input, string, error) {
+func snippetInputs(env *evalflags.Env, validation bool) ([]method.Input, string, error) {
 	if !validation {
-		t, err := env.test(parsecache.Given)
+		t, err := env.Test(parsecache.Given)
 		if err != nil {
 			return nil, "", err
 		}
 		return t.Inputs, "test", nil
 	}
-	_, valid, err := trainingInputs("", *env.seed, 1, 0, false, io.Discard)
+	_, valid, err := trainingInputs("", *env.Seed, 1, 0, false, io.Discard)
 	return valid, string(dataset.Validation), err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,117 +9,38 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
+	"github.com/qsc-nlp/qsc/internal/core/pipeline"
+	"github.com/qsc-nlp/qsc/internal/lab/dataset/datasettest"
+	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // runQSC runs the command line in-process and returns the exit status, stdout and stderr.
 func runQSC(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := prog.Run(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
 func TestHelpAndUnknown(t *testing.T) {
 	code, out, _ := runQSC(t, "help")
-	if code != 0 || !strings.Contains(out, "parse") || !strings.Contains(out, "data stats") {
+	if code != 0 || !strings.Contains(out, "train parser") || !strings.Contains(out, "data stats") {
 		t.Fatalf("help: %d %q", code, out)
 	}
 	if code, _, errs := runQSC(t, "frobnicate"); code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
 		t.Fatalf("unknown: %d %q", code, errs)
 	}
-	if code, _, errs := runQSC(t, "parse", "--nope"); code != 2 || !strings.Contains(errs, "flag provided but not defined") {
+	if code, _, errs := runQSC(t, "eval", "--nope"); code != 2 || !strings.Contains(errs, "flag provided but not defined") {
 		t.Fatalf("bad flag: %d %q", code, errs)
 	}
-}
-
-func TestParseText(t *testing.T) {
-	for _, flags := range [][]string{nil, {"--accurate"}} {
-		t.Run(strings.Join(append([]string{"parse"}, flags...), " "), func(t *testing.T) { testParseText(t, flags) })
+	if code, _, _ := runQSC(t, "eval", "parser", "--accurate", "--model", "x.qsm"); code != 2 {
+		t.Errorf("eval parser --accurate --model: exit %d, want 2", code)
 	}
-}
-
-func testParseText(t *testing.T, flags []string) {
-	code, out, errs := runQSC(t, append(append([]string{"parse"}, flags...), "Police arrested two men.", "They", "left.")...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	sents, err := conllu.NewReader(strings.NewReader(out), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for {
-		s, err := sents.Next()
-		if err != nil {
-			break
-		}
-		n++
-		if !s.Parsed() {
-			t.Errorf("sentence %d unparsed", n)
-		}
-	}
-	if n != 2 || !strings.Contains(out, "# text = They left.") || !strings.Contains(out, "SpaceAfter=No") {
-		t.Fatalf("output:\n%s", out)
-	}
-}
-
-func TestParseErrors(t *testing.T) {
-	cases := [][]string{
-		{"parse", "--keep-xpos", "text"},
-		{"parse", "--conllu", "x.conllu", "text"},
-		{"parse", "--accurate", "--parser", "x.qsm", "text"},
-		{"eval", "parser", "--accurate", "--model", "x.qsm"},
-	}
-	for _, args := range cases {
-		if code, _, _ := runQSC(t, args...); code != 2 {
-			t.Errorf("%q: exit %d, want 2", args, code)
-		}
-	}
-	if code, _, errs := runQSC(t, "parse", "--conllu", "does-not-exist.conllu"); code != 1 || !strings.Contains(errs, "does-not-exist.conllu") {
-		t.Errorf("missing file: %d %q", code, errs)
-	}
-	if code, _, errs := runQSC(t, "parse", "--tagger", "main.go", "x"); code != 1 || !strings.Contains(errs, "not a qsc model file") {
-		t.Errorf("bad model file: %d %q", code, errs)
-	}
-}
-
-func TestParseCoNLLUFile(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.conllu")
-	code, _, errs := runQSC(t, "parse", "--conllu", "../../conllu/testdata/sample.conllu", "--keep-xpos", "-o", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	got, err := conllu.ReadAll(out)
-	if err != nil || len(got) != 3 || !got[2].Parsed() || got[2].Words[1].XPOS != "CD" {
-		t.Fatalf("re-parse: %v", err)
-	}
-	if _, ok := got[0].Meta("newdoc id"); !ok || len(got[0].Ranges) != 1 || len(got[1].Empty) != 1 {
-		t.Error("comments, ranges or empty nodes lost")
-	}
-}
-
-// fixtureData makes a data directory with the dataset fixture as both Google files.
-func fixtureData(t *testing.T) string {
-	dir := t.TempDir()
-	g := filepath.Join(dir, "google-compression")
-	os.MkdirAll(g, 0o755)
-	src, err := os.ReadFile("../../internal/lab/dataset/testdata/fixture.conllu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"train.conllu.gz", "test.conllu.gz"} {
-		var b bytes.Buffer
-		zw := gzip.NewWriter(&b)
-		zw.Write(src)
-		zw.Close()
-		os.WriteFile(filepath.Join(g, name), b.Bytes(), 0o644)
-	}
-	return dir
 }
 
 func TestDataParseAndStats(t *testing.T) {
-	data := fixtureData(t)
+	data := datasettest.Data(t)
 	cache := t.TempDir()
 	code, out, errs := runQSC(t, "data", "parse", "--data", data, "--cache", cache)
 	if code != 0 {
@@ -143,7 +63,7 @@ func TestDataParseAndStats(t *testing.T) {
 }
 
 func TestEvalOnFixture(t *testing.T) {
-	data := fixtureData(t)
+	data := datasettest.Data(t)
 	out := t.TempDir()
 	code, stdout, errs := runQSC(t, "eval", "--data", data, "--cache", t.TempDir(), "--samples", "50", "--out", out)
 	if code != 0 {
@@ -186,12 +106,34 @@ func TestTrainParser(t *testing.T) {
 		if len(flags) > 0 && flags[0] == "--silver" && !strings.Contains(errs, "(3 sentences)") {
 			t.Errorf("%q: stderr does not report 3 silver sentences: %s", flags, errs)
 		}
-		if code, _, errs := runQSC(t, "parse", "--parser", out, "Dogs bark."); code != 0 {
-			t.Errorf("%q: the model does not parse: %d %s", flags, code, errs)
+		if err := parseWith("", out, "Dogs bark."); err != nil {
+			t.Errorf("%q: the model does not parse: %v", flags, err)
 		}
 	}
 	wantUsageErrors(t, []string{"train", "parser", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")},
 		[]string{"--beam", "0"}, []string{"--gold-copies", "2"}, []string{"--silver", fixture, "--gold-copies", "0"})
+}
+
+// parseWith tags and parses text with the tagger and parser files (empty: the embedded
+// default), as qsc parse --tagger/--parser does.
+func parseWith(taggerFile, parserFile, text string) error {
+	td, err := cli.ModelBytes(taggerFile, pipeline.TaggerName)
+	if err != nil {
+		return err
+	}
+	pd, err := cli.ModelBytes(parserFile, pipeline.ParserName)
+	if err != nil {
+		return err
+	}
+	p, err := pipeline.Load(td, pd)
+	if err != nil {
+		return err
+	}
+	sents, err := p.NewWorker().Text(text)
+	if err == nil && (len(sents) == 0 || slices.Contains(sents[0].Heads(), syntax.NoHead)) {
+		err = fmt.Errorf("%q: no parsed sentence", text)
+	}
+	return err
 }
 
 // wantUsageErrors checks that qsc with args and each set of bad flags exits with 2, the
@@ -224,8 +166,8 @@ func TestTrainTagger(t *testing.T) {
 		if len(flags) > 0 && !strings.Contains(stdout, "silver: 5 sentences") {
 			t.Errorf("%q: output does not report 5 silver sentences: %s", flags, stdout)
 		}
-		if code, _, errs := runQSC(t, "parse", "--tagger", out, "Dogs bark."); code != 0 {
-			t.Errorf("%q: the model does not tag: %d %s", flags, code, errs)
+		if err := parseWith(out, "", "Dogs bark."); err != nil {
+			t.Errorf("%q: the model does not tag: %v", flags, err)
 		}
 	}
 	wantUsageErrors(t, []string{"train", "tagger", "--train", fixture, "--out", filepath.Join(dir, "x.qsm")},

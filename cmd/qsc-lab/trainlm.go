@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
@@ -18,7 +19,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "train lm", summary: "build the 3-gram Kneser–Ney language model for SLOR from the Google train split (ARPA)", run: runTrainLM})
+	prog.Register(&cli.Command{Name: "train lm", Summary: "build the 3-gram Kneser–Ney language model for SLOR from the Google train split (ARPA)", Run: runTrainLM})
 }
 
 // lmFormat versions what qsc train lm writes: change it when the training text or the
@@ -88,7 +89,7 @@ func lmTrainText(tr *lm.Trainer, tuples []*dataset.Tuple, log io.Writer) int {
 }
 
 func runTrainLM(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train lm", "", stderr)
+	fs := prog.Flags("train lm", "", stderr)
 	trainPath := fs.String("train", "", "Google train file, CoNLL-U (default: google-compression/train.conllu.gz under the data directory)")
 	cache := fs.String("cache", "", "cache directory for the default output (default: $QSC_CACHE or the user cache directory)")
 	out := fs.String("out", "", "ARPA file to write, gzip-compressed if it ends in .gz (default: in the cache, keyed by the train file's content, seed and order)")
@@ -97,18 +98,18 @@ func runTrainLM(args []string, stdout, stderr io.Writer) error {
 	order := fs.Int("order", 3, "n-gram order (1 to 3)")
 	fallback := fs.Bool("fallback", false, "use lmplz's fallback discounts (0.5, 1, 1.5) for an order whose count-of-counts cannot give them (tiny corpora)")
 	force := fs.Bool("force", false, "build the model even when the output file exists")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *order < 1 || *order > lm.MaxOrder {
-		return usagef("--order %d: want 1 to %d", *order, lm.MaxOrder)
+		return cli.Usagef("--order %d: want 1 to %d", *order, lm.MaxOrder)
 	}
 	if *trainPath == "" {
 		if *trainPath = shared.Path(shared.GoogleTrain); *trainPath == "" {
-			return usagef("no Google train file under the data directory: pass --train FILE")
+			return cli.Usagef("no Google train file under the data directory: pass --train FILE")
 		}
 	}
 	if *out == "" {
