@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,40 +20,10 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/lm"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/method/baseline"
-	"github.com/qsc-nlp/qsc/method/ilp"
-	"github.com/qsc-nlp/qsc/metrics"
 )
 
 func init() {
 	prog.Register(&cli.Command{Name: "eval", Summary: "evaluate the compression methods on the test tuples (F1, CR, latency) as Markdown and JSON", Run: runEval})
-}
-
-// paperF1 returns the paper's F1 for a method, printed beside ours: Table 2's (package
-// report holds the paper's figures), and the authors' figures for the evaluation-only
-// variants.
-func paperF1(name string) string {
-	switch name {
-	case baseline.NameOracle:
-		return "1.000"
-	case ilp.NameUnconstrained:
-		return "0.76 (F&A: 0.843)"
-	case ilp.NameRootQuery:
-		return "0.852 (their Q constraint)"
-	}
-	if p, ok := report.PaperFigures(name); ok {
-		return fmt.Sprintf("%.3f", p.F1)
-	}
-	return "—"
-}
-
-// evalReport is the JSON output of qsc eval.
-type evalReport struct {
-	Date    string         `json:"date"`
-	Seed    uint64         `json:"seed"`
-	Samples int            `json:"latency_samples"`
-	GoldCR  float64        `json:"gold_cr"`
-	Rows    []evaluate.Row `json:"rows"`
 }
 
 func runEval(args []string, stdout, stderr io.Writer) error {
@@ -85,7 +54,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			if other := nonDefault(fs, "snippets", "ood", "samples", "data", "cache"); other != "" {
 				// docs/results holds the standard run; a run with other settings (fewer
 				// methods, an ablation, another model) must not replace it unasked.
-				fmt.Fprintf(stderr, "qsc eval: --%s is set, so the results are only printed (give --out DIR to write them)\n", other)
+				fmt.Fprintf(stderr, "qsc-lab eval: --%s is set, so the results are only printed (give --out DIR to write them)\n", other)
 			} else {
 				*out = filepath.Join("docs", "results")
 			}
@@ -108,22 +77,16 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var table2 report.Input
-	rep := evalReport{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.Seed, Samples: *samples}
+	rep := report.Eval{Date: time.Now().UTC().Format(time.RFC3339), Seed: *env.Seed, Samples: *samples}
 	for _, v := range []parsecache.Variant{parsecache.Given, parsecache.Tagged} {
 		t, err := env.Test(v)
 		if err != nil {
 			return err
 		}
 		if v == parsecache.Given {
-			var crs []float64
-			for _, tu := range t.Tuples {
-				r, err := tu.GoldRatio()
-				if err != nil {
-					return err
-				}
-				crs = append(crs, r)
+			if rep.GoldCR, err = t.GoldCR(); err != nil {
+				return err
 			}
-			rep.GoldCR, _ = metrics.Mean(crs)
 		}
 		for _, m := range ms {
 			row, err := evaluate.Score(m, t, *samples, *env.Seed)
@@ -133,7 +96,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			rep.Rows = append(rep.Rows, row)
 			if slorLM != nil && v == parsecache.Given {
 				rm := report.Method{Name: row.Method, F1: row.PerF1, CR: row.PerCR, Latency: row.Samples}
-				if rm.SLOR, err = slorOf(slorLM, t, row.Kept); err != nil {
+				if rm.SLOR, err = t.SLOR(slorLM, row.Kept); err != nil {
 					return fmt.Errorf("%s: SLOR: %w", row.Method, err)
 				}
 				table2.Methods = append(table2.Methods, rm)
@@ -144,7 +107,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			for i, in := range t.Inputs {
 				gold[i] = in.Gold
 			}
-			g, err := slorOf(slorLM, t, gold)
+			g, err := t.SLOR(slorLM, gold)
 			if err != nil {
 				return fmt.Errorf("gold SLOR: %w", err)
 			}
@@ -152,7 +115,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var md strings.Builder
-	writeEvalMD(&md, &rep)
+	rep.WriteMarkdown(&md)
 	fmt.Fprint(stdout, md.String())
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -178,7 +141,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// evalLM loads the language model for SLOR, building it first (qsc train lm) when the
+// evalLM loads the language model for SLOR, building it first (qsc-lab train lm) when the
 // cache lacks it.
 func evalLM(env *evalflags.Env, stderr io.Writer) (*lm.Model, error) {
 	m, _, err := loadEvalLM(env.DataDir, env.CacheDir, *env.Seed)
@@ -192,43 +155,6 @@ func evalLM(env *evalflags.Env, stderr io.Writer) (*lm.Model, error) {
 	}
 	m, _, err = loadEvalLM(env.DataDir, env.CacheDir, *env.Seed)
 	return m, err
-}
-
-// slorOf returns the SLOR of each compression kept[i] of test tuple i: NaN for an empty
-// one (a method without the query may keep nothing), which the report leaves out.
-func slorOf(m *lm.Model, t *evaluate.Test, kept [][]int) ([]float64, error) {
-	out := make([]float64, len(kept))
-	for i, k := range kept {
-		if len(k) == 0 {
-			out[i] = math.NaN()
-			continue
-		}
-		v, err := m.SLORTokens(t.Inputs[i].Sentence.Forms(), k)
-		if err != nil {
-			return nil, fmt.Errorf("tuple %s: %w", t.Tuples[i].ID, err)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-func writeEvalMD(w io.Writer, rep *evalReport) {
-	fmt.Fprintf(w, "# Test-set evaluation (seed %d, %s)\n\n", rep.Seed, rep.Date)
-	fmt.Fprintf(w, "Gold compression ratio of the test tuples: %.3f (the paper: 0.413).\n\n", rep.GoldCR)
-	fmt.Fprintf(w, "| method | XPOS | sentences | F1 | paper F1 | CR | CR − gold | latency geo. mean | median | p99 |\n")
-	fmt.Fprintf(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	for _, r := range rep.Rows {
-		lat := "—"
-		med, p99 := "—", "—"
-		if r.Latency.N > 0 {
-			lat, med, p99 = evaluate.Micros(r.Latency.GeoMean), evaluate.Micros(r.Latency.Median), evaluate.Micros(r.Latency.P99)
-		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.4f | %s | %.3f | %+.3f | %s | %s | %s |\n", r.Method, r.Tags, r.N, r.F1,
-			paperF1(r.Method), r.CR, r.CR-rep.GoldCR, lat, med, p99)
-	}
-	fmt.Fprintf(w, "\nXPOS given-xpos = the corpus's own tags; own-tagger = qsc's tagger. Trees from qsc's parser. ")
-	fmt.Fprintf(w, "Latency: per pre-parsed sentence, %d samples with replacement, one at a time. ", rep.Samples)
-	fmt.Fprintf(w, "ilp: Q ⊆ C, ℓ(C) ≤ b (solved by the exact tree DP); ilp-unconstrained: Q = ∅, b = ℓ(gold), as the authors' vanilla ILP; ilp-root-query: each query token hangs off the root, the authors' constraint.\n")
 }
 
 // nonDefault returns the name of a flag of fs set on the command line other than those

@@ -18,7 +18,7 @@ func init() {
 
 func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train ilp", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", filepath.Join("method", "ilp", ilp.FileName), "model file to write")
 	epochs := fs.Int("epochs", ilp.DefaultEpochs, "perceptron epochs; the epoch with the best validation F1 is kept")
 	seed := fs.Uint64("seed", 1, "seed of the query sampling, the validation split and the order of the training sentences")

@@ -64,7 +64,7 @@ func TestTrainLM(t *testing.T) {
 func TestLoadEvalLM(t *testing.T) {
 	data := datasettest.Data(t)
 	cache := t.TempDir()
-	if _, _, err := loadEvalLM(data, cache, 1); err == nil || !strings.Contains(err.Error(), "run qsc train lm --seed 1") {
+	if _, _, err := loadEvalLM(data, cache, 1); err == nil || !strings.Contains(err.Error(), "run qsc-lab train lm --seed 1") {
 		t.Fatalf("missing model: error %v", err)
 	}
 	train := filepath.Join(data, "google-compression", "train.conllu.gz")

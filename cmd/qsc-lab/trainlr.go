@@ -31,7 +31,7 @@ func init() {
 
 func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train lr", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", "", "model file to write (default: the embedded default's path, method/lr/"+lr.FileName+" or method/ablated/"+ablated.FileName+")")
 	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
 	cs := fs.String("c", "0.01,0.1,1,10", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
@@ -152,7 +152,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 }
 
 // parsedTrainFile returns path, or when it is empty the parse cache's copy of the Google
-// train file (written by qsc data parse with the default models).
+// train file (written by qsc-lab data parse with the default models).
 func parsedTrainFile(path string) (string, error) {
 	if path != "" {
 		return path, nil
@@ -174,7 +174,7 @@ func parsedTrainFile(path string) (string, error) {
 		return "", err
 	}
 	if _, err := os.Stat(cached); err != nil {
-		return "", fmt.Errorf("no parsed train file %s: run qsc data parse, or pass --train FILE", cached)
+		return "", fmt.Errorf("no parsed train file %s: run qsc-lab data parse, or pass --train FILE", cached)
 	}
 	return cached, nil
 }

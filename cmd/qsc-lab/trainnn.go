@@ -22,7 +22,7 @@ func init() {
 
 func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train nn", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", filepath.Join("method", "nn", nn.FileName), "model file to write")
 	embed := fs.Int("embed", 128, "embedding size per state table (the paper: 315)")
 	hidden := fs.Int("hidden", 48, "LSTM hidden size per direction; the pooled vector has twice as many (the paper: 158 in all)")
@@ -68,7 +68,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		select {
 		case <-sigs:
 			signal.Stop(sigs)
-			fmt.Fprintln(stderr, "qsc train nn: interrupted: training stops at the next checkpoint and writes the best model so far; interrupt again to abort")
+			fmt.Fprintln(stderr, "qsc-lab train nn: interrupted: training stops at the next checkpoint and writes the best model so far; interrupt again to abort")
 			close(interrupted)
 		case <-finished:
 		}
