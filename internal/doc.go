@@ -9,9 +9,10 @@
 //   - service: what the qsc binary's long-running modes run (the HTTP server, the document
 //     index and its files, the demo collection, the wire format). A service package may
 //     import the root package, the public packages and core; never lab.
-//   - lab: training data, evaluation and reports, which only the lab's commands and tests
-//     use. A lab package may import the root package, the public packages and core; never
-//     service.
+//   - lab: training data, evaluation and reports, which the lab's commands (cmd/qsc-lab),
+//     qsc bench (the test tuples and their latency; never the figures of lab/report) and
+//     tests use. A lab package may import the root package, the public packages and core;
+//     never service.
 //
 // A test file may also import what a lab package may, such as lab/shared, which finds the
 // data directory. TestLayout checks these directions on every build of the tests.

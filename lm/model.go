@@ -231,7 +231,7 @@ func (m *Model) Score(words []string) float64 {
 }
 
 // Normalize returns the form under which a word is looked up by SLOR, and under which
-// qsc train lm writes the training text: lowercased, and "##" for any token that
+// qsc-lab train lm writes the training text: lowercased, and "##" for any token that
 // contains a digit. This is the normalization of the training split of the Google
 // compression corpus (parser.NormalizeForm), whose third rule, rare words written as
 // "<unk>", the model applies by itself: a word it does not know reads as <unk>.

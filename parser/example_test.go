@@ -10,7 +10,7 @@ import (
 )
 
 func Example() {
-	// Train a toy model on a few sentences (real models are trained by "qsc train parser").
+	// Train a toy model on a few sentences (real models are trained by "qsc-lab train parser").
 	m, _, err := parser.Train(toyTreebank(), nil, parser.TrainOptions{Epochs: 10, MinWordCount: 1, ActionBits: 16, LabelBits: 12})
 	if err != nil {
 		log.Fatal(err)

@@ -12,11 +12,12 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	annbatch "github.com/qsc-nlp/qsc/annotation/batch"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 )
 
 func init() {
-	register(&command{name: "annotate", summary: "parse documents once into stored annotations (JSONL in, JSONL with base64 annotations out)", run: runAnnotate})
+	prog.Register(&cli.Command{Name: "annotate", Summary: "parse documents once into stored annotations (JSONL in, JSONL with base64 annotations out)", Run: runAnnotate})
 }
 
 // annotateSource is one input of qsc annotate: JSONL records or one text document.
@@ -26,7 +27,7 @@ type annotateSource struct {
 }
 
 func runAnnotate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("annotate", "[FILE...]", stderr)
+	fs := prog.Flags("annotate", "[FILE...]", stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: qsc annotate [flags] [FILE...]
 
@@ -41,7 +42,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	accurate := fs.Bool("accurate", false, accurateUsage)
+	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
 	tables := fs.Bool("tables", false, "include the tag and label tables in every annotation (self-contained, about 400 bytes more)")
 	asJSON := fs.Bool("json", false, `write each annotation's JSON form ("annotation_json", with tag and label names) instead of base64: for debugging`)
 	var queries [][]string
@@ -57,14 +58,14 @@ Flags:
 	n := fs.Int("n", qsc.DefaultSnippets, "snippets per document and query")
 	method := methodFlag(fs, "snippets' method")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "documents annotated at once")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *jobs < 1 {
-		return usagef("--jobs must be at least 1, got %d", *jobs)
+		return cli.Usagef("--jobs must be at least 1, got %d", *jobs)
 	}
 	if len(queries) == 0 && *budget != 0 {
-		return usagef("-b applies to the snippets of -q; give a query")
+		return cli.Usagef("-b applies to the snippets of -q; give a query")
 	}
 	eng, err := qsc.NewWithOptions(qsc.Options{Accurate: *accurate})
 	if err != nil {
@@ -72,7 +73,7 @@ Flags:
 	}
 	p, err := annbatch.New(eng, annbatch.Options{Tables: *tables, JSON: *asJSON, Queries: queries, Budget: *budget, N: *n, Method: string(*method)})
 	if err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	var srcs []annotateSource
 	for _, a := range fs.Args() {

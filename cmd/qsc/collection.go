@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 )
@@ -16,11 +17,11 @@ import (
 // one there (to be filled through the document API).
 func checkCollection(o serveOptions) error {
 	if o.noDemo && (o.index != "" || o.docs != "") {
-		return usagef("--no-demo turns search off; it cannot go with --index or --docs")
+		return cli.Usagef("--no-demo turns search off; it cannot go with --index or --docs")
 	}
 	if o.docs != "" {
 		if _, err := os.Stat(o.docs); err != nil {
-			return usagef("--docs: %v", err)
+			return cli.Usagef("--docs: %v", err)
 		}
 	}
 	return nil

@@ -11,18 +11,19 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 )
 
 func init() {
-	register(&command{name: "compress", summary: "compress a sentence under a query and a character budget (or a JSONL batch)", run: runCompress})
+	prog.Register(&cli.Command{Name: "compress", Summary: "compress a sentence under a query and a character budget (or a JSONL batch)", Run: runCompress})
 }
 
 // maxRecordBytes bounds one JSONL record.
 const maxRecordBytes = 8 << 20
 
 func runCompress(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compress", "(-q TERMS -b N [\"sentence\" | < sentence.txt] | --jsonl < records.jsonl)", stderr)
+	fs := prog.Flags("compress", "(-q TERMS -b N [\"sentence\" | < sentence.txt] | --jsonl < records.jsonl)", stderr)
 	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"}`)
 	query := fs.String("q", "", "query terms, comma-separated; each must occur in the sentence (ignoring case, accents and inflection)")
 	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
@@ -34,8 +35,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
-	accurate := fs.Bool("accurate", false, accurateUsage)
-	if err := parseFlags(fs, args); err != nil {
+	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	eng, err := qsc.NewWithOptions(qsc.Options{Seed: *seed, Accurate: *accurate})
@@ -44,17 +45,17 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	}
 	if *jsonl {
 		if fs.NArg() > 0 || *query != "" || *budget != 0 || *explain || *ellipsis || *asJSON || *lang != "" || isSet(fs, "budget-counts") || isSet(fs, "decoding") {
-			return usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --decoding, --lang, --ellipsis, --json, --explain and arguments do not apply (a record gives its own budget_counts, decoding and lang)")
+			return cli.Usagef("--jsonl reads everything from stdin; -q, -b, --budget-counts, --decoding, --lang, --ellipsis, --json, --explain and arguments do not apply (a record gives its own budget_counts, decoding and lang)")
 		}
 		return compressJSONL(eng, os.Stdin, stdout, string(*method))
 	}
 	switch {
 	case *query == "":
-		return usagef("-q (the query terms) is required")
+		return cli.Usagef("-q (the query terms) is required")
 	case *budget == 0:
-		return usagef("-b: the budget is required (a positive number of characters)")
+		return cli.Usagef("-b: the budget is required (a positive number of characters)")
 	case *asJSON && (*ellipsis || *explain):
-		return usagef("--json prints every field; --ellipsis and --explain are for the text output")
+		return cli.Usagef("--json prints every field; --ellipsis and --explain are for the text output")
 	}
 	text := strings.Join(fs.Args(), " ")
 	if fs.NArg() == 0 || text == "-" {
@@ -63,7 +64,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("reading the sentence from stdin: %w", err)
 		}
 		if text = strings.TrimSpace(string(b)); text == "" {
-			return usagef("give the sentence as an argument or on stdin (or use --jsonl)")
+			return cli.Usagef("give the sentence as an argument or on stdin (or use --jsonl)")
 		}
 	}
 	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method), Decoding: *decoding, Lang: *lang}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/parser"
@@ -14,7 +15,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "convert", summary: "rewrite a tagger, parser or ILP model file in the newest format of its kind, without retraining", run: runConvert})
+	prog.Register(&cli.Command{Name: "convert", Summary: "rewrite a tagger, parser or ILP model file in the newest format of its kind, without retraining", Run: runConvert})
 }
 
 // runConvert loads a model file with the loader of its kind, which reads every format
@@ -22,12 +23,12 @@ func init() {
 // that stores them at a lower precision rounds them (MODELS.md gives the scores before
 // and after).
 func runConvert(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("convert", "IN OUT", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := prog.Flags("convert", "IN OUT", stderr)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
-		return usagef("want an input and an output model file, got %d arguments", fs.NArg())
+		return cli.Usagef("want an input and an output model file, got %d arguments", fs.NArg())
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
 	data, err := os.ReadFile(in)

@@ -8,32 +8,33 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
 func init() {
-	register(&command{name: "parse", summary: "tokenize, tag and parse text (or re-parse a CoNLL-U file) to CoNLL-U", run: runParse})
+	prog.Register(&cli.Command{Name: "parse", Summary: "tokenize, tag and parse text (or re-parse a CoNLL-U file) to CoNLL-U", Run: runParse})
 }
 
 func runParse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "[text] | --conllu FILE", stderr)
+	fs := prog.Flags("parse", "[text] | --conllu FILE", stderr)
 	conlluPath := fs.String("conllu", "", "re-parse the words of this CoNLL-U file (plain or .gz; - for stdin), ignoring its HEAD and DEPREL")
 	keepXPOS := fs.Bool("keep-xpos", false, "with --conllu: keep the file's XPOS instead of tagging")
 	out := fs.String("o", "-", "output file (.gz to compress; - for stdout)")
 	workers := fs.Int("workers", 0, "parallel workers for --conllu (0 = all cores)")
-	mf := addModelFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	mf := cli.AddModelFlags(fs)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *keepXPOS && *conlluPath == "" {
-		return usagef("--keep-xpos needs --conllu")
+		return cli.Usagef("--keep-xpos needs --conllu")
 	}
 	if *conlluPath != "" && fs.NArg() > 0 {
-		return usagef("give either --conllu FILE or text, not both")
+		return cli.Usagef("give either --conllu FILE or text, not both")
 	}
-	p, err := mf.pipeline()
+	p, err := mf.Pipeline()
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		text = string(b)
 	}
 	if strings.TrimSpace(text) == "" {
-		return usagef("no text to parse: give it as arguments or on stdin")
+		return cli.Usagef("no text to parse: give it as arguments or on stdin")
 	}
 	sents, err := p.NewWorker().Text(text)
 	if err != nil {

@@ -17,11 +17,12 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/server"
 )
 
 func init() {
-	register(&command{name: "serve", summary: "serve the HTTP API and the search page over the demo collection or your own documents (--index, --docs)", run: runServe})
+	prog.Register(&cli.Command{Name: "serve", Summary: "serve the HTTP API and the search page over the demo collection or your own documents (--index, --docs)", Run: runServe})
 }
 
 // serveOptions are the flags of qsc serve.
@@ -61,7 +62,7 @@ type serveOptions struct {
 var serveReady func(addr string)
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "", stderr)
+	fs := prog.Flags("serve", "", stderr)
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free one)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "request log format on stderr: text or json")
@@ -72,7 +73,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection, and to write through the document API: opened if it exists, else created (empty, or from --docs)")
 	fs.StringVar(&o.docs, "docs", "", "documents to add to the index in the background once the server is ready (new and changed ones only; /readyz shows the progress): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects or a folder of .txt and .md files; without --index, an index in memory")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
-	fs.BoolVar(&o.accurate, "accurate", false, accurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")
+	fs.BoolVar(&o.accurate, "accurate", false, cli.AccurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")
 	fs.BoolVar(&o.yield, "yield", true, "after each compression, offer the core to a thread waiting for one (the server's network thread, or a client on the same machine) before the next compression starts (Linux)")
 	fs.BoolVar(&o.spareProc, "spare-proc", true, "run one Go processor more than the compression slots (--max-in-flight), so that requests are read as they arrive while every slot compresses")
@@ -91,29 +92,29 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err := envFlags(fs, os.LookupEnv); err != nil {
 		return err
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
-		return usagef("--log-format must be text or json, not %q", o.logFormat)
+		return cli.Usagef("--log-format must be text or json, not %q", o.logFormat)
 	}
 	if o.maxBody <= 0 || o.maxDocsBody <= 0 || o.timeout <= 0 {
-		return usagef("--max-body, --max-docs-body and --timeout must be positive")
+		return cli.Usagef("--max-body, --max-docs-body and --timeout must be positive")
 	}
 	if o.inFlight < 0 {
-		return usagef("--max-in-flight must be 0 (GOMAXPROCS) or positive, not %d", o.inFlight)
+		return cli.Usagef("--max-in-flight must be 0 (GOMAXPROCS) or positive, not %d", o.inFlight)
 	}
 	if o.bodyInFlight < 0 || o.memoryLimit < 0 {
-		return usagef("--max-body-in-flight and --memory-limit must be 0 or positive")
+		return cli.Usagef("--max-body-in-flight and --memory-limit must be 0 or positive")
 	}
 	if o.keyLimits.Rate < 0 || o.keyLimits.Burst < 0 || o.keyLimits.Ingests < 1 {
-		return usagef("--rate-limit and --rate-burst must be 0 or positive, --max-ingests at least 1")
+		return cli.Usagef("--rate-limit and --rate-burst must be 0 or positive, --max-ingests at least 1")
 	}
 	if o.insecureOpen && (o.apiKey != "" || o.searchKey != "" || o.keysFile != "") {
-		return usagef("--insecure-open serves without keys; it cannot go with --api-key, --search-key or --keys")
+		return cli.Usagef("--insecure-open serves without keys; it cannot go with --api-key, --search-key or --keys")
 	}
 	o.args = args
 	if err := checkCollection(o); err != nil {
@@ -257,7 +258,7 @@ func envFlags(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
 		f.Usage += " [$" + name + "]"
 		if v, ok := lookup(name); ok && err == nil {
 			if e := fs.Set(f.Name, v); e != nil {
-				err = usagef("environment variable %s=%q: %v", name, v, e)
+				err = cli.Usagef("environment variable %s=%q: %v", name, v, e)
 			}
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/server"
 )
 
@@ -29,10 +30,10 @@ func serveKeys(o serveOptions, args []string, log *slog.Logger) ([]server.Key, e
 		}
 		k, err := server.NewKey(flagName, scope, secret)
 		if err != nil {
-			return usagef("--%s (or %s): %v", flagName, envName(flagName), err)
+			return cli.Usagef("--%s (or %s): %v", flagName, envName(flagName), err)
 		}
 		if other, ok := seen[secret]; ok {
-			return usagef("--%s is the same key as --%s: give each scope its own key", flagName, other)
+			return cli.Usagef("--%s is the same key as --%s: give each scope its own key", flagName, other)
 		}
 		seen[secret] = flagName
 		keys = append(keys, k)
@@ -50,7 +51,7 @@ func serveKeys(o serveOptions, args []string, log *slog.Logger) ([]server.Key, e
 	if o.keysFile != "" {
 		f, err := os.Open(o.keysFile)
 		if err != nil {
-			return nil, usagef("--keys: %v", err)
+			return nil, cli.Usagef("--keys: %v", err)
 		}
 		defer f.Close()
 		if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o077 != 0 {
@@ -58,7 +59,7 @@ func serveKeys(o serveOptions, args []string, log *slog.Logger) ([]server.Key, e
 		}
 		fk, err := server.ParseKeys(f, o.keysFile)
 		if err != nil {
-			return nil, usagef("--keys: %v", err)
+			return nil, cli.Usagef("--keys: %v", err)
 		}
 		keys = append(keys, fk...)
 	}
@@ -116,7 +117,7 @@ func checkOpen(ctx context.Context, o serveOptions, haveKeys bool) error {
 	if !own || haveKeys || o.insecureOpen || loopbackOnly(ctx, o.addr) {
 		return nil
 	}
-	return usagef("refusing to serve your documents (--index/--docs) on %s without a key: anyone who reaches that address could read and search them all, and change or delete them through the document API.\n"+
+	return cli.Usagef("refusing to serve your documents (--index/--docs) on %s without a key: anyone who reaches that address could read and search them all, and change or delete them through the document API.\n"+
 		"Give a key: --api-key KEY (or QSC_API_KEY) for one admin key, or --keys FILE for keys with scopes (docs/security.md);\n"+
 		"or listen on loopback only (--addr 127.0.0.1:PORT), e.g. behind a reverse proxy that checks who comes in;\n"+
 		"or, on a network where everyone may read every document, say so with --insecure-open", o.addr)
@@ -198,11 +199,11 @@ func tlsConfig(o serveOptions, log *slog.Logger) (*tls.Config, error) {
 		return nil, nil
 	}
 	if o.tlsCert == "" || o.tlsKey == "" {
-		return nil, usagef("--tls-cert and --tls-key go together: the certificate (chain) and its private key, PEM")
+		return nil, cli.Usagef("--tls-cert and --tls-key go together: the certificate (chain) and its private key, PEM")
 	}
 	c, err := loadCert(o.tlsCert, o.tlsKey, log)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, cli.Usagef("%v", err)
 	}
 	return &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: c.get}, nil
 }

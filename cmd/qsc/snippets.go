@@ -7,16 +7,17 @@ import (
 	"os"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/render"
 )
 
 func init() {
-	register(&command{name: "snippets", summary: "the best compressed sentences of a document (file or stdin) for a query, as text or JSON", run: runSnippets})
+	prog.Register(&cli.Command{Name: "snippets", Summary: "the best compressed sentences of a document (file or stdin) for a query, as text or JSON", Run: runSnippets})
 }
 
 func runSnippets(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("snippets", "-q TERMS -b N [-n K] [FILE|-]", stderr)
+	fs := prog.Flags("snippets", "-q TERMS -b N [-n K] [FILE|-]", stderr)
 	query := fs.String("q", "", "query terms, comma-separated (required)")
 	budget := fs.Int("b", 0, "budget: maximum characters of each snippet, counted as --budget-counts says (required)")
 	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets")
@@ -28,21 +29,21 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	method := methodFlag(fs, "method")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
-	accurate := fs.Bool("accurate", false, accurateUsage)
-	if err := parseFlags(fs, args); err != nil {
+	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case *query == "":
-		return usagef("-q (the query terms) is required")
+		return cli.Usagef("-q (the query terms) is required")
 	case *budget == 0:
-		return usagef("-b: the budget is required (a positive number of characters)")
+		return cli.Usagef("-b: the budget is required (a positive number of characters)")
 	case *n <= 0:
-		return usagef("-n must be a positive number of snippets, not %d", *n)
+		return cli.Usagef("-n must be a positive number of snippets, not %d", *n)
 	case fs.NArg() > 1:
-		return usagef("give one document (a file, or - for stdin), not %d", fs.NArg())
+		return cli.Usagef("give one document (a file, or - for stdin), not %d", fs.NArg())
 	case *plain && *asJSON:
-		return usagef("--plain is for the text output; --json gives every rendering")
+		return cli.Usagef("--plain is for the text output; --json gives every rendering")
 	}
 	doc, err := readDocument(fs.Arg(0))
 	if err != nil {

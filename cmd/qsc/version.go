@@ -6,11 +6,12 @@ import (
 	"io"
 	"runtime/debug"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
 
 func init() {
-	register(&command{name: "version", summary: "print the qsc version, its VCS revision and the embedded models' SHA-256", run: runVersion})
+	prog.Register(&cli.Command{Name: "version", Summary: "print the qsc version, its VCS revision and the embedded models' SHA-256", Run: runVersion})
 }
 
 // runVersion prints the module and its version, the VCS revision the binary was built
@@ -18,12 +19,12 @@ func init() {
 // copy, and "+modified" when the tree had changes), the Go version, and each embedded
 // model file with the SHA-256 of its bytes (as sha256sum internal/core/pipeline/*.qsm parser/accurate/*.qsm method/*/*.qsm prints them).
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", "", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := prog.Flags("version", "", stderr)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	module, version, goVersion := "github.com/qsc-nlp/qsc", "(devel)", "unknown"
 	revision, when, modified := "unknown", "", false

@@ -63,7 +63,7 @@ const (
 	DefaultEpochs  = 10
 	DefaultBits    = 20
 	DefaultNumeric = "binned"
-	// DefaultSlack is the slack of qsc train ilp (TrainConfig.Slack), 28 characters: the
+	// DefaultSlack is the slack of qsc-lab train ilp (TrainConfig.Slack), 28 characters: the
 	// perceptron learns to stop where the gold stops although the budget would take more,
 	// so that the exact optimum does not change with the budget once it fits, and the
 	// snippet decoding fills the rest around it (RunParams.Fill). The model selection is

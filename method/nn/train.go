@@ -58,7 +58,7 @@ type TrainConfig struct {
 	// recorded; training again with MaxChecks set to their number gives the same model.
 	MaxTime time.Duration
 	// Stop, when closed, ends training at the next checkpoint, which keeps the best so far
-	// (an interrupt of qsc train nn). As with MaxTime, training again with MaxChecks set to
+	// (an interrupt of qsc-lab train nn). As with MaxTime, training again with MaxChecks set to
 	// the number of checkpoints run gives the same model.
 	Stop <-chan struct{}
 	// Workers is the number of goroutines (0: 1). The model does not depend on it.

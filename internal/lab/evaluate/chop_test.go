@@ -83,7 +83,7 @@ func TestChop(t *testing.T) {
 func TestSnippetScoreChop(t *testing.T) {
 	inputs := synth.Inputs(5, 100)
 	for _, m := range []method.Method{nil, baseline.Window{}} {
-		row, err := SnippetScore(m, method.Snippet, inputs, nil)
+		row, err := SnippetScore(m, method.Snippet, 0, inputs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

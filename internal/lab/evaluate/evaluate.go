@@ -1,6 +1,6 @@
 // Package evaluate runs the paper's test-set evaluation: it loads the parsed test tuples,
 // scores each compression method (token F1, compression ratio) and measures latency as the
-// geometric mean over sampled compressions. `qsc eval` and `qsc bench` share it.
+// geometric mean over sampled compressions. `qsc-lab eval` and `qsc bench` share it.
 package evaluate
 
 import (
@@ -83,7 +83,7 @@ func LoadTest(ctx context.Context, dataDir, cacheDir string, p *pipeline.Pipelin
 }
 
 // ErrUnparsed is returned by Inputs for a tuple whose sentence has no tree.
-var ErrUnparsed = errors.New("sentence is not parsed (run qsc data parse)")
+var ErrUnparsed = errors.New("sentence is not parsed (run qsc-lab data parse)")
 
 // Inputs turns parsed tuples into model inputs, building each sentence's tree.
 func Inputs(ts []*dataset.Tuple) ([]method.Input, error) {
@@ -130,7 +130,7 @@ func Score(m method.Method, t *Test, samples int, seed uint64) (Row, error) {
 	}
 	row := Row{Method: m.Name(), Tags: t.Variant.Name, N: ev.N, F1: ev.F1, CR: ev.CR, PerF1: ev.PerF1, PerCR: ev.PerCR, Kept: ev.Kept}
 	if samples > 0 {
-		if row.Samples, err = LatencySamples(m, t.Inputs, samples, seed, nil); err != nil {
+		if row.Samples, err = latencySamples(m, method.Paper, t.Inputs, samples, seed, nil); err != nil {
 			return Row{}, err
 		}
 		if row.Latency, err = metrics.SummarizeLatency(row.Samples); err != nil {
@@ -140,12 +140,11 @@ func Score(m method.Method, t *Test, samples int, seed uint64) (Row, error) {
 	return row, nil
 }
 
-// Latency summarizes the times of LatencySamples.
-func Latency(m method.Method, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
-	return LatencyWith(m, method.Paper, inputs, samples, seed, p)
-}
-
-// LatencyWith is Latency with the decoding dec.
+// LatencyWith compresses samples inputs drawn uniformly with replacement (seeded) with m
+// under dec, one at a time on one goroutine, and summarizes the time of each compression.
+// With p == nil the inputs are pre-parsed and only the compression is timed; otherwise
+// every timed call also tags and parses the sentence from its forms (a copy), as a
+// raw-token request would. It fails for no inputs.
 func LatencyWith(m method.Method, dec method.Decoding, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) (metrics.Latency, error) {
 	ds, err := latencySamples(m, dec, inputs, samples, seed, p)
 	if err != nil {
@@ -154,14 +153,7 @@ func LatencyWith(m method.Method, dec method.Decoding, inputs []method.Input, sa
 	return metrics.SummarizeLatency(ds)
 }
 
-// LatencySamples compresses samples inputs drawn uniformly with replacement (seeded) and
-// returns the time of each compression. With p == nil the inputs are pre-parsed and only
-// the compression is timed; otherwise every timed call also tags and parses the sentence
-// from its forms (a copy), as a raw-token request would.
-func LatencySamples(m method.Method, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
-	return latencySamples(m, method.Paper, inputs, samples, seed, p)
-}
-
+// latencySamples returns the time of each compression that LatencyWith summarizes.
 func latencySamples(m method.Method, dec method.Decoding, inputs []method.Input, samples int, seed uint64, p *pipeline.Pipeline) ([]time.Duration, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no inputs")
@@ -212,3 +204,6 @@ func latencySamples(m method.Method, dec method.Decoding, inputs []method.Input,
 	bar.Done()
 	return ds, nil
 }
+
+// Micros formats d in microseconds with one decimal, as the latency tables print it.
+func Micros(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/1e3) }

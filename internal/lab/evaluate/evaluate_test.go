@@ -25,11 +25,11 @@ func TestInputsAndLatency(t *testing.T) {
 	if err != nil || len(ins) != 1 || ins[0].Tree.Head(1) != 2 {
 		t.Fatalf("Inputs: %v %v", ins, err)
 	}
-	lat, err := Latency(baseline.Oracle{}, ins, 10, 1, nil)
+	lat, err := LatencyWith(baseline.Oracle{}, method.Paper, ins, 10, 1, nil)
 	if err != nil || lat.N != 10 {
 		t.Fatalf("Latency: %+v %v", lat, err)
 	}
-	if _, err := Latency(baseline.Oracle{}, nil, 10, 1, nil); err == nil {
+	if _, err := LatencyWith(baseline.Oracle{}, method.Paper, nil, 10, 1, nil); err == nil {
 		t.Error("no inputs: no error")
 	}
 	s.Tokens[2].Head = syntax.NoHead
@@ -44,24 +44,24 @@ func TestInputsAndLatency(t *testing.T) {
 func TestSweepAndSlack(t *testing.T) {
 	inputs := synth.Inputs(3, 200)
 	w := baseline.Window{}
-	sw, err := SweepBudgets(w, method.Snippet, inputs)
+	sw, err := SweepBudgets(w, method.Snippet, 0, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sw.Pairs != len(inputs)*(len(SweepFractions)-1) || sw.Nested != sw.Pairs || sw.Regressions != 0 {
 		t.Errorf("window sweep: %d pairs, %d nested, %d regressions", sw.Pairs, sw.Nested, sw.Regressions)
 	}
-	sl, err := SlackBudgets(w, method.Snippet, inputs, nil, nil)
+	sl, err := SlackBudgets(w, method.Snippet, 0, inputs, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	row, err := SnippetScore(w, method.Snippet, inputs, nil)
+	row, err := SnippetScore(w, method.Snippet, 0, inputs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Given the row at b = ℓ(gold), the slack table takes it as its first point, the
 	// same as computed, and refuses a row of something else.
-	again, err := SlackBudgets(w, method.Snippet, inputs, nil, &row)
+	again, err := SlackBudgets(w, method.Snippet, 0, inputs, nil, &row)
 	a, _ := json.Marshal(again) // SLOR is NaN here: compare the JSON, which leaves it out
 	b, _ := json.Marshal(sl)
 	if err != nil || string(a) != string(b) {
@@ -69,7 +69,7 @@ func TestSweepAndSlack(t *testing.T) {
 	}
 	other := row
 	other.Decoding = method.Nested.String()
-	if _, err := SlackBudgets(w, method.Snippet, inputs, nil, &other); err == nil {
+	if _, err := SlackBudgets(w, method.Snippet, 0, inputs, nil, &other); err == nil {
 		t.Error("the row of another decoding taken as +0")
 	}
 	if len(sl.Points) != len(SlackOffsets) || sl.Points[0].F1 != row.F1 || sl.N != len(inputs) {

@@ -51,18 +51,16 @@ type SnippetRow struct {
 	Kept    [][]int   `json:"-"`
 }
 
-// RulesOff switches well-formedness rules off in SnippetScore and SweepBudgets, for
-// ablations (wellformed.Rules.Off).
-var RulesOff uint16
-
 // Gold is a pseudo-method whose compressions are the gold ones, for the checker and
 // SLOR tables.
 const Gold = "gold"
 
 // SnippetScore compresses every input with m under dec (m nil: the gold compressions) and
 // measures F1 against the gold, CR, SLOR (when slor is not nil), budget use, the rule
-// checker, the choppiness of the display rendering and the yields.
-func SnippetScore(m method.Method, dec method.Decoding, inputs []method.Input, slor SLORFunc) (SnippetRow, error) {
+// checker, the choppiness of the display rendering and the yields. off switches
+// well-formedness rules off in the decoding and in the room-left measure, for ablations
+// (wellformed.Rules.Off; 0 for none).
+func SnippetScore(m method.Method, dec method.Decoding, off uint16, inputs []method.Input, slor SLORFunc) (SnippetRow, error) {
 	name := Gold
 	if m != nil {
 		name = m.Name()
@@ -75,7 +73,7 @@ func SnippetScore(m method.Method, dec method.Decoding, inputs []method.Input, s
 			row.Kept[i] = in.Gold
 		}
 	} else {
-		ev, err := EvaluateCompressor(m, inputs, runtime.GOMAXPROCS(0), method.Compressor{Decoding: dec, RulesOff: RulesOff})
+		ev, err := EvaluateCompressor(m, inputs, runtime.GOMAXPROCS(0), method.Compressor{Decoding: dec, RulesOff: off})
 		if err != nil {
 			return row, fmt.Errorf("%s: %w", name, err)
 		}
@@ -84,7 +82,7 @@ func SnippetScore(m method.Method, dec method.Decoding, inputs []method.Input, s
 	var crs, use []float64
 	var ck wellformed.Checker
 	var ch wellformed.Chopper
-	var rm room
+	rm := room{off: off}
 	for i, in := range inputs {
 		kept := row.Kept[i]
 		f1, err := metrics.F1(in.Tree.N(), kept, in.Gold)
@@ -136,6 +134,7 @@ func SnippetScore(m method.Method, dec method.Decoding, inputs []method.Input, s
 // room measures whether compressions stop before nothing more fits; its buffers are
 // reused from one compression to the next.
 type room struct {
+	off   uint16 // the rules switched off (wellformed.Rules.Off)
 	rules wellformed.Rules
 	lens  []int
 	in    []bool
@@ -143,7 +142,7 @@ type room struct {
 
 // left reports whether a compression kept of in, shorter than the sentence, leaves room
 // in the budget for a word (a token that is not punctuation) outside it with its closure
-// under the rules (those RulesOff leaves on): whether the decoding stopped before nothing
+// under the rules (those m.off leaves on): whether the decoding stopped before nothing
 // more fit.
 func (m *room) left(in method.Input, forms []string, kept []int) bool {
 	n := len(forms)
@@ -154,7 +153,7 @@ func (m *room) left(in method.Input, forms []string, kept []int) bool {
 	for _, f := range forms {
 		m.lens = append(m.lens, utf8.RuneCountInString(f))
 	}
-	m.rules.Off = RulesOff
+	m.rules.Off = m.off
 	if err := m.rules.Reset(in.Sentence, in.Tree, m.lens, in.Query, in.Budget); err != nil {
 		return false
 	}
@@ -225,8 +224,9 @@ type Sweep struct {
 // SweepBudgets compresses every input at budgets SweepFractions of ℓ(S) (at least ℓ(Q),
 // rounded up) with m under dec, and measures F1 against the gold (which was made for
 // b = ℓ(gold), so it measures fidelity, not an upper bound), budget use, the checker,
-// length regressions and nesting between adjacent budgets.
-func SweepBudgets(m method.Method, dec method.Decoding, inputs []method.Input) (Sweep, error) {
+// length regressions and nesting between adjacent budgets, with the rules off switches
+// off (as in SnippetScore).
+func SweepBudgets(m method.Method, dec method.Decoding, off uint16, inputs []method.Input) (Sweep, error) {
 	sw := Sweep{Method: m.Name(), Decoding: dec.String(), N: len(inputs)}
 	prev := make([][]int, len(inputs))
 	for fi, f := range SweepFractions {
@@ -237,7 +237,7 @@ func SweepBudgets(m method.Method, dec method.Decoding, inputs []method.Input) (
 			ins[i] = in
 			ins[i].Budget = max(b, charLen(forms, slices.Sorted(slices.Values(in.Query))), 1)
 		}
-		row, err := SnippetScore(m, dec, ins, nil)
+		row, err := SnippetScore(m, dec, off, ins, nil)
 		if err != nil {
 			return sw, err
 		}
@@ -289,8 +289,9 @@ type Slack struct {
 // to the character can rebuild them at k = 0 and not at k = 2: the table shows how much
 // of a method's F1 at b = ℓ(gold) comes from the budget being the gold's length, which a
 // reader's budget never is. at0, when not nil, is SnippetScore's row for m, dec and the
-// same inputs at b = ℓ(gold), which is then the point k = 0 instead of being computed again.
-func SlackBudgets(m method.Method, dec method.Decoding, inputs []method.Input, slor SLORFunc, at0 *SnippetRow) (Slack, error) {
+// same inputs at b = ℓ(gold), which is then the point k = 0 instead of being computed
+// again. off switches rules off as in SnippetScore.
+func SlackBudgets(m method.Method, dec method.Decoding, off uint16, inputs []method.Input, slor SLORFunc, at0 *SnippetRow) (Slack, error) {
 	sl := Slack{Method: m.Name(), Decoding: dec.String(), N: len(inputs)}
 	ins := make([]method.Input, len(inputs))
 	for _, k := range SlackOffsets {
@@ -305,7 +306,7 @@ func SlackBudgets(m method.Method, dec method.Decoding, inputs []method.Input, s
 			ins[i] = in
 			ins[i].Budget = in.Budget + k
 		}
-		row, err := SnippetScore(m, dec, ins, slor)
+		row, err := SnippetScore(m, dec, off, ins, slor)
 		if err != nil {
 			return sl, err
 		}

@@ -4,7 +4,7 @@
 // Keep=Yes or Keep=No in MISC, the format of the Google corpus that internal/lab/dataset reads, and
 // each sentence has "# genre" and "# compression" comments.
 //
-// `qsc eval --ood` scores every method on it, to see whether compressions hold up outside
+// `qsc-lab eval --ood` scores every method on it, to see whether compressions hold up outside
 // news. It is for evaluation and model selection only, never for training. data/README.md
 // says who wrote the compressions, how they were chosen, the rules followed and the license
 // (CC BY-SA 4.0, UD_English-EWT attributed). The file is rebuilt from ../shared by

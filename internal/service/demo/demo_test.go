@@ -154,7 +154,7 @@ func TestEmbeddedIsReproducible(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), committed) {
-		t.Fatalf("%s differs from the collection built from %s and %s: run `go run ./cmd/qsc data demo`", FileName, dev, test)
+		t.Fatalf("%s differs from the collection built from %s and %s: run `go run ./cmd/qsc-lab data demo`", FileName, dev, test)
 	}
 	// Every document of the two files is in, but those of a single sentence.
 	if st.Documents+st.Skipped != 634 || st.Skipped == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -27,10 +28,10 @@ func addSilverFlags(fs *flag.FlagSet, what string) *silverFlags {
 // --silver.
 func (f *silverFlags) check() error {
 	if *f.goldCopies < 1 || *f.n < 0 {
-		return usagef("--gold-copies must be at least 1 and --silver-n at least 0")
+		return cli.Usagef("--gold-copies must be at least 1 and --silver-n at least 0")
 	}
 	if *f.path == "" && (*f.goldCopies != 1 || *f.n != 0) {
-		return usagef("--gold-copies and --silver-n only apply with --silver")
+		return cli.Usagef("--gold-copies and --silver-n only apply with --silver")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -14,12 +15,12 @@ import (
 )
 
 func init() {
-	register(&command{name: "train tagger", summary: "train the part-of-speech tagger", run: runTrainTagger})
-	register(&command{name: "eval tagger", summary: "measure tagger accuracy on CoNLL-U files", run: runEvalTagger})
+	prog.Register(&cli.Command{Name: "train tagger", Summary: "train the part-of-speech tagger", Run: runTrainTagger})
+	prog.Register(&cli.Command{Name: "eval tagger", Summary: "measure tagger accuracy on CoNLL-U files", Run: runEvalTagger})
 }
 
 func runTrainTagger(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train tagger", "", stderr)
+	fs := prog.Flags("train tagger", "", stderr)
 	trainPath := fs.String("train", shared.Path(shared.EWTTrain), "training `file` (CoNLL-U, XPOS column)")
 	devPath := fs.String("dev", shared.Path(shared.EWTDev), "dev `file` for choosing the epoch (\"\" for none)")
 	clusterPath := fs.String("clusters", shared.Path(shared.GoogleTrain), "unlabeled CoNLL-U `file` to learn word clusters from (\"\" for none)")
@@ -29,29 +30,29 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	mixN := fs.Int("mix", 3, "number of perceptrons (seeds seed, seed+1, …) whose weights are averaged")
 	sf := addSilverFlags(fs, "extra training `file` tagged by another tagger, with caseless forms (CoNLL-U with XPOS; for example the Google compression train split)")
 	prune := fs.Int("prune", 48, "smallest weight magnitude kept in the model, in 1/64 units (raise it with --silver, whose weights grow larger)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *out == "" {
-		return usagef("--out is required")
+		return cli.Usagef("--out is required")
 	}
 	if *trainPath == "" {
-		return usagef("--train is required (the EWT training data was not found)")
+		return cli.Usagef("--train is required (the EWT training data was not found)")
 	}
 	if *epochs < 1 {
-		return usagef("--epochs must be at least 1")
+		return cli.Usagef("--epochs must be at least 1")
 	}
 	if *mixN < 1 {
-		return usagef("--mix must be at least 1")
+		return cli.Usagef("--mix must be at least 1")
 	}
 	if err := sf.check(); err != nil {
 		return err
 	}
 	if *prune < 1 || *prune > 32767 {
-		return usagef("--prune must be 1 to 32767")
+		return cli.Usagef("--prune must be 1 to 32767")
 	}
 	start := time.Now()
 	train, err := readTreebank(*trainPath)
@@ -105,15 +106,15 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 }
 
 func runEvalTagger(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval tagger", "FILE...", stderr)
+	fs := prog.Flags("eval tagger", "FILE...", stderr)
 	modelPath := fs.String("model", "", "tagger model `file` (default: the embedded "+pipeline.TaggerName+")")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usagef("no CoNLL-U files given")
+		return cli.Usagef("no CoNLL-U files given")
 	}
-	data, err := modelBytes(*modelPath, pipeline.TaggerName)
+	data, err := cli.ModelBytes(*modelPath, pipeline.TaggerName)
 	if err != nil {
 		return err
 	}

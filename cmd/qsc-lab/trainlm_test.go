@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/lab/dataset/datasettest"
 	"github.com/qsc-nlp/qsc/lm"
 )
 
 func TestTrainLM(t *testing.T) {
-	data := fixtureData(t)
+	data := datasettest.Data(t)
 	train := filepath.Join(data, "google-compression", "train.conllu.gz")
 	cache := t.TempDir()
 	args := []string{"train", "lm", "--train", train, "--cache", cache, "--validation", "-1", "--fallback"}
@@ -61,9 +62,9 @@ func TestTrainLM(t *testing.T) {
 }
 
 func TestLoadEvalLM(t *testing.T) {
-	data := fixtureData(t)
+	data := datasettest.Data(t)
 	cache := t.TempDir()
-	if _, _, err := loadEvalLM(data, cache, 1); err == nil || !strings.Contains(err.Error(), "run qsc train lm --seed 1") {
+	if _, _, err := loadEvalLM(data, cache, 1); err == nil || !strings.Contains(err.Error(), "run qsc-lab train lm --seed 1") {
 		t.Fatalf("missing model: error %v", err)
 	}
 	train := filepath.Join(data, "google-compression", "train.conllu.gz")

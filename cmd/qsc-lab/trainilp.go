@@ -8,16 +8,17 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/method/ilp"
 )
 
 func init() {
-	register(&command{name: "train ilp", summary: "train the ILP baseline's arc weights (averaged structured perceptron, Filippova & Altun 2013)", run: runTrainILP})
+	prog.Register(&cli.Command{Name: "train ilp", Summary: "train the ILP baseline's arc weights (averaged structured perceptron, Filippova & Altun 2013)", Run: runTrainILP})
 }
 
 func runTrainILP(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train ilp", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	fs := prog.Flags("train ilp", "", stderr)
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", filepath.Join("method", "ilp", ilp.FileName), "model file to write")
 	epochs := fs.Int("epochs", ilp.DefaultEpochs, "perceptron epochs; the epoch with the best validation F1 is kept")
 	seed := fs.Uint64("seed", 1, "seed of the query sampling, the validation split and the order of the training sentences")
@@ -31,17 +32,17 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	keep := fs.Int("keep", 0, "keep only the N weights of largest magnitude (0: all)")
 	query := fs.Bool("query", true, "add the query features (docs/features.md) and solve each training tuple with its query; false: Q = ∅ in training, as the authors")
 	slack := fs.Int("slack", ilp.DefaultSlack, "train each tuple with a budget 0 to N characters longer than its gold (drawn from --seed), so that the weights, not the budget, tell where a compression ends; 0: b = ℓ(gold), as the authors")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *epochs < 1 {
-		return usagef("--epochs must be at least 1")
+		return cli.Usagef("--epochs must be at least 1")
 	}
 	if *slack < 0 {
-		return usagef("--slack must not be negative")
+		return cli.Usagef("--slack must not be negative")
 	}
 	start := time.Now()
 	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)

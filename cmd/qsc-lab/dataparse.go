@@ -7,30 +7,31 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 )
 
 func init() {
-	register(&command{name: "data parse", summary: "parse the Google compression corpus into the cache that training and evaluation use", run: runDataParse})
+	prog.Register(&cli.Command{Name: "data parse", Summary: "parse the Google compression corpus into the cache that training and evaluation use", Run: runDataParse})
 }
 
 func runDataParse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("data parse", "", stderr)
+	fs := prog.Flags("data parse", "", stderr)
 	dir := fs.String("data", "", "data directory (default: ../shared/data beside the repository, or $QSC_DATA)")
 	cache := fs.String("cache", "", "cache directory (default: $QSC_CACHE or the user cache directory)")
 	force := fs.Bool("force", false, "parse again even when a cached file exists")
 	workers := fs.Int("workers", 0, "parallel workers (0 = all cores)")
-	mf := addModelFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	mf := cli.AddModelFlags(fs)
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *dir == "" {
 		if *dir = shared.DataDir(); *dir == "" {
-			return usagef("no data directory: pass --data DIR or set QSC_DATA")
+			return cli.Usagef("no data directory: pass --data DIR or set QSC_DATA")
 		}
 	}
 	if *cache == "" {
@@ -40,7 +41,7 @@ func runDataParse(args []string, stdout, stderr io.Writer) error {
 		}
 		*cache = d
 	}
-	p, err := mf.pipeline()
+	p, err := mf.Pipeline()
 	if err != nil {
 		return err
 	}

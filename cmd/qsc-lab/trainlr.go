@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/cputime"
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
@@ -25,12 +26,12 @@ import (
 )
 
 func init() {
-	register(&command{name: "train lr", summary: "train the VERTEX ADDITION logistic regression (lr or ablated features)", run: runTrainLR})
+	prog.Register(&cli.Command{Name: "train lr", Summary: "train the VERTEX ADDITION logistic regression (lr or ablated features)", Run: runTrainLR})
 }
 
 func runTrainLR(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train lr", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	fs := prog.Flags("train lr", "", stderr)
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", "", "model file to write (default: the embedded default's path, method/lr/"+lr.FileName+" or method/ablated/"+ablated.FileName+")")
 	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
 	cs := fs.String("c", "0.01,0.1,1,10", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
@@ -50,11 +51,11 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	numeric := fs.String("numeric", [...]string{"raw", "binned", "both"}[def.Edge.Numeric], "numeric features: raw (unscaled, the authors), binned or both")
 	bits := fs.Uint("bits", uint(def.Edge.Bits), "log2 of the number of hashed feature buckets")
 	verbose := fs.Bool("v", false, "log the objective every 10 iterations (always on when stderr is a terminal)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	var cfg lr.FeatureSet
 	defaultOut := filepath.Join("method", "lr", lr.FileName)
@@ -64,7 +65,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	case method.NameAblated:
 		cfg, defaultOut = lr.AblatedFeatures(), filepath.Join("method", "ablated", ablated.FileName)
 	default:
-		return usagef("--features %q: want lr or ablated", *feats)
+		return cli.Usagef("--features %q: want lr or ablated", *feats)
 	}
 	switch *gov {
 	case "incoming":
@@ -72,7 +73,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	case "child":
 		cfg.GovEdge = lr.GovChild
 	default:
-		return usagef("--gov %q: want incoming or child", *gov)
+		return cli.Usagef("--gov %q: want incoming or child", *gov)
 	}
 	switch *numeric {
 	case "raw":
@@ -82,17 +83,17 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	case "both":
 		cfg.Edge.Numeric = features.NumBoth
 	default:
-		return usagef("--numeric %q: want raw, binned or both", *numeric)
+		return cli.Usagef("--numeric %q: want raw, binned or both", *numeric)
 	}
 	cfg.DisconnectedEdge, cfg.CrossAll, cfg.Edge.Bits = *discEdge, *crossAll, uint8(min(*bits, 255))
 	if err := cfg.Validate(); err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	var grid []float64
 	for _, f := range strings.Split(*cs, ",") {
 		c, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(c > 0) {
-			return usagef("--c %q: want positive numbers separated by commas", *cs)
+			return cli.Usagef("--c %q: want positive numbers separated by commas", *cs)
 		}
 		grid = append(grid, c)
 	}
@@ -100,7 +101,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	for _, f := range strings.Split(*thresholds, ",") {
 		t, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-			return usagef("--thresholds %q: want logits separated by commas", *thresholds)
+			return cli.Usagef("--thresholds %q: want logits separated by commas", *thresholds)
 		}
 		ths = append(ths, t)
 	}
@@ -108,7 +109,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		*out = defaultOut
 	}
 	if math.IsNaN(*maxCRGap) || *maxCRGap < 0 {
-		return usagef("--max-cr-gap %v: want a ratio ≥ 0", *maxCRGap)
+		return cli.Usagef("--max-cr-gap %v: want a ratio ≥ 0", *maxCRGap)
 	}
 	start := time.Now()
 	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
@@ -151,14 +152,14 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 }
 
 // parsedTrainFile returns path, or when it is empty the parse cache's copy of the Google
-// train file (written by qsc data parse with the default models).
+// train file (written by qsc-lab data parse with the default models).
 func parsedTrainFile(path string) (string, error) {
 	if path != "" {
 		return path, nil
 	}
 	in := shared.Path(shared.GoogleTrain)
 	if in == "" {
-		return "", usagef("no Google train file under the data directory: pass --train FILE")
+		return "", cli.Usagef("no Google train file under the data directory: pass --train FILE")
 	}
 	dir, err := parsecache.Dir()
 	if err != nil {
@@ -173,7 +174,7 @@ func parsedTrainFile(path string) (string, error) {
 		return "", err
 	}
 	if _, err := os.Stat(cached); err != nil {
-		return "", fmt.Errorf("no parsed train file %s: run qsc data parse, or pass --train FILE", cached)
+		return "", fmt.Errorf("no parsed train file %s: run qsc-lab data parse, or pass --train FILE", cached)
 	}
 	return cached, nil
 }

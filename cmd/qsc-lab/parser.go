@@ -10,6 +10,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/parser"
@@ -18,12 +19,12 @@ import (
 )
 
 func init() {
-	register(&command{name: "train parser", summary: "train the dependency parser", run: runTrainParser})
-	register(&command{name: "eval parser", summary: "evaluate the dependency parser (UAS/LAS)", run: runEvalParser})
+	prog.Register(&cli.Command{Name: "train parser", Summary: "train the dependency parser", Run: runTrainParser})
+	prog.Register(&cli.Command{Name: "eval parser", Summary: "evaluate the dependency parser (UAS/LAS)", Run: runEvalParser})
 }
 
 func runTrainParser(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train parser", "", stderr)
+	fs := prog.Flags("train parser", "", stderr)
 	trainPath := fs.String("train", shared.Path(shared.EWTTrain), "training CoNLL-U file (EWT train when found)")
 	devPath := fs.String("dev", shared.Path(shared.EWTDev), "dev CoNLL-U file for model selection (EWT dev when found; \"\" for none)")
 	out := fs.String("out", defaultModel(pipeline.ParserName), "output model file")
@@ -37,20 +38,20 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	labBits := fs.Uint("label-bits", 0, "log2 rows of the label weight table (0: default)")
 	sf := addSilverFlags(fs, "extra training trees used as they are, not jackknifed (CoNLL-U with XPOS, HEAD and DEPREL; for example the Google corpus parsed by the accurate parser)")
 	beam := fs.Int("beam", 1, fmt.Sprintf("beam width: 1 parses greedily (dynamic oracle); 2 to %d trains globally and the model parses with that beam", parser.MaxBeam))
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %v", fs.Args())
+		return cli.Usagef("unexpected arguments %v", fs.Args())
 	}
 	if *trainPath == "" {
-		return usagef("no --train file and the shared EWT data was not found")
+		return cli.Usagef("no --train file and the shared EWT data was not found")
 	}
 	if *out == "" {
-		return usagef("no --out file")
+		return cli.Usagef("no --out file")
 	}
 	if *beam < 1 || *beam > parser.MaxBeam {
-		return usagef("--beam %d: want 1 to %d", *beam, parser.MaxBeam)
+		return cli.Usagef("--beam %d: want 1 to %d", *beam, parser.MaxBeam)
 	}
 	if err := sf.check(); err != nil {
 		return err
@@ -115,16 +116,16 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 }
 
 func runEvalParser(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval parser", "FILE...", stderr)
+	fs := prog.Flags("eval parser", "FILE...", stderr)
 	modelPath := fs.String("model", "", "parser model file (default: the embedded "+pipeline.ParserName+")")
 	taggerPath := fs.String("tagger", "", "tagger model file for predicted tags (default: the embedded "+pipeline.TaggerName+")")
 	goldTags := fs.Bool("gold-tags", false, "parse with the gold XPOS tags of the files instead of tagging")
 	normalize := fs.Bool("normalize", false, "first normalize the forms as in the Google compression train split (parser.NormalizeForm)")
 	accurate := fs.Bool("accurate", false, "evaluate the embedded beam-search parser "+pipeline.ParserBeamName)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	name, err := embeddedParser(*accurate, *modelPath, "--model")
+	name, err := cli.EmbeddedParser(*accurate, *modelPath, "--model")
 	if err != nil {
 		return err
 	}
@@ -136,10 +137,10 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if len(files) == 0 {
-			return usagef("no files given and the shared EWT data was not found")
+			return cli.Usagef("no files given and the shared EWT data was not found")
 		}
 	}
-	data, err := modelBytes(*modelPath, name)
+	data, err := cli.ModelBytes(*modelPath, name)
 	if err != nil {
 		return err
 	}
@@ -242,7 +243,7 @@ func readTreebank(path string) ([]*syntax.Sentence, error) {
 
 // loadTagger returns a function that tags a sentence with the tagger model at path.
 func loadTagger(path string) (func(*syntax.Sentence) error, error) {
-	data, err := modelBytes(path, pipeline.TaggerName)
+	data, err := cli.ModelBytes(path, pipeline.TaggerName)
 	if err != nil {
 		return nil, fmt.Errorf("tagger model: %w (use --gold-tags to parse with gold tags)", err)
 	}
@@ -268,7 +269,7 @@ func jackknifeTags(train, dev []*syntax.Sentence, taggerPath string, folds int, 
 		return err
 	}
 	if folds < 2 {
-		return usagef("--folds must be at least 2")
+		return cli.Usagef("--folds must be at least 2")
 	}
 	opts := tagger.TrainOptions{Seed: int64(seed), Quiet: true}
 	if p := shared.Path(shared.GoogleTrain); p != "" {

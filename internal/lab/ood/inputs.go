@@ -1,4 +1,4 @@
-package main
+package ood
 
 import (
 	"fmt"
@@ -6,29 +6,22 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
-	"github.com/qsc-nlp/qsc/internal/lab/ood"
-	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
-// oodSet is one reading of the out-of-domain development set.
-type oodSet struct {
-	name, title string
-	inputs      []method.Input
-}
-
-// oodInputs returns the out-of-domain set twice: with EWT's gold tags and trees (where the
-// checker is exact), and as qsc sees raw text (its own tagger and parser).
-func oodInputs(env *evalEnv) ([]oodSet, error) {
-	sents, err := ood.Sentences()
+// Inputs returns the out-of-domain set twice, its queries drawn with seed: with EWT's
+// gold tags and trees (where the checker is exact), and as qsc sees raw text (tagged and
+// parsed by p).
+func Inputs(p *pipeline.Pipeline, seed uint64) ([]evaluate.InputSet, error) {
+	sents, err := Sentences()
 	if err != nil {
 		return nil, err
 	}
 	var gold []*dataset.Tuple
 	for _, cs := range sents {
-		t, err := dataset.NewTuple(cs, dataset.Test, *env.seed)
+		t, err := dataset.NewTuple(cs, dataset.Test, seed)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ood.File, err)
+			return nil, fmt.Errorf("%s: %w", File, err)
 		}
 		if len(t.Query) == 0 {
 			continue
@@ -39,7 +32,7 @@ func oodInputs(env *evalEnv) ([]oodSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := env.pipe.NewWorker()
+	w := p.NewWorker()
 	parsed := make([]*dataset.Tuple, len(gold))
 	for i, t := range gold {
 		s := &syntax.Sentence{Tokens: append([]syntax.Token(nil), t.Sentence.Tokens...)}
@@ -47,7 +40,7 @@ func oodInputs(env *evalEnv) ([]oodSet, error) {
 			s.Tokens[j] = syntax.Token{Form: s.Tokens[j].Form, Head: syntax.NoHead}
 		}
 		if err := w.Sentence(s, pipeline.Options{}); err != nil {
-			return nil, fmt.Errorf("%s: sentence %s: %w", ood.File, t.ID, err)
+			return nil, fmt.Errorf("%s: sentence %s: %w", File, t.ID, err)
 		}
 		cp := *t
 		cp.Sentence = s
@@ -57,8 +50,8 @@ func oodInputs(env *evalEnv) ([]oodSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []oodSet{
-		{"gold-trees", "EWT gold tags and trees", goldIn},
-		{"qsc-parse", "qsc's own tagger and parser", parsedIn},
+	return []evaluate.InputSet{
+		{Name: "gold-trees", Title: "EWT gold tags and trees", Inputs: goldIn},
+		{Name: "qsc-parse", Title: "qsc's own tagger and parser", Inputs: parsedIn},
 	}, nil
 }

@@ -8,27 +8,28 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 )
 
 func init() {
-	register(&command{name: "data demo", summary: "build the demo collection of `qsc serve` from the documents of UD_English-EWT's dev and test files", run: runDataDemo})
+	prog.Register(&cli.Command{Name: "data demo", Summary: "build the demo collection of `qsc serve` from the documents of UD_English-EWT's dev and test files", Run: runDataDemo})
 }
 
 func runDataDemo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("data demo", "", stderr)
+	fs := prog.Flags("data demo", "", stderr)
 	dir := fs.String("data", "", "data directory holding ud-english/UD_English-EWT/ (default: $QSC_DATA or ../shared/data beside the repository)")
 	out := fs.String("out", filepath.Join("internal", "service", "demo", demo.FileName), "output file (gzip-compressed JSON lines); the default is the embedded copy, from the repository root")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *dir == "" {
 		if *dir = shared.DataDir(); *dir == "" {
-			return usagef("no data directory: pass --data DIR or set QSC_DATA")
+			return cli.Usagef("no data directory: pass --data DIR or set QSC_DATA")
 		}
 	}
 	var rs []*conllu.Reader

@@ -9,13 +9,14 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/metrics"
 )
 
 func init() {
-	register(&command{name: "data stats", summary: "summarize the query-focused compression tuples", run: runDataStats})
+	prog.Register(&cli.Command{Name: "data stats", Summary: "summarize the query-focused compression tuples", Run: runDataStats})
 }
 
 // fileStats describes one corpus file: what was read, dropped and kept.
@@ -58,19 +59,19 @@ var (
 )
 
 func runDataStats(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("data stats", "", stderr)
+	fs := prog.Flags("data stats", "", stderr)
 	dir := fs.String("data", "", "data directory holding google-compression/ (default: $QSC_DATA or ../shared/data beside the repository)")
 	seed := fs.Uint64("seed", 1, "seed for query sampling and the validation split")
 	validation := fs.Int("validation", dataset.DefaultValidation, "training sentences held out for validation (negative: none)")
 	format := fs.String("format", "md", "output format: md or json")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *format != "md" && *format != "json" {
-		return usagef("--format must be md or json, not %q", *format)
+		return cli.Usagef("--format must be md or json, not %q", *format)
 	}
 	if *dir == "" {
 		*dir = shared.DataDir()

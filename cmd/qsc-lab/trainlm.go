@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
@@ -18,14 +19,14 @@ import (
 )
 
 func init() {
-	register(&command{name: "train lm", summary: "build the 3-gram Kneser–Ney language model for SLOR from the Google train split (ARPA)", run: runTrainLM})
+	prog.Register(&cli.Command{Name: "train lm", Summary: "build the 3-gram Kneser–Ney language model for SLOR from the Google train split (ARPA)", Run: runTrainLM})
 }
 
-// lmFormat versions what qsc train lm writes: change it when the training text or the
+// lmFormat versions what qsc-lab train lm writes: change it when the training text or the
 // estimation changes, so that a cached model is never stale.
 const lmFormat = "qsc-lm-v1"
 
-// lmCachePath returns where qsc train lm writes, by default, the model of order order
+// lmCachePath returns where qsc-lab train lm writes, by default, the model of order order
 // built from the Google train file trainFile with seed and validation (which decide the
 // validation split; see dataset.Options): in cacheDir, under a name keyed by the file's
 // content, those settings and lmFormat. The evaluation looks for the model here, with
@@ -44,7 +45,7 @@ func lmCachePath(cacheDir, trainFile string, seed uint64, validation, order int)
 	return filepath.Join(cacheDir, fmt.Sprintf("lm-google-train.%dgram.%s.arpa.gz", order, hex.EncodeToString(h.Sum(nil))[:16])), nil
 }
 
-// loadEvalLM reads the language model SLOR is computed with: the one qsc train lm builds
+// loadEvalLM reads the language model SLOR is computed with: the one qsc-lab train lm builds
 // by default from the Google train file under dataDir with seed, found in cacheDir by
 // lmCachePath. It returns the model and its path, or an error saying how to build it.
 func loadEvalLM(dataDir, cacheDir string, seed uint64) (*lm.Model, string, error) {
@@ -54,7 +55,7 @@ func loadEvalLM(dataDir, cacheDir string, seed uint64) (*lm.Model, string, error
 		return nil, "", err
 	}
 	if _, err := os.Stat(path); err != nil {
-		return nil, "", fmt.Errorf("no language model for SLOR at %s: run qsc train lm --seed %d (about 1.5 minutes)", path, seed)
+		return nil, "", fmt.Errorf("no language model for SLOR at %s: run qsc-lab train lm --seed %d (about 1.5 minutes)", path, seed)
 	}
 	m, err := lm.ReadARPAFile(path)
 	return m, path, err
@@ -88,27 +89,27 @@ func lmTrainText(tr *lm.Trainer, tuples []*dataset.Tuple, log io.Writer) int {
 }
 
 func runTrainLM(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train lm", "", stderr)
+	fs := prog.Flags("train lm", "", stderr)
 	trainPath := fs.String("train", "", "Google train file, CoNLL-U (default: google-compression/train.conllu.gz under the data directory)")
 	cache := fs.String("cache", "", "cache directory for the default output (default: $QSC_CACHE or the user cache directory)")
 	out := fs.String("out", "", "ARPA file to write, gzip-compressed if it ends in .gz (default: in the cache, keyed by the train file's content, seed and order)")
-	seed := fs.Uint64("seed", 1, "seed of the validation split: the same as qsc train lr's, so that the same 25,000 tuples are left out")
-	validation := fs.Int("validation", dataset.DefaultValidation, "training tuples held out for validation, as in qsc train lr (negative: none)")
+	seed := fs.Uint64("seed", 1, "seed of the validation split: the same as qsc-lab train lr's, so that the same 25,000 tuples are left out")
+	validation := fs.Int("validation", dataset.DefaultValidation, "training tuples held out for validation, as in qsc-lab train lr (negative: none)")
 	order := fs.Int("order", 3, "n-gram order (1 to 3)")
 	fallback := fs.Bool("fallback", false, "use lmplz's fallback discounts (0.5, 1, 1.5) for an order whose count-of-counts cannot give them (tiny corpora)")
 	force := fs.Bool("force", false, "build the model even when the output file exists")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *order < 1 || *order > lm.MaxOrder {
-		return usagef("--order %d: want 1 to %d", *order, lm.MaxOrder)
+		return cli.Usagef("--order %d: want 1 to %d", *order, lm.MaxOrder)
 	}
 	if *trainPath == "" {
 		if *trainPath = shared.Path(shared.GoogleTrain); *trainPath == "" {
-			return usagef("no Google train file under the data directory: pass --train FILE")
+			return cli.Usagef("no Google train file under the data directory: pass --train FILE")
 		}
 	}
 	if *out == "" {

@@ -11,17 +11,18 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
+	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method/nn"
 )
 
 func init() {
-	register(&command{name: "train nn", summary: "train the VERTEX ADDITION_NN BiLSTM decision model", run: runTrainNN})
+	prog.Register(&cli.Command{Name: "train nn", Summary: "train the VERTEX ADDITION_NN BiLSTM decision model", Run: runTrainNN})
 }
 
 func runTrainNN(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train nn", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc data parse)")
+	fs := prog.Flags("train nn", "", stderr)
+	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", filepath.Join("method", "nn", nn.FileName), "model file to write")
 	embed := fs.Int("embed", 128, "embedding size per state table (the paper: 315)")
 	hidden := fs.Int("hidden", 48, "LSTM hidden size per direction; the pooled vector has twice as many (the paper: 158 in all)")
@@ -40,15 +41,15 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	maxTime := fs.Duration("max-time", 0, "stop at the checkpoint past which another interval would exceed this time (0: no limit); --max-checks with the number run reproduces the model")
 	skipped := fs.Bool("skipped", false, "train also on the candidates the runtime skips as over budget (the authors did; they are never asked at run time)")
 	labels := fs.Bool("labels", true, "add each token's dependency label to its input (beyond the paper; --labels=false is the paper's words-and-states network)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	sizes := nn.Sizes{Embed: *embed, Hidden: *hidden}
 	if err := sizes.Validate(); err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	start := time.Now()
 	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, true, stderr)
@@ -67,7 +68,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		select {
 		case <-sigs:
 			signal.Stop(sigs)
-			fmt.Fprintln(stderr, "qsc train nn: interrupted: training stops at the next checkpoint and writes the best model so far; interrupt again to abort")
+			fmt.Fprintln(stderr, "qsc-lab train nn: interrupted: training stops at the next checkpoint and writes the best model so far; interrupt again to abort")
 			close(interrupted)
 		case <-finished:
 		}
