@@ -71,7 +71,17 @@ func Spelled(r rune) (string, bool) {
 // …), so that "Zürich" and "Zurich", "São Paulo" and "Sao Paulo", "Ørsted" and "Orsted"
 // match. An ASCII word, or one of marks alone, is returned as it is (an ASCII word without
 // allocating).
-func Fold(word string) string {
+func Fold(word string) string { return fold(word, false) }
+
+// FoldAccents is Fold for text in any language: it removes the marks only from Latin,
+// Greek and Cyrillic letters, and the vowel marks and tatweel of Arabic, and composes the
+// rest again (NFC); the marks of other scripts (Devanagari's and Thai's vowel signs) are
+// letters there and stay. It spells the letters of Fold's table as Fold does. An ASCII
+// word, or one of marks alone, is returned as it is (an ASCII word without allocating).
+func FoldAccents(word string) string { return fold(word, true) }
+
+// fold is Fold, or FoldAccents when accents.
+func fold(word string, accents bool) string {
 	i := 0
 	for i < len(word) && word[i] < utf8.RuneSelf {
 		i++
@@ -82,17 +92,30 @@ func Fold(word string) string {
 	var b strings.Builder
 	b.Grow(len(word))
 	b.WriteString(word[:i])
+	base := rune(0) // the last letter written
 	for _, r := range norm.NFD.String(word[i:]) {
-		switch s, ok := spelled[r]; {
+		mark := unicode.Is(unicode.Mn, r)
+		s, ok := spelled[r]
+		switch {
+		case mark && (!accents || base < 0x0530 || 0x1e00 <= base && base < 0x2000):
+			// a mark (with accents, on a Latin, Greek or Cyrillic letter)
+		case accents && (0x064b <= r && r <= 0x065f || r == 0x0670 || r == 0x0640):
+			// Arabic vowel marks and tatweel
 		case ok:
 			b.WriteString(s)
-		case unicode.Is(unicode.Mn, r):
+			base = r
 		default:
 			b.WriteRune(r)
+			if !mark {
+				base = r
+			}
 		}
 	}
 	if b.Len() == 0 { // marks alone: a key is never empty
 		return word
+	}
+	if accents {
+		return norm.NFC.String(b.String())
 	}
 	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -62,9 +61,9 @@ func Languages() []string {
 // when their keys are equal. It normalizes the form (NFKC: full-width letters are ASCII,
 // half-width kana full-width), lower-cases it, takes the term of lang's analyzer when one
 // is registered and keeps a term, and removes the accents of Latin, Greek and Cyrillic
-// letters and the vowel marks of Arabic (match.Fold's table spells ø, ß, æ, … in ASCII).
-// The marks of other scripts (Devanagari's and Thai's vowel signs) are letters there and
-// stay.
+// letters and the vowel marks of Arabic (match.FoldAccents, whose table spells ø, ß, æ, …
+// in ASCII). The marks of other scripts (Devanagari's and Thai's vowel signs) are letters
+// there and stay.
 func Key(form, lang string) string {
 	w := lower(form)
 	if a := analyzers[lang]; a != nil && KindOf(w) == Word {
@@ -72,7 +71,7 @@ func Key(form, lang string) string {
 			w = k
 		}
 	}
-	return fold(w)
+	return match.FoldAccents(w)
 }
 
 // lower returns form normalized (NFKC) and lower-cased; an ASCII form only lower-cased.
@@ -83,43 +82,6 @@ func lower(form string) string {
 		}
 	}
 	return strings.ToLower(form)
-}
-
-// fold removes the accents of Latin, Greek and Cyrillic letters and Arabic's vowel marks
-// and tatweel; an ASCII word is returned as it is.
-func fold(w string) string {
-	i := 0
-	for i < len(w) && w[i] < utf8.RuneSelf {
-		i++
-	}
-	if i == len(w) {
-		return w
-	}
-	var b strings.Builder
-	b.Grow(len(w))
-	b.WriteString(w[:i])
-	base := rune(0) // the last letter written
-	for _, r := range norm.NFD.String(w[i:]) {
-		switch {
-		case unicode.Is(unicode.Mn, r) && (base < 0x0530 || 0x1e00 <= base && base < 0x2000):
-			// a mark on a Latin, Greek or Cyrillic letter
-		case 0x064b <= r && r <= 0x065f || r == 0x0670 || r == 0x0640:
-			// Arabic vowel marks and tatweel
-		default:
-			if s, ok := match.Spelled(r); ok {
-				b.WriteString(s)
-			} else {
-				b.WriteRune(r)
-			}
-			if !unicode.Is(unicode.Mn, r) {
-				base = r
-			}
-		}
-	}
-	if b.Len() == 0 {
-		return w
-	}
-	return norm.NFC.String(b.String())
 }
 
 // Query is a compiled query for text in one language: the keys of the tokens of each
