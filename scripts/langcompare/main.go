@@ -14,9 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/abadojack/whatlanggo"
 	lingua "github.com/pemistahl/lingua-go"
@@ -39,36 +37,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	run := max(*join, 1) // sentences a text, at least one
-	var n, ok int
-	var took time.Duration
-	for _, f := range files {
-		fn, fok := 0, 0
-		wrong := map[string]int{}
-		for i := 0; i+run <= len(f.Sentences); i += run {
-			s := strings.Join(f.Sentences[i:i+run], " ")
-			if *words > 0 {
-				s = pud.Prefix(s, *words)
-			}
-			start := time.Now()
-			got := detect(s)
-			took += time.Since(start)
-			fn++
-			if got == f.Code {
-				fok++
-			} else {
-				wrong[got]++
-			}
-		}
-		n, ok = n+fn, ok+fok
-		var ws []string
-		for k, v := range wrong {
-			ws = append(ws, fmt.Sprintf("%s:%d", k, v))
-		}
-		sort.Strings(ws)
-		fmt.Printf("%s\t%d\t%.3f\t%s\n", f.Code, fn, float64(fok)/float64(fn), strings.Join(ws, " "))
-	}
-	fmt.Printf("all\t%d\t%.4f\t%.1f µs/text\n", n, float64(ok)/float64(n), float64(took.Microseconds())/float64(n))
+	r := pud.Measure(files, detect, *words, *join)
+	fmt.Println(&r)
 }
 
 // detector returns the identifier called name, as a function from text to an ISO 639-1

@@ -1,12 +1,8 @@
 package langid
 
 import (
-	"fmt"
 	"os"
-	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/qsc-nlp/qsc/internal/lab/pud"
 )
@@ -31,39 +27,10 @@ func TestParallelSentences(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, words := range []int{0, 5} {
-		var n, ok int
-		var took time.Duration
-		var lines []string
-		for _, f := range files {
-			var fn, fok int
-			wrong := map[string]int{}
-			for _, s := range f.Sentences {
-				if words > 0 {
-					s = pud.Prefix(s, words)
-				}
-				start := time.Now()
-				got := Detect(s).Lang
-				took += time.Since(start)
-				fn++
-				if got == f.Code {
-					fok++
-				} else {
-					wrong[got]++
-				}
-			}
-			n += fn
-			ok += fok
-			var ws []string
-			for k, v := range wrong {
-				ws = append(ws, fmt.Sprintf("%s:%d", k, v))
-			}
-			slices.Sort(ws)
-			lines = append(lines, fmt.Sprintf("%s\t%d\t%.3f\t%s", f.Code, fn, float64(fok)/float64(fn), strings.Join(ws, " ")))
-		}
-		acc := float64(ok) / float64(n)
-		t.Logf("words=%d\n%s\nall\t%d\t%.4f\t%.1f µs/text", words, strings.Join(lines, "\n"), n, acc, float64(took.Microseconds())/float64(n))
-		if min := map[int]float64{0: 0.93, 5: 0.65}[words]; acc < min {
-			t.Errorf("words=%d: accuracy %.4f, below %.2f", words, acc, min)
+		r := pud.Measure(files, func(s string) string { return Detect(s).Lang }, words, 1)
+		t.Logf("words=%d\n%s", words, &r)
+		if min := map[int]float64{0: 0.93, 5: 0.65}[words]; r.Accuracy() < min {
+			t.Errorf("words=%d: accuracy %.4f, below %.2f", words, r.Accuracy(), min)
 		}
 	}
 }

@@ -51,3 +51,25 @@ func TestPrefix(t *testing.T) {
 		}
 	}
 }
+
+func TestMeasure(t *testing.T) {
+	files := []File{{"de", []string{"a", "b", "c"}}, {"fr", []string{"x y z w", "v"}}}
+	detect := func(s string) string {
+		switch {
+		case s == "x y z":
+			return "fr"
+		case strings.Contains(s, "b"):
+			return "nl"
+		}
+		return "de"
+	}
+	r := Measure(files, detect, 3, 1)
+	want := "de\t3\t0.667\tnl:1\nfr\t2\t0.500\tde:1\nall\t5\t0.6000\t"
+	if got := r.String(); !strings.HasPrefix(got, want) || r.Texts != 5 || r.Right != 3 {
+		t.Errorf("Measure: %q, want %q…", got, want)
+	}
+	r = Measure(files, detect, 0, 2) // runs of 2: "a b", "x y z w v"; "c" is left out
+	if want := "de\t1\t0.000\tnl:1\nfr\t1\t0.000\tde:1\nall\t2\t0.0000\t"; !strings.HasPrefix(r.String(), want) {
+		t.Errorf("Measure, join 2: %q, want %q…", r.String(), want)
+	}
+}
