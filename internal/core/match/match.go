@@ -13,6 +13,10 @@
 // Key ignores, in this order: trailing punctuation ("U.S." and "U.S" are one key), accents
 // ("Zürich" and "Zurich", "São" and "Sao"), letter case, and inflection (the inflectional
 // stemmer of internal/core/stem: "appeals" and "appeal", "went" and "go").
+//
+// Package segment, the matcher of other languages, compiles its queries with CompileTerms
+// and folds its keys with FoldAccents: the two matchers differ in how they split and key
+// words, not in how a query is compiled or accents are removed.
 package match
 
 import (
