@@ -11,21 +11,16 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"log"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
 	lingua "github.com/pemistahl/lingua-go"
 
 	"github.com/qsc-nlp/qsc/internal/core/langid"
+	"github.com/qsc-nlp/qsc/internal/lab/pud"
 )
 
 func main() {
@@ -34,57 +29,16 @@ func main() {
 	words := flag.Int("words", 0, "cut each sentence to its first n words (4n characters for text without spaces); 0: whole")
 	join := flag.Int("join", 1, "identify runs of this many consecutive sentences, joined by a space, as one text (a paragraph)")
 	flag.Parse()
-	files, err := filepath.Glob(filepath.Join(*dir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		log.Fatalf("no CODE.txt files in %q", *dir)
+	files, err := pud.Read(*dir)
+	if err != nil {
+		log.Fatal(err)
 	}
 	detect, err := detector(*lib)
 	if err != nil {
 		log.Fatal(err)
 	}
-	var n, ok int
-	var took time.Duration
-	for _, f := range files {
-		code := strings.TrimSuffix(filepath.Base(f), ".txt")
-		fh, err := os.Open(f)
-		if err != nil {
-			log.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		fn, fok := 0, 0
-		wrong := map[string]int{}
-		var run []string
-		for sc.Scan() {
-			run = append(run, sc.Text())
-			if len(run) < *join {
-				continue
-			}
-			s := strings.Join(run, " ")
-			run = run[:0]
-			if *words > 0 {
-				s = prefix(s, *words)
-			}
-			start := time.Now()
-			got := detect(s)
-			took += time.Since(start)
-			fn++
-			if got == code {
-				fok++
-			} else {
-				wrong[got]++
-			}
-		}
-		fh.Close()
-		n, ok = n+fn, ok+fok
-		var ws []string
-		for k, v := range wrong {
-			ws = append(ws, fmt.Sprintf("%s:%d", k, v))
-		}
-		sort.Strings(ws)
-		fmt.Printf("%s\t%d\t%.3f\t%s\n", code, fn, float64(fok)/float64(fn), strings.Join(ws, " "))
-	}
-	fmt.Printf("all\t%d\t%.4f\t%.1f µs/text\n", n, float64(ok)/float64(n), float64(took.Microseconds())/float64(n))
+	r := pud.Measure(files, detect, *words, *join)
+	fmt.Println(&r)
 }
 
 // detector returns the identifier called name, as a function from text to an ISO 639-1
@@ -115,17 +69,4 @@ func detector(name string) (func(string) string, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("unknown identifier %q (want whatlanggo, lingua, lingua-low or qsc)", name)
-}
-
-// prefix returns the first n words of s (fields between spaces) or, for a text of fewer
-// than 3 such fields (written without spaces), its first 4n characters.
-func prefix(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) >= 3 {
-		return strings.Join(f[:min(n, len(f))], " ")
-	}
-	if utf8.RuneCountInString(s) > 4*n {
-		return string([]rune(s)[:4*n])
-	}
-	return s
 }

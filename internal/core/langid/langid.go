@@ -37,6 +37,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
+
+	"github.com/qsc-nlp/qsc/internal/core/script"
 )
 
 // SampleBytes is the most of a text that Detect reads: its first 2 KiB.
@@ -73,43 +75,27 @@ func (s Script) String() string {
 	return [...]string{"none", "Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Han", "Kana", "Hangul", "Thai", "other"}[s]
 }
 
-// Spaceless reports whether the script writes words without spaces between them (Han,
-// kana, Thai): words there cannot be told apart without a dictionary.
-func (s Script) Spaceless() bool { return s == Han || s == Kana || s == Thai }
-
-// ScriptOf returns the script of the letter or mark r, None for any other rune.
+// ScriptOf returns the script of the letter or mark r, None for any other rune: the
+// scripts of package script, with Hiragana and Katakana as Kana, and Lao, Khmer and
+// Myanmar as Other.
 func ScriptOf(r rune) Script {
-	if r < 0x80 {
-		if 'a' <= r|0x20 && r|0x20 <= 'z' {
-			return Latin
-		}
-		return None
+	s := script.Of(r)
+	if c := coarse[s]; c != None || s == script.None {
+		return c
 	}
-	switch {
-	case unicode.Is(unicode.Latin, r):
-		return Latin
-	case unicode.Is(unicode.Han, r):
-		return Han
-	case unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r), r == 'ー':
-		return Kana
-	case unicode.Is(unicode.Hangul, r):
-		return Hangul
-	case unicode.Is(unicode.Cyrillic, r):
-		return Cyrillic
-	case unicode.Is(unicode.Arabic, r):
-		return Arabic
-	case unicode.Is(unicode.Devanagari, r):
-		return Devanagari
-	case unicode.Is(unicode.Thai, r):
-		return Thai
-	case unicode.Is(unicode.Greek, r):
-		return Greek
-	case unicode.Is(unicode.Hebrew, r):
-		return Hebrew
-	case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
-		return Other
+	if unicode.IsLetter(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) {
+		return Other // a letter or mark of Lao, Khmer or Myanmar
 	}
-	return None
+	return None // their digits and punctuation
+}
+
+// coarse are the scripts of package script as Detect counts them; None for Lao, Khmer
+// and Myanmar, whose letters and marks are Other.
+var coarse = [...]Script{
+	script.None: None, script.Latin: Latin, script.Cyrillic: Cyrillic, script.Greek: Greek,
+	script.Arabic: Arabic, script.Hebrew: Hebrew, script.Devanagari: Devanagari, script.Han: Han,
+	script.Hiragana: Kana, script.Katakana: Kana, script.Hangul: Hangul, script.Thai: Thai,
+	script.Lao: None, script.Khmer: None, script.Myanmar: None, script.Other: Other,
 }
 
 // Result is what Detect found.

@@ -1,15 +1,10 @@
 package langid
 
 import (
-	"bufio"
-	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/lab/pud"
 )
 
 // TestParallelSentences measures Detect on the sentences of the Parallel Universal
@@ -27,65 +22,15 @@ func TestParallelSentences(t *testing.T) {
 	if dir == "" {
 		t.Skip("QSC_PUD is not set: the folder of the PUD sentences (docs/languages.md)")
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no CODE.txt files in %s: %v", dir, err)
+	files, err := pud.Read(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, words := range []int{0, 5} {
-		var n, ok int
-		var took time.Duration
-		var lines []string
-		for _, f := range files {
-			code := strings.TrimSuffix(filepath.Base(f), ".txt")
-			fh, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(fh)
-			var fn, fok int
-			wrong := map[string]int{}
-			for sc.Scan() {
-				s := sc.Text()
-				if words > 0 {
-					s = Prefix(s, words)
-				}
-				start := time.Now()
-				got := Detect(s).Lang
-				took += time.Since(start)
-				fn++
-				if got == code {
-					fok++
-				} else {
-					wrong[got]++
-				}
-			}
-			fh.Close()
-			n += fn
-			ok += fok
-			var ws []string
-			for k, v := range wrong {
-				ws = append(ws, fmt.Sprintf("%s:%d", k, v))
-			}
-			slices.Sort(ws)
-			lines = append(lines, fmt.Sprintf("%s\t%d\t%.3f\t%s", code, fn, float64(fok)/float64(fn), strings.Join(ws, " ")))
-		}
-		acc := float64(ok) / float64(n)
-		t.Logf("words=%d\n%s\nall\t%d\t%.4f\t%.1f µs/text", words, strings.Join(lines, "\n"), n, acc, float64(took.Microseconds())/float64(n))
-		if min := map[int]float64{0: 0.93, 5: 0.65}[words]; acc < min {
-			t.Errorf("words=%d: accuracy %.4f, below %.2f", words, acc, min)
+		r := pud.Measure(files, func(s string) string { return Detect(s).Lang }, words, 1)
+		t.Logf("words=%d\n%s", words, &r)
+		if min := map[int]float64{0: 0.93, 5: 0.65}[words]; r.Accuracy() < min {
+			t.Errorf("words=%d: accuracy %.4f, below %.2f", words, r.Accuracy(), min)
 		}
 	}
-}
-
-// Prefix returns the first n words of s (fields between spaces) or, for a text of fewer
-// than 3 such fields (written without spaces), its first 4n characters.
-func Prefix(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) >= 3 {
-		return strings.Join(f[:min(n, len(f))], " ")
-	}
-	if utf8.RuneCountInString(s) > 4*n {
-		return string([]rune(s)[:4*n])
-	}
-	return s
 }

@@ -13,6 +13,10 @@
 // Key ignores, in this order: trailing punctuation ("U.S." and "U.S" are one key), accents
 // ("Zürich" and "Zurich", "São" and "Sao"), letter case, and inflection (the inflectional
 // stemmer of internal/core/stem: "appeals" and "appeal", "went" and "go").
+//
+// Package segment, the matcher of other languages, compiles its queries with CompileTerms
+// and folds its keys with FoldAccents: the two matchers differ in how they split and key
+// words, not in how a query is compiled or accents are removed.
 package match
 
 import (
@@ -71,7 +75,17 @@ func Spelled(r rune) (string, bool) {
 // …), so that "Zürich" and "Zurich", "São Paulo" and "Sao Paulo", "Ørsted" and "Orsted"
 // match. An ASCII word, or one of marks alone, is returned as it is (an ASCII word without
 // allocating).
-func Fold(word string) string {
+func Fold(word string) string { return fold(word, false) }
+
+// FoldAccents is Fold for text in any language: it removes the marks only from Latin,
+// Greek and Cyrillic letters, and the vowel marks and tatweel of Arabic, and composes the
+// rest again (NFC); the marks of other scripts (Devanagari's and Thai's vowel signs) are
+// letters there and stay. It spells the letters of Fold's table as Fold does. An ASCII
+// word, or one of marks alone, is returned as it is (an ASCII word without allocating).
+func FoldAccents(word string) string { return fold(word, true) }
+
+// fold is Fold, or FoldAccents when accents.
+func fold(word string, accents bool) string {
 	i := 0
 	for i < len(word) && word[i] < utf8.RuneSelf {
 		i++
@@ -82,17 +96,30 @@ func Fold(word string) string {
 	var b strings.Builder
 	b.Grow(len(word))
 	b.WriteString(word[:i])
+	base := rune(0) // the last letter written
 	for _, r := range norm.NFD.String(word[i:]) {
-		switch s, ok := spelled[r]; {
+		mark := unicode.Is(unicode.Mn, r)
+		s, ok := spelled[r]
+		switch {
+		case mark && (!accents || base < 0x0530 || 0x1e00 <= base && base < 0x2000):
+			// a mark (with accents, on a Latin, Greek or Cyrillic letter)
+		case accents && (0x064b <= r && r <= 0x065f || r == 0x0670 || r == 0x0640):
+			// Arabic vowel marks and tatweel
 		case ok:
 			b.WriteString(s)
-		case unicode.Is(unicode.Mn, r):
+			base = r
 		default:
 			b.WriteRune(r)
+			if !mark {
+				base = r
+			}
 		}
 	}
 	if b.Len() == 0 { // marks alone: a key is never empty
 		return word
+	}
+	if accents {
+		return norm.NFC.String(b.String())
 	}
 	return b.String()
 }
@@ -100,9 +127,7 @@ func Fold(word string) string {
 // Query is a compiled query: the keys of the words of each distinct term. It is read-only
 // and safe for concurrent use; a Scanner finds it in sentences.
 type Query struct {
-	terms  [][]string       // the keys of the words of each distinct term
-	of     []int            // the distinct term of each term given to Compile
-	starts map[string][]int // the key of a first word → the terms that begin with it
+	Terms
 	// ascii[c] tells whether a token whose first byte is the ASCII byte c (lower-cased)
 	// may match a word: the first runes of the words' keys and of their irregular forms
 	// (stem's first-rune rule). Tokens that begin with another byte, or are hyphenated,
@@ -114,36 +139,75 @@ type Query struct {
 // (equal keys) are one term. Invalid UTF-8 is read as U+FFFD; callers that must refuse it
 // check it first.
 func Compile(terms []string, maxWords int) (*Query, error) {
-	q := &Query{of: make([]int, len(terms)), starts: map[string][]int{}}
-	seen := map[string]int{}
-	for i, term := range terms {
-		words := Words(term)
-		switch {
-		case len(words) == 0:
-			return nil, fmt.Errorf("empty query term %d (%q): it has no word", i+1, term)
-		case len(words) > maxWords:
-			return nil, fmt.Errorf("query term %d has %d words, more than the maximum of %d", i+1, len(words), maxWords)
-		}
-		keys := make([]string, len(words))
-		for j, w := range words {
-			keys[j] = Key(w)
-			q.admit(keys[j])
-			for _, f := range stem.IrregularForms(keys[j]) {
+	t, err := CompileTerms(terms, maxWords, "words", Words, Key)
+	if err != nil {
+		return nil, err
+	}
+	q := &Query{Terms: t}
+	for _, keys := range t.terms {
+		for _, k := range keys {
+			q.admit(k)
+			for _, f := range stem.IrregularForms(k) {
 				q.admit(f)
 			}
 		}
-		id := strings.Join(keys, "\x00")
-		if t, ok := seen[id]; ok {
-			q.of[i] = t
-			continue
-		}
-		seen[id] = len(q.terms)
-		q.of[i] = len(q.terms)
-		q.starts[keys[0]] = append(q.starts[keys[0]], len(q.terms))
-		q.terms = append(q.terms, keys)
 	}
 	return q, nil
 }
+
+// Terms are the distinct terms of a query, each the keys of its words, indexed by the key
+// of its first word: the compiled query of this package's matcher and of package
+// segment's. They are read-only and safe for concurrent use.
+type Terms struct {
+	terms  [][]string       // the keys of the words of each distinct term
+	of     []int            // the distinct term of each term given to CompileTerms
+	starts map[string][]int // the key of a first word → the terms that begin with it
+}
+
+// CompileTerms compiles query terms: words returns the words of a term (without the
+// punctuation at its ends) and key the key of a word. Each term must hold from 1 to
+// maxWords words; the error for a longer term counts them as unit ("words"). Terms with
+// equal keys are one term. Its cost is that of words and key on each term.
+func CompileTerms(terms []string, maxWords int, unit string, words func(term string) []string, key func(word string) string) (Terms, error) {
+	t := Terms{of: make([]int, len(terms)), starts: map[string][]int{}}
+	seen := map[string]int{}
+	for i, term := range terms {
+		ws := words(term)
+		switch {
+		case len(ws) == 0:
+			return Terms{}, fmt.Errorf("empty query term %d (%q): it has no word", i+1, term)
+		case len(ws) > maxWords:
+			return Terms{}, fmt.Errorf("query term %d has %d %s, more than the maximum of %d", i+1, len(ws), unit, maxWords)
+		}
+		keys := make([]string, len(ws))
+		for j, w := range ws {
+			keys[j] = key(w)
+		}
+		id := strings.Join(keys, "\x00")
+		if d, ok := seen[id]; ok {
+			t.of[i] = d
+			continue
+		}
+		seen[id] = len(t.terms)
+		t.of[i] = len(t.terms)
+		t.starts[keys[0]] = append(t.starts[keys[0]], len(t.terms))
+		t.terms = append(t.terms, keys)
+	}
+	return t, nil
+}
+
+// Len returns the number of distinct terms.
+func (t *Terms) Len() int { return len(t.terms) }
+
+// Term returns the distinct term (an index below Len) of the i-th term given to Compile.
+func (t *Terms) Term(i int) int { return t.of[i] }
+
+// Keys returns the keys of the words of distinct term d; the caller must not change them.
+func (t *Terms) Keys(d int) []string { return t.terms[d] }
+
+// Starting returns the distinct terms whose first word has key k, ascending; the caller
+// must not change them.
+func (t *Terms) Starting(k string) []int { return t.starts[k] }
 
 // Words returns the words of a term: its tokens, without the punctuation-only ones at its
 // ends (unless the term is only punctuation).
@@ -177,12 +241,6 @@ func (q *Query) admit(s string) {
 		q.ascii[s[0]] = true
 	}
 }
-
-// Len returns the number of distinct terms.
-func (q *Query) Len() int { return len(q.terms) }
-
-// Term returns the distinct term (an index below Len) of the i-th term given to Compile.
-func (q *Query) Term(i int) int { return q.of[i] }
 
 // Hit is an occurrence of a term: the tokens [Start, End) of the sentence (0-based).
 type Hit struct {

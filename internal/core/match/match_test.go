@@ -35,6 +35,32 @@ func TestKey(t *testing.T) {
 	}
 }
 
+// TestFold checks both folds on what they share (accents and spelled letters of the
+// Latin script) and on where they differ (the marks of other scripts, tatweel, NFC).
+func TestFold(t *testing.T) {
+	for _, c := range []struct{ in, fold, accents string }{
+		{"Zürich", "Zurich", "Zurich"},
+		{"São", "Sao", "Sao"},
+		{"Ørsted", "orsted", "orsted"},
+		{"straße", "strasse", "strasse"},
+		{"ascii", "ascii", "ascii"},
+		{"\u0301", "\u0301", "\u0301"},       // marks alone stay
+		{"ёж", "еж", "еж"},                   // Cyrillic
+		{"ά", "α", "α"},                      // Greek
+		{"हिंदी", "हिदी", "हिंदी"},           // a Devanagari mark is a letter there
+		{"الحُكُومَة", "الحكومة", "الحكومة"}, // Arabic vowel marks
+		{"الحكـومة", "الحكـومة", "الحكومة"},  // tatweel
+		{"가", "\u1100\u1161", "가"},           // Hangul: decomposed; FoldAccents composes it again
+	} {
+		if got := Fold(c.in); got != c.fold {
+			t.Errorf("Fold(%q) = %q, want %q", c.in, got, c.fold)
+		}
+		if got := FoldAccents(c.in); got != c.accents {
+			t.Errorf("FoldAccents(%q) = %q, want %q", c.in, got, c.accents)
+		}
+	}
+}
+
 func TestWords(t *testing.T) {
 	for term, want := range map[string][]string{
 		"U.S.": {"U.S."}, "police.": {"police"}, "(New York)": {"New", "York"}, "...": {"..."},

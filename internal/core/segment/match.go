@@ -1,10 +1,8 @@
 package segment
 
 import (
-	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -62,9 +60,9 @@ func Languages() []string {
 // when their keys are equal. It normalizes the form (NFKC: full-width letters are ASCII,
 // half-width kana full-width), lower-cases it, takes the term of lang's analyzer when one
 // is registered and keeps a term, and removes the accents of Latin, Greek and Cyrillic
-// letters and the vowel marks of Arabic (match.Fold's table spells ø, ß, æ, … in ASCII).
-// The marks of other scripts (Devanagari's and Thai's vowel signs) are letters there and
-// stay.
+// letters and the vowel marks of Arabic (match.FoldAccents, whose table spells ø, ß, æ, …
+// in ASCII). The marks of other scripts (Devanagari's and Thai's vowel signs) are letters
+// there and stay.
 func Key(form, lang string) string {
 	w := lower(form)
 	if a := analyzers[lang]; a != nil && KindOf(w) == Word {
@@ -72,7 +70,7 @@ func Key(form, lang string) string {
 			w = k
 		}
 	}
-	return fold(w)
+	return match.FoldAccents(w)
 }
 
 // lower returns form normalized (NFKC) and lower-cased; an ASCII form only lower-cased.
@@ -85,101 +83,48 @@ func lower(form string) string {
 	return strings.ToLower(form)
 }
 
-// fold removes the accents of Latin, Greek and Cyrillic letters and Arabic's vowel marks
-// and tatweel; an ASCII word is returned as it is.
-func fold(w string) string {
-	i := 0
-	for i < len(w) && w[i] < utf8.RuneSelf {
-		i++
-	}
-	if i == len(w) {
-		return w
-	}
-	var b strings.Builder
-	b.Grow(len(w))
-	b.WriteString(w[:i])
-	base := rune(0) // the last letter written
-	for _, r := range norm.NFD.String(w[i:]) {
-		switch {
-		case unicode.Is(unicode.Mn, r) && (base < 0x0530 || 0x1e00 <= base && base < 0x2000):
-			// a mark on a Latin, Greek or Cyrillic letter
-		case 0x064b <= r && r <= 0x065f || r == 0x0670 || r == 0x0640:
-			// Arabic vowel marks and tatweel
-		default:
-			if s, ok := match.Spelled(r); ok {
-				b.WriteString(s)
-			} else {
-				b.WriteRune(r)
-			}
-			if !unicode.Is(unicode.Mn, r) {
-				base = r
-			}
-		}
-	}
-	if b.Len() == 0 {
-		return w
-	}
-	return norm.NFC.String(b.String())
-}
-
 // Query is a compiled query for text in one language: the keys of the tokens of each
 // distinct term. It is read-only and safe for concurrent use.
 type Query struct {
-	lang   string
-	terms  [][]string       // the keys of the tokens of each distinct term
-	of     []int            // the distinct term of each term given to Compile
-	starts map[string][]int // the key of a first token → the terms that begin with it
+	match.Terms
+	lang string
 }
 
 // Compile compiles query terms for text in lang: each term is split into tokens as the
 // text is (Tokens), less the punctuation at its ends, and must have from 1 to maxTokens of
 // them. Terms with equal keys are one term.
 func Compile(terms []string, lang string, maxTokens int) (*Query, error) {
-	q := &Query{lang: lang, of: make([]int, len(terms)), starts: map[string][]int{}}
-	seen := map[string]int{}
-	for i, term := range terms {
-		toks := Tokens(term)
-		lo, hi := 0, len(toks)
-		for lo < hi && KindOf(toks[lo].Form) == Punct {
-			lo++
-		}
-		for hi > lo && KindOf(toks[hi-1].Form) == Punct {
-			hi--
-		}
-		if lo < hi {
-			toks = toks[lo:hi]
-		}
-		switch {
-		case len(toks) == 0:
-			return nil, fmt.Errorf("empty query term %d (%q): it has no word", i+1, term)
-		case len(toks) > maxTokens:
-			return nil, fmt.Errorf("query term %d has %d words and characters, more than the maximum of %d", i+1, len(toks), maxTokens)
-		}
-		keys := make([]string, len(toks))
-		for j, t := range toks {
-			keys[j] = Key(t.Form, lang)
-		}
-		id := strings.Join(keys, "\x00")
-		if t, ok := seen[id]; ok {
-			q.of[i] = t
-			continue
-		}
-		seen[id] = len(q.terms)
-		q.of[i] = len(q.terms)
-		q.starts[keys[0]] = append(q.starts[keys[0]], len(q.terms))
-		q.terms = append(q.terms, keys)
+	t, err := match.CompileTerms(terms, maxTokens, "words and characters", termForms,
+		func(form string) string { return Key(form, lang) })
+	if err != nil {
+		return nil, err
 	}
-	return q, nil
+	return &Query{Terms: t, lang: lang}, nil
+}
+
+// termForms returns the forms of the tokens of a term, less the punctuation at its ends
+// (unless the term is only punctuation).
+func termForms(term string) []string {
+	toks := Tokens(term)
+	lo, hi := 0, len(toks)
+	for lo < hi && KindOf(toks[lo].Form) == Punct {
+		lo++
+	}
+	for hi > lo && KindOf(toks[hi-1].Form) == Punct {
+		hi--
+	}
+	if lo < hi {
+		toks = toks[lo:hi]
+	}
+	forms := make([]string, len(toks))
+	for i, t := range toks {
+		forms[i] = t.Form
+	}
+	return forms
 }
 
 // Lang returns the language the query was compiled for.
 func (q *Query) Lang() string { return q.lang }
-
-// Len returns the number of distinct terms.
-func (q *Query) Len() int { return len(q.terms) }
-
-// Term returns the distinct term (an index below Len) of the i-th term given to Compile.
-func (q *Query) Term(i int) int { return q.of[i] }
 
 // maxCache bounds the keys a Scanner remembers.
 const maxCache = 1 << 14
@@ -242,8 +187,8 @@ func (s *Scanner) Scan(toks []syntax.Token) []match.Hit {
 // startAt appends the hits of the terms whose first token has key k and that match from
 // token i on, unless a hit of the same term at i is among hits[mark:].
 func (s *Scanner) startAt(i int, k string, mark int) {
-	for _, t := range s.q.starts[k] {
-		keys := s.q.terms[t]
+	for _, t := range s.q.Starting(k) {
+		keys := s.q.Keys(t)
 		if i+len(keys) > len(s.keys) {
 			continue
 		}

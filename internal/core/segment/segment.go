@@ -28,6 +28,7 @@ import (
 	"github.com/clipperhouse/uax29/v2/graphemes"
 	"github.com/clipperhouse/uax29/v2/words"
 
+	"github.com/qsc-nlp/qsc/internal/core/script"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -56,20 +57,21 @@ func KindOf(form string) Kind {
 	return Punct
 }
 
-// split reports whether r is a letter of a script whose words are split into characters.
+// split reports whether r is a letter of a script whose words are split into characters:
+// one written without spaces, or Hangul.
 func split(r rune) bool {
-	if r < 0x0e00 {
+	if r < 0x0e00 { // below Thai: none of them
 		return false
 	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul,
-		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) || r == 'ー' || r == '々'
+	s := script.Of(r)
+	return s.Spaceless() || s == script.Hangul
 }
 
 // Spaceless reports whether r is a letter of a script written without spaces between
-// words (Han, kana, Thai, Lao, Khmer, Myanmar): a cut may fall between any two of its
-// characters. Hangul is written with spaces and is not.
+// words (script.Script.Spaceless: Han, kana, Thai, Lao, Khmer, Myanmar): a cut may fall
+// between any two of its characters. Hangul is written with spaces and is not.
 func Spaceless(r rune) bool {
-	return split(r) && !unicode.Is(unicode.Hangul, r)
+	return r >= 0x0e00 && script.Of(r).Spaceless()
 }
 
 // hasWordRune reports whether s holds a letter, a digit or a mark.

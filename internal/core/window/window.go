@@ -41,6 +41,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
+	"github.com/qsc-nlp/qsc/internal/core/script"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -364,22 +365,22 @@ func (c *counter) cut(i int) int {
 	}
 	ra, _ := utf8.DecodeLastRuneInString(a.Form)
 	rb, _ := utf8.DecodeRuneInString(b.Form)
-	sa, sb := script(ra), script(rb)
+	sa, sb := scriptOf(ra), scriptOf(rb)
 	switch {
-	case sa != sb && !(sa == hangul || sb == hangul):
+	case sa != sb && !(sa == script.Hangul || sb == script.Hangul):
 		switch {
-		case sa == hiragana && (sb == han || sb == katakana) && strings.ContainsRune("をはがのにでともへや", ra):
+		case sa == script.Hiragana && (sb == script.Han || sb == script.Katakana) && strings.ContainsRune("をはがのにでともへや", ra):
 			return word // after a particle: 政府は|水曜日
-		case sa == hiragana || sb == hiragana:
+		case sa == script.Hiragana || sb == script.Hiragana:
 			return char // before a particle or inside a word: 税金|を, 引き|下げる
 		}
 		return change
-	case sa == hangul || sb == hangul:
+	case sa == script.Hangul || sb == script.Hangul:
 		if sa != sb {
 			return word
 		}
 		return forbidden // inside a Hangul word
-	case sa == thai && sb == thai:
+	case sa == script.Thai && sb == script.Thai:
 		switch {
 		case leadingVowel(ra) || followingVowel(rb):
 			return forbidden // เ|ก, ก|า: a vowel cut from its consonant
@@ -393,30 +394,17 @@ func (c *counter) cut(i int) int {
 	return forbidden // two words written together: not a boundary the segmenter made
 }
 
-// Scripts for cut qualities.
-const (
-	other = iota
-	han
-	hiragana
-	katakana
-	hangul
-	thai
-)
-
-func script(r rune) int {
-	switch {
-	case unicode.Is(unicode.Han, r):
-		return han
-	case unicode.Is(unicode.Hiragana, r):
-		return hiragana
-	case unicode.Is(unicode.Katakana, r) || r == 'ー':
-		return katakana
-	case unicode.Is(unicode.Hangul, r):
-		return hangul
-	case unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):
-		return thai
+// scriptOf returns the script of r for cut qualities: script.Of, with Lao, Khmer and
+// Myanmar as Thai (their vowels and syllables are cut alike) and the scripts written with
+// spaces as script.None.
+func scriptOf(r rune) script.Script {
+	switch s := script.Of(r); s {
+	case script.Han, script.Hiragana, script.Katakana, script.Hangul, script.Thai:
+		return s
+	case script.Lao, script.Khmer, script.Myanmar:
+		return script.Thai
 	}
-	return other
+	return script.None
 }
 
 // leadingVowel reports whether r is a Thai or Lao vowel written before its consonant
