@@ -113,8 +113,7 @@ func (x *extractor) word(a *attr, form string, m *Model) {
 			digit = true
 		}
 		if c != prev {
-			shape ^= uint64(c)
-			shape *= hashing.FNVPrime
+			shape = hashing.Add(shape, uint64(c))
 			prev = c
 		}
 		rs = append(rs, r)

@@ -271,8 +271,7 @@ func hashLower(s string) uint64 {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			h ^= uint64(c)
-			h *= hashing.FNVPrime
+			h = hashing.Add(h, uint64(c))
 			i++
 			continue
 		}
@@ -280,8 +279,7 @@ func hashLower(s string) uint64 {
 		var buf [utf8.UTFMax]byte
 		n := utf8.EncodeRune(buf[:], unicode.ToLower(r))
 		for _, b := range buf[:n] {
-			h ^= uint64(b)
-			h *= hashing.FNVPrime
+			h = hashing.Add(h, uint64(b))
 		}
 		i += size
 	}
