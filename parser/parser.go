@@ -38,6 +38,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -178,9 +179,9 @@ func (p *Parser) Parse(s *syntax.Sentence) error {
 // encode fills the word and tag ids of s (index 0 is the root).
 func (p *Parser) encode(s *syntax.Sentence) {
 	n := len(s.Tokens)
-	p.ws = growUint32(p.ws, n+1)
-	p.ps = growUint32(p.ps, n+1)
-	p.cs = growUint32(p.cs, n+1)
+	p.ws = reuse.Resize(p.ws, n+1)
+	p.ps = reuse.Resize(p.ps, n+1)
+	p.cs = reuse.Resize(p.cs, n+1)
 	p.ws[0], p.ps[0], p.cs[0] = idRoot, idRoot, 0
 	for i := range s.Tokens {
 		t := &s.Tokens[i]
@@ -241,13 +242,6 @@ func (m *Model) buildLex() bool {
 		}
 	}
 	return true
-}
-
-func growUint32(s []uint32, n int) []uint32 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]uint32, n, n+n/2)
 }
 
 // run parses the encoded sentence greedily. With a trainer, it learns from the gold tree

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -72,10 +73,7 @@ var (
 // clusters); token i is at attrs[i+pad].
 func (x *extractor) load(s *syntax.Sentence, m *Model) {
 	n := len(s.Tokens)
-	if cap(x.attrs) < n+2*pad {
-		x.attrs = make([]attr, n+2*pad, n+2*pad+16)
-	}
-	x.attrs = x.attrs[:n+2*pad]
+	x.attrs = reuse.Resize(x.attrs, n+2*pad)
 	for i := range pad {
 		x.attrs[i] = bosAttr
 		x.attrs[n+pad+i] = eosAttr

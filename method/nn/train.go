@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -114,7 +115,7 @@ func Decisions(inputs []method.Input, useSkipped bool, f func(i int, states []ui
 			if skipped && !useSkipped {
 				return
 			}
-			st = grow(st, s.N())
+			st = reuse.Resize(st, s.N())
 			States(s, v, st)
 			f(i, st, v, y)
 		})

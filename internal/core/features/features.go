@@ -33,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -463,11 +464,11 @@ func (x *Sentence) SetQuery(q []int) {
 		return
 	}
 	n := t.N()
-	x.qrel = resize(x.qrel, n+1)
-	x.qside = resize(x.qside, n+1)
-	x.qwords = resize(x.qwords, n+1)
-	x.qtree = resize(x.qtree, n+1)
-	x.qbelow = resize(x.qbelow, n+1)
+	x.qrel = reuse.Resize(x.qrel, n+1)
+	x.qside = reuse.Resize(x.qside, n+1)
+	x.qwords = reuse.Resize(x.qwords, n+1)
+	x.qtree = reuse.Resize(x.qtree, n+1)
+	x.qbelow = reuse.Resize(x.qbelow, n+1)
 	clear(x.qrel)
 	clear(x.qside)
 	clear(x.qbelow)
@@ -580,11 +581,11 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	}
 	n := s.Len()
 	x.sent, x.tree = s, tree
-	x.word = resize(x.word, n+1)
-	x.lemma = resize(x.lemma, n+1)
-	x.pos = resize(x.pos, n+1)
-	x.rel = resize(x.rel, n+1)
-	x.lens = resize(x.lens, n+1)
+	x.word = reuse.Resize(x.word, n+1)
+	x.lemma = reuse.Resize(x.lemma, n+1)
+	x.pos = reuse.Resize(x.pos, n+1)
+	x.rel = reuse.Resize(x.rel, n+1)
+	x.lens = reuse.Resize(x.lens, n+1)
 	x.word[0], x.lemma[0], x.pos[0], x.rel[0], x.lens[0] = rootWord, rootLemma, rootPOS, 0, 0
 	x.lenS = max(n-1, 0)
 	for i := range s.Tokens {
@@ -600,13 +601,6 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	x.conj = false
 	x.qrel = x.qrel[:0]
 	return nil
-}
-
-func resize[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }
 
 // emitter appends features to a Vector, reducing keys to buckets. With w set it adds
@@ -851,12 +845,12 @@ func (x *Sentence) conjoined() {
 	tree := x.tree
 	n := tree.N()
 	x.conj = true
-	x.marker = resize(x.marker, n+1)
-	x.punct = resize(x.punct, n+1)
-	x.sub = resize(x.sub, n+1)
-	x.subLen = resize(x.subLen, n+1)
-	x.prevSib = resize(x.prevSib, n+1)
-	x.nextSib = resize(x.nextSib, n+1)
+	x.marker = reuse.Resize(x.marker, n+1)
+	x.punct = reuse.Resize(x.punct, n+1)
+	x.sub = reuse.Resize(x.sub, n+1)
+	x.subLen = reuse.Resize(x.subLen, n+1)
+	x.prevSib = reuse.Resize(x.prevSib, n+1)
+	x.nextSib = reuse.Resize(x.nextSib, n+1)
 	clear(x.marker)
 	clear(x.punct)
 	clear(x.prevSib)
