@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 )
 
 // Clusters maps normalized word forms (see NormalizeForm) to distributional word clusters
@@ -110,7 +111,7 @@ func LearnClusters(sents iter.Seq[[]string], opts ClusterOptions) (*Clusters, er
 	var buf []byte
 	for s := range sents {
 		for _, f := range s {
-			buf = appendNormalized(buf[:0], f)
+			buf = wordform.Append(buf[:0], f)
 			id, ok := ids[string(buf)]
 			if !ok {
 				id = int32(len(forms))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 )
 
 // Clusters maps lowercased word forms to distributional word clusters at two levels of
@@ -91,11 +92,11 @@ type ClusterOptions struct {
 // normalizeKey returns the hash of the cluster-corpus form of a word (lowercased, or "##"
 // when it contains a digit), hashed like attr.lower; buf is scratch memory.
 func normalizeKey(w string, buf []rune) (uint64, []rune) {
+	if wordform.HasDigit(w) {
+		return numHash, buf
+	}
 	buf = buf[:0]
 	for _, r := range w {
-		if unicode.IsDigit(r) {
-			return numHash, buf
-		}
 		buf = append(buf, unicode.ToLower(r))
 	}
 	return hashing.Runes(buf), buf

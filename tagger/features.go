@@ -6,6 +6,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -38,7 +39,7 @@ type extractor struct {
 // numHash is the cluster key of any word containing a digit ("##" in the unlabeled
 // corpus); unkHash that of "<unk>".
 var (
-	numHash = hashing.Runes([]rune("##"))
+	numHash = hashing.Runes([]rune(wordform.Digits))
 	unkHash = hashing.Runes([]rune("<unk>"))
 )
 

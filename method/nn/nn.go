@@ -35,7 +35,7 @@ import (
 	"sync/atomic"
 
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
-	"github.com/qsc-nlp/qsc/parser"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -207,7 +207,7 @@ func newLexicon(words, labels []string) (lexicon, error) {
 }
 
 // word returns the row of a word form.
-func (x *lexicon) word(form string) int32 { return x.words[parser.NormalizeForm(form)] }
+func (x *lexicon) word(form string) int32 { return x.words[wordform.Normalize(form)] }
 
 // label returns the row of a dependency label, or -1 for a words-only model.
 func (x *lexicon) label(rel string) int32 {
@@ -229,8 +229,8 @@ func (m *Model) Name() string { return Name }
 // Sizes returns the dimensions of the network.
 func (m *Model) Sizes() Sizes { return m.p.Sizes }
 
-// Word returns the id of a word form after normalization (parser.NormalizeForm); 0 is
-// Unknown.
+// Word returns the id of a word form after normalization (lowercased, "##" for a token
+// with a digit, as parser.NormalizeForm); 0 is Unknown.
 func (m *Model) Word(form string) int {
 	return int(m.lex.word(form))
 }

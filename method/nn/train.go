@@ -14,8 +14,8 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -168,7 +168,7 @@ func buildVocab(inputs []method.Input, minCount, maxVocab int) []string {
 			continue
 		}
 		for _, t := range in.Sentence.Tokens {
-			counts[parser.NormalizeForm(t.Form)]++
+			counts[wordform.Normalize(t.Form)]++
 		}
 	}
 	var ws []string

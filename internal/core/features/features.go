@@ -34,6 +34,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -287,13 +288,12 @@ func hashLower(s string) uint64 {
 	return hashing.Fmix(h)
 }
 
-// hashWord hashes the normalized form of a word, as the Google train file writes words:
-// lowercased, and "##" for any token containing a digit.
+// hashWord hashes the normalized form of a word, as the Google train file writes words
+// (wordform.Normalize: lowercased, and "##" for any token containing a digit), without
+// allocating.
 func hashWord(form string) uint64 {
-	for i := 0; i < len(form); i++ {
-		if c := form[i]; '0' <= c && c <= '9' {
-			return hashDigits
-		}
+	if wordform.HasDigit(form) {
+		return hashDigits
 	}
 	return hashLower(form)
 }
@@ -406,7 +406,7 @@ var (
 	rootPOS   = hashString("root")
 	labelNeg  = hashString("neg")
 
-	hashDigits = hashString("##")
+	hashDigits = hashString(wordform.Digits)
 	hashUnk    = hashString("<unk>")
 )
 

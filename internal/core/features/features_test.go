@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -203,6 +204,14 @@ func TestLowercase(t *testing.T) {
 	for _, c := range [][2]string{{"The", "the"}, {"ÉCOLE", "école"}, {"ΣΟΦΙΑ", "σοφια"}, {"", ""}} {
 		if hashLower(c[0]) != hashString(c[1]) {
 			t.Errorf("hashLower(%q) != hashString(%q)", c[0], c[1])
+		}
+	}
+}
+
+func TestHashWordNormalizes(t *testing.T) {
+	for _, f := range []string{"The", "ÉCOLE", "B52s", "٣", "Ｘ３", "<unk>", "", "a\xffB"} {
+		if got, want := hashWord(f), hashString(wordform.Normalize(f)); got != want {
+			t.Errorf("hashWord(%q) = %x, want the hash of %q", f, got, wordform.Normalize(f))
 		}
 	}
 }
