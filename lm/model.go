@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
-	"github.com/qsc-nlp/qsc/parser"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 )
 
 // MaxOrder is the largest n-gram order a Model holds.
@@ -233,9 +233,9 @@ func (m *Model) Score(words []string) float64 {
 // Normalize returns the form under which a word is looked up by SLOR, and under which
 // qsc-lab train lm writes the training text: lowercased, and "##" for any token that
 // contains a digit. This is the normalization of the training split of the Google
-// compression corpus (parser.NormalizeForm), whose third rule, rare words written as
+// compression corpus (wordform.Normalize), whose third rule, rare words written as
 // "<unk>", the model applies by itself: a word it does not know reads as <unk>.
-func Normalize(word string) string { return parser.NormalizeForm(word) }
+func Normalize(word string) string { return wordform.Normalize(word) }
 
 // SLOR returns the syntactic log-odds ratio of a sequence of words:
 //

@@ -37,11 +37,6 @@ func (s Score) String() string {
 	return fmt.Sprintf("UAS %.2f LAS %.2f (%d words)", s.UAS(), s.LAS(), s.Words)
 }
 
-// Universal returns the universal part of a UD label: "nmod" for "nmod:poss".
-//
-// Deprecated: use syntax.Universal.
-func Universal(rel string) string { return syntax.Universal(rel) }
-
 // Evaluate scores the parsed sentences pred against gold, which must pair up and have the
 // same number of tokens.
 func Evaluate(gold, pred []*syntax.Sentence) (Score, error) {

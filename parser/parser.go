@@ -34,54 +34,19 @@ package parser
 import (
 	"errors"
 	"fmt"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // NormalizeForm returns the form under which a word enters the model: lowercased, and "##"
-// for any token that contains a digit. This is the normalization of the training split of
-// the Google compression corpus (which also writes rare words as "<unk>", a form that
-// NormalizeForm keeps), so that one model serves raw text and that corpus alike.
-func NormalizeForm(form string) string {
-	return string(appendNormalized(nil, form))
-}
-
-// appendNormalized appends NormalizeForm(form) to buf without allocating when buf is large
-// enough.
-func appendNormalized(buf []byte, form string) []byte {
-	ascii := true
-	for i := 0; i < len(form); i++ {
-		c := form[i]
-		if c >= '0' && c <= '9' {
-			return append(buf, "##"...)
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
-	if ascii {
-		for i := 0; i < len(form); i++ {
-			c := form[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf = append(buf, c)
-		}
-		return buf
-	}
-	for _, r := range form {
-		if unicode.IsDigit(r) {
-			return append(buf, "##"...)
-		}
-	}
-	for _, r := range form {
-		buf = utf8.AppendRune(buf, unicode.ToLower(r))
-	}
-	return buf
-}
+// for any token that contains a digit (wordform.Normalize). This is the normalization of
+// the training split of the Google compression corpus (which also writes rare words as
+// "<unk>", a form that NormalizeForm keeps), so that one model serves raw text and that
+// corpus alike.
+func NormalizeForm(form string) string { return wordform.Normalize(form) }
 
 // Model is a trained parser. It is read-only once built and safe to share between
 // goroutines; each goroutine parses with its own Parser from NewParser.
@@ -178,13 +143,13 @@ func (p *Parser) Parse(s *syntax.Sentence) error {
 // encode fills the word and tag ids of s (index 0 is the root).
 func (p *Parser) encode(s *syntax.Sentence) {
 	n := len(s.Tokens)
-	p.ws = growUint32(p.ws, n+1)
-	p.ps = growUint32(p.ps, n+1)
-	p.cs = growUint32(p.cs, n+1)
+	p.ws = reuse.Resize(p.ws, n+1)
+	p.ps = reuse.Resize(p.ps, n+1)
+	p.cs = reuse.Resize(p.cs, n+1)
 	p.ws[0], p.ps[0], p.cs[0] = idRoot, idRoot, 0
 	for i := range s.Tokens {
 		t := &s.Tokens[i]
-		p.buf = appendNormalized(p.buf[:0], t.Form)
+		p.buf = wordform.Append(p.buf[:0], t.Form)
 		lx, ok := p.m.lex[string(p.buf)]
 		if !ok {
 			lx = p.m.unkLex
@@ -241,13 +206,6 @@ func (m *Model) buildLex() bool {
 		}
 	}
 	return true
-}
-
-func growUint32(s []uint32, n int) []uint32 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]uint32, n, n+n/2)
 }
 
 // run parses the encoded sentence greedily. With a trainer, it learns from the gold tree

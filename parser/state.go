@@ -1,5 +1,11 @@
 package parser
 
+import (
+	"slices"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+)
+
 // The transition system is arc-hybrid (Kuhlmann, Gómez-Rodríguez & Satta 2011) with the
 // artificial root at the bottom of the stack. Tokens are numbered 1..n, 0 is the root.
 // The buffer is always a suffix i..n of the sentence.
@@ -32,38 +38,21 @@ type state struct {
 	lset, rset     []uint64 // bit sets of the labels of left and right children
 }
 
-func growInt32(s []int32, n int) []int32 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]int32, n, n+n/2)
-}
-
-func growUint64(s []uint64, n int) []uint64 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]uint64, n, n+n/2)
-}
-
 // reset prepares st for a sentence of n tokens, reusing memory.
 func (st *state) reset(n int) {
 	st.n = int32(n)
 	st.i = 1
-	if cap(st.stack) < n+1 {
-		st.stack = make([]int32, 0, n+1+n/2)
-	}
-	st.stack = append(st.stack[:0], 0)
-	st.head = growInt32(st.head, n+1)
-	st.label = growInt32(st.label, n+1)
-	st.l1 = growInt32(st.l1, n+1)
-	st.l2 = growInt32(st.l2, n+1)
-	st.r1 = growInt32(st.r1, n+1)
-	st.r2 = growInt32(st.r2, n+1)
-	st.nl = growInt32(st.nl, n+1)
-	st.nr = growInt32(st.nr, n+1)
-	st.lset = growUint64(st.lset, n+1)
-	st.rset = growUint64(st.rset, n+1)
+	st.stack = append(slices.Grow(st.stack[:0], n+1), 0)
+	st.head = reuse.Resize(st.head, n+1)
+	st.label = reuse.Resize(st.label, n+1)
+	st.l1 = reuse.Resize(st.l1, n+1)
+	st.l2 = reuse.Resize(st.l2, n+1)
+	st.r1 = reuse.Resize(st.r1, n+1)
+	st.r2 = reuse.Resize(st.r2, n+1)
+	st.nl = reuse.Resize(st.nl, n+1)
+	st.nr = reuse.Resize(st.nr, n+1)
+	st.lset = reuse.Resize(st.lset, n+1)
+	st.rset = reuse.Resize(st.rset, n+1)
 	for k := range st.head {
 		st.head[k] = -1
 		st.label[k] = -1

@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -285,7 +286,7 @@ func newModel(train []*syntax.Sentence, opts TrainOptions) (*Model, error) {
 	for _, s := range train {
 		for i := range s.Tokens {
 			t := &s.Tokens[i]
-			buf = appendNormalized(buf[:0], t.Form)
+			buf = wordform.Append(buf[:0], t.Form)
 			wc[string(buf)]++
 			tagSet[t.XPOS] = true
 			labCount[t.Rel]++

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 )
 
 // NoHead marks a token that has not been parsed.
@@ -126,10 +127,10 @@ func NewTree(heads []int) (*Tree, error) {
 // Reset rebuilds t for new heads, reusing its memory.
 func (t *Tree) Reset(heads []int) error {
 	n := len(heads)
-	t.head = grow(t.head, n+1)
-	t.start = grow(t.start, n+2)
-	t.child = grow(t.child, n)
-	t.depth = grow(t.depth, n+1)
+	t.head = reuse.Resize(t.head, n+1)
+	t.start = reuse.Resize(t.start, n+2)
+	t.child = reuse.Resize(t.child, n)
+	t.depth = reuse.Resize(t.depth, n+1)
 	clear(t.start)
 	t.head[0] = -1
 	roots := 0
@@ -179,13 +180,6 @@ func (t *Tree) Reset(heads []int) error {
 		return ErrCycle
 	}
 	return nil
-}
-
-func grow(s []int32, n int) []int32 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]int32, n)
 }
 
 // N returns the number of tokens.

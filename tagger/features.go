@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -37,7 +39,7 @@ type extractor struct {
 // numHash is the cluster key of any word containing a digit ("##" in the unlabeled
 // corpus); unkHash that of "<unk>".
 var (
-	numHash = hashing.Runes([]rune("##"))
+	numHash = hashing.Runes([]rune(wordform.Digits))
 	unkHash = hashing.Runes([]rune("<unk>"))
 )
 
@@ -72,10 +74,7 @@ var (
 // clusters); token i is at attrs[i+pad].
 func (x *extractor) load(s *syntax.Sentence, m *Model) {
 	n := len(s.Tokens)
-	if cap(x.attrs) < n+2*pad {
-		x.attrs = make([]attr, n+2*pad, n+2*pad+16)
-	}
-	x.attrs = x.attrs[:n+2*pad]
+	x.attrs = reuse.Resize(x.attrs, n+2*pad)
 	for i := range pad {
 		x.attrs[i] = bosAttr
 		x.attrs[n+pad+i] = eosAttr
@@ -113,8 +112,7 @@ func (x *extractor) word(a *attr, form string, m *Model) {
 			digit = true
 		}
 		if c != prev {
-			shape ^= uint64(c)
-			shape *= hashing.FNVPrime
+			shape = hashing.Add(shape, uint64(c))
 			prev = c
 		}
 		rs = append(rs, r)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -73,13 +74,10 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 	T := len(m.tags)
 	t.ex.load(s, m)
 	a := t.ex.attrs
-	t.static = grow32(t.static, n*T)
-	t.p1 = grow32(t.p1, n)
-	t.p2 = grow32(t.p2, n)
-	if cap(t.sure) < n {
-		t.sure = make([]bool, n, n+n/2)
-	}
-	t.sure = t.sure[:n]
+	t.static = reuse.Resize(t.static, n*T)
+	t.p1 = reuse.Resize(t.p1, n)
+	t.p2 = reuse.Resize(t.p2, n)
+	t.sure = reuse.Resize(t.sure, n)
 	for i := range n {
 		if d := a[i+pad].dict; d >= 0 {
 			t.p1[i], t.p2[i] = d, d
@@ -213,10 +211,3 @@ func argmax(sc []int32) (int32, int32) {
 // skipMargin: a token whose first-pass score beats the runner-up by this much keeps its
 // first-pass tag without a second pass.
 const skipMargin = 40 * quantScale
-
-func grow32(s []int32, n int) []int32 {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]int32, n, n+n/2)
-}

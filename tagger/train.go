@@ -10,6 +10,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -292,8 +293,8 @@ func (tr *trainer) prepare(train []*syntax.Sentence, silver bool) {
 // and returns the number of correct second-pass tags and of tagged tokens.
 func (tr *trainer) learn(s *tsent) (correct, total int) {
 	n := len(s.gold)
-	tr.p1 = grow32(tr.p1, n)
-	tr.p2 = grow32(tr.p2, n)
+	tr.p1 = reuse.Resize(tr.p1, n)
+	tr.p2 = reuse.Resize(tr.p2, n)
 	tr.predict(s, 1, tr.p1)
 	tr.predict(s, 2, tr.p2)
 	for i, g := range s.gold {

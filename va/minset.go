@@ -1,6 +1,10 @@
 package va
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+)
 
 // minSet is a set of integers in [0, size) with insert, delete and find-min in
 // O(log₆₄ size) word operations: a 64-ary tree of bitsets ("van Emde Boas lite"). Level 0
@@ -22,7 +26,7 @@ func (s *minSet) reset(size int) {
 		} else {
 			s.lv = append(s.lv, nil)
 		}
-		s.lv[l] = resize(s.lv[l], w)
+		s.lv[l] = reuse.Resize(s.lv[l], w)
 		clear(s.lv[l])
 		if w == 1 {
 			return
@@ -68,13 +72,4 @@ func (s *minSet) min() int {
 		x = x<<6 | bits.TrailingZeros64(s.lv[l][x])
 	}
 	return x
-}
-
-// resize returns a slice of length n, reusing s's memory when it is large enough. The
-// contents are unspecified.
-func resize[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }

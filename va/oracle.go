@@ -1,6 +1,10 @@
 package va
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+)
 
 // Gold is the static oracle's policy as a Decider: it accepts exactly the vertices of a
 // gold compression C_g. Set it with Reset; the zero value accepts nothing. A Gold is
@@ -15,7 +19,7 @@ func (g *Gold) Reset(n int, gold []int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d tokens", ErrInvalidInput, n)
 	}
-	g.in = resize(g.in, n+1)
+	g.in = reuse.Resize(g.in, n+1)
 	clear(g.in)
 	for _, v := range gold {
 		if v < 1 || v > n {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -122,7 +123,7 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	sn.rules, sn.filled = r, false
 	sn.rej = sn.rej[:0]
 	sn.heap = sn.heap[:0]
-	sn.prob = resize(sn.prob, s.N()+1)
+	sn.prob = reuse.Resize(sn.prob, s.N()+1)
 	nq := len(s.order) // Q; the closure's other units follow it in s.order
 	if err := c.queryClosure(); err != nil {
 		return nil, err

@@ -76,6 +76,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -300,7 +301,7 @@ func (s *State) reset(p *Problem) error {
 		return fmt.Errorf("%w: sentence has %d tokens but tree has %d", ErrInvalidInput, p.Sentence.Len(), n)
 	}
 	s.sent, s.tree = p.Sentence, p.Tree
-	s.lens = resize(s.lens, n+1)
+	s.lens = reuse.Resize(s.lens, n+1)
 	s.lens[0] = 0
 	total := 0
 	switch {
@@ -328,7 +329,7 @@ func (s *State) reset(p *Problem) error {
 		return fmt.Errorf("%w: neither token lengths nor a sentence", ErrInvalidInput)
 	}
 
-	s.status = resize(s.status, n+1)
+	s.status = reuse.Resize(s.status, n+1)
 	s.status[0] = stNone
 	for v := 1; v <= n; v++ {
 		s.status[v] = stP

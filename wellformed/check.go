@@ -1,6 +1,9 @@
 package wellformed
 
-import "github.com/qsc-nlp/qsc/syntax"
+import (
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/syntax"
+)
 
 // Counts are the violations of one or more compressions, by category. A violation that
 // involves a query token (the token or the head it is bound to is in Q) is counted in
@@ -44,8 +47,8 @@ type Checker struct {
 func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 	var c Counts
 	n := s.Len()
-	k.in = resize(k.in, n+1)
-	k.q = resize(k.q, n+1)
+	k.in = reuse.Resize(k.in, n+1)
+	k.q = reuse.Resize(k.q, n+1)
 	clear(k.in)
 	clear(k.q)
 	last := 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -124,14 +125,14 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 		return fmt.Errorf("wellformed: sentence, tree and lengths disagree")
 	}
 	r.n, r.yielded = n, false
-	r.head = resize(r.head, n+1)
-	r.bind = resize(r.bind, n+1)
-	r.why = resize(r.why, n+1)
-	r.inQ = resize(r.inQ, n+1)
+	r.head = reuse.Resize(r.head, n+1)
+	r.bind = reuse.Resize(r.bind, n+1)
+	r.why = reuse.Resize(r.why, n+1)
+	r.inQ = reuse.Resize(r.inQ, n+1)
 	clear(r.inQ)
 	r.head[0], r.bind[0] = 0, Free
-	r.w = resize(r.w, n+1)
-	r.punct = resize(r.punct, n+1)
+	r.w = reuse.Resize(r.w, n+1)
+	r.punct = reuse.Resize(r.punct, n+1)
 	r.punct[0] = false
 	r.neg = negations(s, t.Head, r.neg)
 	for v := 1; v <= n; v++ {
@@ -154,7 +155,7 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	if r.Off&(1<<Balance) == 0 {
 		r.pb.pairs(s, func(o, c int) { r.bindPair(s, t, o, c) })
 	}
-	r.heads = resize(r.heads, n)
+	r.heads = reuse.Resize(r.heads, n)
 	for v := 1; v <= n; v++ {
 		r.heads[v-1] = int(r.head[v])
 	}
@@ -189,9 +190,9 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 // units computes the units from the bindings: top, the member lists and their weights.
 func (r *Rules) units(lens []int) {
 	n := r.n
-	r.top = resize(r.top, n+1)
-	r.next = resize(r.next, n+1)
-	r.ulen = resize(r.ulen, n+1)
+	r.top = reuse.Resize(r.top, n+1)
+	r.next = reuse.Resize(r.next, n+1)
+	r.ulen = reuse.Resize(r.ulen, n+1)
 	clear(r.top)
 	clear(r.next)
 	clear(r.ulen)
@@ -354,13 +355,6 @@ func isSeparator(form string) bool {
 // isPunct reports whether a token is punctuation.
 func isPunct(tok *syntax.Token) bool {
 	return syntax.Universal(tok.Rel) == "punct" || tok.UPOS == "PUNCT"
-}
-
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // enclosedRoot returns the first token between the halves o < c of a pair, neither of

@@ -3,6 +3,7 @@ package wellformed
 import (
 	"strings"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -78,14 +79,14 @@ func (u *Runs) Names() [][2]int32 { return u.spans }
 func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) {
 	n := s.Len()
 	u.n = n
-	u.lo = resize(u.lo, n+1)
-	u.hi = resize(u.hi, n+1)
-	u.start = resize(u.start, n+1)
-	u.end = resize(u.end, n+1)
-	u.word = resize(u.word, n+1)
-	u.top = resize(u.top, n+1)
-	u.inQ = resize(u.inQ, n+1)
-	u.dangle = resize(u.dangle, n+1)
+	u.lo = reuse.Resize(u.lo, n+1)
+	u.hi = reuse.Resize(u.hi, n+1)
+	u.start = reuse.Resize(u.start, n+1)
+	u.end = reuse.Resize(u.end, n+1)
+	u.word = reuse.Resize(u.word, n+1)
+	u.top = reuse.Resize(u.top, n+1)
+	u.inQ = reuse.Resize(u.inQ, n+1)
+	u.dangle = reuse.Resize(u.dangle, n+1)
 	clear(u.inQ)
 	for _, q := range query {
 		if q >= 1 && q <= n {
@@ -426,7 +427,7 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 	n := s.Len()
 	k.runs.Reset(s, t, nil, query)
 	u := &k.runs
-	k.in = resize(k.in, n+2)
+	k.in = reuse.Resize(k.in, n+2)
 	clear(k.in)
 	nk := 0
 	for _, v := range kept {

@@ -52,6 +52,7 @@ package wellformed
 import (
 	"strings"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -129,7 +130,7 @@ const (
 // token of s, whose heads head gives.
 func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 	n := s.Len()
-	neg = resize(neg, n+1)
+	neg = reuse.Resize(neg, n+1)
 	clear(neg)
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]

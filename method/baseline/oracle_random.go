@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -57,30 +58,17 @@ func (r *Random) Start(s *va.State) {
 		g = new(rand.PCG)
 		s.Scratch = g
 	}
-	h := uint64(14695981039346656037) // FNV-1a
-	byteHash := func(b byte) {
-		h ^= uint64(b)
-		h *= 1099511628211
-	}
-	put := func(v uint64) {
-		for i := range 8 {
-			byteHash(byte(v >> (8 * i)))
-		}
-	}
+	h := uint64(hashing.FNVOffset)
 	if sent := s.Sentence(); sent != nil {
 		for i := range sent.Tokens {
-			f := sent.Tokens[i].Form
-			for j := 0; j < len(f); j++ {
-				byteHash(f[j])
-			}
-			byteHash(0)
+			h = hashing.Add(hashing.AddString(h, sent.Tokens[i].Form), 0)
 		}
 	}
-	put(uint64(s.N()))
+	h = hashing.AddUint64(h, uint64(s.N()))
 	for _, q := range s.Query() {
-		put(uint64(q))
+		h = hashing.AddUint64(h, uint64(q))
 	}
-	put(uint64(s.Budget()))
+	h = hashing.AddUint64(h, uint64(s.Budget()))
 	g.Seed(r.seed, h)
 }
 

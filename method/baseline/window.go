@@ -3,6 +3,7 @@ package baseline
 import (
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method"
 )
 
@@ -35,7 +36,8 @@ func (Window) Solve(in method.Input, scratch *any) ([]int, error) {
 		*scratch = sc
 	}
 	n := in.Sentence.Len()
-	sc.in = resizeBool(sc.in, n+1)
+	sc.in = reuse.Resize(sc.in, n+1)
+	clear(sc.in)
 	sc.lens = sc.lens[:0]
 	for i := range in.Sentence.Tokens {
 		sc.lens = append(sc.lens, utf8.RuneCountInString(in.Sentence.Tokens[i].Form))
@@ -109,13 +111,4 @@ func validateQuery(in method.Input) error {
 	var c method.Compressor
 	_, err := c.VA.Run(in.Problem(), Oracle{})
 	return err
-}
-
-func resizeBool(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -59,18 +61,6 @@ var negInf = math.Inf(-1)
 // errInfeasible is returned when no feasible solution exists; validation rules it out.
 var errInfeasible = errors.New("ilp: no feasible solution")
 
-// grow extends s by n elements, reusing its capacity, and returns the new slice and the
-// offset of the new elements.
-func grow[T any](s []T, n int) ([]T, int) {
-	off := len(s)
-	if cap(s)-off >= n {
-		return s[:off+n], off
-	}
-	t := make([]T, off+n, 2*(off+n))
-	copy(t, s)
-	return t, off
-}
-
 // Optimize solves p exactly; see the type's doc. A problem with Nested set is solved by
 // NestedOptimize instead.
 func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
@@ -98,14 +88,14 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	}
 	n := d.prepare(p, t)
 	K := p.capacity() // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
-	d.capv, _ = grow(d.capv[:0], n+1)
-	d.foff, _ = grow(d.foff[:0], n+1)
-	d.soff, _ = grow(d.soff[:0], n+1)
-	d.scap, _ = grow(d.scap[:0], n+1)
+	d.capv = reuse.Resize(d.capv, n+1)
+	d.foff = reuse.Resize(d.foff, n+1)
+	d.soff = reuse.Resize(d.soff, n+1)
+	d.scap = reuse.Resize(d.scap, n+1)
 	d.f, d.choice, d.rows = d.f[:0], d.choice[:0], d.rows[:0]
 	// Every solution holds Q, so the subtree of v weighs at most K less the weight of the
 	// query tokens outside it: columns beyond are never part of a solution.
-	d.wq, _ = grow(d.wq[:0], n+1)
+	d.wq = reuse.Resize(d.wq, n+1)
 	clear(d.wq)
 	wq := 0
 	for _, q := range p.Query {
@@ -142,9 +132,9 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 			cv = max(capS[0], 0)
 		}
 		d.capv[v] = cv
-		var off int
-		d.f, off = grow(d.f, 2*(cv+1))
-		d.choice, _ = grow(d.choice, 2*(cv+1))
+		off := len(d.f)
+		d.f = slices.Grow(d.f, 2*(cv+1))[:off+2*(cv+1)]
+		d.choice = slices.Grow(d.choice, 2*(cv+1))[:off+2*(cv+1)]
 		d.foff[v] = off
 		for pIn := range 2 {
 			g := p.gain(v, pIn == 1, d.mark[v]) - p.Price*float64(d.w[v]) - p.Proximity*float64(d.w[v])*d.far[v]
@@ -189,7 +179,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 // breadth first from the root, and returns the number of tokens.
 func (d *TreeDP) prepare(p *Problem, t *syntax.Tree) int {
 	n := t.N()
-	d.w, _ = grow(d.w[:0], n+1)
+	d.w = reuse.Resize(d.w, n+1)
 	for v := 1; v <= n; v++ {
 		d.w[v] = p.Lens[v-1] + 1
 	}
@@ -210,7 +200,7 @@ func (d *TreeDP) readBack(p *Problem, sol *Solution, row []float64, weight int) 
 	n := t.N()
 	sol.Score = row[weight]
 	// Top down: read the optimum back.
-	sol.Parent, _ = grow(sol.Parent[:0], n+1)
+	sol.Parent = reuse.Resize(sol.Parent, n+1)
 	for v := range sol.Parent {
 		sol.Parent[v] = -1
 	}
@@ -300,8 +290,8 @@ func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, 
 // (d.scap), so that pushChildren finds the merge's argmax again. It returns the cap and
 // the merged row (valid until the next solve).
 func (d *TreeDP) mergeChildren(kids []int32, s, limit int) (int, []float64) {
-	var off int
-	d.rows, off = grow(d.rows, 1)
+	off := len(d.rows)
+	d.rows = slices.Grow(d.rows, 1)[:off+1]
 	d.rows[off] = 0
 	capA := 0
 	for _, k := range kids {
@@ -310,8 +300,8 @@ func (d *TreeDP) mergeChildren(kids []int32, s, limit int) (int, []float64) {
 		fu := d.f[d.foff[u]+s*(cu+1) : d.foff[u]+(s+1)*(cu+1)]
 		nc := min(capA+cu, limit)
 		d.soff[u][s], d.scap[u][s] = off, capA
-		var noff int
-		d.rows, noff = grow(d.rows, nc+1)
+		noff := len(d.rows)
+		d.rows = slices.Grow(d.rows, nc+1)[:noff+nc+1]
 		a, row := d.rows[off:off+capA+1], d.rows[noff:noff+nc+1]
 		for c := range row {
 			row[c] = negInf
@@ -367,7 +357,7 @@ const ProximityReach = 10
 // whatever Problem.Proximity is: nested decoding breaks ties by it.
 func (d *TreeDP) distances(p *Problem) {
 	n := p.N()
-	d.far, _ = grow(d.far[:0], n+1)
+	d.far = reuse.Resize(d.far, n+1)
 	if len(p.Query) == 0 {
 		clear(d.far)
 		return

@@ -105,6 +105,8 @@ import "C"
 import (
 	"fmt"
 	"runtime"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 )
 
 func init() { backends[GLPK] = func() Optimizer { return new(MIP) } }
@@ -131,12 +133,12 @@ func (m *MIP) Optimize(p *Problem, sol *Solution) error {
 		return err
 	}
 	n := p.Tree.N()
-	m.head, _ = grow(m.head[:0], n)
-	m.w, _ = grow(m.w[:0], n)
-	m.forced, _ = grow(m.forced[:0], n)
-	m.paren, _ = grow(m.paren[:0], n)
-	m.edge, _ = grow(m.edge[:0], n)
-	m.root, _ = grow(m.root[:0], n)
+	m.head = reuse.Resize(m.head, n)
+	m.w = reuse.Resize(m.w, n)
+	m.forced = reuse.Resize(m.forced, n)
+	m.paren = reuse.Resize(m.paren, n)
+	m.edge = reuse.Resize(m.edge, n)
+	m.root = reuse.Resize(m.root, n)
 	for i := range n {
 		m.head[i] = C.int(p.Tree.Head(i + 1))
 		m.w[i] = C.int(p.Lens[i] + 1)
@@ -157,7 +159,7 @@ func (m *MIP) Optimize(p *Problem, sol *Solution) error {
 		return fmt.Errorf("ilp: GLPK found no optimal solution (code %d)", int(ret))
 	}
 	sol.Score = float64(obj)
-	sol.Parent, _ = grow(sol.Parent[:0], n+1)
+	sol.Parent = reuse.Resize(sol.Parent, n+1)
 	sol.Parent[0] = -1
 	sol.Kept = sol.Kept[:0]
 	for i := range n {

@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
@@ -293,9 +294,9 @@ func (m *Model) problem(p *Problem, x *features.Sentence, sib *[]float32, in met
 func setLens(p *Problem, in method.Input) {
 	n := in.Tree.N()
 	p.Tree = in.Tree
-	p.Lens, _ = grow(p.Lens[:0], n)
-	p.Edge, _ = grow(p.Edge[:0], n)
-	p.Root, _ = grow(p.Root[:0], n)
+	p.Lens = reuse.Resize(p.Lens, n)
+	p.Edge = reuse.Resize(p.Edge, n)
+	p.Root = reuse.Resize(p.Root, n)
 	for i := range in.Sentence.Tokens {
 		if i < n {
 			p.Lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)

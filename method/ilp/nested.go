@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/va"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
@@ -112,7 +113,7 @@ func (d *TreeDP) setup(p *Problem) (*wellformed.Rules, int, error) {
 // record of the tokens added after them (d.seq, and d.cuts where each unit ends in it),
 // and returns the weight of C.
 func (d *TreeDP) seed(p *Problem, r *wellformed.Rules, n int, base []int) int {
-	d.in, _ = grow(d.in[:0], n+1)
+	d.in = reuse.Resize(d.in, n+1)
 	clear(d.in)
 	inC := func(v int) bool { return d.in[v] }
 	set := func(v int) { d.in[v] = true }
@@ -166,7 +167,7 @@ func (d *TreeDP) collect(p *Problem, sol *Solution) []int {
 	t := p.Rules.Tree()
 	n := t.N()
 	sol.Kept = sol.Kept[:0]
-	sol.Parent, _ = grow(sol.Parent[:0], n+1)
+	sol.Parent = reuse.Resize(sol.Parent, n+1)
 	sol.Score = 0
 	for v := range sol.Parent {
 		sol.Parent[v] = -1
@@ -191,8 +192,8 @@ func (d *TreeDP) entryPrices(p *Problem) bool {
 	r := p.Rules
 	t := r.Tree()
 	n := t.N()
-	d.fn, _ = grow(d.fn[:0], 2*(n+1))
-	d.thr, _ = grow(d.thr[:0], 2*(n+1))
+	d.fn = reuse.Resize(d.fn, 2*(n+1))
+	d.thr = reuse.Resize(d.thr, 2*(n+1))
 	d.hs = d.hs[:0]
 	for i := len(d.order) - 1; i >= 0; i-- {
 		v := int(d.order[i])
@@ -232,7 +233,7 @@ func (d *TreeDP) entryPrices(p *Problem) bool {
 			return false
 		}
 	}
-	d.rank, _ = grow(d.rank[:0], n+1)
+	d.rank = reuse.Resize(d.rank, n+1)
 	d.rank[0] = math.Inf(1)
 	for _, v := range d.order { // top down: heads first
 		h := t.Head(int(v))

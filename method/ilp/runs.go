@@ -2,6 +2,7 @@ package ilp
 
 import (
 	"github.com/qsc-nlp/qsc/internal/core/display"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
@@ -449,7 +450,7 @@ func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 
 // sized returns s with length n, reusing its memory (grow).
 func sized[T any](s []T, n int) []T {
-	s, _ = grow(s[:0], n)
+	s = reuse.Resize(s, n)
 	return s
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/wellformed"
@@ -251,7 +252,7 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		p.x.SetQuery(in.Query)
 	}
 	p.arcs.Reset()
-	p.off, _ = grow(p.off[:0], 2*n+1)
+	p.off = reuse.Resize(p.off, 2*n+1)
 	p.off[0] = 0
 	for v := 1; v <= n; v++ {
 		p.cfg.Edge(&p.x, v, &p.arcs)
@@ -264,7 +265,7 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		p.p.Root[v-1] = p.score(2*v - 1)
 	}
 	// The gold arcs.
-	p.gold, _ = grow(p.gold[:0], n+1)
+	p.gold = reuse.Resize(p.gold, n+1)
 	clear(p.gold)
 	for _, g := range in.Gold {
 		if g < 1 || g > n {
@@ -284,7 +285,7 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 	if err := p.dp.Optimize(&p.p, &p.sol); err != nil {
 		return false, err
 	}
-	p.parent, _ = grow(p.parent[:0], n+1)
+	p.parent = reuse.Resize(p.parent, n+1)
 	for v := range p.parent {
 		p.parent[v] = -1
 		if v > 0 && p.gold[v] {

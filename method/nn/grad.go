@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 )
 
 // grads holds the gradient of one sentence: dense for the LSTM and output weights, sparse
@@ -74,7 +76,7 @@ func (w *work) project(p *params, ex *example, k int) {
 	if ex.rels == nil {
 		return
 	}
-	w.lp = grow(w.lp, P)
+	w.lp = reuse.Resize(w.lp, P)
 	p.project(p.embRow(s, int(ex.rels[pos])), w.lp)
 	for i, x := range w.lp {
 		out[i] += x
@@ -119,7 +121,7 @@ func (w *work) sentence(p *params, ex *example, g *grads) (float64, int) {
 	n, D, H, E := ex.n(), len(ex.y), p.Hidden, p.Embed
 	G := 4 * H
 	P := 2 * G
-	w.slot = grow(w.slot, n*NumStates)
+	w.slot = reuse.Resize(w.slot, n*NumStates)
 	for i := range w.slot {
 		w.slot[i] = -1
 	}
@@ -133,15 +135,15 @@ func (w *work) sentence(p *params, ex *example, g *grads) (float64, int) {
 		}
 	}
 	ns := len(w.slotPos)
-	w.xp = grow(w.xp, ns*P)
+	w.xp = reuse.Resize(w.xp, ns*P)
 	for k := range ns {
 		w.project(p, ex, k)
 	}
-	w.at = grow(w.at, D*2*n)
-	w.pooled, w.arg = grow(w.pooled, D*2*H), grow(w.arg, D*2*H)
+	w.at = reuse.Resize(w.at, D*2*n)
+	w.pooled, w.arg = reuse.Resize(w.pooled, D*2*H), reuse.Resize(w.arg, D*2*H)
 	for dir := range 2 {
 		w.dirs[dir].reset()
-		w.cur[dir] = grow(w.cur[dir], n)
+		w.cur[dir] = reuse.Resize(w.cur[dir], n)
 	}
 	var loss float64
 	correct := 0
@@ -228,13 +230,13 @@ func (w *work) sentence(p *params, ex *example, g *grads) (float64, int) {
 	if g == nil {
 		return loss, correct
 	}
-	w.dxp = grow(w.dxp, ns*P)
+	w.dxp = reuse.Resize(w.dxp, ns*P)
 	clear(w.dxp)
 	k2 := 2 * H
 	for dir := range 2 {
 		nd := &w.dirs[dir]
-		nd.dh = grow(nd.dh, len(nd.h))
-		nd.dc = grow(nd.dc, len(nd.c))
+		nd.dh = reuse.Resize(nd.dh, len(nd.h))
+		nd.dc = reuse.Resize(nd.dc, len(nd.c))
 		clear(nd.dh)
 		clear(nd.dc)
 	}

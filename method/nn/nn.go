@@ -34,7 +34,8 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/qsc-nlp/qsc/parser"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -206,7 +207,7 @@ func newLexicon(words, labels []string) (lexicon, error) {
 }
 
 // word returns the row of a word form.
-func (x *lexicon) word(form string) int32 { return x.words[parser.NormalizeForm(form)] }
+func (x *lexicon) word(form string) int32 { return x.words[wordform.Normalize(form)] }
 
 // label returns the row of a dependency label, or -1 for a words-only model.
 func (x *lexicon) label(rel string) int32 {
@@ -228,8 +229,8 @@ func (m *Model) Name() string { return Name }
 // Sizes returns the dimensions of the network.
 func (m *Model) Sizes() Sizes { return m.p.Sizes }
 
-// Word returns the id of a word form after normalization (parser.NormalizeForm); 0 is
-// Unknown.
+// Word returns the id of a word form after normalization (lowercased, "##" for a token
+// with a digit, as parser.NormalizeForm); 0 is Unknown.
 func (m *Model) Word(form string) int {
 	return int(m.lex.word(form))
 }
@@ -280,13 +281,13 @@ func (m *Model) Start(s *va.State) {
 	n := s.N()
 	H := m.p.Hidden
 	r.n, r.valid = n, false
-	r.words, r.rels = grow(r.words, n), grow(r.rels, n)
-	r.xp = grow(r.xp, 4*H)
-	r.prev, r.cur = grow(r.prev, n), grow(r.cur, n)
+	r.words, r.rels = reuse.Resize(r.words, n), reuse.Resize(r.rels, n)
+	r.xp = reuse.Resize(r.xp, 4*H)
+	r.prev, r.cur = reuse.Resize(r.prev, n), reuse.Resize(r.cur, n)
 	for d := range 2 {
-		r.h[d], r.c[d] = grow(r.h[d], n*H), grow(r.c[d], n*H)
+		r.h[d], r.c[d] = reuse.Resize(r.h[d], n*H), reuse.Resize(r.c[d], n*H)
 	}
-	r.act, r.tc, r.pooled = grow(r.act, 4*H), grow(r.tc, H), grow(r.pooled, 2*H)
+	r.act, r.tc, r.pooled = reuse.Resize(r.act, 4*H), reuse.Resize(r.tc, H), reuse.Resize(r.pooled, 2*H)
 	sent := s.Sentence()
 	for i := range n {
 		r.words[i], r.rels[i] = 0, m.lex.label("")
@@ -298,13 +299,6 @@ func (m *Model) Start(s *va.State) {
 
 // Added does nothing: Decide reads the states from the va.State (va.Tracker).
 func (m *Model) Added(*va.State, int) {}
-
-func grow[T any](b []T, n int) []T {
-	if cap(b) < n {
-		return make([]T, n)
-	}
-	return b[:n]
-}
 
 // States writes the state of every token at the decision about v into out (len N).
 func States(s *va.State, v int, out []uint8) {

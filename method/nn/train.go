@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/core/progress"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/parser"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -114,7 +115,7 @@ func Decisions(inputs []method.Input, useSkipped bool, f func(i int, states []ui
 			if skipped && !useSkipped {
 				return
 			}
-			st = grow(st, s.N())
+			st = reuse.Resize(st, s.N())
 			States(s, v, st)
 			f(i, st, v, y)
 		})
@@ -167,7 +168,7 @@ func buildVocab(inputs []method.Input, minCount, maxVocab int) []string {
 			continue
 		}
 		for _, t := range in.Sentence.Tokens {
-			counts[parser.NormalizeForm(t.Form)]++
+			counts[wordform.Normalize(t.Form)]++
 		}
 	}
 	var ws []string

@@ -1,6 +1,9 @@
 package features
 
-import "github.com/qsc-nlp/qsc/syntax"
+import (
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/syntax"
+)
 
 // conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
 // hash rel.
@@ -80,12 +83,12 @@ func (x *Sentence) conjoined() {
 	tree := x.tree
 	n := tree.N()
 	x.conj = true
-	x.marker = resize(x.marker, n+1)
-	x.punct = resize(x.punct, n+1)
-	x.sub = resize(x.sub, n+1)
-	x.subLen = resize(x.subLen, n+1)
-	x.prevSib = resize(x.prevSib, n+1)
-	x.nextSib = resize(x.nextSib, n+1)
+	x.marker = reuse.Resize(x.marker, n+1)
+	x.punct = reuse.Resize(x.punct, n+1)
+	x.sub = reuse.Resize(x.sub, n+1)
+	x.subLen = reuse.Resize(x.subLen, n+1)
+	x.prevSib = reuse.Resize(x.prevSib, n+1)
+	x.nextSib = reuse.Resize(x.nextSib, n+1)
 	clear(x.marker)
 	clear(x.punct)
 	clear(x.prevSib)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -516,6 +517,14 @@ func TestQueryValues(t *testing.T) {
 		}
 		if x.qrel[0] != qRoot {
 			t.Fatalf("trial %d: the root's relation %d", trial, x.qrel[0])
+		}
+	}
+}
+
+func TestHashWordNormalizes(t *testing.T) {
+	for _, f := range []string{"The", "ÉCOLE", "B52s", "٣", "Ｘ３", "<unk>", "", "a\xffB"} {
+		if got, want := hashWord(f), hashString(wordform.Normalize(f)); got != want {
+			t.Errorf("hashWord(%q) = %x, want the hash of %q", f, got, wordform.Normalize(f))
 		}
 	}
 }

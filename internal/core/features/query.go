@@ -1,5 +1,7 @@
 package features
 
+import "github.com/qsc-nlp/qsc/internal/core/reuse"
+
 // Relations of a token to the query (Config.Query): the first that holds, in this order.
 const (
 	qNone       = iota
@@ -25,11 +27,11 @@ func (x *Sentence) SetQuery(q []int) {
 		return
 	}
 	n := t.N()
-	x.qrel = resize(x.qrel, n+1)
-	x.qside = resize(x.qside, n+1)
-	x.qwords = resize(x.qwords, n+1)
-	x.qtree = resize(x.qtree, n+1)
-	x.qbelow = resize(x.qbelow, n+1)
+	x.qrel = reuse.Resize(x.qrel, n+1)
+	x.qside = reuse.Resize(x.qside, n+1)
+	x.qwords = reuse.Resize(x.qwords, n+1)
+	x.qtree = reuse.Resize(x.qtree, n+1)
+	x.qbelow = reuse.Resize(x.qbelow, n+1)
 	clear(x.qrel)
 	clear(x.qside)
 	clear(x.qbelow)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -58,11 +59,11 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	}
 	n := s.Len()
 	x.sent, x.tree = s, tree
-	x.word = resize(x.word, n+1)
-	x.lemma = resize(x.lemma, n+1)
-	x.pos = resize(x.pos, n+1)
-	x.rel = resize(x.rel, n+1)
-	x.lens = resize(x.lens, n+1)
+	x.word = reuse.Resize(x.word, n+1)
+	x.lemma = reuse.Resize(x.lemma, n+1)
+	x.pos = reuse.Resize(x.pos, n+1)
+	x.rel = reuse.Resize(x.rel, n+1)
+	x.lens = reuse.Resize(x.lens, n+1)
 	x.word[0], x.lemma[0], x.pos[0], x.rel[0], x.lens[0] = rootWord, rootLemma, rootPOS, 0, 0
 	x.lenS = max(n-1, 0)
 	for i := range s.Tokens {
@@ -94,10 +95,3 @@ func (x *Sentence) WordLen(n int) int { return x.lens[n] }
 
 // LenS returns ℓ(S): the characters of the words joined by single spaces.
 func (x *Sentence) LenS() int { return x.lenS }
-
-func resize[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
-}

@@ -6,11 +6,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
+	"github.com/qsc-nlp/qsc/internal/core/wordform"
 )
 
 // Values the vocabulary gives words.
 var (
-	hashDigits = hashString("##")
+	hashDigits = hashString(wordform.Digits)
 	hashUnk    = hashString("<unk>")
 )
 
@@ -29,8 +30,7 @@ func hashLower(s string) uint64 {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			h ^= uint64(c)
-			h *= hashing.FNVPrime
+			h = hashing.Add(h, uint64(c))
 			i++
 			continue
 		}
@@ -38,21 +38,19 @@ func hashLower(s string) uint64 {
 		var buf [utf8.UTFMax]byte
 		n := utf8.EncodeRune(buf[:], unicode.ToLower(r))
 		for _, b := range buf[:n] {
-			h ^= uint64(b)
-			h *= hashing.FNVPrime
+			h = hashing.Add(h, uint64(b))
 		}
 		i += size
 	}
 	return hashing.Fmix(h)
 }
 
-// hashWord hashes the normalized form of a word, as the Google train file writes words:
-// lowercased, and "##" for any token containing a digit.
+// hashWord hashes the normalized form of a word, as the Google train file writes words
+// (wordform.Normalize: lowercased, and "##" for any token containing a digit), without
+// allocating.
 func hashWord(form string) uint64 {
-	for i := 0; i < len(form); i++ {
-		if c := form[i]; '0' <= c && c <= '9' {
-			return hashDigits
-		}
+	if wordform.HasDigit(form) {
+		return hashDigits
 	}
 	return hashLower(form)
 }

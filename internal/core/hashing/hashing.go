@@ -19,22 +19,35 @@ func Fmix(x uint64) uint64 {
 	return x
 }
 
-// String returns the 64-bit FNV-1a hash of the bytes of s.
-func String(s string) uint64 {
-	h := uint64(FNVOffset)
+// Add returns the FNV-1a hash h extended by one unit v: a byte, or a whole rune as Runes
+// hashes them. A hash starts at FNVOffset.
+func Add(h, v uint64) uint64 { return (h ^ v) * FNVPrime }
+
+// AddString returns the FNV-1a hash h extended by the bytes of s.
+func AddString(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= FNVPrime
+		h = Add(h, uint64(s[i]))
 	}
 	return h
 }
+
+// AddUint64 returns the FNV-1a hash h extended by the eight bytes of v, least
+// significant first.
+func AddUint64(h, v uint64) uint64 {
+	for i := range 8 {
+		h = Add(h, uint64(byte(v>>(8*i))))
+	}
+	return h
+}
+
+// String returns the 64-bit FNV-1a hash of the bytes of s.
+func String(s string) uint64 { return AddString(FNVOffset, s) }
 
 // Runes returns the 64-bit FNV-1a hash of rs, one rune at a time.
 func Runes(rs []rune) uint64 {
 	h := uint64(FNVOffset)
 	for _, r := range rs {
-		h ^= uint64(r)
-		h *= FNVPrime
+		h = Add(h, uint64(r))
 	}
 	return h
 }

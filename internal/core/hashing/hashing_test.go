@@ -14,6 +14,12 @@ func TestFrozen(t *testing.T) {
 			t.Errorf("String(%q) = %x, want %x", s, String(s), h.Sum64())
 		}
 	}
+	// The incremental forms hash the same bytes as the standard library.
+	h := fnv.New64a()
+	h.Write([]byte("ab\x00\x01\x02\x03\x04\x05\x06\x07\x08"))
+	if got := AddUint64(Add(AddString(FNVOffset, "ab"), 0), 0x0807060504030201); got != h.Sum64() {
+		t.Errorf("AddString, Add, AddUint64 = %x, want %x", got, h.Sum64())
+	}
 	if Runes([]rune("abc")) != String("abc") {
 		t.Error("Runes and String differ on ASCII")
 	}
