@@ -3,8 +3,6 @@ package method
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
@@ -244,10 +242,7 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	if in.Sentence.Len() != n {
 		return nil, fmt.Errorf("%w: sentence has %d tokens but tree has %d", va.ErrInvalidInput, in.Sentence.Len(), n)
 	}
-	c.lens = slices.Grow(c.lens[:0], n)[:n]
-	for i := range in.Sentence.Tokens {
-		c.lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)
-	}
+	c.lens = in.Sentence.AppendLens(c.lens[:0])
 	c.rules.Off = c.RulesOff
 	if err := c.rules.Reset(in.Sentence, in.Tree, c.lens, in.Query, in.Budget); err != nil {
 		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
@@ -255,7 +250,7 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	c.yielded = c.rules.Yielded()
 	switch m := m.(type) {
 	case Solver:
-		if total := len(c.lens) - 1 + sum(c.lens); total <= in.Budget && n > 0 && len(in.Query) > 0 {
+		if total := syntax.Length(sum(c.lens) + n); total <= in.Budget && n > 0 && len(in.Query) > 0 {
 			c.all = c.all[:0]
 			for v := 1; v <= n; v++ {
 				c.all = append(c.all, v)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -193,11 +194,11 @@ func (c *Compressor) queryClosure() error {
 
 // total returns ℓ(S).
 func (s *State) total() int {
-	t := -1
+	w := 0
 	for _, l := range s.lens[1:] {
-		t += l + 1
+		w += l + 1
 	}
-	return max(t, 0)
+	return syntax.Length(w)
 }
 
 // closureCost returns ℓ(C ∪ closure(v)) − ℓ(C) for v ∉ C.

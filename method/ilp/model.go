@@ -23,7 +23,6 @@ package ilp
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/method"
@@ -298,7 +297,7 @@ func setLens(p *Problem, in method.Input) {
 	p.Root, _ = grow(p.Root[:0], n)
 	for i := range in.Sentence.Tokens {
 		if i < n {
-			p.Lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)
+			p.Lens[i] = syntax.TokenLen(in.Sentence.Tokens[i].Form)
 		}
 	}
 }
