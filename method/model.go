@@ -186,14 +186,6 @@ type Compressor struct {
 	yielded bool
 }
 
-func sum(a []int) int {
-	t := 0
-	for _, x := range a {
-		t += x
-	}
-	return t
-}
-
 // Yielded reports whether the last Snippet compression could not keep the closure of its
 // query under the rules within the budget, so that the rules yielded for the query tokens
 // (wellformed.Rules.Yielded).
@@ -250,12 +242,9 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	c.yielded = c.rules.Yielded()
 	switch m := m.(type) {
 	case Solver:
-		if total := syntax.Length(sum(c.lens) + n); total <= in.Budget && n > 0 && len(in.Query) > 0 {
-			c.all = c.all[:0]
-			for v := 1; v <= n; v++ {
-				c.all = append(c.all, v)
-			}
-			return c.all, nil
+		if all, ok := va.Whole(c.all[:0], c.lens, in.Budget); ok && n > 0 && len(in.Query) > 0 {
+			c.all = all
+			return all, nil
 		}
 		in.Rules, in.Nested = &c.rules, c.Decoding == Nested
 		kept, err := m.Solve(in, &c.scratch)

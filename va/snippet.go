@@ -112,12 +112,9 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	if r.N() != s.N() {
 		return nil, errRules(r.N(), s.N())
 	}
-	if s.total() <= s.budget { // the whole sentence fits
-		c.out = c.out[:0]
-		for v := 1; v <= s.N(); v++ {
-			c.out = append(c.out, v)
-		}
-		return c.out, nil
+	if all, ok := Whole(c.out[:0], s.lens[1:], s.budget); ok {
+		c.out = all
+		return all, nil
 	}
 	sn := &c.snip
 	sn.rules, sn.filled = r, false
@@ -192,10 +189,24 @@ func (c *Compressor) queryClosure() error {
 	return nil
 }
 
-// total returns ℓ(S).
-func (s *State) total() int {
+// Whole is the one check that the whole sentence fits: when ℓ(S) ≤ b, for the token
+// lengths lens (lens[i] of token i+1), it returns S, the ids 1..len(lens) in dst's memory,
+// and true; otherwise dst and false. Every budget-true decoding returns S when it fits.
+// It costs O(n) and, once dst has grown, allocates nothing.
+func Whole(dst, lens []int, b int) ([]int, bool) {
+	if wholeLen(lens) > b {
+		return dst, false
+	}
+	for v := 1; v <= len(lens); v++ {
+		dst = append(dst, v)
+	}
+	return dst, true
+}
+
+// wholeLen returns ℓ(S) for the token lengths lens.
+func wholeLen(lens []int) int {
 	w := 0
-	for _, l := range s.lens[1:] {
+	for _, l := range lens {
 		w += l + 1
 	}
 	return syntax.Length(w)
@@ -336,10 +347,11 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 		return nil, err
 	}
 	s := &c.s
-	total := s.total()
-	if total <= p.Budget { // the whole sentence fits
+	if all, ok := Whole(c.out[:0], s.lens[1:], p.Budget); ok {
+		c.out = all
 		return c.Snippet(p, r, d)
 	}
+	total := wholeLen(s.lens[1:])
 	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S).
 	big := p
 	big.Budget = int(NestedOrderBudget * float64(total))
