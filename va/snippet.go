@@ -85,6 +85,8 @@ type snippetState struct {
 	filled bool
 	joined int     // len(c.s.order) after closure(Q): what joined C after it follows (for Nested)
 	order  []int32 // Nested's order
+	// prefix grows C along Nested's order.
+	prefix wellformed.Prefix
 }
 
 // Snippet compresses p for a snippet: budget-true and well-formed under rules r, which
@@ -335,7 +337,7 @@ const NestedOrderBudget = 0.45
 // (or ℓ(S) − 1 when the closure of Q does not fit it): the accepted ones by VERTEX
 // ADDITION, then the fill, followed by every token it did not add, left to right. C is
 // the closure of Q under r, and the tokens join it in that order, each with its closure,
-// while the next one fits b; last, r.Trim.
+// while the next one fits b (wellformed.Prefix.Grow); last, r.Trim.
 // The order does not depend on b, so C(b) is a prefix of it. With Trace set, Steps are
 // those of the run that made the order, the candidates it added that C leaves out marked
 // Cut. It costs one Snippet run and O(n) more.
@@ -383,15 +385,13 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	if err := c.queryClosure(); err != nil {
 		return nil, err
 	}
-	for _, v := range sn.order {
-		if s.status[v] == stC {
-			continue
-		}
-		if s.length+c.closureCost(int(v)) > s.budget {
-			break
-		}
-		c.addClosure(int(v), nil)
+	// ℓ(C) ≤ b as weights: Σ (len + 1) ≤ b + 1 (b < ℓ(S) here, so b + 1 cannot overflow).
+	weight := 0
+	if len(s.order) > 0 {
+		weight = s.length + 1
 	}
+	sn.prefix.Reset()
+	sn.prefix.Grow(r, sn.order, weight, s.budget+1, s.InC, func(u int) { c.take(u, nil) })
 	kept := r.Trim(s.sent, c.result())
 	for i := range c.steps { // the ordering run's steps, as this budget ends them
 		if st := &c.steps[i]; st.Outcome == Accepted || st.Outcome == Filled || st.Outcome == Trimmed {

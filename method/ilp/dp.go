@@ -7,6 +7,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // TreeDP is the exact solver of the default build: a dynamic program over the parse tree,
@@ -48,8 +49,8 @@ type TreeDP struct {
 	rank   []float64 // entry price of every token
 	in     []bool    // membership of the current set
 	byRank []int32   // tokens by falling rank
-	seq    []int32   // the tokens added after closure(Q), in turn
-	cuts   []int     // where each added unit ends in seq
+	// prefix records the units added after closure(Q).
+	prefix wellformed.Prefix
 }
 
 type frame struct{ v, p, c int }
