@@ -19,7 +19,6 @@ import (
 	"github.com/qsc-nlp/qsc/lm"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/baseline"
-	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -28,11 +27,9 @@ type snippetFlags struct {
 	snippets, ood, validation *bool
 	methods                   *string
 	sweepN, examples          *int
-	price                     *float64
 	slor                      *bool
 	rulesOff                  *string
 	decodings                 *string
-	proximity                 *float64
 	slack                     *bool
 }
 
@@ -44,9 +41,7 @@ func addSnippetFlags(fs *flag.FlagSet) *snippetFlags {
 		methods:    fs.String("snippet-methods", "window,lr,ablated,random,nn,ilp", "with --snippets or --ood: comma-separated methods"),
 		sweepN:     fs.Int("sweep-n", 2000, "with --snippets: sentences in the budget sweep (the first N of the split)"),
 		examples:   fs.Int("examples", 20, "with --snippets: fixed examples to print"),
-		price:      fs.Float64("ilp-price", math.NaN(), "with --snippets or --ood: the ILP's price per kept character under the snippet decoding (default ilp.DefaultPrice; negative: a bonus)"),
 		rulesOff:   fs.String("rules-off", "", "with --snippets or --ood: comma-separated well-formedness rules to switch off, for ablations ("+strings.Join(ruleNames(), ", ")+")"),
-		proximity:  fs.Float64("ilp-proximity", math.NaN(), "with --snippets or --ood: the ILP's penalty per kept character at the full distance from the query under the snippet decoding (default ilp.DefaultProximity)"),
 		decodings:  fs.String("decodings", "paper,snippet,nested", "with --snippets or --ood: comma-separated decodings to evaluate (paper, snippet, nested; the window has one)"),
 		slor:       fs.Bool("slor", true, "with --snippets or --ood: SLOR from the 3-gram language model (built first if needed)"),
 		slack:      fs.Bool("slack", true, "with --snippets: the budget slack table, F1 and SLOR at b = ℓ(gold) + 0, 2, 4, 8 and 16 characters"),
@@ -84,15 +79,6 @@ func runSnippetEval(env *evalEnv, sf *snippetFlags, out string, stdout, stderr i
 		m, err := env.method(strings.TrimSpace(name))
 		if err != nil {
 			return err
-		}
-		if im, ok := m.(*ilp.Model); ok {
-			if !math.IsNaN(*sf.price) {
-				im = im.WithPrice(*sf.price)
-			}
-			if !math.IsNaN(*sf.proximity) {
-				im = im.WithProximity(*sf.proximity)
-			}
-			m = im
 		}
 		ms = append(ms, m)
 	}

@@ -148,7 +148,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		d.choice, _ = grow(d.choice, 2*(cv+1))
 		d.foff[v] = off
 		for pIn := range 2 {
-			g := p.gain(v, pIn == 1, d.mark[v]) - p.Price*float64(d.w[v]) - p.Proximity*float64(d.w[v])*d.far[v]
+			g := p.gain(v, pIn == 1, d.mark[v])
 			// The rules: v ∈ C needs its head (pIn = 1); its head in C needs v.
 			outOK, inOK := capS[0] >= 0, capS[1] >= 0
 			if r := p.Rules; r != nil {
@@ -360,12 +360,12 @@ func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 	return stack
 }
 
-// ProximityReach is the distance, in tokens, beyond which Problem.Proximity no longer
-// grows.
+// ProximityReach is the distance, in tokens, to the nearest query token beyond which
+// nested decoding's tie-break (d.far) no longer tells tokens apart.
 const ProximityReach = 10
 
-// distances sets d.far for p's query: two passes over the tokens, O(n). It is set
-// whatever Problem.Proximity is: nested decoding breaks ties by it.
+// distances sets d.far for p's query, by which nested decoding breaks ties between tokens
+// of one entry price (snapRanks): two passes over the tokens, O(n).
 func (d *TreeDP) distances(p *Problem) {
 	n := p.N()
 	d.far, _ = grow(d.far[:0], n+1)

@@ -182,7 +182,7 @@ func (d *TreeDP) entryPrices(p *Problem) bool {
 		for pIn := range 2 {
 			oOK := outOK && !d.mark[v] && !(pIn == 1 && r.WithHead(v))
 			iOK := inOK && !(pIn == 0 && r.NeedsHead(v))
-			g := p.gain(v, pIn == 1, d.mark[v]) - (p.Price+p.Proximity*d.far[v])*wv
+			g := p.gain(v, pIn == 1, d.mark[v])
 			ai, si := g+ab, wv+sb
 			f := &d.fn[2*v+pIn]
 			switch {

@@ -54,16 +54,6 @@ type Problem struct {
 	// tokens, the same for every budget, so that a larger budget gives a superset. It
 	// needs Rules.
 	Nested bool
-	// Proximity is a penalty per character of every kept token, times its distance in
-	// tokens to the nearest query token, up to ProximityReach, over ProximityReach: a
-	// positive Proximity makes the optimum keep the words near the query, as a snippet
-	// should, rather than the main clause of the sentence, as a headline would.
-	Proximity float64
-	// Price is a cost per character of every kept token (Lens + 1): with a positive
-	// Price the optimum keeps a token only when its score pays for its length, so that
-	// it stops short of a large budget; a negative Price is a bonus, which makes the
-	// optimum use more of the budget.
-	Price float64
 }
 
 // N returns the number of tokens.
