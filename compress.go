@@ -146,7 +146,10 @@ const fitRounds = 8
 // at most b, or the error wraps ErrInfeasible. The slice is the compressor's memory.
 func (w *worker) compress(m method.Method, in method.Input, v *view, hits []int) ([]int, error) {
 	b := in.Budget
-	lq := queryLength(in.Sentence, in.Query)
+	lq := in.Sentence.Length(in.Query)
+	if len(in.Query) == 0 {
+		lq = -1 // no query: the rounds may shrink the budget to −1 before the compressor refuses it
+	}
 	if v != nil {
 		in.Budget = max(b, lq) // the display of the query may be shorter than ℓ(Q) (city's)
 		if w.mc.Decoding.Budgeted() {
@@ -159,7 +162,7 @@ func (w *worker) compress(m method.Method, in method.Input, v *view, hits []int)
 			if sp := v.sentence(); display.MinLength(v.text[sp.Start:sp.End]) <= b && w.length(v, w.all, hits) <= b {
 				// The whole sentence fits as displayed: let the compressor return it (it
 				// does when ℓ(S) ≤ b), so that its trace is this request's.
-				in.Budget = max(in.Budget, queryLength(in.Sentence, w.all))
+				in.Budget = max(in.Budget, in.Sentence.Length(w.all))
 			}
 		}
 	}

@@ -356,15 +356,6 @@ func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, 
 	return sn, nil
 }
 
-// queryLength is ℓ(Q): the runes of the query tokens joined by single spaces.
-func queryLength(s *syntax.Sentence, q []int) int {
-	l := len(q) - 1
-	for _, id := range q {
-		l += utf8.RuneCountInString(s.Tokens[id-1].Form)
-	}
-	return l
-}
-
 // checkDocument checks the limits of a document: at most MaxDocumentBytes, valid UTF-8.
 func checkDocument(doc string) error {
 	if len(doc) > MaxDocumentBytes {
@@ -798,7 +789,10 @@ func ranked(levels [][]candidate) int {
 // tokens marked (they are among the hits).
 func (q *termQuery) queryLength(text string, sent *syntax.Sentence, query []int) int {
 	if !q.display {
-		return queryLength(sent, query)
+		if len(query) == 0 {
+			return -1 // no query: the caller counts the sentence as too long
+		}
+		return sent.Length(query)
 	}
 	v := view{text: text, toks: sent.Tokens}
 	return q.length(&v, query, query)

@@ -3,8 +3,6 @@ package method
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
@@ -188,14 +186,6 @@ type Compressor struct {
 	yielded bool
 }
 
-func sum(a []int) int {
-	t := 0
-	for _, x := range a {
-		t += x
-	}
-	return t
-}
-
 // Yielded reports whether the last Snippet compression could not keep the closure of its
 // query under the rules within the budget, so that the rules yielded for the query tokens
 // (wellformed.Rules.Yielded).
@@ -244,10 +234,7 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	if in.Sentence.Len() != n {
 		return nil, fmt.Errorf("%w: sentence has %d tokens but tree has %d", va.ErrInvalidInput, in.Sentence.Len(), n)
 	}
-	c.lens = slices.Grow(c.lens[:0], n)[:n]
-	for i := range in.Sentence.Tokens {
-		c.lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)
-	}
+	c.lens = in.Sentence.AppendLens(c.lens[:0])
 	c.rules.Off = c.RulesOff
 	if err := c.rules.Reset(in.Sentence, in.Tree, c.lens, in.Query, in.Budget); err != nil {
 		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
@@ -255,12 +242,9 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	c.yielded = c.rules.Yielded()
 	switch m := m.(type) {
 	case Solver:
-		if total := len(c.lens) - 1 + sum(c.lens); total <= in.Budget && n > 0 && len(in.Query) > 0 {
-			c.all = c.all[:0]
-			for v := 1; v <= n; v++ {
-				c.all = append(c.all, v)
-			}
-			return c.all, nil
+		if all, ok := va.Whole(c.all[:0], c.lens, in.Budget); ok && n > 0 && len(in.Query) > 0 {
+			c.all = all
+			return all, nil
 		}
 		in.Rules, in.Nested = &c.rules, c.Decoding == Nested
 		kept, err := m.Solve(in, &c.scratch)

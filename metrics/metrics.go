@@ -12,7 +12,8 @@ package metrics
 import (
 	"errors"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // ErrEmpty is returned (wrapped) for empty input where a value is undefined.
@@ -82,14 +83,11 @@ func CharLen(forms []string, ids []int) (int, error) {
 	if _, err := checkIDs(len(forms), ids, "token"); err != nil {
 		return 0, err
 	}
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	n := len(ids) - 1
+	w := 0
 	for _, id := range ids {
-		n += utf8.RuneCountInString(forms[id-1])
+		w += syntax.TokenLen(forms[id-1]) + 1
 	}
-	return n, nil
+	return syntax.Length(w), nil
 }
 
 // CompressionRatio returns the character length of the kept tokens joined by single spaces
@@ -101,10 +99,11 @@ func CompressionRatio(forms []string, kept []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	total := len(forms) - 1
+	w := 0
 	for _, f := range forms {
-		total += utf8.RuneCountInString(f)
+		w += syntax.TokenLen(f) + 1
 	}
+	total := syntax.Length(w)
 	if total <= 0 {
 		return 0, fmt.Errorf("metrics: compression ratio of a sentence of length 0: %w", ErrEmpty)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -85,6 +86,8 @@ type snippetState struct {
 	filled bool
 	joined int     // len(c.s.order) after closure(Q): what joined C after it follows (for Nested)
 	order  []int32 // Nested's order
+	// prefix grows C along Nested's order.
+	prefix wellformed.Prefix
 }
 
 // Snippet compresses p for a snippet: budget-true and well-formed under rules r, which
@@ -112,12 +115,9 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	if r.N() != s.N() {
 		return nil, errRules(r.N(), s.N())
 	}
-	if s.total() <= s.budget { // the whole sentence fits
-		c.out = c.out[:0]
-		for v := 1; v <= s.N(); v++ {
-			c.out = append(c.out, v)
-		}
-		return c.out, nil
+	if all, ok := Whole(c.out[:0], s.lens[1:], s.budget); ok {
+		c.out = all
+		return all, nil
 	}
 	sn := &c.snip
 	sn.rules, sn.filled = r, false
@@ -192,13 +192,27 @@ func (c *Compressor) queryClosure() error {
 	return nil
 }
 
-// total returns ℓ(S).
-func (s *State) total() int {
-	t := -1
-	for _, l := range s.lens[1:] {
-		t += l + 1
+// Whole is the one check that the whole sentence fits: when ℓ(S) ≤ b, for the token
+// lengths lens (lens[i] of token i+1), it returns S, the ids 1..len(lens) in dst's memory,
+// and true; otherwise dst and false. Every budget-true decoding returns S when it fits.
+// It costs O(n) and, once dst has grown, allocates nothing.
+func Whole(dst, lens []int, b int) ([]int, bool) {
+	if wholeLen(lens) > b {
+		return dst, false
 	}
-	return max(t, 0)
+	for v := 1; v <= len(lens); v++ {
+		dst = append(dst, v)
+	}
+	return dst, true
+}
+
+// wholeLen returns ℓ(S) for the token lengths lens.
+func wholeLen(lens []int) int {
+	w := 0
+	for _, l := range lens {
+		w += l + 1
+	}
+	return syntax.Length(w)
 }
 
 // closureCost returns ℓ(C ∪ closure(v)) − ℓ(C) for v ∉ C.
@@ -323,7 +337,7 @@ const NestedOrderBudget = 0.45
 // (or ℓ(S) − 1 when the closure of Q does not fit it): the accepted ones by VERTEX
 // ADDITION, then the fill, followed by every token it did not add, left to right. C is
 // the closure of Q under r, and the tokens join it in that order, each with its closure,
-// while the next one fits b; last, r.Trim.
+// while the next one fits b (wellformed.Prefix.Grow); last, r.Trim.
 // The order does not depend on b, so C(b) is a prefix of it. With Trace set, Steps are
 // those of the run that made the order, the candidates it added that C leaves out marked
 // Cut. It costs one Snippet run and O(n) more.
@@ -335,10 +349,11 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 		return nil, err
 	}
 	s := &c.s
-	total := s.total()
-	if total <= p.Budget { // the whole sentence fits
+	if all, ok := Whole(c.out[:0], s.lens[1:], p.Budget); ok {
+		c.out = all
 		return c.Snippet(p, r, d)
 	}
+	total := wholeLen(s.lens[1:])
 	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S).
 	big := p
 	big.Budget = int(NestedOrderBudget * float64(total))
@@ -370,15 +385,13 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	if err := c.queryClosure(); err != nil {
 		return nil, err
 	}
-	for _, v := range sn.order {
-		if s.status[v] == stC {
-			continue
-		}
-		if s.length+c.closureCost(int(v)) > s.budget {
-			break
-		}
-		c.addClosure(int(v), nil)
+	// ℓ(C) ≤ b as weights: Σ (len + 1) ≤ b + 1 (b < ℓ(S) here, so b + 1 cannot overflow).
+	weight := 0
+	if len(s.order) > 0 {
+		weight = s.length + 1
 	}
+	sn.prefix.Reset()
+	sn.prefix.Grow(r, sn.order, weight, s.budget+1, s.InC, func(u int) { c.take(u, nil) })
 	kept := r.Trim(s.sent, c.result())
 	for i := range c.steps { // the ordering run's steps, as this budget ends them
 		if st := &c.steps[i]; st.Outcome == Accepted || st.Outcome == Filled || st.Outcome == Trimmed {

@@ -6,10 +6,10 @@
 // # Lengths
 //
 // The length of a token is the number of characters of its form, counted as Unicode code
-// points (runes, utf8.RuneCountInString); the authors used Python 3 len on ASCII-folded
-// words, which agrees on ASCII. The length of a vertex set is the length of its words
-// joined by single spaces: ℓ(C) = Σ_{v∈C} len(v) + (|C| − 1), and ℓ(∅) = 0. The budget b
-// is in the same unit. Adding v to C therefore costs len(v) + 1, or len(v) when C is empty.
+// points (runes, syntax.TokenLen); the authors used Python 3 len on ASCII-folded words,
+// which agrees on ASCII. The length of a vertex set is the length of its words joined by
+// single spaces (syntax.Length): ℓ(C) = Σ_{v∈C} len(v) + (|C| − 1), and ℓ(∅) = 0. The
+// budget b is in the same unit. Adding v to C therefore costs len(v) + 1, or len(v) when C is empty.
 //
 // # Algorithm
 //
@@ -74,7 +74,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -318,7 +317,7 @@ func (s *State) reset(p *Problem) error {
 		}
 	case p.Sentence != nil:
 		for i := range p.Sentence.Tokens {
-			l := utf8.RuneCountInString(p.Sentence.Tokens[i].Form)
+			l := syntax.TokenLen(p.Sentence.Tokens[i].Form)
 			if l > maxTotal-total {
 				return fmt.Errorf("%w: sentence too long", ErrInvalidInput)
 			}

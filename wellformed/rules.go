@@ -245,7 +245,7 @@ func (r *Rules) closureLen(query []int) int {
 			w += r.ulen[t]
 		}
 	}
-	return max(w-1, 0)
+	return syntax.Length(w)
 }
 
 // Closure calls add for every token that keeping v brings into C: the members of v's

@@ -1,8 +1,6 @@
 package baseline
 
 import (
-	"unicode/utf8"
-
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method"
 )
@@ -38,10 +36,7 @@ func (Window) Solve(in method.Input, scratch *any) ([]int, error) {
 	n := in.Sentence.Len()
 	sc.in = reuse.Resize(sc.in, n+1)
 	clear(sc.in)
-	sc.lens = sc.lens[:0]
-	for i := range in.Sentence.Tokens {
-		sc.lens = append(sc.lens, utf8.RuneCountInString(in.Sentence.Tokens[i].Form))
-	}
+	sc.lens = in.Sentence.AppendLens(sc.lens[:0])
 	length, size := 0, 0
 	add := func(v int) {
 		sc.in[v] = true

@@ -36,7 +36,6 @@ func BenchmarkOptimize(b *testing.B) {
 func BenchmarkRules(b *testing.B) {
 	ps := benchProblems(b, rand.New(rand.NewPCG(23, 24)), func(rng *rand.Rand, p *Problem) {
 		p.QueryViaRoot = false
-		p.Price, p.Proximity = DefaultPrice, DefaultProximity
 		p.Rules = randomRules(b, rng, p)
 	})
 	for _, nested := range []bool{false, true} {

@@ -9,6 +9,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // TreeDP is the exact solver of the default build: a dynamic program over the parse tree,
@@ -50,8 +51,8 @@ type TreeDP struct {
 	rank   []float64 // entry price of every token
 	in     []bool    // membership of the current set
 	byRank []int32   // tokens by falling rank
-	seq    []int32   // the tokens added after closure(Q), in turn
-	cuts   []int     // where each added unit ends in seq
+	// prefix records the units added after closure(Q).
+	prefix wellformed.Prefix
 }
 
 type frame struct{ v, p, c int }
@@ -137,7 +138,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		d.choice = slices.Grow(d.choice, 2*(cv+1))[:off+2*(cv+1)]
 		d.foff[v] = off
 		for pIn := range 2 {
-			g := p.gain(v, pIn == 1, d.mark[v]) - p.Price*float64(d.w[v]) - p.Proximity*float64(d.w[v])*d.far[v]
+			g := p.gain(v, pIn == 1, d.mark[v])
 			// The rules: v ∈ C needs its head (pIn = 1); its head in C needs v.
 			outOK, inOK := capS[0] >= 0, capS[1] >= 0
 			if r := p.Rules; r != nil {
@@ -349,12 +350,12 @@ func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 	return stack
 }
 
-// ProximityReach is the distance, in tokens, beyond which Problem.Proximity no longer
-// grows.
+// ProximityReach is the distance, in tokens, to the nearest query token beyond which
+// nested decoding's tie-break (d.far) no longer tells tokens apart.
 const ProximityReach = 10
 
-// distances sets d.far for p's query: two passes over the tokens, O(n). It is set
-// whatever Problem.Proximity is: nested decoding breaks ties by it.
+// distances sets d.far for p's query, by which nested decoding breaks ties between tokens
+// of one entry price (snapRanks): two passes over the tokens, O(n).
 func (d *TreeDP) distances(p *Problem) {
 	n := p.N()
 	d.far = reuse.Resize(d.far, n+1)

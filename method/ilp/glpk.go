@@ -125,8 +125,8 @@ type MIP struct {
 
 // Optimize solves p with GLPK.
 func (m *MIP) Optimize(p *Problem, sol *Solution) error {
-	if p.Rules != nil || p.Price != 0 || p.Nested || p.Proximity != 0 {
-		return fmt.Errorf("%w: the glpk backend solves the paper's program only (no rules, no price); use dp for snippets", ErrNoBackend)
+	if p.Rules != nil || p.Nested {
+		return fmt.Errorf("%w: the glpk backend solves the paper's program only (no rules); use dp for snippets", ErrNoBackend)
 	}
 	var err error
 	if m.mark, err = p.validate(m.mark); err != nil {

@@ -23,7 +23,6 @@ package ilp
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
@@ -56,14 +55,12 @@ const (
 // Model is a trained ILP: the weights of the edge features and the solver backend. It
 // implements method.Solver and is safe for concurrent use.
 type Model struct {
-	w         []float32
-	cfg       features.Config
-	vocab     *features.Vocab
-	variant   variant
-	backend   string    // DP or GLPK
-	price     float64   // the price per kept character under the Snippet decoding
-	proximity float64   // the penalty per kept character and distance to Q, likewise
-	runs      RunParams // the snippet decoding's objective
+	w       []float32
+	cfg     features.Config
+	vocab   *features.Vocab
+	variant variant
+	backend string    // DP or GLPK
+	runs    RunParams // the snippet decoding's objective
 	// Info describes the training.
 	Info Info
 }
@@ -128,42 +125,6 @@ func (m *Model) RootQuery() *Model {
 	return &c
 }
 
-// DefaultPrice is the price per kept character (token length + 1) that the Snippet
-// decoding takes from the arc scores (Problem.Price), and DefaultProximity the penalty
-// per kept character at the full distance from the query (Problem.Proximity). Both are 0
-// for the embedded model: trained with slack (DefaultSlack), its exact optimum already
-// stops where its scores stop paying, whatever the budget beyond, and the snippet
-// decoding fills the room around it (RunParams.Fill). A model trained without slack
-// needs a positive price to behave so (docs/snippets.md, "Model selection").
-const (
-	DefaultPrice     = 0.0
-	DefaultProximity = 0.0
-)
-
-// Proximity returns the penalty per kept character at the full distance from the query
-// under the Snippet decoding.
-func (m *Model) Proximity() float64 { return m.proximity }
-
-// WithProximity returns the model with the proximity penalty f under the Snippet
-// decoding (DefaultProximity by default).
-func (m *Model) WithProximity(f float64) *Model {
-	c := *m
-	c.proximity = f
-	return &c
-}
-
-// Price returns the price per kept character under the Snippet decoding.
-func (m *Model) Price() float64 { return m.price }
-
-// WithPrice returns the model with the price per kept character f under the Snippet
-// decoding (DefaultPrice by default; a negative price is a bonus, which makes the exact
-// optimum use the budget).
-func (m *Model) WithPrice(f float64) *Model {
-	c := *m
-	c.price = f
-	return &c
-}
-
 // WithBackend returns the model solved by the named backend (see Backends).
 func (m *Model) WithBackend(backend string) (*Model, error) {
 	if _, ok := backends[backend]; !ok {
@@ -221,9 +182,9 @@ func (m *Model) Solve(in method.Input, scratchp *any) ([]int, error) {
 	}
 	m.problem(&sc.p, &sc.x, &sc.sib, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery
-	sc.p.Rules, sc.p.Price, sc.p.Nested, sc.p.Proximity = nil, 0, false, 0
+	sc.p.Rules, sc.p.Nested = nil, false
 	if in.Rules != nil && m.variant == constrained {
-		sc.p.Rules, sc.p.Price, sc.p.Nested, sc.p.Proximity = in.Rules, m.price, in.Nested, m.proximity
+		sc.p.Rules, sc.p.Nested = in.Rules, in.Nested
 	}
 	if sc.p.Rules == nil {
 		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
@@ -299,7 +260,7 @@ func setLens(p *Problem, in method.Input) {
 	p.Root = reuse.Resize(p.Root, n)
 	for i := range in.Sentence.Tokens {
 		if i < n {
-			p.Lens[i] = utf8.RuneCountInString(in.Sentence.Tokens[i].Form)
+			p.Lens[i] = syntax.TokenLen(in.Sentence.Tokens[i].Form)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func Load(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	m := &Model{w: w, cfg: cfg, backend: DP, price: DefaultPrice, proximity: DefaultProximity, runs: DefaultRuns(), Info: info}
+	m := &Model{w: w, cfg: cfg, backend: DP, runs: DefaultRuns(), Info: info}
 	if len(hs) > 0 {
 		m.vocab = features.VocabOf(hs)
 	}

@@ -77,18 +77,7 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 		return nil, false, errInfeasible
 	}
 	inC := func(v int) bool { return d.in[v] }
-	add := func(v int) { d.in[v] = true; d.seq = append(d.seq, int32(v)) }
-	for _, v := range d.byRank {
-		if d.in[v] {
-			continue
-		}
-		c := r.Closure(int(v), inC, nil)
-		if weight+c > capK {
-			break
-		}
-		weight += r.Closure(int(v), inC, add)
-		d.cuts = append(d.cuts, len(d.seq))
-	}
+	d.prefix.Grow(r, d.byRank, weight, capK, inC, func(v int) { d.in[v] = true })
 	return d.finish(p, sol, post, fits)
 }
 
@@ -110,8 +99,7 @@ func (d *TreeDP) setup(p *Problem) (*wellformed.Rules, int, error) {
 }
 
 // seed sets C (d.in) to Q, the closure of Q and that of every token of base, empties the
-// record of the tokens added after them (d.seq, and d.cuts where each unit ends in it),
-// and returns the weight of C.
+// record of the units added after them (d.prefix), and returns the weight of C.
 func (d *TreeDP) seed(p *Problem, r *wellformed.Rules, n int, base []int) int {
 	d.in = reuse.Resize(d.in, n+1)
 	clear(d.in)
@@ -130,36 +118,22 @@ func (d *TreeDP) seed(p *Problem, r *wellformed.Rules, n int, base []int) int {
 			weight += r.Closure(v, inC, set)
 		}
 	}
-	d.seq, d.cuts = d.seq[:0], d.cuts[:0]
+	d.prefix.Reset()
 	return weight
 }
 
 // finish collects C (d.in) into sol, passes it through post, and, while it does not pass
-// fits, drops the last unit added (d.seq, d.cuts).
+// fits, drops the last unit added (d.prefix.Shrink).
 func (d *TreeDP) finish(p *Problem, sol *Solution, post func([]int) []int, fits func([]int) bool) ([]int, bool, error) {
-	kept := d.collect(p, sol)
-	if post != nil {
-		kept = post(kept)
-	}
-	ok := fits == nil || fits(kept)
-	for !ok && len(d.cuts) > 0 {
-		// Drop the last unit.
-		k := len(d.cuts) - 1
-		from := 0
-		if k > 0 {
-			from = d.cuts[k-1]
-		}
-		for _, v := range d.seq[from:d.cuts[k]] {
-			d.in[v] = false
-		}
-		d.seq, d.cuts = d.seq[:from], d.cuts[:k]
-		kept = d.collect(p, sol)
+	kept := func() []int {
+		k := d.collect(p, sol)
 		if post != nil {
-			kept = post(kept)
+			k = post(k)
 		}
-		ok = fits(kept)
+		return k
 	}
-	return kept, ok, nil
+	c, ok := d.prefix.Shrink(kept, fits, func(v int) { d.in[v] = false })
+	return c, ok, nil
 }
 
 // collect writes the set d.in into sol (Kept, Parent and Score) and returns sol.Kept.
@@ -209,7 +183,7 @@ func (d *TreeDP) entryPrices(p *Problem) bool {
 		for pIn := range 2 {
 			oOK := outOK && !d.mark[v] && !(pIn == 1 && r.WithHead(v))
 			iOK := inOK && !(pIn == 0 && r.NeedsHead(v))
-			g := p.gain(v, pIn == 1, d.mark[v]) - (p.Price+p.Proximity*d.far[v])*wv
+			g := p.gain(v, pIn == 1, d.mark[v])
 			ai, si := g+ab, wv+sb
 			f := &d.fn[2*v+pIn]
 			switch {

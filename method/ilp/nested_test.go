@@ -22,7 +22,6 @@ func TestEntryPricesBruteForce(t *testing.T) {
 		p := randomProblem(t, rng, 10)
 		p.QueryViaRoot = false
 		p.Rules = randomRules(t, rng, p)
-		p.Price, p.Proximity = -3*rng.Float64(), 3*rng.Float64()
 		if err := d.NestedOptimize(p, &sol); err != nil {
 			t.Fatalf("instance %d: %v", i, err)
 		}
@@ -92,7 +91,7 @@ func smallestOptimum(p *Problem, far []float64, mu float64) []bool {
 		for _, v := range kept {
 			h := r.Head(v)
 			w := float64(p.Lens[v-1] + 1)
-			z += p.gain(v, h == 0 || in[h], slices.Contains(p.Query, v)) + (-p.Price-p.Proximity*far[v]-mu)*w
+			z += p.gain(v, h == 0 || in[h], slices.Contains(p.Query, v)) + -mu*w
 		}
 		switch {
 		case opt == nil || z > best+1e-9*(1+math.Abs(best)):
@@ -123,7 +122,6 @@ func TestNestedIsNested(t *testing.T) {
 	for i := range 400 {
 		p := randomProblem(t, rng, 16)
 		p.QueryViaRoot = false
-		p.Price, p.Proximity = -3*rng.Float64(), 3*rng.Float64()
 		p.Nested = true
 		heads := make([]int, p.N())
 		for v := range heads {

@@ -54,16 +54,6 @@ type Problem struct {
 	// tokens, the same for every budget, so that a larger budget gives a superset. It
 	// needs Rules.
 	Nested bool
-	// Proximity is a penalty per character of every kept token, times its distance in
-	// tokens to the nearest query token, up to ProximityReach, over ProximityReach: a
-	// positive Proximity makes the optimum keep the words near the query, as a snippet
-	// should, rather than the main clause of the sentence, as a headline would.
-	Proximity float64
-	// Price is a cost per character of every kept token (Lens + 1): with a positive
-	// Price the optimum keeps a token only when its score pays for its length, so that
-	// it stops short of a large budget; a negative Price is a bonus, which makes the
-	// optimum use more of the budget.
-	Price float64
 }
 
 // N returns the number of tokens.
@@ -152,7 +142,7 @@ func (p *Problem) validate(mark []bool) ([]bool, error) {
 	}
 	mark = slices.Grow(mark[:0], n+1)[:n+1]
 	clear(mark)
-	lq := 0
+	wq := 0
 	for _, q := range p.Query {
 		if q < 1 || q > n {
 			return mark, &va.VertexError{Set: "query", Vertex: q, N: n, Err: va.ErrNotInSentence}
@@ -161,9 +151,9 @@ func (p *Problem) validate(mark []bool) ([]bool, error) {
 			return mark, &va.VertexError{Set: "query", Vertex: q, N: n, Err: va.ErrDuplicate}
 		}
 		mark[q] = true
-		lq += p.Lens[q-1] + 1
+		wq += p.Lens[q-1] + 1
 	}
-	lq = max(lq-1, 0)
+	lq := syntax.Length(wq)
 	if p.Budget <= 0 {
 		return mark, &va.BudgetError{Budget: p.Budget, QueryLen: lq, Err: va.ErrBadBudget}
 	}
@@ -190,13 +180,13 @@ func (p *Problem) capacity() int {
 func (p *Problem) Evaluate(kept []int) (score float64, feasible bool) {
 	n := p.N()
 	in := make([]bool, n+1)
-	length := -1
+	weight := 0
 	for _, v := range kept {
 		if v < 1 || v > n || in[v] {
 			return 0, false
 		}
 		in[v] = true
-		length += p.Lens[v-1] + 1
+		weight += p.Lens[v-1] + 1
 	}
 	q := make([]bool, n+1)
 	for _, v := range p.Query {
@@ -208,7 +198,7 @@ func (p *Problem) Evaluate(kept []int) (score float64, feasible bool) {
 	for _, v := range kept {
 		score += p.gain(v, in[p.Tree.Head(v)] || p.Tree.Head(v) == 0, q[v])
 	}
-	return score, max(length, 0) <= p.Budget
+	return score, syntax.Length(weight) <= p.Budget
 }
 
 // gain returns the score of the best arc into token v when v ∈ C, given whether its head

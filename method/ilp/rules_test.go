@@ -126,7 +126,6 @@ func TestOptimizeFit(t *testing.T) {
 		p := randomProblem(t, rng, 11)
 		p.QueryViaRoot = false
 		p.Rules = randomRules(t, rng, p)
-		p.Price = -rng.Float64()
 		g := 1 + rng.IntN(3)
 		fits := func(kept []int) bool { return runs(kept) <= g }
 		kept, ok, err := d.OptimizeFit(p, &sol, nil, fits)
@@ -137,9 +136,6 @@ func TestOptimizeFit(t *testing.T) {
 			t.Fatalf("instance %d: %v: ok %v, %d runs (at most %d), closed %v", i, kept, ok, runs(kept), g, closed(p.Rules, kept))
 		}
 		score, feasible := p.Evaluate(kept)
-		for _, v := range kept { // Evaluate leaves out the price
-			score -= p.Price * float64(p.Lens[v-1]+1)
-		}
 		if !feasible || !near(score, sol.Score) {
 			t.Fatalf("instance %d: %v feasible %v, score %v, claims %v", i, kept, feasible, score, sol.Score)
 		}
@@ -154,7 +150,7 @@ func TestOptimizeFit(t *testing.T) {
 				tried++
 				if !ok {
 					// Allowed only when more than fitTries weights score at least as well.
-					row, _ := e.solve(&Problem{Tree: p.Tree, Lens: p.Lens, Edge: p.Edge, Root: p.Root, Query: p.Query, Budget: b, Rules: p.Rules, Price: p.Price})
+					row, _ := e.solve(&Problem{Tree: p.Tree, Lens: p.Lens, Edge: p.Edge, Root: p.Root, Query: p.Query, Budget: b, Rules: p.Rules})
 					better := 0
 					for _, x := range row {
 						if x >= sol2.Score {

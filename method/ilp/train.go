@@ -183,7 +183,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, price: DefaultPrice, proximity: DefaultProximity, runs: DefaultRuns(),
+		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, runs: DefaultRuns(),
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
 		ev, err := evaluate.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {

@@ -2,7 +2,6 @@ package features
 
 import (
 	"errors"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -65,17 +64,18 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	x.rel = reuse.Resize(x.rel, n+1)
 	x.lens = reuse.Resize(x.lens, n+1)
 	x.word[0], x.lemma[0], x.pos[0], x.rel[0], x.lens[0] = rootWord, rootLemma, rootPOS, 0, 0
-	x.lenS = max(n-1, 0)
+	width := 0 // Σ (len + 1), for syntax.Length
 	for i := range s.Tokens {
 		t := &s.Tokens[i]
 		w := vocab.word(t.Form)
 		x.word[i+1], x.lemma[i+1] = w, w
 		x.pos[i+1] = hashString(t.XPOS)
 		x.rel[i+1] = hashString(t.Rel)
-		l := utf8.RuneCountInString(t.Form)
+		l := syntax.TokenLen(t.Form)
 		x.lens[i+1] = l
-		x.lenS += l
+		width += l + 1
 	}
+	x.lenS = syntax.Length(width)
 	x.conj = false
 	x.qrel = x.qrel[:0]
 	return nil

@@ -6,10 +6,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/metrics"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -149,10 +149,7 @@ func (m *room) left(in method.Input, forms []string, kept []int) bool {
 	if len(kept) == n {
 		return false
 	}
-	m.lens = m.lens[:0]
-	for _, f := range forms {
-		m.lens = append(m.lens, utf8.RuneCountInString(f))
-	}
+	m.lens = in.Sentence.AppendLens(m.lens[:0])
 	m.rules.Off = m.off
 	if err := m.rules.Reset(in.Sentence, in.Tree, m.lens, in.Query, in.Budget); err != nil {
 		return false
@@ -180,11 +177,11 @@ func charLen(forms []string, kept []int) int {
 
 // fullLen returns ℓ(S).
 func fullLen(forms []string) int {
-	n := -1
+	w := 0
 	for _, f := range forms {
-		n += utf8.RuneCountInString(f) + 1
+		w += syntax.TokenLen(f) + 1
 	}
-	return max(n, 0)
+	return syntax.Length(w)
 }
 
 // budgetUse returns ℓ(C) / min(b, ℓ(S)).
