@@ -130,7 +130,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 // one Go processor more than the slots. The Go scheduler polls the network only when a
 // processor runs out of goroutines to run (or every 10 ms from its monitor thread), so
 // with every processor compressing, requests sit unread in their sockets and are read in
-// bursts: at 64 connections on 2 cores p99 was 24 ms. The spare processor is idle
+// bursts, which inflates the tail latency (docs/reliability.md). The spare processor is idle
 // whenever the slots are busy, waits in the network poller and reads each request as it
 // arrives, so that the first-come-first-served queue sees the true arrival order
 // (docs/reliability.md).
