@@ -1,5 +1,6 @@
 // Package internal holds no code. Its three groups of packages are not API and are named
-// for their role; each group imports only the groups listed before it:
+// for their role. Core is the bottom; service and lab stand on it, side by side, and
+// never import each other:
 //
 //   - core: what the library's own packages are built from (tokens, matching, scripts,
 //     features, model files, the parse pipeline, display helpers). A core package imports
