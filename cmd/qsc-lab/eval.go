@@ -133,10 +133,15 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		table2.GoldCR, table2.Seed = rep.GoldCR, *env.Seed
 		table2.Note = fmt.Sprintf("Test split, %d tuples (suspect sentences left out), seed %d; the corpus's own XPOS, trees from qsc's parser; ILP solved by %s; latency: %d pre-parsed compressions sampled with replacement per method, one at a time, on this machine (%s).",
 			len(table2.Methods[0].F1), *env.Seed, strings.ToUpper(*env.Solver), *samples, rep.Date)
-		if _, err := report.Write(*out, table2); err != nil {
+		r, err := report.Write(*out, table2)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "wrote %s, %s, %s and %s in %s\n", report.MarkdownFile, report.JSONFile, report.FigureSVG, report.FigurePNG, *out)
+		if r.HasFigure() {
+			fmt.Fprintf(stderr, "wrote %s, %s, %s and %s in %s\n", report.MarkdownFile, report.JSONFile, report.FigureSVG, report.FigurePNG, *out)
+		} else {
+			fmt.Fprintf(stderr, "wrote %s and %s in %s (no Figure 3: it needs latencies, and --samples is 0)\n", report.MarkdownFile, report.JSONFile, *out)
+		}
 	}
 	return nil
 }

@@ -442,7 +442,7 @@ func Write(dir string, in Input) (*Report, error) {
 			return nil, err
 		}
 	}
-	if r.latency[method.NameLR] != nil || r.latency[ilp.Name] != nil {
+	if r.HasFigure() {
 		if err := writeFile(filepath.Join(dir, FigureSVG), func(w io.Writer) error { return r.WriteFigure(w, "svg") }); err != nil {
 			return nil, err
 		}
@@ -451,6 +451,12 @@ func Write(dir string, in Input) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// HasFigure reports whether the report has Figure 3: whether VERTEX ADDITION_LR or the ILP
+// has latencies. Write writes FigureSVG and FigurePNG only then.
+func (r *Report) HasFigure() bool {
+	return r.latency[method.NameLR] != nil || r.latency[ilp.Name] != nil
 }
 
 func writeFile(path string, write func(io.Writer) error) error {
