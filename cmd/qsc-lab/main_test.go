@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/core/cli"
+	"github.com/qsc-nlp/qsc/internal/core/cli/clitest"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset/datasettest"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -18,22 +18,11 @@ import (
 // runQSC runs the command line in-process and returns the exit status, stdout and stderr.
 func runQSC(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := prog.Run(args, &out, &errb)
-	return code, out.String(), errb.String()
+	return clitest.Run(&prog, args...)
 }
 
 func TestHelpAndUnknown(t *testing.T) {
-	code, out, _ := runQSC(t, "help")
-	if code != 0 || !strings.Contains(out, "train parser") || !strings.Contains(out, "data stats") {
-		t.Fatalf("help: %d %q", code, out)
-	}
-	if code, _, errs := runQSC(t, "frobnicate"); code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
-		t.Fatalf("unknown: %d %q", code, errs)
-	}
-	if code, _, errs := runQSC(t, "eval", "--nope"); code != 2 || !strings.Contains(errs, "flag provided but not defined") {
-		t.Fatalf("bad flag: %d %q", code, errs)
-	}
+	clitest.Basics(t, &prog, "eval", "train parser", "data stats")
 	if code, _, _ := runQSC(t, "eval", "parser", "--accurate", "--model", "x.qsm"); code != 2 {
 		t.Errorf("eval parser --accurate --model: exit %d, want 2", code)
 	}

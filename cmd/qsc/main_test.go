@@ -1,33 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/cli/clitest"
 )
 
 // runQSC runs the command line in-process and returns the exit status, stdout and stderr.
 func runQSC(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := prog.Run(args, &out, &errb)
-	return code, out.String(), errb.String()
+	return clitest.Run(&prog, args...)
 }
 
 func TestHelpAndUnknown(t *testing.T) {
-	code, out, _ := runQSC(t, "help")
-	if code != 0 || !strings.Contains(out, "parse") || !strings.Contains(out, "bench") {
-		t.Fatalf("help: %d %q", code, out)
-	}
-	if code, _, errs := runQSC(t, "frobnicate"); code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
-		t.Fatalf("unknown: %d %q", code, errs)
-	}
-	if code, _, errs := runQSC(t, "parse", "--nope"); code != 2 || !strings.Contains(errs, "flag provided but not defined") {
-		t.Fatalf("bad flag: %d %q", code, errs)
-	}
+	clitest.Basics(t, &prog, "parse", "parse", "bench")
 }
 
 func TestParseText(t *testing.T) {

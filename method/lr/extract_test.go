@@ -8,6 +8,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/features/featurestest"
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -61,50 +62,16 @@ func crossed(f feat, typ int, dep string) []feat {
 // value).
 func check(t *testing.T, cfg FeatureSet, got *features.Vector, edge *features.Vector, want []feat) {
 	t.Helper()
-	type pair struct {
-		id  uint32
-		val float32
-	}
-	var g, w []pair
-	for i, id := range got.IDs {
-		g = append(g, pair{id, got.Vals[i]})
-	}
-	names := map[pair]string{}
+	var w []featurestest.Feature
 	for _, f := range want {
-		p := pair{cfg.Edge.Bucket(f.key), f.val}
-		w = append(w, p)
-		names[p] = f.name
+		w = append(w, featurestest.Feature{Name: f.name, ID: cfg.Edge.Bucket(f.key), Val: f.val})
 	}
 	if edge != nil {
 		for i, id := range edge.IDs {
-			p := pair{id, edge.Vals[i]}
-			w = append(w, p)
-			names[p] = "edge feature"
+			w = append(w, featurestest.Feature{Name: "edge feature", ID: id, Val: edge.Vals[i]})
 		}
 	}
-	cmp := func(a, b pair) int {
-		if a.id != b.id {
-			return int(a.id) - int(b.id)
-		}
-		switch {
-		case a.val < b.val:
-			return -1
-		case a.val > b.val:
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(g, cmp)
-	slices.SortFunc(w, cmp)
-	if slices.Equal(g, w) {
-		return
-	}
-	for _, p := range w {
-		if !slices.Contains(g, p) {
-			t.Errorf("missing feature %s = %v", names[p], p.val)
-		}
-	}
-	t.Errorf("got %d features, want %d", len(g), len(w))
+	featurestest.Check(t, got.IDs, got.Vals, w)
 }
 
 var testCfg = FeatureSet{Stateful: true, Edge: features.Config{Bits: 24}}

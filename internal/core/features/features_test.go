@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/features/featurestest"
 	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -45,43 +46,11 @@ func num(name string, t uint64, v float32) feat { return feat{name, key(t), v} }
 // check compares a vector with the expected features (as multisets of (bucket, value)).
 func check(t *testing.T, cfg Config, got *Vector, want []feat) {
 	t.Helper()
-	type pair struct {
-		id  uint32
-		val float32
-	}
-	var g, w []pair
-	for i, id := range got.IDs {
-		g = append(g, pair{id, got.Vals[i]})
-	}
-	names := map[pair]string{}
+	var w []featurestest.Feature
 	for _, f := range want {
-		p := pair{uint32(f.key >> (64 - cfg.Bits)), f.val}
-		w = append(w, p)
-		names[p] = f.name
+		w = append(w, featurestest.Feature{Name: f.name, ID: uint32(f.key >> (64 - cfg.Bits)), Val: f.val})
 	}
-	cmp := func(a, b pair) int {
-		if a.id != b.id {
-			return int(a.id) - int(b.id)
-		}
-		switch {
-		case a.val < b.val:
-			return -1
-		case a.val > b.val:
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(g, cmp)
-	slices.SortFunc(w, cmp)
-	if slices.Equal(g, w) {
-		return
-	}
-	for _, p := range w {
-		if !slices.Contains(g, p) {
-			t.Errorf("missing feature %s = %v", names[p], p.val)
-		}
-	}
-	t.Errorf("got %d features, want %d", len(g), len(w))
+	featurestest.Check(t, got.IDs, got.Vals, w)
 }
 
 var testCfg = Config{Bits: 24}

@@ -1,0 +1,47 @@
+package cli_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/core/cli"
+	"github.com/qsc-nlp/qsc/internal/core/cli/clitest"
+)
+
+// toy returns a program with a one-word and a two-word command; "fail" fails with err.
+func toy(err error) *cli.Program {
+	p := &cli.Program{Name: "toy", Title: "a test program"}
+	p.Register(&cli.Command{Name: "greet", Summary: "says hello", Run: func(args []string, stdout, stderr io.Writer) error {
+		fs := p.Flags("greet", "", stderr)
+		name := fs.String("name", "world", "who")
+		if err := cli.ParseFlags(fs, args); err != nil {
+			return err
+		}
+		_, werr := io.WriteString(stdout, "hello "+*name+"\n")
+		return werr
+	}})
+	p.Register(&cli.Command{Name: "do fail", Summary: "fails", Run: func([]string, io.Writer, io.Writer) error { return err }})
+	return p
+}
+
+func TestProgram(t *testing.T) {
+	p := toy(errors.New("broken"))
+	clitest.Basics(t, p, "greet", "greet", "do fail")
+	if code, out, _ := clitest.Run(p, "greet", "--name", "qsc"); code != 0 || out != "hello qsc\n" {
+		t.Errorf("greet: exit %d %q", code, out)
+	}
+	if code, _, errs := clitest.Run(p, "do", "fail"); code != 1 || !strings.Contains(errs, "toy do fail: broken") {
+		t.Errorf("do fail: exit %d %q", code, errs)
+	}
+	if code, _, errs := clitest.Run(toy(cli.Usagef("no such thing")), "do", "fail"); code != 2 || !strings.Contains(errs, "no such thing") {
+		t.Errorf("usage error: exit %d %q", code, errs)
+	}
+	if code, out, _ := clitest.Run(p, "help", "greet"); code != 0 || !strings.Contains(out, "-name") {
+		t.Errorf("help greet: exit %d %q", code, out)
+	}
+	if code, _, _ := clitest.Run(p, "help", "nothing"); code != 2 {
+		t.Errorf("help nothing: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,50 @@
+// Package featurestest compares feature vectors with features written out by hand, for the
+// tests of package features and of the methods that extend it.
+package featurestest
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+)
+
+// Feature is an expected feature: its bucket and value, and a name for the messages.
+type Feature struct {
+	Name string
+	ID   uint32
+	Val  float32
+}
+
+// Check fails t unless the vector of buckets ids and values vals (a features.Vector's IDs
+// and Vals) holds exactly want, as multisets of (bucket, value); it names each missing
+// feature. It takes the slices, not the Vector, so that package features' own tests can
+// use it.
+func Check(t testing.TB, ids []uint32, vals []float32, want []Feature) {
+	t.Helper()
+	type pair struct {
+		id  uint32
+		val float32
+	}
+	var g, w []pair
+	for i, id := range ids {
+		g = append(g, pair{id, vals[i]})
+	}
+	names := map[pair]string{}
+	for _, f := range want {
+		p := pair{f.ID, f.Val}
+		w = append(w, p)
+		names[p] = f.Name
+	}
+	order := func(a, b pair) int { return cmp.Or(cmp.Compare(a.id, b.id), cmp.Compare(a.val, b.val)) }
+	slices.SortFunc(g, order)
+	slices.SortFunc(w, order)
+	if slices.Equal(g, w) {
+		return
+	}
+	for _, p := range w {
+		if !slices.Contains(g, p) {
+			t.Errorf("missing feature %s = %v", names[p], p.val)
+		}
+	}
+	t.Errorf("got %d features, want %d", len(g), len(w))
+}
