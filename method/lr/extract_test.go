@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/features/featurestest"
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
@@ -15,22 +14,8 @@ import (
 	"github.com/qsc-nlp/qsc/va"
 )
 
-// tiny reads testdata/tiny.conllu: "The old cat chased a mouse yesterday ." with
-// The ←det– cat, old ←amod– cat, cat ←nsubj– chased (root), a ←det– mouse,
-// mouse ←obj– chased, yesterday ←obl:tmod– chased, . ←punct– chased.
-func tiny(t *testing.T) (*syntax.Sentence, *syntax.Tree) {
-	t.Helper()
-	ss, err := conllu.ReadAll("testdata/tiny.conllu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := syntax.FromCoNLLU(ss[0])
-	tree, err := syntax.NewTree(s.Heads())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, tree
-}
+// tiny is featurestest.Tiny: "The old cat chased a mouse yesterday ." and its tree.
+func tiny(t *testing.T) (*syntax.Sentence, *syntax.Tree) { return featurestest.Tiny(t) }
 
 // hash is the hash of a word, tag or label as the features read it.
 func hash(s string) uint64 { return hashing.Fmix(hashing.String(s)) }

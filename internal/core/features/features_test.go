@@ -7,28 +7,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/features/featurestest"
 	"github.com/qsc-nlp/qsc/internal/core/wordform"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
-// tiny reads testdata/tiny.conllu: "The old cat chased a mouse yesterday ." with
-// The ←det– cat, old ←amod– cat, cat ←nsubj– chased (root), a ←det– mouse,
-// mouse ←obj– chased, yesterday ←obl:tmod– chased, . ←punct– chased.
-func tiny(t *testing.T) (*syntax.Sentence, *syntax.Tree) {
-	t.Helper()
-	ss, err := conllu.ReadAll("testdata/tiny.conllu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := syntax.FromCoNLLU(ss[0])
-	tree, err := syntax.NewTree(s.Heads())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, tree
-}
+// tiny is featurestest.Tiny: "The old cat chased a mouse yesterday ." and its tree.
+func tiny(t *testing.T) (*syntax.Sentence, *syntax.Tree) { return featurestest.Tiny(t) }
 
 // feat is a feature written out by hand: a key and a value.
 type feat struct {

@@ -4,9 +4,38 @@ package featurestest
 
 import (
 	"cmp"
+	_ "embed"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/syntax"
 )
+
+//go:embed tiny.conllu
+var tiny string
+
+// Tiny returns the parsed sentence of tiny.conllu, "The old cat chased a mouse yesterday
+// ." with The ←det– cat, old ←amod– cat, cat ←nsubj– chased (root), a ←det– mouse,
+// mouse ←obj– chased, yesterday ←obl:tmod– chased, . ←punct– chased, and its tree.
+func Tiny(t testing.TB) (*syntax.Sentence, *syntax.Tree) {
+	t.Helper()
+	r, err := conllu.NewReader(strings.NewReader(tiny), "tiny.conllu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := syntax.FromCoNLLU(ss[0])
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree
+}
 
 // Feature is an expected feature: its bucket and value, and a name for the messages.
 type Feature struct {
