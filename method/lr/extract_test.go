@@ -198,28 +198,11 @@ func TestDecisionFeatures(t *testing.T) {
 		{"dep", features.LabelKey(hash("det")), 1}})
 }
 
-// randomSentence returns a sentence of n tokens with random words, tags, relations and
-// tree.
+// randomSentence returns a sentence of n tokens over a random tree (synth.Heads) with
+// random words, tags and relations (featurestest.RandomSentence).
 func randomSentence(t *testing.T, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
-	t.Helper()
-	heads := synth.Heads(rng, n)
-	s := &syntax.Sentence{}
-	for _, h := range heads {
-		s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
-			Head: h, Rel: labels[rng.IntN(len(labels))]})
-	}
-	tree, err := syntax.NewTree(heads)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, tree
+	return featurestest.RandomSentence(t, rng, synth.Heads(rng, n))
 }
-
-var (
-	tags   = []string{"NN", "NNS", "VB", "DT", "JJ", "IN", "."}
-	labels = []string{"nsubj", "obj", "det", "amod", "case", "nmod", "punct", "root"}
-	words  = []string{"a", "The", "cat", "ran", "of", "Paris", "big", "."}
-)
 
 // TestHistoryIncremental checks, at every decision of random runs, that the history
 // maintained through Tracker.Added equals the history recomputed from scratch over C,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features/featurestest"
 	"github.com/qsc-nlp/qsc/internal/core/wordform"
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -161,42 +162,11 @@ func TestLowercase(t *testing.T) {
 	}
 }
 
-// randomTree returns random heads for n tokens with one root.
-func randomTree(rng *rand.Rand, n int) []int {
-	heads := make([]int, n)
-	perm := rng.Perm(n)
-	for i, v := range perm {
-		if i == 0 {
-			heads[v] = 0
-		} else {
-			heads[v] = perm[rng.IntN(i)] + 1
-		}
-	}
-	return heads
-}
-
-// randomSentence returns a sentence of n tokens with random words, tags, relations and
-// tree.
+// randomSentence returns a sentence of n tokens over a random tree (synth.Heads) with
+// random words, tags and relations (featurestest.RandomSentence).
 func randomSentence(t *testing.T, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
-	t.Helper()
-	heads := randomTree(rng, n)
-	s := &syntax.Sentence{}
-	for _, h := range heads {
-		s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
-			Head: h, Rel: labels[rng.IntN(len(labels))]})
-	}
-	tree, err := syntax.NewTree(heads)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, tree
+	return featurestest.RandomSentence(t, rng, synth.Heads(rng, n))
 }
-
-var (
-	tags   = []string{"NN", "NNS", "VB", "DT", "JJ", "IN", "."}
-	labels = []string{"nsubj", "obj", "det", "amod", "case", "nmod", "punct", "root"}
-	words  = []string{"a", "The", "cat", "ran", "of", "Paris", "big", "."}
-)
 
 func TestConfigValidate(t *testing.T) {
 	for _, c := range []Config{{Bits: 0}, {Bits: MaxBits + 1}, {Bits: 10, Numeric: 9}} {

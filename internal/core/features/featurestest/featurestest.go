@@ -5,6 +5,7 @@ package featurestest
 import (
 	"cmp"
 	_ "embed"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +37,29 @@ func Tiny(t testing.TB) (*syntax.Sentence, *syntax.Tree) {
 	}
 	return s, tree
 }
+
+// RandomSentence returns a sentence over the tree heads (heads[i] is the head of token
+// i+1, 0 for the root) with random words, tags and relations from short fixed lists, and
+// its tree.
+func RandomSentence(t testing.TB, rng *rand.Rand, heads []int) (*syntax.Sentence, *syntax.Tree) {
+	t.Helper()
+	s := &syntax.Sentence{}
+	for _, h := range heads {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: words[rng.IntN(len(words))], XPOS: tags[rng.IntN(len(tags))],
+			Head: h, Rel: labels[rng.IntN(len(labels))]})
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree
+}
+
+var (
+	tags   = []string{"NN", "NNS", "VB", "DT", "JJ", "IN", "."}
+	labels = []string{"nsubj", "obj", "det", "amod", "case", "nmod", "punct", "root"}
+	words  = []string{"a", "The", "cat", "ran", "of", "Paris", "big", "."}
+)
 
 // Feature is an expected feature: its bucket and value, and a name for the messages.
 type Feature struct {
