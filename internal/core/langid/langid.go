@@ -186,7 +186,10 @@ func Detect(text string) Result {
 	}
 	script := c.Main()
 	if len(s) < len(text) {
-		all := Count(sample(text))
+		all := Count(sample(text)[len(s):]) // s is the sample's head, cut at a rune boundary
+		for i, n := range c {
+			all[i] += n
+		}
 		script = all.Main()
 	}
 	switch script {
