@@ -1,6 +1,9 @@
 // Command genprofiles writes profiles.go of package langid: the trigram profiles of
 // github.com/abadojack/whatlanggo (the version go.mod requires) for the languages of
 // langid.Languages, read from the module's source, whose profiles are not exported.
+// It imports langid for Languages, so it needs a profiles.go that compiles: to change
+// whatlanggo's version, update go.mod, then run it (TestProfilesUpToDate fails until
+// then, TestGuessSameAsWhatlanggo where the profiles differ).
 //
 //	go generate ./internal/core/langid
 package main
