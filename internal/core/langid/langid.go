@@ -14,11 +14,13 @@
 //     them, unless its other letters say otherwise. This keeps the cost for English
 //     text, the common case and the one with a compression model, at a scan of the
 //     sample.
-//  3. Trigrams. Otherwise whatlanggo (github.com/abadojack/whatlanggo) ranks the
-//     languages of the sample's script by trigram profile, among Languages (the
-//     languages with an ISO 639-1 code and enough speakers to matter, so that Swedish is
-//     not taken for Nynorsk nor Russian for Bulgarian as often: docs/languages.md has the
-//     figures).
+//  3. Trigrams. Otherwise the languages of the sample's script are ranked by trigram
+//     profile, among Languages (the languages with an ISO 639-1 code and enough speakers to
+//     matter, so that Swedish is not taken for Nynorsk nor Russian for Bulgarian as often:
+//     docs/languages.md has the figures). The profiles and the ranking are whatlanggo's
+//     (github.com/abadojack/whatlanggo), with its answers (guess.go says how and where
+//     they may differ), computed from an index of the profiles in a twentieth of its
+//     time or less.
 //
 // A Latin-script text that the trigrams do not place with confidence is English (Sure is
 // false): the pipeline then tags, parses and compresses it as English. The comparison
@@ -26,17 +28,14 @@
 // choice are in docs/languages.md.
 //
 // Detect is safe for concurrent use and never panics. Its cost is that of the sample: a
-// few µs for English (docs/languages.md has the figures), and up to a few hundred µs when
-// the trigrams decide. whatlanggo builds its trigram profiles when a program starts (0.6
-// ms, 340 KB); Detect makes its own tables on first use.
+// few µs for English, and 15 to 30 µs when the trigrams decide (docs/languages.md has the
+// figures). The trigram index is made on first use (about 1.5 ms and 0.2 MB); whatlanggo itself is not
+// linked.
 package langid
 
 import (
-	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/abadojack/whatlanggo"
 
 	"github.com/qsc-nlp/qsc/internal/core/script"
 )
@@ -187,8 +186,7 @@ func Detect(text string) Result {
 	}
 	script := c.Main()
 	if len(s) < len(text) {
-		all := Count(sample(text))
-		script = all.Main()
+		script = sampleScript(text, s, &c)
 	}
 	switch script {
 	case None:
@@ -212,10 +210,8 @@ func Detect(text string) Result {
 	if script == Cyrillic && russian(sample(text)) {
 		return Result{Lang: "ru", Script: Cyrillic, Sure: true}
 	}
-	codes, options := tables()
-	info := whatlanggo.DetectWithOptions(s, options)
-	lang := codes[info.Lang]
-	sure := lang != "" && (info.Confidence >= minConfidence || script == Latin && accented(s, &c))
+	lang, confidence := guess(s)
+	sure := lang != "" && (confidence >= minConfidence || script == Latin && accented(s, &c))
 	if !sure && script == Latin {
 		return Result{Lang: English, Script: Latin}
 	}
@@ -223,6 +219,15 @@ func Detect(text string) Result {
 		return Result{Lang: Und, Script: script}
 	}
 	return Result{Lang: lang, Script: script, Sure: sure}
+}
+
+// sampleScript returns the main script of text's sample, whose head s has the counts c.
+func sampleScript(text, s string, c *Counts) Script {
+	all := Count(sample(text)[len(s):]) // s is the sample's head, cut at a rune boundary
+	for i, n := range c {
+		all[i] += n
+	}
+	return all.Main()
 }
 
 // minConfidence is the whatlanggo confidence below which a Latin-script text stays
@@ -275,9 +280,7 @@ func NonASCIILetters(text string) int {
 // among Languages, and their confidence (0 to 1), without Detect's defaults: "" when they
 // give none.
 func Guess(text string) (string, float64) {
-	codes, options := tables()
-	info := whatlanggo.DetectWithOptions(head(text, WordBytes), options)
-	return codes[info.Lang], info.Confidence
+	return guess(head(text, WordBytes))
 }
 
 // owned are the scripts that one language owns.
@@ -383,26 +386,3 @@ var Languages = []string{
 	"mk", "ml", "mr", "my", "nb", "ne", "nl", "pa", "pl", "pt", "ro", "ru", "si", "sk", "sl",
 	"so", "sr", "sv", "ta", "te", "th", "tl", "tr", "uk", "ur", "uz", "vi", "zh",
 }
-
-// tables returns the map of whatlanggo's languages to ISO 639-1 codes, and the options
-// that whitelist Languages; they are made on first use, so that a program that never
-// identifies a language does not pay for them.
-var tables = sync.OnceValues(func() (map[whatlanggo.Lang]string, whatlanggo.Options) {
-	m := map[whatlanggo.Lang]string{}
-	wl := map[whatlanggo.Lang]bool{}
-	keep := map[string]bool{}
-	for _, l := range Languages {
-		keep[l] = true
-	}
-	for l := range whatlanggo.Langs {
-		code := l.Iso6391()
-		if l == whatlanggo.Pes {
-			code = "fa" // whatlanggo gives Persian no ISO 639-1 code
-		}
-		if keep[code] {
-			m[l] = code
-			wl[l] = true
-		}
-	}
-	return m, whatlanggo.Options{Whitelist: wl}
-})
