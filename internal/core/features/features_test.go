@@ -223,7 +223,7 @@ func randomTree(rng *rand.Rand, n int) []int {
 
 // randomSentence returns a sentence of n tokens with random words, tags, relations and
 // tree.
-func randomSentence(t *testing.T, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
+func randomSentence(t testing.TB, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
 	t.Helper()
 	heads := randomTree(rng, n)
 	s := &syntax.Sentence{}
@@ -526,5 +526,43 @@ func TestHashWordNormalizes(t *testing.T) {
 		if got, want := hashWord(f), hashString(wordform.Normalize(f)); got != want {
 			t.Errorf("hashWord(%q) = %x, want the hash of %q", f, got, wordform.Normalize(f))
 		}
+	}
+}
+
+// BenchmarkEdgeScores scores every arc of random sentences of 20 to 59 tokens with a
+// query of two tokens, under the ILP model's configuration (2^20 buckets, binned numeric
+// features, conjoined and query features): the feature part of the ILP's latency.
+// go test -run XXX -bench EdgeScores ./internal/core/features
+func BenchmarkEdgeScores(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cfg := Config{Bits: 20, Numeric: NumBinned, Conjoined: true, Query: true}
+	w := make([]float32, cfg.Size())
+	for i := range w {
+		w[i] = float32(rng.NormFloat64())
+	}
+	type input struct {
+		s    *syntax.Sentence
+		tree *syntax.Tree
+	}
+	ins := make([]input, 200)
+	for i := range ins {
+		ins[i].s, ins[i].tree = randomSentence(b, rng, 20+rng.IntN(40))
+	}
+	var (
+		x    Sentence
+		sib  []float32
+		edge = make([]float64, 60)
+		root = make([]float64, 60)
+	)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		in := ins[i%len(ins)]
+		if err := x.Reset(in.s, in.tree, nil); err != nil {
+			b.Fatal(err)
+		}
+		x.SetQuery([]int{1 + i%in.tree.N(), 1 + (i/7)%in.tree.N()})
+		sib = cfg.EdgeScores(&x, w, edge, root, sib)
+		i++
 	}
 }
