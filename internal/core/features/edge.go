@@ -115,7 +115,8 @@ func (c *Config) edge(e *emitter, x *Sentence, n int) {
 // the depth of n are those of the parse.
 func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 	t := x.tree
-	e.add(mix(key(tDep), rel), 1)
+	r := x.relKeys(rel)
+	e.add(r[tDep], 1)
 	e.add(mix(key(tPosH), x.pos[h]), 1)
 	e.add(mix(key(tPosN), x.pos[n]), 1)
 	e.add(mix(key(tLemmaN), x.lemma[n]), 1)
@@ -145,11 +146,56 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
 	e.numeric(tIndexH, float64(h), binCount(h))
 	if c.Conjoined {
-		conjoin(e, x, h, n, rel)
+		conjoin(e, x, h, n, rel, r)
 	}
 	if c.Query {
-		queryFeatures(e, x, h, n, rel)
+		queryFeatures(e, x, h, n, rel, r)
 	}
+}
+
+// relTemplates are the templates whose keys start with the arc's label, mix(key(t),
+// rel): the keys that relKeys caches.
+var relTemplates = [...]uint64{tDep,
+	tDirPosN, tDist, tGrandLabel, tPositionN, tWordNLabel, tMarkerN, tPunctN, tLenS,
+	tChildrenNLabel, tDepthLabel, tPrevPOS, tNextPOS, tSubSize, tSubFrac, tPrevWord,
+	tNextWord, tPOSTri, tOwnLabel, tRealHead, tHeadDir, tLeftChild, tRightChild, tPrevSib,
+	tNextSib, tHeadMarker,
+	tQRelN, tQRelH, tQWords, tQTree, tQRelPOS, tQRelPair}
+
+// relPrefix holds mix(key(t), rel) for the templates t of relTemplates (the others are 0),
+// indexed by template.
+type relPrefix [tQRelPair + 1]uint64
+
+// relCacheSize is the number of labels relKeys holds at once: more than a parser's label
+// set, so that a label is seldom evicted by another.
+const relCacheSize = 128
+
+// relCache maps label hashes to their relPrefix, direct-mapped by the hash's low bits.
+type relCache struct {
+	rel  [relCacheSize]uint64
+	ok   [relCacheSize]bool
+	keys [relCacheSize]relPrefix
+}
+
+// relKeys returns the keys mix(key(t), rel) of the templates of relTemplates. They
+// depend on the label only, and a parse has few labels, so they are computed once per
+// label and kept across sentences (Reset does not clear them): an arc's features then
+// hash the label into the key once instead of once per template. The cache is allocated
+// on the first call.
+func (x *Sentence) relKeys(rel uint64) *relPrefix {
+	c := x.rels
+	if c == nil {
+		c = new(relCache)
+		x.rels = c
+	}
+	i := rel % relCacheSize
+	if !c.ok[i] || c.rel[i] != rel {
+		for _, t := range relTemplates {
+			c.keys[i][t] = mix(key(t), rel)
+		}
+		c.rel[i], c.ok[i] = rel, true
+	}
+	return &c.keys[i]
 }
 
 // siblingKeys returns the keys of the two sibling features that child s of h gives the

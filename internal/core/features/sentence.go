@@ -41,6 +41,8 @@ type Sentence struct {
 	// was set since Reset. qbelow is scratch: n is below a query token.
 	qrel, qside, qwords, qtree []uint8
 	qbelow                     []bool
+	// rels caches the label-prefixed keys of the features (relKeys), across sentences.
+	rels *relCache
 }
 
 // ErrSentence is wrapped by the error of Reset for a sentence that does not match its
