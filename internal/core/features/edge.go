@@ -8,41 +8,34 @@ import (
 // labelNeg is the hash of the label that the edge feature is_neg tests.
 var labelNeg = hashString("neg")
 
-// emitter appends features to a Vector, reducing keys to buckets. With w set it adds
-// their products with w to z instead, in the order Vector.Dot would (so to the same
-// float32), and sib, when set, holds the weights of the sibling features of the head being
-// scored (EdgeScores).
-//
-// With w set, add defers the products: it queues each bucket and value, and flush adds
-// them to z in order. The weight loads of a whole arc are then independent of one another
-// and of the hashing, so the processor overlaps their cache misses (the weight tables are
-// megabytes); the sum is the same float32.
+// emitter appends features to a Vector, reducing keys to buckets. With q set it queues
+// the buckets and values instead, for EdgeScores to add their products with its weights,
+// and sib, when set, holds the weights of the sibling features of the head being scored.
 type emitter struct {
 	x     *Vector
 	shift uint8
 	num   Numeric
-	w     []float32
-	z     float32
 	sib   []float32
-	q     *pending // the deferred products, with w set
+	q     *pending // the deferred products, for EdgeScores
 }
 
-// pending is the emitter's queue of deferred products: EdgeScores holds one, so that the
-// emitters that build vectors carry none.
+// pending is the queue of EdgeScores' deferred products: the features of every arc of a
+// sentence are queued first and their products with the weights added after, arc by arc
+// in the order they were queued (so to the same float32 as Vector.Dot). The weight loads
+// of the whole sentence are then independent of one another and of the hashing, so the
+// processor overlaps their cache misses (the weight tables are megabytes). A Sentence
+// holds one, so that its memory is reused.
 type pending struct {
-	n    int
-	ids  [pendingCap]uint32
-	vals [pendingCap]float32
+	ids  []uint32
+	vals []float32
+	ends []int32 // ends[a]: the end of arc a's products in ids and vals
 }
-
-// pendingCap is the emitter's queue of deferred products; a fuller queue is flushed.
-const pendingCap = 128
 
 // sibID marks a queued value that is already a product (a sibling feature's weight).
 const sibID = ^uint32(0)
 
 func (e *emitter) add(k uint64, v float32) {
-	if e.w != nil {
+	if e.q != nil {
 		e.queue(uint32(k>>e.shift), v)
 		return
 	}
@@ -50,27 +43,33 @@ func (e *emitter) add(k uint64, v float32) {
 	e.x.Vals = append(e.x.Vals, v)
 }
 
-// queue defers z += w[id]·v (z += v for sibID) to flush.
+// queue defers z += w[id]·v (z += v for sibID) to EdgeScores.
 func (e *emitter) queue(id uint32, v float32) {
 	q := e.q
-	if q.n == pendingCap {
-		e.flush()
-	}
-	q.ids[q.n], q.vals[q.n] = id, v
-	q.n++
+	q.ids = append(q.ids, id)
+	q.vals = append(q.vals, v)
 }
 
-// flush adds the queued products to z in the order they were queued.
-func (e *emitter) flush() {
-	z, w, q := e.z, e.w, e.q
-	for i, id := range q.ids[:q.n] {
+// end closes the products of the arc being queued.
+func (q *pending) end() { q.ends = append(q.ends, int32(len(q.ids))) }
+
+// sum returns the sum of the products of arc a with w, in the order they were queued.
+func (q *pending) sum(a int, w []float32) float32 {
+	start := int32(0)
+	if a > 0 {
+		start = q.ends[a-1]
+	}
+	ids, vals := q.ids[start:q.ends[a]], q.vals[start:q.ends[a]]
+	vals = vals[:len(ids)]
+	var z float32
+	for i, id := range ids {
 		if id == sibID {
-			z += q.vals[i]
+			z += vals[i]
 		} else {
-			z += w[id] * q.vals[i]
+			z += w[id] * vals[i]
 		}
 	}
-	e.z, q.n = z, 0
+	return z
 }
 
 // numeric emits numeric feature t with value v, raw and/or as bin b.
@@ -209,15 +208,20 @@ func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
 // (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
 // them, to the bit, without building them: the products are added in the same order, and
 // the weights of each child's sibling features are looked up once per head instead of once
-// per other child of the head. sib is scratch memory, returned for the next call. edge and
-// root must have room for N entries; w must have Size() entries.
+// per other child of the head. The features of all arcs are hashed first and their
+// weights loaded after (pending), in O(features) memory of x that is reused. sib is
+// scratch memory, returned for the next call. edge and root must have room for N entries;
+// w must have Size() entries.
 func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
 	t := x.tree
 	if t == nil {
 		return sib
 	}
-	var q pending
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric, w: w, q: &q}
+	q := &x.pend
+	q.ids, q.vals, q.ends = q.ids[:0], q.vals[:0], q.ends[:0]
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric, q: q}
+	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
+	// whose head is not the root; then add their products.
 	for h := 0; h <= t.N(); h++ {
 		kids := t.Children(h)
 		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
@@ -227,19 +231,30 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		}
 		e.sib = sib
 		for _, n := range kids {
-			e.z = 0
 			c.arc(&e, x, h, int(n), x.rel[n])
-			e.flush()
-			edge[n-1] = float64(e.z)
+			q.end()
 		}
-		if h == 0 { // the arcs ROOT → n of the tokens whose head is not the root
+		if h == 0 {
+			for n := 1; n <= t.N(); n++ {
+				if t.Head(n) != 0 {
+					c.arc(&e, x, 0, n, rootLabel)
+					q.end()
+				}
+			}
+		}
+	}
+	a := 0
+	for h := 0; h <= t.N(); h++ {
+		for _, n := range t.Children(h) {
+			edge[n-1] = float64(q.sum(a, w))
+			a++
+		}
+		if h == 0 {
 			for n := 1; n <= t.N(); n++ {
 				root[n-1] = 0
 				if t.Head(n) != 0 {
-					e.z = 0
-					c.arc(&e, x, 0, n, rootLabel)
-					e.flush()
-					root[n-1] = float64(e.z)
+					root[n-1] = float64(q.sum(a, w))
+					a++
 				}
 			}
 		}

@@ -43,6 +43,8 @@ type Sentence struct {
 	qbelow                     []bool
 	// rels caches the label-prefixed keys of the features (relKeys), across sentences.
 	rels *relCache
+	// pend is EdgeScores' queue of deferred products.
+	pend pending
 }
 
 // ErrSentence is wrapped by the error of Reset for a sentence that does not match its
