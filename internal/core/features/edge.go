@@ -26,9 +26,14 @@ type emitter struct {
 // processor overlaps their cache misses (the weight tables are megabytes). A Sentence
 // holds one, so that its memory is reused.
 type pending struct {
-	ids  []uint32
-	vals []float32
-	ends []int32 // ends[a]: the end of arc a's products in ids and vals
+	items []product
+	ends  []int32 // ends[a]: the end of arc a's products in items
+}
+
+// product is a deferred product w[id]·v, or v for sibID.
+type product struct {
+	id uint32
+	v  float32
 }
 
 // sibID marks a queued value that is already a product (a sibling feature's weight).
@@ -45,13 +50,11 @@ func (e *emitter) add(k uint64, v float32) {
 
 // queue defers z += w[id]·v (z += v for sibID) to EdgeScores.
 func (e *emitter) queue(id uint32, v float32) {
-	q := e.q
-	q.ids = append(q.ids, id)
-	q.vals = append(q.vals, v)
+	e.q.items = append(e.q.items, product{id, v})
 }
 
 // end closes the products of the arc being queued.
-func (q *pending) end() { q.ends = append(q.ends, int32(len(q.ids))) }
+func (q *pending) end() { q.ends = append(q.ends, int32(len(q.items))) }
 
 // sum returns the sum of the products of arc a with w, in the order they were queued.
 func (q *pending) sum(a int, w []float32) float32 {
@@ -59,14 +62,12 @@ func (q *pending) sum(a int, w []float32) float32 {
 	if a > 0 {
 		start = q.ends[a-1]
 	}
-	ids, vals := q.ids[start:q.ends[a]], q.vals[start:q.ends[a]]
-	vals = vals[:len(ids)]
 	var z float32
-	for i, id := range ids {
-		if id == sibID {
-			z += vals[i]
+	for _, p := range q.items[start:q.ends[a]] {
+		if p.id == sibID {
+			z += p.v
 		} else {
-			z += w[id] * vals[i]
+			z += w[p.id] * p.v
 		}
 	}
 	return z
@@ -218,7 +219,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		return sib
 	}
 	q := &x.pend
-	q.ids, q.vals, q.ends = q.ids[:0], q.vals[:0], q.ends[:0]
+	q.items, q.ends = q.items[:0], q.ends[:0]
 	e := emitter{shift: 64 - c.Bits, num: c.Numeric, q: q}
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
 	// whose head is not the root; then add their products.
