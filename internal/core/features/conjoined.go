@@ -20,7 +20,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
 	e.add(mix(mix(mix(key(tPosPair), x.pos[h]), x.pos[n]), rel), 1)
 	e.add(mix(mix(r[tDist], dir), uint64(binCount(dist))), 1)
 	e.add(mix(r[tGrandLabel], x.rel[h]), 1)
-	e.add(mix(r[tPositionN], uint64(BinFrac(float64(n)/float64(t.N())))), 1)
+	e.add(mix(r[tPositionN], uint64(x.posBin[n])), 1)
 	e.add(mix(r[tWordNLabel], x.word[n]), 1)
 	e.add(mix(r[tMarkerN], x.marker[n]), 1)
 	punct := uint64(0)
@@ -42,7 +42,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
 	e.add(mix(r[tNextPOS], nextPOS), 1)
 	e.add(mix(mix(key(tBilex), x.lemma[h]), x.word[n]), 1)
 	e.add(mix(r[tSubSize], uint64(binCount(x.sub[n]))), 1)
-	e.add(mix(r[tSubFrac], uint64(BinFrac(float64(x.subLen[n])/float64(x.lenS+1)))), 1)
+	e.add(mix(r[tSubFrac], uint64(x.subBin[n])), 1)
 	e.add(mix(r[tPrevWord], prevWord), 1)
 	e.add(mix(r[tNextWord], nextWord), 1)
 	e.add(mix(mix(r[tPOSTri], prevPOS), x.pos[n]), 1)
@@ -125,5 +125,11 @@ func (x *Sentence) conjoined() {
 		h := tree.Head(v)
 		x.sub[h] += x.sub[v]
 		x.subLen[h] += x.subLen[v]
+	}
+	x.posBin = reuse.Resize(x.posBin, n+1)
+	x.subBin = reuse.Resize(x.subBin, n+1)
+	for v := range x.posBin {
+		x.posBin[v] = uint8(BinFrac(float64(v) / float64(n)))
+		x.subBin[v] = uint8(BinFrac(float64(x.subLen[v]) / float64(x.lenS+1)))
 	}
 }
