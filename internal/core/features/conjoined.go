@@ -6,8 +6,8 @@ import (
 )
 
 // conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
-// hash rel, whose prefixed keys are r (relKeys).
-func conjoin(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
+// hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
+func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) {
 	if !x.conj {
 		x.conjoined()
 	}
@@ -17,7 +17,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
 		dir, dist = 1, h-n
 	}
 	e.add(mix(mix(r[tDirPosN], dir), x.pos[n]), 1)
-	e.add(mix(mix(mix(key(tPosPair), x.pos[h]), x.pos[n]), rel), 1)
+	e.add(mix(mix(hk.posPair, x.pos[n]), rel), 1)
 	e.add(mix(mix(r[tDist], dir), uint64(binCount(dist))), 1)
 	e.add(mix(r[tGrandLabel], x.rel[h]), 1)
 	e.add(mix(r[tPositionN], uint64(x.posBin[n])), 1)
@@ -40,7 +40,7 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
 	}
 	e.add(mix(r[tPrevPOS], prevPOS), 1)
 	e.add(mix(r[tNextPOS], nextPOS), 1)
-	e.add(mix(mix(key(tBilex), x.lemma[h]), x.word[n]), 1)
+	e.add(mix(hk.bilex, x.word[n]), 1)
 	e.add(mix(r[tSubSize], uint64(binCount(x.sub[n]))), 1)
 	e.add(mix(r[tSubFrac], uint64(x.subBin[n])), 1)
 	e.add(mix(r[tPrevWord], prevWord), 1)

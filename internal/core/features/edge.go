@@ -85,6 +85,46 @@ func (e *emitter) numeric(t uint64, v float64, b int) {
 	}
 }
 
+// numericKey emits numeric feature t with value v as numeric does, its bin's key being bk.
+func (e *emitter) numericKey(t uint64, v float64, bk uint64) {
+	if e.num != NumBinned {
+		if v != 0 {
+			e.add(key(t), float32(v))
+		}
+	}
+	if e.num != NumRaw {
+		e.add(bk, 1)
+	}
+}
+
+// headKeys are the keys of an arc's features, or their prefixes, that depend on its head
+// h alone: computed once per head for the arcs out of it (EdgeScores).
+type headKeys struct {
+	posH    uint64 // mix(key(tPosH), pos[h])
+	lemmaH  uint64 // mix(key(tLemmaHLabel), lemma[h]), to mix with the label
+	posPair uint64 // mix(key(tPosPair), pos[h]), to mix with pos[n] and the label
+	bilex   uint64 // mix(key(tBilex), lemma[h]), to mix with word[n]
+	// the numeric features of h: values and the keys of their bins
+	nh, lenH                   float64
+	childrenH, charLenH, index uint64
+}
+
+// headKeys sets k for head h.
+func (x *Sentence) headKeys(k *headKeys, h int) {
+	nh := x.tree.NumChildren(h)
+	*k = headKeys{
+		posH:      mix(key(tPosH), x.pos[h]),
+		lemmaH:    mix(key(tLemmaHLabel), x.lemma[h]),
+		posPair:   mix(key(tPosPair), x.pos[h]),
+		bilex:     mix(key(tBilex), x.lemma[h]),
+		nh:        float64(nh),
+		lenH:      float64(x.lens[h]),
+		childrenH: BinKey(tChildrenH, binCount(nh)),
+		charLenH:  BinKey(tCharLenH, binCount(x.lens[h])),
+		index:     BinKey(tIndexH, binCount(h)),
+	}
+}
+
 // binCount bins a count or index.
 func binCount(v int) int {
 	switch {
@@ -107,20 +147,22 @@ func BinFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
 
 // edge appends the edge features (§3.1) of the edge head(n) → n.
 func (c *Config) edge(e *emitter, x *Sentence, n int) {
-	c.arc(e, x, x.tree.Head(n), n, x.rel[n])
+	var hk headKeys
+	x.headKeys(&hk, x.tree.Head(n))
+	c.arc(e, x, &hk, x.tree.Head(n), n, x.rel[n])
 }
 
 // arc appends the edge features (§3.1) of an arc h → n with label hash rel. The
 // siblings of n are the children of h in the parse other than n; the child counts and
-// the depth of n are those of the parse.
-func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
+// the depth of n are those of the parse. hk holds h's keys (Sentence.headKeys).
+func (c *Config) arc(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64) {
 	t := x.tree
 	r := x.relKeys(rel)
 	e.add(r[tDep], 1)
-	e.add(mix(key(tPosH), x.pos[h]), 1)
+	e.add(hk.posH, 1)
 	e.add(mix(key(tPosN), x.pos[n]), 1)
 	e.add(mix(key(tLemmaN), x.lemma[n]), 1)
-	e.add(mix(mix(key(tLemmaHLabel), x.lemma[h]), rel), 1)
+	e.add(mix(hk.lemmaH, rel), 1)
 	if rel == labelNeg {
 		e.add(key(tIsNeg), 1)
 	}
@@ -137,16 +179,15 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 		e.add(a, 1)
 		e.add(b, 1)
 	}
-	nh := t.NumChildren(h)
-	e.numeric(tChildrenH, float64(nh), binCount(nh))
+	e.numericKey(tChildrenH, hk.nh, hk.childrenH)
 	nn := t.NumChildren(n)
 	e.numeric(tChildrenN, float64(nn), binCount(nn))
 	d := t.Depth(n)
 	e.numeric(tDepthN, float64(d), binCount(d))
-	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
-	e.numeric(tIndexH, float64(h), binCount(h))
+	e.numericKey(tCharLenH, hk.lenH, hk.charLenH)
+	e.numericKey(tIndexH, float64(h), hk.index)
 	if c.Conjoined {
-		conjoin(e, x, h, n, rel, r)
+		conjoin(e, x, hk, h, n, rel, r)
 	}
 	if c.Query {
 		queryFeatures(e, x, h, n, rel, r)
@@ -221,6 +262,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 	q := &x.pend
 	q.items, q.ends = q.items[:0], q.ends[:0]
 	e := emitter{shift: 64 - c.Bits, num: c.Numeric, q: q}
+	var hk headKeys
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
 	// whose head is not the root; then add their products.
 	for h := 0; h <= t.N(); h++ {
@@ -231,14 +273,15 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 			sib[2*i], sib[2*i+1] = w[uint32(a>>e.shift)], w[uint32(b>>e.shift)]
 		}
 		e.sib = sib
+		x.headKeys(&hk, h)
 		for _, n := range kids {
-			c.arc(&e, x, h, int(n), x.rel[n])
+			c.arc(&e, x, &hk, h, int(n), x.rel[n])
 			q.end()
 		}
 		if h == 0 {
 			for n := 1; n <= t.N(); n++ {
 				if t.Head(n) != 0 {
-					c.arc(&e, x, 0, n, rootLabel)
+					c.arc(&e, x, &hk, 0, n, rootLabel)
 					q.end()
 				}
 			}
@@ -294,5 +337,7 @@ func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
 		r = hashString(rel)
 	}
 	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
-	c.arc(&e, x, h, n, r)
+	var hk headKeys
+	x.headKeys(&hk, h)
+	c.arc(&e, x, &hk, h, n, r)
 }
