@@ -3,6 +3,8 @@ package features
 import (
 	"math"
 	"slices"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 )
 
 // labelNeg is the hash of the label that the edge feature is_neg tests.
@@ -27,7 +29,8 @@ type emitter struct {
 // holds one, so that its memory is reused.
 type pending struct {
 	items []product
-	ends  []int32 // ends[a]: the end of arc a's products in items
+	ends  []int32   // ends[a]: the end of arc a's products in items
+	z     []float32 // z[a]: the sum of arc a's products (sums)
 }
 
 // product is a deferred product w[id]·v, or v for sibID.
@@ -56,21 +59,57 @@ func (e *emitter) queue(id uint32, v float32) {
 // end closes the products of the arc being queued.
 func (q *pending) end() { q.ends = append(q.ends, int32(len(q.items))) }
 
-// sum returns the sum of the products of arc a with w, in the order they were queued.
-func (q *pending) sum(a int, w []float32) float32 {
-	start := int32(0)
-	if a > 0 {
-		start = q.ends[a-1]
-	}
-	var z float32
-	for _, p := range q.items[start:q.ends[a]] {
-		if p.id == sibID {
-			z += p.v
-		} else {
-			z += w[p.id] * p.v
+// sums sets q.z[a] to the sum of the products of arc a with w, added in the order they
+// were queued. Each sum is a chain of dependent additions, but the chains of different
+// arcs are independent: they are added four at a time, interleaved, so that the
+// processor overlaps them.
+func (q *pending) sums(w []float32) {
+	q.z = reuse.Resize(q.z, len(q.ends))
+	start := func(a int) int32 {
+		if a == 0 {
+			return 0
 		}
+		return q.ends[a-1]
+	}
+	a := 0
+	for ; a+4 <= len(q.ends); a += 4 {
+		p0 := q.items[start(a):q.ends[a]]
+		p1 := q.items[q.ends[a]:q.ends[a+1]]
+		p2 := q.items[q.ends[a+1]:q.ends[a+2]]
+		p3 := q.items[q.ends[a+2]:q.ends[a+3]]
+		m := min(len(p0), len(p1), len(p2), len(p3))
+		p0, p1, p2, p3 = p0[:m], p1[:m], p2[:m], p3[:m]
+		var z0, z1, z2, z3 float32
+		for i := range p0 {
+			z0 += p0[i].times(w)
+			z1 += p1[i].times(w)
+			z2 += p2[i].times(w)
+			z3 += p3[i].times(w)
+		}
+		q.z[a] = add(z0, q.items[start(a)+int32(m):q.ends[a]], w)
+		q.z[a+1] = add(z1, q.items[q.ends[a]+int32(m):q.ends[a+1]], w)
+		q.z[a+2] = add(z2, q.items[q.ends[a+1]+int32(m):q.ends[a+2]], w)
+		q.z[a+3] = add(z3, q.items[q.ends[a+2]+int32(m):q.ends[a+3]], w)
+	}
+	for ; a < len(q.ends); a++ {
+		q.z[a] = add(0, q.items[start(a):q.ends[a]], w)
+	}
+}
+
+// add returns z plus the products ps with w, added in order.
+func add(z float32, ps []product, w []float32) float32 {
+	for _, p := range ps {
+		z += p.times(w)
 	}
 	return z
+}
+
+// times returns the product w[id]·v, or v for sibID.
+func (p product) times(w []float32) float32 {
+	if p.id == sibID {
+		return p.v
+	}
+	return w[p.id] * p.v
 }
 
 // numeric emits numeric feature t with value v, raw and/or as bin b.
@@ -287,17 +326,18 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 			}
 		}
 	}
+	q.sums(w)
 	a := 0
 	for h := 0; h <= t.N(); h++ {
 		for _, n := range t.Children(h) {
-			edge[n-1] = float64(q.sum(a, w))
+			edge[n-1] = float64(q.z[a])
 			a++
 		}
 		if h == 0 {
 			for n := 1; n <= t.N(); n++ {
 				root[n-1] = 0
 				if t.Head(n) != 0 {
-					root[n-1] = float64(q.sum(a, w))
+					root[n-1] = float64(q.z[a])
 					a++
 				}
 			}
