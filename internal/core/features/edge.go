@@ -3,8 +3,6 @@ package features
 import (
 	"math"
 	"slices"
-
-	"github.com/qsc-nlp/qsc/internal/core/reuse"
 )
 
 // labelNeg is the hash of the label that the edge feature is_neg tests.
@@ -21,17 +19,23 @@ type emitter struct {
 	q     *pending // the deferred products, for EdgeScores
 }
 
-// pending is the queue of EdgeScores' deferred products: the features of every arc of a
-// sentence are queued first and their products with the weights added after, arc by arc
-// in the order they were queued (so to the same float32 as Vector.Dot). The weight loads
-// of the whole sentence are then independent of one another and of the hashing, so the
-// processor overlaps their cache misses (the weight tables are megabytes). A Sentence
-// holds one, so that its memory is reused.
+// pending is the queue of EdgeScores' deferred products: the features of many arcs are
+// queued first and their products with the weights w added after, arc by arc in the order
+// they were queued (so to the same float32 as Vector.Dot). The weight loads of those arcs
+// are then independent of one another and of the hashing, so the processor overlaps
+// their cache misses (the weight tables are megabytes). The queue is summed whenever an
+// arc ends with pendingMax products or more queued, so that its memory stays bounded
+// (an arc's sibling features make the products of a sentence quadratic in the worst
+// case). A Sentence holds one, so that its memory is reused.
 type pending struct {
+	w     []float32
 	items []product
-	ends  []int32   // ends[a]: the end of arc a's products in items
-	z     []float32 // z[a]: the sum of arc a's products (sums)
+	ends  []int32   // ends[a]: the end in items of the a-th arc queued since the last sum
+	z     []float32 // z[a]: the sum of the products of arc a of the sentence
 }
+
+// pendingMax is the number of queued products beyond which pending sums the arcs queued.
+const pendingMax = 1 << 13
 
 // product is a deferred product w[id]·v, or v for sibID.
 type product struct {
@@ -56,15 +60,20 @@ func (e *emitter) queue(id uint32, v float32) {
 	e.q.items = append(e.q.items, product{id, v})
 }
 
-// end closes the products of the arc being queued.
-func (q *pending) end() { q.ends = append(q.ends, int32(len(q.items))) }
+// end closes the products of the arc being queued, and sums the queue when it is full.
+func (q *pending) end() {
+	q.ends = append(q.ends, int32(len(q.items)))
+	if len(q.items) >= pendingMax {
+		q.sums()
+	}
+}
 
-// sums sets q.z[a] to the sum of the products of arc a with w, added in the order they
-// were queued. Each sum is a chain of dependent additions, but the chains of different
-// arcs are independent: they are added four at a time, interleaved, so that the
-// processor overlaps them.
-func (q *pending) sums(w []float32) {
-	q.z = reuse.Resize(q.z, len(q.ends))
+// sums appends to q.z the sums of the products of the arcs queued, each added in the order
+// its products were queued, and empties the queue. Each sum is a chain of dependent
+// additions, but the chains of different arcs are independent: they are added four at a
+// time, interleaved, so that the processor overlaps them.
+func (q *pending) sums() {
+	w := q.w
 	start := func(a int) int32 {
 		if a == 0 {
 			return 0
@@ -86,14 +95,16 @@ func (q *pending) sums(w []float32) {
 			z2 += p2[i].times(w)
 			z3 += p3[i].times(w)
 		}
-		q.z[a] = add(z0, q.items[start(a)+int32(m):q.ends[a]], w)
-		q.z[a+1] = add(z1, q.items[q.ends[a]+int32(m):q.ends[a+1]], w)
-		q.z[a+2] = add(z2, q.items[q.ends[a+1]+int32(m):q.ends[a+2]], w)
-		q.z[a+3] = add(z3, q.items[q.ends[a+2]+int32(m):q.ends[a+3]], w)
+		q.z = append(q.z,
+			add(z0, q.items[start(a)+int32(m):q.ends[a]], w),
+			add(z1, q.items[q.ends[a]+int32(m):q.ends[a+1]], w),
+			add(z2, q.items[q.ends[a+1]+int32(m):q.ends[a+2]], w),
+			add(z3, q.items[q.ends[a+2]+int32(m):q.ends[a+3]], w))
 	}
 	for ; a < len(q.ends); a++ {
-		q.z[a] = add(0, q.items[start(a):q.ends[a]], w)
+		q.z = append(q.z, add(0, q.items[start(a):q.ends[a]], w))
 	}
+	q.items, q.ends = q.items[:0], q.ends[:0]
 }
 
 // add returns z plus the products ps with w, added in order.
@@ -289,8 +300,8 @@ func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
 // (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
 // them, to the bit, without building them: the products are added in the same order, and
 // the weights of each child's sibling features are looked up once per head instead of once
-// per other child of the head. The features of all arcs are hashed first and their
-// weights loaded after (pending), in O(features) memory of x that is reused. sib is
+// per other child of the head. The features of many arcs are hashed first and their
+// weights loaded after (pending), in bounded memory of x that is reused. sib is
 // scratch memory, returned for the next call. edge and root must have room for N entries;
 // w must have Size() entries.
 func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
@@ -299,7 +310,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		return sib
 	}
 	q := &x.pend
-	q.items, q.ends = q.items[:0], q.ends[:0]
+	q.w, q.items, q.ends, q.z = w, q.items[:0], q.ends[:0], q.z[:0]
 	e := emitter{shift: 64 - c.Bits, num: c.Numeric, q: q}
 	var hk headKeys
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
@@ -326,7 +337,8 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 			}
 		}
 	}
-	q.sums(w)
+	q.sums()
+	q.w = nil
 	a := 0
 	for h := 0; h <= t.N(); h++ {
 		for _, n := range t.Children(h) {
