@@ -103,7 +103,6 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		wq += d.w[q]
 	}
 
-	d.distances(p)
 	// Bottom up: children before parents.
 	for i := len(d.order) - 1; i >= 0; i-- {
 		v := int(d.order[i])

@@ -82,7 +82,8 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 }
 
 // setup validates p, which must carry its rules, and prepares d for them: the query marks,
-// the token weights and order over the rule tree, and the distances to Q, as solve does.
+// the token weights and order over the rule tree as solve does, and the distances to Q
+// (d.far), which only nested decoding reads.
 // It returns the rules and the number of tokens.
 func (d *TreeDP) setup(p *Problem) (*wellformed.Rules, int, error) {
 	var err error

@@ -6,8 +6,8 @@ import (
 )
 
 // conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
-// hash rel.
-func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
+// hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
+func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) {
 	if !x.conj {
 		x.conjoined()
 	}
@@ -16,21 +16,21 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
 	if n < h {
 		dir, dist = 1, h-n
 	}
-	e.add(mix(mix(mix(key(tDirPosN), rel), dir), x.pos[n]), 1)
-	e.add(mix(mix(mix(key(tPosPair), x.pos[h]), x.pos[n]), rel), 1)
-	e.add(mix(mix(mix(key(tDist), rel), dir), uint64(binCount(dist))), 1)
-	e.add(mix(mix(key(tGrandLabel), rel), x.rel[h]), 1)
-	e.add(mix(mix(key(tPositionN), rel), uint64(BinFrac(float64(n)/float64(t.N())))), 1)
-	e.add(mix(mix(key(tWordNLabel), rel), x.word[n]), 1)
-	e.add(mix(mix(key(tMarkerN), rel), x.marker[n]), 1)
+	e.add(mix(mix(r[tDirPosN], dir), x.pos[n]), 1)
+	e.add(mix(mix(hk.posPair, x.pos[n]), rel), 1)
+	e.add(mix(mix(r[tDist], dir), uint64(binCount(dist))), 1)
+	e.add(mix(r[tGrandLabel], x.rel[h]), 1)
+	e.add(mix(r[tPositionN], uint64(x.posBin[n])), 1)
+	e.add(mix(r[tWordNLabel], x.word[n]), 1)
+	e.add(mix(r[tMarkerN], x.marker[n]), 1)
 	punct := uint64(0)
 	if x.punct[n] {
 		punct = 1
 	}
-	e.add(mix(mix(key(tPunctN), rel), punct), 1)
-	e.add(mix(mix(key(tLenS), rel), uint64(binCount(t.N()/3))), 1)
-	e.add(mix(mix(key(tChildrenNLabel), rel), uint64(binCount(t.NumChildren(n)))), 1)
-	e.add(mix(mix(key(tDepthLabel), rel), uint64(binCount(t.Depth(n)))), 1)
+	e.add(mix(r[tPunctN], punct), 1)
+	e.add(mix(r[tLenS], uint64(binCount(t.N()/3))), 1)
+	e.add(mix(r[tChildrenNLabel], uint64(binCount(t.NumChildren(n)))), 1)
+	e.add(mix(r[tDepthLabel], uint64(binCount(t.Depth(n)))), 1)
 	var prevPOS, nextPOS, prevWord, nextWord uint64
 	if n > 1 {
 		prevPOS, prevWord = x.pos[n-1], x.word[n-1]
@@ -38,26 +38,26 @@ func conjoin(e *emitter, x *Sentence, h, n int, rel uint64) {
 	if n < t.N() {
 		nextPOS, nextWord = x.pos[n+1], x.word[n+1]
 	}
-	e.add(mix(mix(key(tPrevPOS), rel), prevPOS), 1)
-	e.add(mix(mix(key(tNextPOS), rel), nextPOS), 1)
-	e.add(mix(mix(key(tBilex), x.lemma[h]), x.word[n]), 1)
-	e.add(mix(mix(key(tSubSize), rel), uint64(binCount(x.sub[n]))), 1)
-	e.add(mix(mix(key(tSubFrac), rel), uint64(BinFrac(float64(x.subLen[n])/float64(x.lenS+1)))), 1)
-	e.add(mix(mix(key(tPrevWord), rel), prevWord), 1)
-	e.add(mix(mix(key(tNextWord), rel), nextWord), 1)
-	e.add(mix(mix(mix(key(tPOSTri), rel), prevPOS), x.pos[n]), 1)
-	e.add(mix(mix(mix(key(tOwnLabel), rel), x.rel[n]), x.pos[n]), 1)
-	e.add(mix(mix(mix(key(tRealHead), rel), x.pos[t.Head(n)]), x.rel[n]), 1)
-	e.add(mix(mix(mix(key(tHeadDir), rel), x.pos[h]), dir), 1)
+	e.add(mix(r[tPrevPOS], prevPOS), 1)
+	e.add(mix(r[tNextPOS], nextPOS), 1)
+	e.add(mix(hk.bilex, x.word[n]), 1)
+	e.add(mix(r[tSubSize], uint64(binCount(x.sub[n]))), 1)
+	e.add(mix(r[tSubFrac], uint64(x.subBin[n])), 1)
+	e.add(mix(r[tPrevWord], prevWord), 1)
+	e.add(mix(r[tNextWord], nextWord), 1)
+	e.add(mix(mix(r[tPOSTri], prevPOS), x.pos[n]), 1)
+	e.add(mix(mix(r[tOwnLabel], x.rel[n]), x.pos[n]), 1)
+	e.add(mix(mix(r[tRealHead], x.pos[t.Head(n)]), x.rel[n]), 1)
+	e.add(mix(mix(r[tHeadDir], x.pos[h]), dir), 1)
 	var first, last uint64
 	if k := t.Children(n); len(k) > 0 {
 		first, last = x.rel[k[0]], x.rel[k[len(k)-1]]
 	}
-	e.add(mix(mix(key(tLeftChild), rel), first), 1)
-	e.add(mix(mix(key(tRightChild), rel), last), 1)
-	e.add(mix(mix(key(tPrevSib), rel), x.prevSib[n]), 1)
-	e.add(mix(mix(key(tNextSib), rel), x.nextSib[n]), 1)
-	e.add(mix(mix(key(tHeadMarker), rel), x.marker[h]), 1)
+	e.add(mix(r[tLeftChild], first), 1)
+	e.add(mix(r[tRightChild], last), 1)
+	e.add(mix(r[tPrevSib], x.prevSib[n]), 1)
+	e.add(mix(r[tNextSib], x.nextSib[n]), 1)
+	e.add(mix(r[tHeadMarker], x.marker[h]), 1)
 }
 
 // Relations that the conjoined features read.
@@ -125,5 +125,11 @@ func (x *Sentence) conjoined() {
 		h := tree.Head(v)
 		x.sub[h] += x.sub[v]
 		x.subLen[h] += x.subLen[v]
+	}
+	x.posBin = reuse.Resize(x.posBin, n+1)
+	x.subBin = reuse.Resize(x.subBin, n+1)
+	for v := range x.posBin {
+		x.posBin[v] = uint8(BinFrac(float64(v) / float64(n)))
+		x.subBin[v] = uint8(BinFrac(float64(x.subLen[v]) / float64(x.lenS+1)))
 	}
 }

@@ -8,41 +8,46 @@ import (
 // labelNeg is the hash of the label that the edge feature is_neg tests.
 var labelNeg = hashString("neg")
 
-// emitter appends features to a Vector, reducing keys to buckets. With w set it adds
-// their products with w to z instead, in the order Vector.Dot would (so to the same
-// float32), and sib, when set, holds the weights of the sibling features of the head being
-// scored (EdgeScores).
-//
-// With w set, add defers the products: it queues each bucket and value, and flush adds
-// them to z in order. The weight loads of a whole arc are then independent of one another
-// and of the hashing, so the processor overlaps their cache misses (the weight tables are
-// megabytes); the sum is the same float32.
+// emitter appends features to a Vector, reducing keys to buckets. With q set it queues
+// the buckets and values instead, for EdgeScores to add their products with its weights,
+// and sib, when set, holds the weights of the sibling features of the head being scored.
 type emitter struct {
 	x     *Vector
 	shift uint8
 	num   Numeric
-	w     []float32
-	z     float32
 	sib   []float32
-	q     *pending // the deferred products, with w set
+	q     *pending // the deferred products, for EdgeScores
 }
 
-// pending is the emitter's queue of deferred products: EdgeScores holds one, so that the
-// emitters that build vectors carry none.
+// pending is the queue of EdgeScores' deferred products: the features of many arcs are
+// queued first and their products with the weights w added after, arc by arc in the order
+// they were queued (so to the same float32 as Vector.Dot). The weight loads of those arcs
+// are then independent of one another and of the hashing, so the processor overlaps
+// their cache misses (the weight tables are megabytes). The queue is summed whenever an
+// arc ends with pendingMax products or more queued, so that its memory stays bounded
+// (an arc's sibling features make the products of a sentence quadratic in the worst
+// case). A Sentence holds one, so that its memory is reused.
 type pending struct {
-	n    int
-	ids  [pendingCap]uint32
-	vals [pendingCap]float32
+	w     []float32
+	items []product
+	ends  []int32   // ends[a]: the end in items of the a-th arc queued since the last sum
+	z     []float32 // z[a]: the sum of the products of arc a of the sentence
 }
 
-// pendingCap is the emitter's queue of deferred products; a fuller queue is flushed.
-const pendingCap = 128
+// pendingMax is the number of queued products beyond which pending sums the arcs queued.
+const pendingMax = 1 << 13
+
+// product is a deferred product w[id]·v, or v for sibID.
+type product struct {
+	id uint32
+	v  float32
+}
 
 // sibID marks a queued value that is already a product (a sibling feature's weight).
 const sibID = ^uint32(0)
 
 func (e *emitter) add(k uint64, v float32) {
-	if e.w != nil {
+	if e.q != nil {
 		e.queue(uint32(k>>e.shift), v)
 		return
 	}
@@ -50,27 +55,72 @@ func (e *emitter) add(k uint64, v float32) {
 	e.x.Vals = append(e.x.Vals, v)
 }
 
-// queue defers z += w[id]·v (z += v for sibID) to flush.
+// queue defers z += w[id]·v (z += v for sibID) to EdgeScores.
 func (e *emitter) queue(id uint32, v float32) {
-	q := e.q
-	if q.n == pendingCap {
-		e.flush()
-	}
-	q.ids[q.n], q.vals[q.n] = id, v
-	q.n++
+	e.q.items = append(e.q.items, product{id, v})
 }
 
-// flush adds the queued products to z in the order they were queued.
-func (e *emitter) flush() {
-	z, w, q := e.z, e.w, e.q
-	for i, id := range q.ids[:q.n] {
-		if id == sibID {
-			z += q.vals[i]
-		} else {
-			z += w[id] * q.vals[i]
-		}
+// end closes the products of the arc being queued, and sums the queue when it is full.
+func (q *pending) end() {
+	q.ends = append(q.ends, int32(len(q.items)))
+	if len(q.items) >= pendingMax {
+		q.sums()
 	}
-	e.z, q.n = z, 0
+}
+
+// sums appends to q.z the sums of the products of the arcs queued, each added in the order
+// its products were queued, and empties the queue. Each sum is a chain of dependent
+// additions, but the chains of different arcs are independent: they are added four at a
+// time, interleaved, so that the processor overlaps them.
+func (q *pending) sums() {
+	w := q.w
+	start := func(a int) int32 {
+		if a == 0 {
+			return 0
+		}
+		return q.ends[a-1]
+	}
+	a := 0
+	for ; a+4 <= len(q.ends); a += 4 {
+		p0 := q.items[start(a):q.ends[a]]
+		p1 := q.items[q.ends[a]:q.ends[a+1]]
+		p2 := q.items[q.ends[a+1]:q.ends[a+2]]
+		p3 := q.items[q.ends[a+2]:q.ends[a+3]]
+		m := min(len(p0), len(p1), len(p2), len(p3))
+		p0, p1, p2, p3 = p0[:m], p1[:m], p2[:m], p3[:m]
+		var z0, z1, z2, z3 float32
+		for i := range p0 {
+			z0 += p0[i].times(w)
+			z1 += p1[i].times(w)
+			z2 += p2[i].times(w)
+			z3 += p3[i].times(w)
+		}
+		q.z = append(q.z,
+			add(z0, q.items[start(a)+int32(m):q.ends[a]], w),
+			add(z1, q.items[q.ends[a]+int32(m):q.ends[a+1]], w),
+			add(z2, q.items[q.ends[a+1]+int32(m):q.ends[a+2]], w),
+			add(z3, q.items[q.ends[a+2]+int32(m):q.ends[a+3]], w))
+	}
+	for ; a < len(q.ends); a++ {
+		q.z = append(q.z, add(0, q.items[start(a):q.ends[a]], w))
+	}
+	q.items, q.ends = q.items[:0], q.ends[:0]
+}
+
+// add returns z plus the products ps with w, added in order.
+func add(z float32, ps []product, w []float32) float32 {
+	for _, p := range ps {
+		z += p.times(w)
+	}
+	return z
+}
+
+// times returns the product w[id]·v, or v for sibID.
+func (p product) times(w []float32) float32 {
+	if p.id == sibID {
+		return p.v
+	}
+	return w[p.id] * p.v
 }
 
 // numeric emits numeric feature t with value v, raw and/or as bin b.
@@ -82,6 +132,46 @@ func (e *emitter) numeric(t uint64, v float64, b int) {
 	}
 	if e.num != NumRaw {
 		e.add(BinKey(t, b), 1)
+	}
+}
+
+// numericKey emits numeric feature t with value v as numeric does, its bin's key being bk.
+func (e *emitter) numericKey(t uint64, v float64, bk uint64) {
+	if e.num != NumBinned {
+		if v != 0 {
+			e.add(key(t), float32(v))
+		}
+	}
+	if e.num != NumRaw {
+		e.add(bk, 1)
+	}
+}
+
+// headKeys are the keys of an arc's features, or their prefixes, that depend on its head
+// h alone: computed once per head for the arcs out of it (EdgeScores).
+type headKeys struct {
+	posH    uint64 // mix(key(tPosH), pos[h])
+	lemmaH  uint64 // mix(key(tLemmaHLabel), lemma[h]), to mix with the label
+	posPair uint64 // mix(key(tPosPair), pos[h]), to mix with pos[n] and the label
+	bilex   uint64 // mix(key(tBilex), lemma[h]), to mix with word[n]
+	// the numeric features of h: values and the keys of their bins
+	nh, lenH                   float64
+	childrenH, charLenH, index uint64
+}
+
+// headKeys sets k for head h.
+func (x *Sentence) headKeys(k *headKeys, h int) {
+	nh := x.tree.NumChildren(h)
+	*k = headKeys{
+		posH:      mix(key(tPosH), x.pos[h]),
+		lemmaH:    mix(key(tLemmaHLabel), x.lemma[h]),
+		posPair:   mix(key(tPosPair), x.pos[h]),
+		bilex:     mix(key(tBilex), x.lemma[h]),
+		nh:        float64(nh),
+		lenH:      float64(x.lens[h]),
+		childrenH: BinKey(tChildrenH, binCount(nh)),
+		charLenH:  BinKey(tCharLenH, binCount(x.lens[h])),
+		index:     BinKey(tIndexH, binCount(h)),
 	}
 }
 
@@ -107,19 +197,22 @@ func BinFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
 
 // edge appends the edge features (§3.1) of the edge head(n) → n.
 func (c *Config) edge(e *emitter, x *Sentence, n int) {
-	c.arc(e, x, x.tree.Head(n), n, x.rel[n])
+	var hk headKeys
+	x.headKeys(&hk, x.tree.Head(n))
+	c.arc(e, x, &hk, x.tree.Head(n), n, x.rel[n])
 }
 
 // arc appends the edge features (§3.1) of an arc h → n with label hash rel. The
 // siblings of n are the children of h in the parse other than n; the child counts and
-// the depth of n are those of the parse.
-func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
+// the depth of n are those of the parse. hk holds h's keys (Sentence.headKeys).
+func (c *Config) arc(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64) {
 	t := x.tree
-	e.add(mix(key(tDep), rel), 1)
-	e.add(mix(key(tPosH), x.pos[h]), 1)
+	r := x.relKeys(rel)
+	e.add(r[tDep], 1)
+	e.add(hk.posH, 1)
 	e.add(mix(key(tPosN), x.pos[n]), 1)
 	e.add(mix(key(tLemmaN), x.lemma[n]), 1)
-	e.add(mix(mix(key(tLemmaHLabel), x.lemma[h]), rel), 1)
+	e.add(mix(hk.lemmaH, rel), 1)
 	if rel == labelNeg {
 		e.add(key(tIsNeg), 1)
 	}
@@ -136,20 +229,64 @@ func (c *Config) arc(e *emitter, x *Sentence, h, n int, rel uint64) {
 		e.add(a, 1)
 		e.add(b, 1)
 	}
-	nh := t.NumChildren(h)
-	e.numeric(tChildrenH, float64(nh), binCount(nh))
+	e.numericKey(tChildrenH, hk.nh, hk.childrenH)
 	nn := t.NumChildren(n)
 	e.numeric(tChildrenN, float64(nn), binCount(nn))
 	d := t.Depth(n)
 	e.numeric(tDepthN, float64(d), binCount(d))
-	e.numeric(tCharLenH, float64(x.lens[h]), binCount(x.lens[h]))
-	e.numeric(tIndexH, float64(h), binCount(h))
+	e.numericKey(tCharLenH, hk.lenH, hk.charLenH)
+	e.numericKey(tIndexH, float64(h), hk.index)
 	if c.Conjoined {
-		conjoin(e, x, h, n, rel)
+		conjoin(e, x, hk, h, n, rel, r)
 	}
 	if c.Query {
-		queryFeatures(e, x, h, n, rel)
+		queryFeatures(e, x, h, n, rel, r)
 	}
+}
+
+// relTemplates are the templates whose keys start with the arc's label, mix(key(t),
+// rel): the keys that relKeys caches.
+var relTemplates = [...]uint64{tDep,
+	tDirPosN, tDist, tGrandLabel, tPositionN, tWordNLabel, tMarkerN, tPunctN, tLenS,
+	tChildrenNLabel, tDepthLabel, tPrevPOS, tNextPOS, tSubSize, tSubFrac, tPrevWord,
+	tNextWord, tPOSTri, tOwnLabel, tRealHead, tHeadDir, tLeftChild, tRightChild, tPrevSib,
+	tNextSib, tHeadMarker,
+	tQRelN, tQRelH, tQWords, tQTree, tQRelPOS, tQRelPair}
+
+// relPrefix holds mix(key(t), rel) for the templates t of relTemplates (the others are 0),
+// indexed by template.
+type relPrefix [tQRelPair + 1]uint64
+
+// relCacheSize is the number of labels relKeys holds at once: more than a parser's label
+// set, so that a label is seldom evicted by another.
+const relCacheSize = 128
+
+// relCache maps label hashes to their relPrefix, direct-mapped by the hash's low bits.
+type relCache struct {
+	rel  [relCacheSize]uint64
+	ok   [relCacheSize]bool
+	keys [relCacheSize]relPrefix
+}
+
+// relKeys returns the keys mix(key(t), rel) of the templates of relTemplates. They
+// depend on the label only, and a parse has few labels, so they are computed once per
+// label and kept across sentences (Reset does not clear them): an arc's features then
+// hash the label into the key once instead of once per template. The cache is allocated
+// on the first call.
+func (x *Sentence) relKeys(rel uint64) *relPrefix {
+	c := x.rels
+	if c == nil {
+		c = new(relCache)
+		x.rels = c
+	}
+	i := rel % relCacheSize
+	if !c.ok[i] || c.rel[i] != rel {
+		for _, t := range relTemplates {
+			c.keys[i][t] = mix(key(t), rel)
+		}
+		c.rel[i], c.ok[i] = rel, true
+	}
+	return &c.keys[i]
 }
 
 // siblingKeys returns the keys of the two sibling features that child s of h gives the
@@ -163,15 +300,21 @@ func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
 // (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
 // them, to the bit, without building them: the products are added in the same order, and
 // the weights of each child's sibling features are looked up once per head instead of once
-// per other child of the head. sib is scratch memory, returned for the next call. edge and
-// root must have room for N entries; w must have Size() entries.
+// per other child of the head. The features of many arcs are hashed first and their
+// weights loaded after (pending), in bounded memory of x that is reused. sib is
+// scratch memory, returned for the next call. edge and root must have room for N entries;
+// w must have Size() entries.
 func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
 	t := x.tree
 	if t == nil {
 		return sib
 	}
-	var q pending
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric, w: w, q: &q}
+	q := &x.pend
+	q.w, q.items, q.ends, q.z = w, q.items[:0], q.ends[:0], q.z[:0]
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric, q: q}
+	var hk headKeys
+	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
+	// whose head is not the root; then add their products.
 	for h := 0; h <= t.N(); h++ {
 		kids := t.Children(h)
 		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
@@ -180,20 +323,34 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 			sib[2*i], sib[2*i+1] = w[uint32(a>>e.shift)], w[uint32(b>>e.shift)]
 		}
 		e.sib = sib
+		x.headKeys(&hk, h)
 		for _, n := range kids {
-			e.z = 0
-			c.arc(&e, x, h, int(n), x.rel[n])
-			e.flush()
-			edge[n-1] = float64(e.z)
+			c.arc(&e, x, &hk, h, int(n), x.rel[n])
+			q.end()
 		}
-		if h == 0 { // the arcs ROOT → n of the tokens whose head is not the root
+		if h == 0 {
+			for n := 1; n <= t.N(); n++ {
+				if t.Head(n) != 0 {
+					c.arc(&e, x, &hk, 0, n, rootLabel)
+					q.end()
+				}
+			}
+		}
+	}
+	q.sums()
+	q.w = nil
+	a := 0
+	for h := 0; h <= t.N(); h++ {
+		for _, n := range t.Children(h) {
+			edge[n-1] = float64(q.z[a])
+			a++
+		}
+		if h == 0 {
 			for n := 1; n <= t.N(); n++ {
 				root[n-1] = 0
 				if t.Head(n) != 0 {
-					e.z = 0
-					c.arc(&e, x, 0, n, rootLabel)
-					e.flush()
-					root[n-1] = float64(e.z)
+					root[n-1] = float64(q.z[a])
+					a++
 				}
 			}
 		}
@@ -232,5 +389,7 @@ func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
 		r = hashString(rel)
 	}
 	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
-	c.arc(&e, x, h, n, r)
+	var hk headKeys
+	x.headKeys(&hk, h)
+	c.arc(&e, x, &hk, h, n, r)
 }

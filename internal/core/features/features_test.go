@@ -164,7 +164,7 @@ func TestLowercase(t *testing.T) {
 
 // randomSentence returns a sentence of n tokens over a random tree (synth.Heads) with
 // random words, tags and relations (featurestest.RandomSentence).
-func randomSentence(t *testing.T, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
+func randomSentence(t testing.TB, rng *rand.Rand, n int) (*syntax.Sentence, *syntax.Tree) {
 	return featurestest.RandomSentence(t, rng, synth.Heads(rng, n))
 }
 
@@ -213,15 +213,16 @@ func TestSentenceMismatch(t *testing.T) {
 
 // TestEdgeScores checks that EdgeScores gives, to the bit, what Vector.Dot gives for the
 // vectors of Edge and Arc(ROOT), on random trees and weights, with every numeric
-// representation and the scratch memory reused.
+// representation and the scratch memory reused. One sentence in 25 is long (150 to 299
+// tokens), so that the queue of deferred products is summed before the sentence ends.
 func TestEdgeScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var (
 		x     Sentence
 		vec   Vector
 		sib   []float32
-		edge  = make([]float64, 40)
-		root  = make([]float64, 40)
+		edge  = make([]float64, 300)
+		root  = make([]float64, 300)
 		gotOK int
 	)
 	for k := range 9 {
@@ -233,6 +234,9 @@ func TestEdgeScores(t *testing.T) {
 		}
 		for trial := range 200 {
 			n := 1 + rng.IntN(40)
+			if trial%25 == 0 {
+				n = 150 + rng.IntN(150)
+			}
 			s, tree := randomSentence(t, rng, n)
 			if err := x.Reset(s, tree, nil); err != nil {
 				t.Fatal(err)
@@ -450,5 +454,43 @@ func TestHashWordNormalizes(t *testing.T) {
 		if got, want := hashWord(f), hashString(wordform.Normalize(f)); got != want {
 			t.Errorf("hashWord(%q) = %x, want the hash of %q", f, got, wordform.Normalize(f))
 		}
+	}
+}
+
+// BenchmarkEdgeScores scores every arc of random sentences of 20 to 59 tokens with a
+// query of two tokens, under the ILP model's configuration (2^20 buckets, binned numeric
+// features, conjoined and query features): the feature part of the ILP's latency.
+// go test -run XXX -bench EdgeScores ./internal/core/features
+func BenchmarkEdgeScores(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cfg := Config{Bits: 20, Numeric: NumBinned, Conjoined: true, Query: true}
+	w := make([]float32, cfg.Size())
+	for i := range w {
+		w[i] = float32(rng.NormFloat64())
+	}
+	type input struct {
+		s    *syntax.Sentence
+		tree *syntax.Tree
+	}
+	ins := make([]input, 200)
+	for i := range ins {
+		ins[i].s, ins[i].tree = randomSentence(b, rng, 20+rng.IntN(40))
+	}
+	var (
+		x    Sentence
+		sib  []float32
+		edge = make([]float64, 60)
+		root = make([]float64, 60)
+	)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		in := ins[i%len(ins)]
+		if err := x.Reset(in.s, in.tree, nil); err != nil {
+			b.Fatal(err)
+		}
+		x.SetQuery([]int{1 + i%in.tree.N(), 1 + (i/7)%in.tree.N()})
+		sib = cfg.EdgeScores(&x, w, edge, root, sib)
+		i++
 	}
 }

@@ -132,8 +132,8 @@ func (x *Sentence) markQuery(v int, r uint8) {
 }
 
 // queryFeatures appends the query features (Config.Query) of an arc h → n with label
-// hash rel; without a query (SetQuery) every token reads as qNone and far from it.
-func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64) {
+// hash rel, whose prefixed keys are r (relKeys); without a query (SetQuery) every token reads as qNone and far from it.
+func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
 	var rn, rh, side uint64 = qNone, qNone, 0
 	words, tree := uint64(binCount(qFar)), uint64(binCount(qFar))
 	if h == 0 {
@@ -143,10 +143,10 @@ func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64) {
 		rn, rh, side = uint64(x.qrel[n]), uint64(x.qrel[h]), uint64(x.qside[n])
 		words, tree = uint64(binCount(int(x.qwords[n]))), uint64(binCount(int(x.qtree[n])))
 	}
-	e.add(mix(mix(key(tQRelN), rel), rn), 1)
-	e.add(mix(mix(key(tQRelH), rel), rh), 1)
-	e.add(mix(mix(mix(key(tQWords), rel), side), words), 1)
-	e.add(mix(mix(key(tQTree), rel), tree), 1)
-	e.add(mix(mix(mix(key(tQRelPOS), rel), rn), x.pos[n]), 1)
-	e.add(mix(mix(mix(key(tQRelPair), rel), rh), rn), 1)
+	e.add(mix(r[tQRelN], rn), 1)
+	e.add(mix(r[tQRelH], rh), 1)
+	e.add(mix(mix(r[tQWords], side), words), 1)
+	e.add(mix(r[tQTree], tree), 1)
+	e.add(mix(mix(r[tQRelPOS], rn), x.pos[n]), 1)
+	e.add(mix(mix(r[tQRelPair], rh), rn), 1)
 }

@@ -34,13 +34,20 @@ type Sentence struct {
 	punct            []bool
 	sub, subLen      []int
 	prevSib, nextSib []uint64
-	queue            []int32 // scratch: the vertices in breadth-first order
+	// The bins (BinFrac) of n's position, n/N, and of its subtree's characters over ℓ(S)+1,
+	// which every arc into n reads.
+	posBin, subBin []uint8
+	queue          []int32 // scratch: the vertices in breadth-first order
 	// What the query features read (SetQuery), for 0 ≤ n ≤ N: n's relation to Q (qNone,
 	// qIn …; the root reads qRoot), the side (1: before n, 2: after) and distance in words
 	// of the nearest query token, and the distance in the tree. qrel is empty when no query
 	// was set since Reset. qbelow is scratch: n is below a query token.
 	qrel, qside, qwords, qtree []uint8
 	qbelow                     []bool
+	// rels caches the label-prefixed keys of the features (relKeys), across sentences.
+	rels *relCache
+	// pend is EdgeScores' queue of deferred products.
+	pend pending
 }
 
 // ErrSentence is wrapped by the error of Reset for a sentence that does not match its
