@@ -635,14 +635,21 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			q.skel = nil
 		}()
 	}
-	var seen map[string]bool // the paragraphs read, with the prefilter
-	// worth reports whether the paragraph p may add a candidate: it may hold sentences
-	// with as many terms as fewer than n candidates have, and it is not the text of a
-	// paragraph read before (whose sentences, read again, would repeat their outcomes).
+	// seen holds the units weighed, with the prefilter: one read gives the outcomes of its
+	// repeats, and one not worth reading stays so (candidates are only ever added).
+	var seen map[string]bool
+	// worth reports whether the unit p (a paragraph, or lines of one: unitEnd) may add a
+	// candidate: it may hold sentences with as many terms as fewer than n candidates have,
+	// and it is not the text of a unit weighed before (whose sentences, read again, would
+	// repeat their outcomes).
 	worth := func(p string) bool {
 		if seen[p] {
 			return false
 		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[p] = true
 		b := min(q.bound(pf, p), top)
 		return b > 0 && (n == 0 || ranked(levels[b:]) < n)
 	}
@@ -660,22 +667,17 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 		}
 		// Skip the paragraphs not worth reading; read a chunk of those that are, up to
 		// readBytes, ended by the next that is not (skipped too).
-		end := chunkEnd(doc, start, 0)
+		end := q.unitEnd(doc, start)
 		if !worth(doc[start:end]) {
 			start = end
 			continue
 		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		seen[doc[start:end]] = true
 		next := end
 		for end < len(doc) && end-start < readBytes {
-			next = chunkEnd(doc, end, 0)
+			next = q.unitEnd(doc, end)
 			if !worth(doc[end:next]) {
 				break
 			}
-			seen[doc[end:next]] = true
 			end = next
 		}
 		if err := read(start, end); err != nil {
@@ -796,6 +798,37 @@ func (q *termQuery) queryLength(text string, sent *syntax.Sentence, query []int)
 	}
 	v := view{text: text, toks: sent.Tokens}
 	return q.length(&v, query, query)
+}
+
+// unitEnd returns where the unit of doc that begins at start, and that collect's prefilter
+// weighs as a whole, ends: its paragraph's end (chunkEnd), or in an English document a line
+// break inside the paragraph that certainly ends a sentence (tokenize.LineBreak), after
+// which the next line is tokenized and split alone as it is within its paragraph. In a
+// paragraph of many lines whose terms are on different lines, only the lines that may
+// hold the most terms are then tokenized. Other languages are split by package segment,
+// whose sentences a line break need not end: their unit is the paragraph.
+func (q *termQuery) unitEnd(doc string, start int) int {
+	if !english(q.lang) {
+		return chunkEnd(doc, start, 0)
+	}
+	for j := start; j < len(doc); {
+		i := strings.IndexByte(doc[j:], '\n')
+		if i < 0 {
+			break
+		}
+		p := j + i
+		j = p + 1
+		for j < len(doc) && (doc[j] == ' ' || doc[j] == '\t' || doc[j] == '\r') {
+			j++
+		}
+		if j < len(doc) && doc[j] == '\n' {
+			return j + 1 // a blank line: the paragraph's end
+		}
+		if k, ok := tokenize.LineBreak(doc, p); ok {
+			return k
+		}
+	}
+	return len(doc)
 }
 
 // chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first
