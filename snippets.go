@@ -635,23 +635,49 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			q.skel = nil
 		}()
 	}
-	// seen holds the units weighed, with the prefilter: one read gives the outcomes of its
-	// repeats, and one not worth reading stays so (candidates are only ever added).
-	var seen map[string]bool
-	// worth reports whether the unit p (a paragraph, or lines of one: unitEnd) may add a
-	// candidate: it may hold sentences with as many terms as fewer than n candidates have,
-	// and it is not the text of a unit weighed before (whose sentences, read again, would
-	// repeat their outcomes).
-	worth := func(p string) bool {
-		if seen[p] {
+	// seen holds the paragraphs weighed with the prefilter, and lines the lines weighed
+	// (unit): one read gives the outcomes of its repeats, and one not worth reading stays
+	// so (candidates are only ever added).
+	var seen, lines map[string]bool
+	// worth reports whether the unit p (a paragraph, or lines of one) may add a candidate:
+	// it may hold sentences with as many terms as fewer than n candidates have, and it is
+	// not the text of a unit weighed before (whose sentences, read again, would repeat
+	// their outcomes). It records p in *weighed.
+	worth := func(p string, weighed *map[string]bool) bool {
+		if (*weighed)[p] {
 			return false
 		}
-		if seen == nil {
-			seen = map[string]bool{}
+		if *weighed == nil {
+			*weighed = map[string]bool{}
 		}
-		seen[p] = true
+		(*weighed)[p] = true
 		b := min(q.bound(pf, p), top)
 		return b > 0 && (n == 0 || ranked(levels[b:]) < n)
+	}
+	// unit returns where the unit of doc that begins at start ends, and whether it is
+	// worth reading. A paragraph is weighed whole; when it is worth reading and English, it
+	// is cut at the line breaks that surely end a sentence (lineEnd), and each part is
+	// weighed too, so that in a paragraph whose terms are on different lines only the
+	// lines that may hold the most terms are tokenized. para is the end of the paragraph
+	// being cut.
+	para := 0
+	unit := func(start int) (int, bool) {
+		if start >= para {
+			end := chunkEnd(doc, start, 0)
+			if !worth(doc[start:end], &seen) {
+				return end, false
+			}
+			if !english(q.lang) {
+				return end, true
+			}
+			para = end
+			if e := lineEnd(doc, start, end); e < end {
+				return e, worth(doc[start:e], &lines)
+			}
+			return end, true
+		}
+		e := lineEnd(doc, start, para)
+		return e, worth(doc[start:e], &lines)
 	}
 	for start := 0; start < len(doc) && !full(); {
 		if pf == nil {
@@ -665,17 +691,16 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			start = end
 			continue
 		}
-		// Skip the paragraphs not worth reading; read a chunk of those that are, up to
+		// Skip the units not worth reading; read a chunk of those that are, up to
 		// readBytes, ended by the next that is not (skipped too).
-		end := q.unitEnd(doc, start)
-		if !worth(doc[start:end]) {
+		end, ok := unit(start)
+		if !ok {
 			start = end
 			continue
 		}
 		next := end
 		for end < len(doc) && end-start < readBytes {
-			next = q.unitEnd(doc, end)
-			if !worth(doc[end:next]) {
+			if next, ok = unit(end); !ok {
 				break
 			}
 			end = next
@@ -800,35 +825,23 @@ func (q *termQuery) queryLength(text string, sent *syntax.Sentence, query []int)
 	return q.length(&v, query, query)
 }
 
-// unitEnd returns where the unit of doc that begins at start, and that collect's prefilter
-// weighs as a whole, ends: its paragraph's end (chunkEnd), or in an English document a line
-// break inside the paragraph that certainly ends a sentence (tokenize.LineBreak), after
-// which the next line is tokenized and split alone as it is within its paragraph. In a
-// paragraph of many lines whose terms are on different lines, only the lines that may
-// hold the most terms are then tokenized. Other languages are split by package segment,
-// whose sentences a line break need not end: their unit is the paragraph.
-func (q *termQuery) unitEnd(doc string, start int) int {
-	if !english(q.lang) {
-		return chunkEnd(doc, start, 0)
-	}
-	for j := start; j < len(doc); {
-		i := strings.IndexByte(doc[j:], '\n')
+// lineEnd returns where the lines of the English paragraph doc[start:end] that begin at
+// start end: after the first line break that surely ends a sentence (tokenize.LineBreak),
+// where the next line begins, or at end. The text after it is tokenized and split alone
+// as it is within its paragraph, and a sentence never spans it.
+func lineEnd(doc string, start, end int) int {
+	for j := start; j < end; {
+		i := strings.IndexByte(doc[j:end], '\n')
 		if i < 0 {
 			break
 		}
 		p := j + i
 		j = p + 1
-		for j < len(doc) && (doc[j] == ' ' || doc[j] == '\t' || doc[j] == '\r') {
-			j++
-		}
-		if j < len(doc) && doc[j] == '\n' {
-			return j + 1 // a blank line: the paragraph's end
-		}
-		if k, ok := tokenize.LineBreak(doc, p); ok {
+		if k, ok := tokenize.LineBreak(doc, p); ok && k < end {
 			return k
 		}
 	}
-	return len(doc)
+	return end
 }
 
 // chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first

@@ -234,8 +234,10 @@ func LineBreak(text string, p int) (k int, ok bool) {
 		if w > 0 && text[w-1] >= utf8.RuneSelf {
 			return 0, false
 		}
-		for a := w; a < j-1; a++ {
-			if abbrevClass(text[a:j-1]) == abbrTitle {
+		// A title is at most 8 letters and begins with a capital or v (vs.): look up only
+		// such suffixes.
+		for a := max(w, j-9); a < j-1; a++ {
+			if c := text[a]; (isUpperByte(c) || c == 'v') && abbrevClass(text[a:j-1]) == abbrTitle {
 				return 0, false
 			}
 		}
