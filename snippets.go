@@ -635,24 +635,37 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			q.skel = nil
 		}()
 	}
-	// seen holds the paragraphs weighed with the prefilter, and lines the lines weighed
-	// (unit): one read gives the outcomes of its repeats, and one not worth reading stays
-	// so (candidates are only ever added).
-	var seen, lines map[string]bool
+	// seen holds the paragraphs read with the prefilter, and lines the parts of
+	// paragraphs weighed (unit), read or not; skipped is the last unit not worth reading.
+	// A unit read gives the outcomes of its repeats, and one not worth reading stays so
+	// (candidates are only ever added). A paragraph not worth reading is not kept in seen:
+	// hashing every paragraph would cost more than it saves where no paragraph repeats, and
+	// the comparison with skipped finds the repeats of filler.
+	var (
+		seen, lines map[string]bool
+		skipped     string
+	)
 	// worth reports whether the unit p (a paragraph, or lines of one) may add a candidate:
 	// it may hold sentences with as many terms as fewer than n candidates have, and it is
 	// not the text of a unit weighed before (whose sentences, read again, would repeat
-	// their outcomes). It records p in *weighed.
-	worth := func(p string, weighed *map[string]bool) bool {
-		if (*weighed)[p] {
+	// their outcomes). It records p in *weighed when it is worth reading, or always when
+	// all is true.
+	worth := func(p string, weighed *map[string]bool, all bool) bool {
+		if p == skipped || (*weighed)[p] {
 			return false
 		}
-		if *weighed == nil {
-			*weighed = map[string]bool{}
-		}
-		(*weighed)[p] = true
 		b := min(q.bound(pf, p), top)
-		return b > 0 && (n == 0 || ranked(levels[b:]) < n)
+		ok := b > 0 && (n == 0 || ranked(levels[b:]) < n)
+		if !ok {
+			skipped = p
+		}
+		if ok || all {
+			if *weighed == nil {
+				*weighed = map[string]bool{}
+			}
+			(*weighed)[p] = true
+		}
+		return ok
 	}
 	// unit returns where the unit of doc that begins at start ends, and whether it is
 	// worth reading. A paragraph is weighed whole; when it is worth reading and English, it
@@ -664,7 +677,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 	unit := func(start int) (int, bool) {
 		if start >= para {
 			end := chunkEnd(doc, start, 0)
-			if !worth(doc[start:end], &seen) {
+			if !worth(doc[start:end], &seen, false) {
 				return end, false
 			}
 			if !english(q.lang) {
@@ -672,12 +685,12 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			}
 			para = end
 			if e := lineEnd(doc, start, end); e < end {
-				return e, worth(doc[start:e], &lines)
+				return e, worth(doc[start:e], &lines, true)
 			}
 			return end, true
 		}
 		e := lineEnd(doc, start, para)
-		return e, worth(doc[start:e], &lines)
+		return e, worth(doc[start:e], &lines, true)
 	}
 	for start := 0; start < len(doc) && !full(); {
 		if pf == nil {
