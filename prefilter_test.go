@@ -106,7 +106,9 @@ func randomRequest(rng *rand.Rand, extra string) *SnippetRequest {
 					s += " " + extra
 				}
 				p.WriteString(s)
-				p.WriteString([]string{" ", "\n", " ", "\r\n"}[rng.IntN(4)])
+				// Line breaks that end a sentence or not (tokenize.LineBreak): after a
+				// title, a comma, a hyphen, before a lowercase word, a quote, a bracket.
+				p.WriteString([]string{" ", "\n", " ", "\r\n", " Mr.\n", ",\n", " pro-\n", "\n(", "\n\"", " \t\n ", "\nand "}[rng.IntN(11)])
 			}
 		}
 		paras = append(paras, p.String())

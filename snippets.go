@@ -151,10 +151,12 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // a cheap first-letter filter before stemming), and reading stops once n sentences hold
 // the most terms a sentence may have. Only the sentences that make the top n are
 // tagged, parsed and compressed, in parallel on the Engine's workers. So the cost is a
-// scan of the document, the tokenization of the paragraphs that may match, and n
-// compressions: a 1 MiB document whose only match is in its last paragraph takes about
-// 3 ms, one whose every paragraph holds the terms up to a tokenization of it all (about
-// 30 ms; docs/scale.md). Memory stays that of a few KiB of tokens plus the candidates.
+// scan of the document, the tokenization of the paragraphs (in English, of the lines)
+// that may match, and n compressions: a 1 MiB document whose only match is in its last
+// paragraph takes about 0.3 ms, one whose every paragraph holds the terms on different
+// lines about 2 ms; one whose every sentence may hold them up to a tokenization of it all
+// (about 30 ms; docs/scale.md). Memory stays that of a few KiB of tokens plus the
+// candidates.
 //
 // No sentence containing a term gives an empty result and no error, or with NoMatch the
 // document's first sentence cut to the budget (leadSnippet). When every such
@@ -485,7 +487,12 @@ const readBytes = 4 << 10
 // word holds, hundreds of MB/s. Only the paragraphs that may match are tokenized, in
 // chunks of consecutive ones of up to chunkBytes; the prefilter never drops a sentence
 // the matcher would find (FuzzPrefilter). A paragraph where a sentence may take another
-// language than the document's (termQuery.override) is always tokenized.
+// language than the document's (termQuery.override) is always tokenized. An English
+// paragraph that may match is weighed again in parts, cut at the line breaks that surely
+// end a sentence (tokenize.LineBreak), and only the parts that may still add a candidate
+// are tokenized: in a paragraph of many lines whose terms are on different lines, few
+// are. A unit (paragraph or part) whose text was weighed before is skipped: read, it
+// would repeat its outcomes; not worth reading then, it is not now.
 //
 // Early end. Candidates are kept in levels by number of terms, at most n per level and
 // none once n sentences with more terms are kept; once n are kept at the most terms a
@@ -635,16 +642,62 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			q.skel = nil
 		}()
 	}
-	var seen map[string]bool // the paragraphs read, with the prefilter
-	// worth reports whether the paragraph p may add a candidate: it may hold sentences
-	// with as many terms as fewer than n candidates have, and it is not the text of a
-	// paragraph read before (whose sentences, read again, would repeat their outcomes).
-	worth := func(p string) bool {
-		if seen[p] {
+	// seen holds the paragraphs read with the prefilter, and lines the parts of
+	// paragraphs weighed (unit), read or not; skipped is the last unit not worth reading.
+	// A unit read gives the outcomes of its repeats, and one not worth reading stays so
+	// (candidates are only ever added). A paragraph not worth reading is not kept in seen:
+	// hashing every paragraph would cost more than it saves where no paragraph repeats, and
+	// the comparison with skipped finds the repeats of filler.
+	var (
+		seen, lines map[string]bool
+		skipped     string
+	)
+	// worth reports whether the unit p (a paragraph, or lines of one) may add a candidate:
+	// it may hold sentences with as many terms as fewer than n candidates have, and it is
+	// not the text of a unit weighed before (whose sentences, read again, would repeat
+	// their outcomes). It records p in *weighed when it is worth reading, or always when
+	// all is true.
+	worth := func(p string, weighed *map[string]bool, all bool) bool {
+		if p == skipped || (*weighed)[p] {
 			return false
 		}
 		b := min(q.bound(pf, p), top)
-		return b > 0 && (n == 0 || ranked(levels[b:]) < n)
+		ok := b > 0 && (n == 0 || ranked(levels[b:]) < n)
+		if !ok {
+			skipped = p
+		}
+		if ok || all {
+			if *weighed == nil {
+				*weighed = map[string]bool{}
+			}
+			(*weighed)[p] = true
+		}
+		return ok
+	}
+	// unit returns where the unit of doc that begins at start ends, and whether it is
+	// worth reading. A paragraph is weighed whole; when it is worth reading and English, it
+	// is cut at the line breaks that surely end a sentence (lineEnd), and each part is
+	// weighed too, so that in a paragraph whose terms are on different lines only the
+	// lines that may hold the most terms are tokenized. para is the end of the paragraph
+	// being cut.
+	para := 0
+	unit := func(start int) (int, bool) {
+		if start >= para {
+			end := chunkEnd(doc, start, 0)
+			if !worth(doc[start:end], &seen, false) {
+				return end, false
+			}
+			if !english(q.lang) {
+				return end, true
+			}
+			para = end
+			if e := lineEnd(doc, start, end); e < end {
+				return e, worth(doc[start:e], &lines, true)
+			}
+			return end, true
+		}
+		e := lineEnd(doc, start, para)
+		return e, worth(doc[start:e], &lines, true)
 	}
 	for start := 0; start < len(doc) && !full(); {
 		if pf == nil {
@@ -658,24 +711,18 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			start = end
 			continue
 		}
-		// Skip the paragraphs not worth reading; read a chunk of those that are, up to
+		// Skip the units not worth reading; read a chunk of those that are, up to
 		// readBytes, ended by the next that is not (skipped too).
-		end := chunkEnd(doc, start, 0)
-		if !worth(doc[start:end]) {
+		end, ok := unit(start)
+		if !ok {
 			start = end
 			continue
 		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		seen[doc[start:end]] = true
 		next := end
 		for end < len(doc) && end-start < readBytes {
-			next = chunkEnd(doc, end, 0)
-			if !worth(doc[end:next]) {
+			if next, ok = unit(end); !ok {
 				break
 			}
-			seen[doc[end:next]] = true
 			end = next
 		}
 		if err := read(start, end); err != nil {
@@ -796,6 +843,25 @@ func (q *termQuery) queryLength(text string, sent *syntax.Sentence, query []int)
 	}
 	v := view{text: text, toks: sent.Tokens}
 	return q.length(&v, query, query)
+}
+
+// lineEnd returns where the lines of the English paragraph doc[start:end] that begin at
+// start end: after the first line break that surely ends a sentence (tokenize.LineBreak),
+// where the next line begins, or at end. The text after it is tokenized and split alone
+// as it is within its paragraph, and a sentence never spans it.
+func lineEnd(doc string, start, end int) int {
+	for j := start; j < end; {
+		i := strings.IndexByte(doc[j:end], '\n')
+		if i < 0 {
+			break
+		}
+		p := j + i
+		j = p + 1
+		if k, ok := tokenize.LineBreak(doc, p); ok && k < end {
+			return k
+		}
+	}
+	return end
 }
 
 // chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first

@@ -192,3 +192,56 @@ func newlines(gap string) int {
 	}
 	return n
 }
+
+// LineBreak reports whether the line break at text[p] (a '\n') certainly ends a sentence,
+// whatever the text before and after the line: the line ends, before blanks (spaces, tabs,
+// a carriage return), with a letter, a digit, ! ? " ) or a period that no title keeps (Mr.
+// does not end a sentence), and the next line begins, after spaces or tabs, with a capital
+// letter, a digit, " or (. It then returns k, where the next line's first token begins:
+// AppendSentences(text) gives the tokens and sentences of text[:k] followed by those of
+// text[k:] (offsets shifted), because no token spans whitespace, the tokenizer looks
+// across a line break neither back nor ahead, and the sentence splitter ends a sentence
+// at such a break (see Sentences; FuzzLineBreak). It reads a few bytes around p, and the
+// letters before a final period.
+func LineBreak(text string, p int) (k int, ok bool) {
+	j := p
+	if j > 0 && text[j-1] == '\r' {
+		j--
+	}
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	k = p + 1
+	for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+		k++
+	}
+	if j == 0 || k == len(text) {
+		return 0, false
+	}
+	if c := text[k]; !isUpperByte(c) && !isDigitByte(c) && c != '"' && c != '(' {
+		return 0, false
+	}
+	switch c := text[j-1]; {
+	case isASCIILetter(c), isDigitByte(c), c == '!', c == '?', c == '"', c == ')':
+		return k, true
+	case c == '.':
+		// A title keeps its period and never ends a sentence: refuse any run of ASCII
+		// letters before the period that ends with one, and a word of other letters.
+		w := j - 1
+		for w > 0 && isASCIILetter(text[w-1]) {
+			w--
+		}
+		if w > 0 && text[w-1] >= utf8.RuneSelf {
+			return 0, false
+		}
+		// A title is at most 8 letters and begins with a capital or v (vs.): look up only
+		// such suffixes.
+		for a := max(w, j-9); a < j-1; a++ {
+			if c := text[a]; (isUpperByte(c) || c == 'v') && abbrevClass(text[a:j-1]) == abbrTitle {
+				return 0, false
+			}
+		}
+		return k, true
+	}
+	return 0, false
+}

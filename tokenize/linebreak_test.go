@@ -1,0 +1,103 @@
+package tokenize
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// describeSplit returns the tokens of text (offsets shifted by base) with | where a
+// sentence ends.
+func describeSplit(b *strings.Builder, text string, base int) {
+	for _, s := range Sentences(text) {
+		for _, t := range s.Tokens {
+			fmt.Fprintf(b, "%d:%d:%s ", t.Start+base, t.End+base, t.Form)
+		}
+		b.WriteString("| ")
+	}
+}
+
+// checkLineBreaks checks LineBreak's contract on every line break of text: where it
+// reports a certain break at k, Sentences of text is Sentences of text[:k] followed by
+// those of text[k:].
+func checkLineBreaks(t *testing.T, text string) {
+	t.Helper()
+	var whole strings.Builder
+	describeSplit(&whole, text, 0)
+	for p := range len(text) {
+		if text[p] != '\n' {
+			continue
+		}
+		k, ok := LineBreak(text, p)
+		if !ok {
+			continue
+		}
+		var parts strings.Builder
+		describeSplit(&parts, text[:k], 0)
+		describeSplit(&parts, text[k:], k)
+		if parts.String() != whole.String() {
+			t.Fatalf("text %q, break at %d (k %d):\nwhole %s\nsplit %s", text, p, k, whole.String(), parts.String())
+		}
+	}
+}
+
+// TestLineBreak checks cases of LineBreak and its contract on the test files.
+func TestLineBreak(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		ok   bool
+	}{
+		{"He left.\nThe end.", true},
+		{"He left\nThe end.", true},
+		{"He met Mr.\nSmith.", false},
+		{"He met Gen.\nSmith.", false},
+		{"He met the Gov.\n(Smith)", false},
+		{"He left,\nThe end.", false},
+		{"He left.\nthe end.", false},
+		{"He said \"go.\"\n\"Go\" is short.", true},
+		{"Versus vs.\nThem.", false},
+		{"A U.S.\nThe end.", true},
+		{"Zürich Dr.\nX", false},
+		{"pro-\nWar", false},
+		{"He left. \r\n  The end.", true},
+		{"\nThe end.", false},
+		{"He left.\n", false},
+	} {
+		p := strings.IndexByte(c.text, '\n')
+		if _, ok := LineBreak(c.text, p); ok != c.ok {
+			t.Errorf("LineBreak(%q) = %v, want %v", c.text, ok, c.ok)
+		}
+		checkLineBreaks(t, c.text)
+	}
+	for _, name := range []string{"../testdata/news.txt", "../testdata/languages/de.txt", "../testdata/languages/fr.txt", "../testdata/languages/ru.txt"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Logf("%s: %v (skipped)", name, err)
+			continue
+		}
+		checkLineBreaks(t, string(b))
+	}
+}
+
+// FuzzLineBreak checks LineBreak's contract on any text, seeded with line ends a
+// sentence splitter must get right: titles, initials, abbreviations, quotes, hyphens.
+func FuzzLineBreak(f *testing.F) {
+	for _, s := range []string{
+		"Police arrested two men.\nThe men were charged.",
+		"He met Mr.\nSmith on Tuesday.\nThe end.",
+		"Apple Inc.\nThe company said.\n\"We are happy,\" he said.\n(It was late.)",
+		"It rose 3.\n4 percent\nA. B. Smith.\nU.S.\nThe Calif.\nJr.\nNo.\n5",
+		"see http://example.com/a.\nThe site. :)\nHi! :-(\nOK.\n\"Quoted.\"\n(Yes.)",
+		"the pro-\nWar side vs.\nThem; v.\nHim etc.\nThe end ...\nNext … \nLast",
+		"Mr.\r\nSmith \t\n\tJones\n\"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 1000 {
+			return
+		}
+		checkLineBreaks(t, text)
+	})
+}
