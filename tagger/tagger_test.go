@@ -615,7 +615,7 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkLoadV2 loads a version-2 model file given as QSC_TAGGER_MODEL (the previous
-// shipped file: git show 89fe039:internal/core/pipeline/en-ewt-tagger-v3.qsm): decoded and
+// shipped file: git show 89fe039:internal/pipeline/en-ewt-tagger-v3.qsm): decoded and
 // converted to the current layout.
 func BenchmarkLoadV2(b *testing.B) {
 	data, err := os.ReadFile(shippedPath())
@@ -917,7 +917,7 @@ func v2Rows(tb testing.TB, p []byte) []row {
 
 // TestShippedModelV3 checks the shipped model in the current format: it re-encodes to
 // its own bytes, and, given a version-2 file as QSC_TAGGER_MODEL (en-ewt-tagger-v3.qsm:
-// git show 89fe039:internal/core/pipeline/en-ewt-tagger-v3.qsm), its conversion keeps every
+// git show 89fe039:internal/pipeline/en-ewt-tagger-v3.qsm), its conversion keeps every
 // feature row and tags EWT dev exactly as the file loaded as it is.
 func TestShippedModelV3(t *testing.T) {
 	v3 := shippedV3(t)
