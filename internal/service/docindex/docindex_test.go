@@ -13,22 +13,8 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
-
-var (
-	engineOnce sync.Once
-	testEngine *qsc.Engine
-	engineErr  error
-)
-
-func engine(t testing.TB) *qsc.Engine {
-	t.Helper()
-	engineOnce.Do(func() { testEngine, engineErr = qsc.New() })
-	if engineErr != nil {
-		t.Fatal(engineErr)
-	}
-	return testEngine
-}
 
 // ingest ingests path into x and returns the summary and the rejections.
 func ingest(t *testing.T, x *Index, path string, eng *qsc.Engine) (Summary, []string) {
@@ -225,7 +211,7 @@ func TestPagination(t *testing.T) {
 // second ingest of the same file adds nothing; a changed document is updated; snippets
 // come from the stored annotations.
 func TestPersistentIncremental(t *testing.T) {
-	eng := engine(t)
+	eng := servicetest.Engine(t)
 	dir := filepath.Join(t.TempDir(), "idx")
 	x, err := Open(dir)
 	if err != nil {
@@ -419,12 +405,12 @@ func TestGate(t *testing.T) {
 		return func() { mu.Lock(); released++; mu.Unlock() }, nil
 	}
 	docs := []docfile.Doc{{ID: "a", Text: "Dogs bark."}, {ID: "b", Text: "Cats sleep."}}
-	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: engine(t), Gate: gate}); err != nil || calls != 2 || released != 2 {
+	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: servicetest.Engine(t), Gate: gate}); err != nil || calls != 2 || released != 2 {
 		t.Errorf("gate: %d calls, %d released, %v", calls, released, err)
 	}
 	stop := errors.New("no turn")
 	docs[0].Text = "Dogs bark loudly."
-	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: engine(t), Gate: func(context.Context) (func(), error) { return nil, stop }}); !errors.Is(err, stop) {
+	if _, err := x.Add(context.Background(), "in", docs, IngestOptions{Engine: servicetest.Engine(t), Gate: func(context.Context) (func(), error) { return nil, stop }}); !errors.Is(err, stop) {
 		t.Errorf("a gate's error: %v", err)
 	}
 	if d, _, _ := x.Document("a"); d.Text != "Dogs bark." {

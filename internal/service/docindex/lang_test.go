@@ -9,6 +9,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // languageDocs are documents in English, German, Japanese, Arabic, French and Chinese.
@@ -27,7 +28,7 @@ var languageDocs = []docfile.Doc{
 // +must and -not; that English is found as before; and that each hit gets snippets with
 // a mark in its language.
 func TestLanguages(t *testing.T) {
-	x, err := FromDocs(context.Background(), engine(t), languageDocs)
+	x, err := FromDocs(context.Background(), servicetest.Engine(t), languageDocs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestLanguages(t *testing.T) {
 		}
 		for i := range res.Hits {
 			h := &res.Hits[i]
-			sn, err := x.Snippets(context.Background(), engine(t), h, qsc.SnippetRequest{Query: res.Terms, Budget: 80})
+			sn, err := x.Snippets(context.Background(), servicetest.Engine(t), h, qsc.SnippetRequest{Query: res.Terms, Budget: 80})
 			if err != nil || len(sn) == 0 || len(sn[0].Hits) == 0 {
 				t.Errorf("%s: the snippets of %s for %q: %+v, %v; want a mark", c.q, h.Doc.ID, res.Terms, sn, err)
 				continue

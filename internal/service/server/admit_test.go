@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // TestTurns checks the turns to compress: large requests leave a slot to small ones, and
@@ -78,7 +80,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // TestAdmitBytes checks admission by body bytes: a large body waits (unread) while the
 // large lane's bytes are taken, and gets 503 at its deadline; a small one goes by.
 func TestAdmitBytes(t *testing.T) {
-	s, err := New(Config{Engine: engine(t), MaxBodyBytes: 1 << 20, MaxBodyBytesInFlight: 600 << 10, RequestTimeout: 100 * time.Millisecond})
+	s, err := New(Config{Engine: servicetest.Engine(t), MaxBodyBytes: 1 << 20, MaxBodyBytesInFlight: 600 << 10, RequestTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

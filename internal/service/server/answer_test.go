@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // serveReal serves s on a real loopback listener until stop is called or the test ends,
@@ -69,7 +71,7 @@ func readAnswer(t *testing.T, conn net.Conn, want int) string {
 // the client must get a JSON 408 at the deadline, not a closed connection.
 func TestSlowBody(t *testing.T) {
 	const timeout = 400 * time.Millisecond
-	s, err := New(Config{Engine: engine(t), Index: index(t), RequestTimeout: timeout})
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: index(t), RequestTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestSlowBody(t *testing.T) {
 // itself before any handler runs (header fields too large, a malformed request) are JSON
 // errors with the security headers, and that the server goes on.
 func TestGoErrorsAreJSON(t *testing.T) {
-	s, err := New(Config{Engine: engine(t), Index: index(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: index(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // The test keys: one of each scope.
@@ -80,12 +81,12 @@ func keyServer(t *testing.T, cfg Config) (*Server, *httptest.Server, *bytes.Buff
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	if _, err := idx.Add(context.Background(), "test", testDocs, docindex.IngestOptions{Engine: engine(t)}); err != nil || idx.Len() != len(testDocs) {
+	if _, err := idx.Add(context.Background(), "test", testDocs, docindex.IngestOptions{Engine: servicetest.Engine(t)}); err != nil || idx.Len() != len(testDocs) {
 		t.Fatalf("the test collection on disk: %d documents, %v", idx.Len(), err)
 	}
 	var log bytes.Buffer
 	var mu sync.Mutex
-	cfg.Engine, cfg.Index = engine(t), idx
+	cfg.Engine, cfg.Index = servicetest.Engine(t), idx
 	cfg.Logger = slog.New(slog.NewJSONHandler(lockedWriter{&mu, &log}, nil))
 	if cfg.Keys == nil {
 		cfg.Keys = testKeys(t)
@@ -589,7 +590,7 @@ func TestIngestSlot(t *testing.T) {
 			keys[0].Limits.Ingests = 1 // ops
 			text = adminText
 		}
-		s, err := New(Config{Engine: engine(t), Keys: keys, KeyLimits: Limits{Ingests: 1}})
+		s, err := New(Config{Engine: servicetest.Engine(t), Keys: keys, KeyLimits: Limits{Ingests: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 )
 
@@ -26,7 +27,7 @@ func benchPost(b *testing.B, h http.Handler, path, body string) {
 }
 
 func benchServer(b *testing.B, idx *docindex.Index) http.Handler {
-	s, err := New(Config{Engine: engine(b), Index: idx})
+	s, err := New(Config{Engine: servicetest.Engine(b), Index: idx})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func BenchmarkCompressHTTP(b *testing.B) {
 // compared with every stored hash) and takes a token (docs/reliability.md, "Keys on").
 func BenchmarkCompressHTTPKeys(b *testing.B) {
 	keys := testKeys(b)
-	s, err := New(Config{Engine: engine(b), Keys: keys, KeyLimits: Limits{Rate: 1e9}})
+	s, err := New(Config{Engine: servicetest.Engine(b), Keys: keys, KeyLimits: Limits{Rate: 1e9}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func BenchmarkGuard(b *testing.B) {
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
 	for _, withKeys := range []bool{false, true} {
 		b.Run(map[bool]string{false: "open", true: "keys"}[withKeys], func(b *testing.B) {
-			cfg := Config{Engine: engine(b), KeyLimits: Limits{Rate: 1e9}}
+			cfg := Config{Engine: servicetest.Engine(b), KeyLimits: Limits{Rate: 1e9}}
 			if withKeys {
 				cfg.Keys = testKeys(b)
 			}

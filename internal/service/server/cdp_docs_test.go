@@ -13,6 +13,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // demoIndex returns an index in memory of the embedded demo collection, with the
@@ -23,7 +24,7 @@ func demoIndex(tb testing.TB) *docindex.Index {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	idx, err := docindex.FromDocs(context.Background(), engine(tb), docs)
+	idx, err := docindex.FromDocs(context.Background(), servicetest.Engine(tb), docs)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func demoIndex(tb testing.TB) *docindex.Index {
 // demoServer returns a test server over the demo collection, closed at the end of the test.
 func demoServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	s, err := New(Config{Engine: engine(t), Index: demoIndex(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: demoIndex(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // TestBrowserKey: on a server with keys, the page asks for the key before the first
@@ -16,7 +18,7 @@ import (
 // with the key.
 func TestBrowserKey(t *testing.T) {
 	b := startBrowser(t)
-	s, err := New(Config{Engine: engine(t), Index: demoIndex(t), Keys: testKeys(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: demoIndex(t), Keys: testKeys(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

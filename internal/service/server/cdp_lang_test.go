@@ -12,6 +12,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // languageDocs are documents in Arabic, Japanese, German and English: the first sentences
@@ -67,12 +68,12 @@ type langResult struct {
 // document-arabic.png (Japanese shows with a CJK font installed: fonts-ipafont-gothic).
 func TestBrowserLanguages(t *testing.T) {
 	b := startBrowser(t)
-	idx, err := docindex.FromDocs(context.Background(), engine(t), languageDocs(t))
+	idx, err := docindex.FromDocs(context.Background(), servicetest.Engine(t), languageDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	s, err := New(Config{Engine: engine(t), Index: idx})
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: idx})
 	if err != nil {
 		t.Fatal(err)
 	}

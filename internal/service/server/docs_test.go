@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // TestSearchPages: from, page and k select disjoint pages of one ranking; the answers
@@ -20,7 +21,7 @@ func TestSearchPages(t *testing.T) {
 	for _, id := range []string{"a", "b", "c", "d", "e", "f", "g"} {
 		docs = append(docs, docfile.Doc{ID: id, Text: "The river " + id + " flooded the town. " + strings.Repeat("The river rose again. ", len(id)+int(id[0]-'a'))})
 	}
-	idx, err := docindex.FromDocs(context.Background(), engine(t), docs)
+	idx, err := docindex.FromDocs(context.Background(), servicetest.Engine(t), docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestDocuments(t *testing.T) {
 		t.Errorf("document URL: %s", ex.body)
 	}
 	// No collection: 503.
-	s, err := New(Config{Engine: engine(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // docServer is a test server over an index on disk of its own.
@@ -44,7 +45,7 @@ func newDocServer(t *testing.T, cfg Config, dir string) *docServer {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	cfg.Engine, cfg.Index = engine(t), x
+	cfg.Engine, cfg.Index = servicetest.Engine(t), x
 	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{&sync.Mutex{}, &log}, nil))
 	s, err := New(cfg)
 	if err != nil {
@@ -196,7 +197,7 @@ func TestPostDocuments(t *testing.T) {
 	for _, ct := range []string{"application/x-ndjson", "application/jsonl; charset=utf-8", "", "text/plain", "application/x-www-form-urlencoded", "application/json"} {
 		t.Run("jsonl as "+ct, func(t *testing.T) {
 			d := newDocServer(t, Config{}, "")
-			d.x.Add(context.Background(), "seed", []docfile.Doc{{ID: "pizza", Text: "The pizza was cold and the crust was burnt."}, {ID: "courts", Text: "Old text."}}, docindex.IngestOptions{Engine: engine(t)})
+			d.x.Add(context.Background(), "seed", []docfile.Doc{{ID: "pizza", Text: "The pizza was cold and the crust was burnt."}, {ID: "courts", Text: "Old text."}}, docindex.IngestOptions{Engine: servicetest.Engine(t)})
 			ex := send(t, d.ts, "POST", "/v1/documents", ct, jsonl, ct == "application/x-ndjson")
 			rep := decode[ingestResponse](t, ex)
 			want := []string{
@@ -358,7 +359,7 @@ func TestDocumentsNeedAnIndexOnDisk(t *testing.T) {
 			t.Errorf("%s %s in memory: %d %s", c[0], c[1], ex.status, ex.body)
 		}
 	}
-	s, err := New(Config{Engine: engine(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

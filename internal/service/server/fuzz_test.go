@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // fuzzRoutes are the routes a fuzz input picks from: the API endpoints with their methods.
@@ -27,7 +29,7 @@ var fuzzRoutes = []struct{ method, path string }{
 //	go test -run '^$' -fuzz '^FuzzHandler$' -fuzztime 10m -parallel 1 ./internal/service/server
 func FuzzHandler(f *testing.F) {
 	f.Add(uint8(0), "", []byte(`{"id":"1","text":"Police in Syracuse arrested two men.","query":["Syracuse"],"budget":25}`))
-	s, err := New(Config{Engine: engine(f), Index: index(f)})
+	s, err := New(Config{Engine: servicetest.Engine(f), Index: index(f)})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // words returns a text of n tokens: words and commas, ending with a period.
@@ -172,7 +173,7 @@ func TestConcurrentMatchesSerial(t *testing.T) {
 // TestQueueDeadline checks that a request waiting for its turn to compress (every slot
 // taken) gets 503 at its deadline, and is served once a slot is free.
 func TestQueueDeadline(t *testing.T) {
-	s, err := New(Config{Engine: engine(t), Index: index(t), MaxInFlight: 1, RequestTimeout: 50 * time.Millisecond})
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: index(t), MaxInFlight: 1, RequestTimeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestYieldCPU(t *testing.T) {
 	defer func() { yieldCPU = osYield }()
 	for _, on := range []bool{true, false} {
 		n.Store(0)
-		s, err := New(Config{Engine: engine(t), Index: index(t), YieldCPU: on})
+		s, err := New(Config{Engine: servicetest.Engine(t), Index: index(t), YieldCPU: on})
 		if err != nil {
 			t.Fatal(err)
 		}

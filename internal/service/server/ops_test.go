@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // checkSecure fails unless an answer carries the security headers.
@@ -174,10 +176,10 @@ func TestLoading(t *testing.T) {
 	if err := s.Ready(nil, nil); err == nil {
 		t.Error("Ready without an engine succeeded")
 	}
-	if err := s.Ready(engine(t), index(t)); err != nil {
+	if err := s.Ready(servicetest.Engine(t), index(t)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Ready(engine(t), index(t)); err == nil {
+	if err := s.Ready(servicetest.Engine(t), index(t)); err == nil {
 		t.Error("Ready twice succeeded")
 	}
 	if ex := do(t, ts, "GET", "/readyz", "", true); ex.status != 200 {

@@ -22,6 +22,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 )
 
@@ -33,26 +34,14 @@ var testDocs = []docfile.Doc{
 }
 
 var (
-	engineOnce sync.Once
-	testEngine *qsc.Engine
-	engineErr  error
-	indexOnce  sync.Once
-	testIndex  *docindex.Index
-	indexErr   error
+	indexOnce sync.Once
+	testIndex *docindex.Index
+	indexErr  error
 )
-
-func engine(t testing.TB) *qsc.Engine {
-	t.Helper()
-	engineOnce.Do(func() { testEngine, engineErr = qsc.New() })
-	if engineErr != nil {
-		t.Fatal(engineErr)
-	}
-	return testEngine
-}
 
 func index(t testing.TB) *docindex.Index {
 	t.Helper()
-	indexOnce.Do(func() { testIndex, indexErr = docindex.FromDocs(context.Background(), engine(t), testDocs) })
+	indexOnce.Do(func() { testIndex, indexErr = docindex.FromDocs(context.Background(), servicetest.Engine(t), testDocs) })
 	if indexErr != nil {
 		t.Fatal(indexErr)
 	}
@@ -64,7 +53,7 @@ func newServer(t testing.TB, cfg Config) (*httptest.Server, *bytes.Buffer) {
 	t.Helper()
 	var log bytes.Buffer
 	var mu sync.Mutex
-	cfg.Engine = engine(t)
+	cfg.Engine = servicetest.Engine(t)
 	if cfg.Index == nil {
 		cfg.Index = index(t)
 	}
@@ -214,7 +203,7 @@ func TestCompressIsTheBatchRecord(t *testing.T) {
 		`{"id":"t2","text":"Police in Syracuse arrested two men on Tuesday <b>&.","query":["police","Tuesday"],"budget":40,"method":"ablated"}`,
 		`{"id":"t3","tokens":["Dogs","bark","."],"xpos":["NNS","VBP","."],"query_ids":[1],"budget":9,"method":"random"}`,
 	} {
-		res, err := wire.Compress(context.Background(), engine(t), []byte(rec), wire.Line(1), wire.Options{DefaultMethod: qsc.DefaultMethod})
+		res, err := wire.Compress(context.Background(), servicetest.Engine(t), []byte(rec), wire.Line(1), wire.Options{DefaultMethod: qsc.DefaultMethod})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -399,7 +388,7 @@ func TestSearch(t *testing.T) {
 		t.Errorf("infeasible: %d %s", ex.status, ex.body)
 	}
 	// No index: search is off.
-	s, err := New(Config{Engine: engine(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +469,7 @@ func TestRequestLog(t *testing.T) {
 // the server goes on.
 func TestPanicRecovered(t *testing.T) {
 	var log bytes.Buffer
-	s, err := New(Config{Engine: engine(t), Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	s, err := New(Config{Engine: servicetest.Engine(t), Logger: slog.New(slog.NewJSONHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +500,7 @@ func TestDeadline(t *testing.T) {
 // TestServeShutdown checks that Serve answers until its context is done, then returns
 // nil.
 func TestServeShutdown(t *testing.T) {
-	s, err := New(Config{Engine: engine(t)})
+	s, err := New(Config{Engine: servicetest.Engine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,29 +7,14 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
-)
-
-var (
-	engineOnce sync.Once
-	testEngine *qsc.Engine
-	engineErr  error
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // engine returns one Engine for the whole test binary.
-func engine(t testing.TB) *qsc.Engine {
-	t.Helper()
-	engineOnce.Do(func() { testEngine, engineErr = qsc.New() })
-	if engineErr != nil {
-		t.Fatal(engineErr)
-	}
-	return testEngine
-}
-
 // referenceJSON encodes res with encoding/json, as Result.MarshalJSON must: the error
 // form, or the success form with "kept", "compression", "compression_ellipsis", "lang" and "method" always
 // present; "id" unless the request had none over HTTP.
@@ -85,7 +70,7 @@ func FuzzCompress(f *testing.F) {
 		if line {
 			u = Line(7)
 		}
-		res, err := Compress(context.Background(), engine(t), data, u, Options{DefaultMethod: qsc.DefaultMethod, Tokens: !line})
+		res, err := Compress(context.Background(), servicetest.Engine(t), data, u, Options{DefaultMethod: qsc.DefaultMethod, Tokens: !line})
 		if err != nil {
 			if !errors.Is(err, qsc.ErrBadRequest) && !errors.Is(err, qsc.ErrInfeasible) && !errors.Is(err, qsc.ErrUnknownMethod) {
 				t.Fatalf("untyped error: %v", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
 // TestHostileRecords is the table of hostile JSON records of docs/reliability.md, as the
@@ -55,7 +56,7 @@ func TestHostileRecords(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := Compress(context.Background(), engine(t), []byte(c.rec), Line(3), Options{DefaultMethod: qsc.DefaultMethod})
+			res, err := Compress(context.Background(), servicetest.Engine(t), []byte(c.rec), Line(3), Options{DefaultMethod: qsc.DefaultMethod})
 			if c.err == nil && err != nil || c.err != nil && !errors.Is(err, c.err) {
 				t.Errorf("error %v, want %v", err, c.err)
 			}
