@@ -28,6 +28,25 @@ func TestHelpAndUnknown(t *testing.T) {
 	}
 }
 
+// TestTrainILPDisplayFlags checks that the options of training for the display are
+// refused without --display-target, and a negative --target-fill, before any data is read.
+func TestTrainILPDisplayFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--show-prediction"}, "--show-prediction"},
+		{[]string{"--target-at-gold"}, "--target-at-gold"},
+		{[]string{"--target-union"}, "--target-union"},
+		{[]string{"--display-target", "--target-fill", "-1"}, "--target-fill"},
+	} {
+		code, _, errs := runQSC(t, append([]string{"train", "ilp", "--train", "/nonexistent"}, c.args...)...)
+		if code != 2 || !strings.Contains(errs, "usage error") || !strings.Contains(errs, c.want) {
+			t.Errorf("train ilp %v: exit %d, stderr %q; want a usage error naming %s", c.args, code, errs, c.want)
+		}
+	}
+}
+
 func TestDataParseAndStats(t *testing.T) {
 	data := datasettest.Data(t)
 	cache := t.TempDir()

@@ -32,6 +32,11 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	keep := fs.Int("keep", 0, "keep only the N weights of largest magnitude (0: all)")
 	query := fs.Bool("query", true, "add the query features (docs/features.md) and solve each training tuple with its query; false: Q = ∅ in training, as the authors")
 	slack := fs.Int("slack", ilp.DefaultSlack, "train each tuple with a budget 0 to N characters longer than its gold (drawn from --seed), so that the weights, not the budget, tell where a compression ends; 0: b = ℓ(gold), as the authors")
+	displayTarget := fs.Bool("display-target", false, "train toward the best display of the gold (the snippet decoding's runs with C* := gold, the query and the training budget) instead of the gold, and choose the epoch on the snippet decoding's validation F1 (docs/snippets.md, \"Training for the display\")")
+	targetFill := fs.Float64("target-fill", 0, "with --display-target: the Fill weight of the target's display (0: the gold's displayable runs; the decoding's own is 0.5); the other weights are the decoding's")
+	showPrediction := fs.Bool("show-prediction", false, "with --display-target: compare the target with what the snippet decoding shows (the optimum under the rules, then its best display under the target's weights) instead of with the optimum")
+	targetAtGold := fs.Bool("target-at-gold", false, "with --display-target: compute the target's display under b = ℓ(gold), not the training budget with its slack")
+	targetUnion := fs.Bool("target-union", false, "with --display-target: the target is the gold and its best display together (the display adds the words that join the gold's runs and drops none)")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,6 +49,18 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	if *slack < 0 {
 		return cli.Usagef("--slack must not be negative")
 	}
+	if (*showPrediction || *targetAtGold || *targetUnion) && !*displayTarget {
+		return cli.Usagef("--show-prediction, --target-at-gold and --target-union need --display-target")
+	}
+	if *targetFill < 0 {
+		return cli.Usagef("--target-fill must not be negative")
+	}
+	var target *ilp.RunParams
+	if *displayTarget {
+		pr := ilp.DefaultRuns()
+		pr.Fill = *targetFill
+		target = &pr
+	}
 	start := time.Now()
 	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
 	if err != nil {
@@ -51,7 +68,8 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	}
 
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
-		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query, Slack: *slack})
+		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query, Slack: *slack,
+		Target: target, ShowPrediction: *showPrediction, TargetAtGold: *targetAtGold, TargetUnion: *targetUnion})
 	if err != nil {
 		return err
 	}
@@ -71,6 +89,18 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	}
 	if *snippet {
 		how += ", under the well-formedness rules (--snippet)"
+	}
+	if *displayTarget {
+		how += fmt.Sprintf(", toward the gold's best display (fill %g; --display-target)", *targetFill)
+	}
+	if *targetAtGold {
+		how += " at b = ℓ(gold) (--target-at-gold)"
+	}
+	if *targetUnion {
+		how += ", with the gold's own tokens (--target-union)"
+	}
+	if *showPrediction {
+		how += ", against the displayed prediction (--show-prediction)"
 	}
 	if *slack > 0 {
 		how += fmt.Sprintf(", plus 0–%d characters of slack (--slack)", *slack)

@@ -229,14 +229,7 @@ func (sc *scratch) decode(fits func([]int) bool, pr RunParams) ([]int, error) {
 	// The best display of it (runs.go); when the display rules and the budget leave
 	// none, they yield to the query and C* is the result.
 	pr.Display = fits != nil
-	kept, ok, big := sc.rd.solve(&sc.p, sc.sentence, pr, opt)
-	switch {
-	case ok:
-		return kept, nil
-	case !big:
-		sc.p.Rules.MarkYielded()
-	}
-	return opt, nil
+	return sc.rd.shown(&sc.p, sc.sentence, pr, opt), nil
 }
 
 // trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).

@@ -384,6 +384,22 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	return d.kept, true, false
 }
 
+// shown returns what the snippet decoding shows for the optimum opt (C*) of p (with
+// Rules; s its sentence) under pr: the best display of opt (solve), or opt itself when
+// the display rules and the budget leave none, and then the rules yield to the query
+// (Rules.MarkYielded), or when the tables would exceed MaxRunCells. The slice is d's
+// memory or opt.
+func (d *runDP) shown(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) []int {
+	kept, ok, big := d.solve(p, s, pr, opt)
+	switch {
+	case ok:
+		return kept
+	case !big && p.Rules != nil:
+		p.Rules.MarkYielded()
+	}
+	return opt
+}
+
 // width returns the width of the run [s, e] as the budget counts it, with one separator
 // before it: its tokens' characters and the spaces between them (as shown when the budget
 // counts the display, one between every two tokens otherwise), plus 1.

@@ -15,6 +15,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -57,6 +58,29 @@ type TrainConfig struct {
 	// input with its query (Q ⊆ C; without Snippet, without the rules), so that the
 	// weights learn what the query tells about the rest of the compression.
 	Query bool
+	// Target, when not nil, trains for what the snippet decoding shows (docs/snippets.md,
+	// "Training for the display"): the target of each input is the best display of its
+	// gold, the run program of the snippet decoding (runs.go) with C* := the gold under
+	// these weights, the input's query and the budget it is trained with (slack included;
+	// the tokens joined by spaces, Display false), instead of the gold itself; the gold
+	// when no display exists. Its arcs are built from that token set as they are from the
+	// gold. The epoch is chosen on the validation F1 of the Snippet decoding. It costs a
+	// run program per input.
+	Target *RunParams
+	// ShowPrediction, with Target, compares the target with what the snippet decoding
+	// shows instead of with the optimum: the tree program's optimum under the
+	// well-formedness rules (trimmed, as the decoding computes C*), then its best display
+	// under Target's weights, both as arcs built from their token sets. It costs a run
+	// program per input more.
+	ShowPrediction bool
+	// TargetAtGold, with Target, computes the target's display under the gold's own
+	// length, b = ℓ(gold), whatever the slack: the slack then widens what the prediction
+	// may keep but not the target.
+	TargetAtGold bool
+	// TargetUnion, with Target, keeps the gold's own tokens in the target too: the target
+	// is the gold and its best display together, so the display adds the words that join
+	// the gold's runs and drops none.
+	TargetUnion bool
 }
 
 // Defaults of TrainConfig.
@@ -101,8 +125,9 @@ var ErrNoData = errors.New("ilp: no training or validation data")
 // seeded random order per epoch, is solved without its query (Q = ∅; with it under
 // TrainConfig.Query or Snippet) under b = its budget (the gold length; plus a random
 // slack under TrainConfig.Slack); the gold arcs are the parse edges into the gold tokens
-// whose head is a gold token or the root, and ROOT → t for the other gold tokens t; when the
-// predicted arcs differ, w += φ(gold arcs) − φ(predicted arcs) over the arcs that differ.
+// whose head is a gold token or the root, and ROOT → t for the other gold tokens t (under
+// TrainConfig.Target, the same arcs of the gold's best display); when the predicted arcs
+// differ, w += φ(gold arcs) − φ(predicted arcs) over the arcs that differ.
 // The model is the average of the weights after every input seen so far. After each
 // epoch the averaged weights are scored on the validation inputs (with their queries),
 // and the epoch with the best validation F1 is returned (the first on ties). Train is
@@ -143,9 +168,14 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	})
 	dim := fcfg.Size()
-	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet}
+	if cfg.ShowPrediction && cfg.Target == nil {
+		return nil, fmt.Errorf("%w: ShowPrediction needs Target", features.ErrConfig)
+	}
+	p := &perceptron{cfg: fcfg, vocab: vocab, w: make([]float64, dim), acc: make([]float64, dim), snippet: cfg.Snippet,
+		target: cfg.Target, show: cfg.ShowPrediction, atGold: cfg.TargetAtGold, union: cfg.TargetUnion}
+	p.trim = func(kept []int) []int { return p.rules.Trim(p.sentence, kept) }
 	dec := method.Paper
-	if cfg.Snippet {
+	if cfg.Snippet || cfg.Target != nil {
 		dec = method.Snippet
 	}
 	res := &TrainResult{}
@@ -225,7 +255,17 @@ type perceptron struct {
 	sol    Solution
 
 	snippet bool             // decode as a snippet: with Q, under the rules
-	rules   wellformed.Rules // the rules of the input, when snippet
+	rules   wellformed.Rules // the rules of the input, when snippet, target or show
+
+	target   *RunParams // the display of the gold is the target (TrainConfig.Target)
+	show     bool       // the display of the optimum is the prediction (ShowPrediction)
+	atGold   bool       // the target's budget is the gold's length (TargetAtGold)
+	union    bool       // the gold stays in the target (TargetUnion)
+	rd       runDP
+	sentence *syntax.Sentence  // the input being trained on, for trim
+	trim     func([]int) []int // p.rules.Trim of sentence
+	in       []bool            // the predicted token set, when show
+	pred     []int             // its arcs
 }
 
 // slackStream separates the random stream of Slack from that of the order.
@@ -274,7 +314,28 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		p.gold[g] = true
 	}
 	p.p.Rules = nil
-	if p.snippet {
+	if p.target != nil {
+		// The target: the best display of the gold (the run program reads no scores),
+		// under the rules of its budget.
+		b := p.p.Budget
+		if p.atGold {
+			p.p.Budget = in.Budget
+		}
+		if err := p.rules.Reset(in.Sentence, t, p.p.Lens, in.Query, p.p.Budget); err != nil {
+			return false, err
+		}
+		p.p.Rules = &p.rules
+		pr := *p.target
+		pr.Display = false
+		if !p.union {
+			clear(p.gold)
+		}
+		for _, v := range p.rd.shown(&p.p, in.Sentence, pr, in.Gold) {
+			p.gold[v] = true
+		}
+		p.p.Rules, p.p.Budget = nil, b
+	}
+	if p.snippet || p.show {
 		// The rules are those of the budget the tuple is solved under (slack included):
 		// whether they yield to the query depends on it.
 		if err := p.rules.Reset(in.Sentence, t, p.p.Lens, in.Query, p.p.Budget); err != nil {
@@ -282,23 +343,34 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		}
 		p.p.Rules = &p.rules
 	}
-	if err := p.dp.Optimize(&p.p, &p.sol); err != nil {
-		return false, err
-	}
-	p.parent = reuse.Resize(p.parent, n+1)
-	for v := range p.parent {
-		p.parent[v] = -1
-		if v > 0 && p.gold[v] {
-			h := t.Head(v)
-			p.parent[v] = 0
-			if h == 0 || p.gold[h] {
-				p.parent[v] = h
-			}
+	var pred []int // the predicted arcs
+	if p.show {
+		// The prediction: what the snippet decoding shows, C* under the rules, then its
+		// best display.
+		p.sentence = in.Sentence
+		opt, _, err := p.dp.OptimizeFit(&p.p, &p.sol, p.trim, nil)
+		p.sentence = nil
+		if err != nil {
+			return false, err
 		}
+		p.in = reuse.Resize(p.in, n+1)
+		clear(p.in)
+		pr := *p.target
+		pr.Display = false
+		for _, v := range p.rd.shown(&p.p, in.Sentence, pr, opt) {
+			p.in[v] = true
+		}
+		p.pred = arcsOf(t, p.in, p.pred)
+		pred = p.pred
+	} else if err := p.dp.Optimize(&p.p, &p.sol); err != nil {
+		return false, err
+	} else {
+		pred = p.sol.Parent
 	}
+	p.parent = arcsOf(t, p.gold, p.parent)
 	mistake := false
 	for v := 1; v <= n; v++ {
-		g, s := p.parent[v], p.sol.Parent[v]
+		g, s := p.parent[v], pred[v]
 		if g == s {
 			continue
 		}
@@ -311,6 +383,26 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		}
 	}
 	return mistake, nil
+}
+
+// arcsOf returns in parent (resized to t.N() + 1) the arcs of the token set in (indexed
+// by token id, in[0] unused), as the perceptron builds them from a gold compression:
+// parent[v] is v's head when both are in the set or the head is the root, 0 (the arc
+// ROOT → v) for the other tokens in the set, and −1 for the tokens outside it.
+func arcsOf(t *syntax.Tree, in []bool, parent []int) []int {
+	n := t.N()
+	parent = reuse.Resize(parent, n+1)
+	for v := range parent {
+		parent[v] = -1
+		if v > 0 && in[v] {
+			h := t.Head(v)
+			parent[v] = 0
+			if h == 0 || in[h] {
+				parent[v] = h
+			}
+		}
+	}
+	return parent
 }
 
 // arcOf returns the index of the arc from tail into v: 2(v−1) for the parse edge, 2v−1
