@@ -58,6 +58,37 @@ func numberedDocument(story string, size int) string {
 	return b.String()
 }
 
+// rewrapped returns doc with the lines of each paragraph joined by spaces and wrapped again
+// at width columns (bytes), greedily between words: sentence ends fall inside lines and
+// line breaks inside sentences, as in hard-wrapped prose. With lower, a line breaks only
+// before a word that begins with a lowercase letter (a longer line waits for one), so
+// that no line break ends a sentence (tokenize.Sentences). A width of 0 puts each
+// paragraph on one line.
+func rewrapped(doc string, width int, lower bool) string {
+	var b strings.Builder
+	for p := range strings.SplitSeq(doc, "\n\n") {
+		if p == "" {
+			continue
+		}
+		col := 0
+		for i, w := range strings.Fields(p) {
+			switch {
+			case i == 0:
+			case width > 0 && col+1+len(w) > width && (!lower || 'a' <= w[0] && w[0] <= 'z'):
+				b.WriteByte('\n')
+				col = 0
+			default:
+				b.WriteByte(' ')
+				col++
+			}
+			b.WriteString(w)
+			col += len(w)
+		}
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
 // languageFixture reads testdata/languages/lang.txt, trimmed.
 func languageFixture(tb testing.TB, lang string) string {
 	tb.Helper()
@@ -81,8 +112,15 @@ const (
 // paragraph matches ("repeated"); its sentences shuffled in each paragraph, so that no
 // two paragraphs are the same ("shuffled": one sentence of the story has both terms,
 // so every paragraph is read), and its lines numbered as well, so that no line repeats
-// but the one with both terms ("numbered"); and documents whose only matching sentences are in their
-// last paragraph ("end"), in English, German and Japanese.
+// but the one with both terms ("numbered"); both of these with their paragraphs wrapped at
+// 72 columns, so that sentences end inside lines ("wrapped"), and with each paragraph on
+// one line ("one-line"); and documents whose only matching sentences are in their last
+// paragraph ("end"), in English, German and Japanese. A wrapped story's first sentence,
+// the one with both terms, is cut by line breaks before a capital (where the tokenizer
+// ends a sentence) at other places in each paragraph, so that it soon gives three
+// distinct candidates; "apart" asks for two terms that every paragraph holds and no
+// sentence, so that reading never ends early, and "wrapped-lower" breaks lines only
+// before lowercase words, so that no line break ends a sentence.
 func BenchmarkBigDocument(b *testing.B) {
 	e := sharedEngine(b)
 	ctx := context.Background()
@@ -97,6 +135,14 @@ func BenchmarkBigDocument(b *testing.B) {
 		{"en-shuffled", shuffledDocument(story, MaxDocumentBytes), []string{"police", "arrest"}},
 		{"en-shuffled-one-term", shuffledDocument(story, MaxDocumentBytes), []string{"police"}},
 		{"en-numbered", numberedDocument(story, MaxDocumentBytes), []string{"police", "arrest"}},
+		{"en-wrapped", rewrapped(shuffledDocument(story, MaxDocumentBytes), 72, false), []string{"police", "arrest"}},
+		{"en-wrapped-numbered", rewrapped(numberedDocument(story, MaxDocumentBytes), 72, false), []string{"police", "arrest"}},
+		{"en-wrapped-apart", rewrapped(shuffledDocument(story, MaxDocumentBytes), 72, false), []string{"Buckner", "Lopez"}},
+		{"en-wrapped-lower-apart", rewrapped(shuffledDocument(story, MaxDocumentBytes), 72, true), []string{"Buckner", "Lopez"}},
+		{"en-one-line", rewrapped(shuffledDocument(story, MaxDocumentBytes), 0, false), []string{"police", "arrest"}},
+		{"en-one-line-numbered", rewrapped(numberedDocument(story, MaxDocumentBytes), 0, false), []string{"police", "arrest"}},
+		{"en-one-line-apart", rewrapped(shuffledDocument(story, MaxDocumentBytes), 0, false), []string{"Buckner", "Lopez"}},
+		{"en-shuffled-apart", shuffledDocument(story, MaxDocumentBytes), []string{"Buckner", "Lopez"}},
 		{"en-end", bigDocument(story, tailEnglish, MaxDocumentBytes), []string{"volcano", "eruption"}},
 		{"de-repeated", bigDocument(de, "", MaxDocumentBytes), []string{"Übergang"}},
 		{"de-end", bigDocument(de, tailGerman, MaxDocumentBytes), []string{"Steuer"}},
@@ -107,6 +153,9 @@ func BenchmarkBigDocument(b *testing.B) {
 			sn, err := e.Snippets(ctx, c.doc, c.q, 80, 3)
 			if err != nil || len(sn) == 0 {
 				b.Fatalf("%v, %v: want snippets", sn, err)
+			}
+			if strings.HasSuffix(c.name, "-apart") && sn[0].Terms != 1 {
+				b.Fatalf("%v: want no sentence with both terms", sn)
 			}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.doc)))

@@ -107,8 +107,11 @@ func randomRequest(rng *rand.Rand, extra string) *SnippetRequest {
 				}
 				p.WriteString(s)
 				// Line breaks that end a sentence or not (tokenize.LineBreak): after a
-				// title, a comma, a hyphen, before a lowercase word, a quote, a bracket.
-				p.WriteString([]string{" ", "\n", " ", "\r\n", " Mr.\n", ",\n", " pro-\n", "\n(", "\n\"", " \t\n ", "\nand "}[rng.IntN(11)])
+				// title, a comma, a hyphen, before a lowercase word, a quote, a bracket;
+				// and marks inside a line that do or not (tokenize.SentenceEnd): after an
+				// abbreviation, Yahoo!, a closing quote or bracket, a URL's bracket.
+				p.WriteString([]string{" ", "\n", " ", "\r\n", " Mr.\n", ",\n", " pro-\n", "\n(", "\n\"", " \t\n ", "\nand ",
+					" Inc. ", " Yahoo! ", "\" ", "?) ", " www.a(b.) ", " and"}[rng.IntN(17)])
 			}
 		}
 		paras = append(paras, p.String())

@@ -151,12 +151,13 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // a cheap first-letter filter before stemming), and reading stops once n sentences hold
 // the most terms a sentence may have. Only the sentences that make the top n are
 // tagged, parsed and compressed, in parallel on the Engine's workers. So the cost is a
-// scan of the document, the tokenization of the paragraphs (in English, of the lines)
-// that may match, and n compressions: a 1 MiB document whose only match is in its last
-// paragraph takes about 0.3 ms, one whose every paragraph holds the terms on different
-// lines about 2 ms; one whose every sentence may hold them up to a tokenization of it all
-// (about 30 ms; docs/scale.md). Memory stays that of a few KiB of tokens plus the
-// candidates.
+// scan of the document, the tokenization of the paragraphs (in English, of the sentences
+// the raw text tells apart: at the line breaks and marks that surely end one) that may
+// match, and n compressions: a 1 MiB document whose only match is in its last paragraph
+// takes about 0.3 ms, one whose every paragraph holds the terms in different sentences,
+// one a line, wrapped or one paragraph a line, 1.5 to 4 ms; one whose every sentence may
+// hold them up to a tokenization of it all (about 25 ms; docs/scale.md). Memory stays
+// that of a few KiB of tokens plus the candidates.
 //
 // No sentence containing a term gives an empty result and no error, or with NoMatch the
 // document's first sentence cut to the budget (leadSnippet). When every such
@@ -489,9 +490,10 @@ const readBytes = 4 << 10
 // the matcher would find (FuzzPrefilter). A paragraph where a sentence may take another
 // language than the document's (termQuery.override) is always tokenized. An English
 // paragraph that may match is weighed again in parts, cut at the line breaks that surely
-// end a sentence (tokenize.LineBreak), and only the parts that may still add a candidate
-// are tokenized: in a paragraph of many lines whose terms are on different lines, few
-// are. A unit (paragraph or part) whose text was weighed before is skipped: read, it
+// end a sentence (tokenize.LineBreak), and a part that may match is cut again, at the
+// full stops, question and exclamation marks that surely end one (tokenize.SentenceEnd);
+// only the parts that may still add a candidate are tokenized: in a paragraph whose terms
+// are in different sentences, on different lines or not, few are. A unit (paragraph or part) whose text was weighed before is skipped: read, it
 // would repeat its outcomes; not worth reading then, it is not now.
 //
 // Early end. Candidates are kept in levels by number of terms, at most n per level and
@@ -644,8 +646,9 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 	}
 	// seen holds the paragraphs read with the prefilter, and lines the parts of
 	// paragraphs weighed (unit), read or not; skipped is the last unit not worth reading.
-	// A unit read gives the outcomes of its repeats, and one not worth reading stays so
-	// (candidates are only ever added). A paragraph not worth reading is not kept in seen:
+	// A unit worth reading (read, or cut into parts each read or not worth reading) gives
+	// the outcomes of its repeats, and one not worth reading stays so (candidates are only
+	// ever added). A paragraph not worth reading is not kept in seen:
 	// hashing every paragraph would cost more than it saves where no paragraph repeats, and
 	// the comparison with skipped finds the repeats of filler.
 	var (
@@ -675,13 +678,21 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 		return ok
 	}
 	// unit returns where the unit of doc that begins at start ends, and whether it is
-	// worth reading. A paragraph is weighed whole; when it is worth reading and English, it
-	// is cut at the line breaks that surely end a sentence (lineEnd), and each part is
-	// weighed too, so that in a paragraph whose terms are on different lines only the
-	// lines that may hold the most terms are tokenized. para is the end of the paragraph
-	// being cut.
-	para := 0
+	// worth reading. Units nest. A paragraph is weighed whole; when it is worth reading and
+	// English, it is cut at the line breaks that surely end a sentence (lineEnd), and each
+	// part is weighed; a part worth reading is cut again at the marks that surely end a
+	// sentence (markEnds), and each of those parts is weighed too. So in a paragraph whose
+	// terms are in different sentences, on different lines or not, only the sentences that
+	// may hold the most terms are tokenized, and the marks are looked for only in the
+	// lines worth reading. A part that is all of the unit it was cut from is not weighed
+	// again. para is the end of the paragraph being cut, and [from, line) the part of it
+	// being cut at its marks.
+	var (
+		para, from, line int
+		marks            markEnds
+	)
 	unit := func(start int) (int, bool) {
+		whole := false // doc[start:para] is the paragraph, weighed
 		if start >= para {
 			end := chunkEnd(doc, start, 0)
 			if !worth(doc[start:end], &seen, false) {
@@ -690,13 +701,20 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 			if !english(q.lang) {
 				return end, true
 			}
-			para = end
-			if e := lineEnd(doc, start, end); e < end {
-				return e, worth(doc[start:e], &lines, true)
-			}
-			return end, true
+			para, whole = end, true
+			marks.reset(doc, start, end)
 		}
-		e := lineEnd(doc, start, para)
+		if start >= line {
+			e := lineEnd(doc, start, para)
+			if !(whole && e == para) && !worth(doc[start:e], &lines, true) {
+				return e, false
+			}
+			from, line = start, e
+		}
+		e := marks.next(start, line)
+		if start == from && e == line {
+			return e, true // the line part, weighed
+		}
 		return e, worth(doc[start:e], &lines, true)
 	}
 	for start := 0; start < len(doc) && !full(); {
@@ -862,6 +880,57 @@ func lineEnd(doc string, start, end int) int {
 		}
 	}
 	return end
+}
+
+// markEnds finds, in English paragraphs, the full stops, question and exclamation marks
+// that surely end a sentence (tokenize.SentenceEnd). The text after such an end, from
+// where the next token begins, is tokenized and split alone as it is within its
+// paragraph, and a sentence never spans it. A paragraph begins at the start of doc or
+// after a line break, and a part of it after blanks, so that what SentenceEnd reads
+// before a part is what it would read of the part alone.
+type markEnds struct {
+	text string // the document up to the end of the paragraph
+	// at holds, for each byte of markBytes, its next position in text from the last start
+	// asked on (len(text) when there is none), or a position before that start when it is
+	// to be looked for again: each byte of the paragraph is searched at most once for each
+	// mark.
+	at [len(markBytes)]int
+}
+
+// markBytes are the marks that may end a sentence.
+const markBytes = ".?!"
+
+// reset prepares m for the paragraph doc[start:end].
+func (m *markEnds) reset(doc string, start, end int) {
+	m.text = doc[:end]
+	for i := range m.at {
+		m.at[i] = start - 1
+	}
+}
+
+// next returns where the part of the paragraph that begins at start ends: after the first
+// mark before limit that surely ends a sentence within doc[:limit], or at limit. The
+// starts asked on must not decrease.
+func (m *markEnds) next(start, limit int) int {
+	for {
+		p := limit
+		for i := range m.at {
+			if m.at[i] < start {
+				m.at[i] = len(m.text)
+				if j := strings.IndexByte(m.text[start:], markBytes[i]); j >= 0 {
+					m.at[i] = start + j
+				}
+			}
+			p = min(p, m.at[i])
+		}
+		if p == limit {
+			return limit
+		}
+		if k, ok := tokenize.SentenceEnd(m.text[:limit], p); ok {
+			return k
+		}
+		start = p + 1
+	}
 }
 
 // chunkEnd returns where the chunk of doc that begins at start ends: at the end of the first

@@ -80,7 +80,23 @@ func abbrevClass(w string) uint8 {
 // corporate words are looked up in capitals too (INC., CORP.), unlike states (GA, VA).
 var corporate = setOf(`Inc Corp Ltd Co Bros Jr Sr St`)
 
-func lookup(w string) uint8 { return abbrevs[w] }
+// lookup returns the class of w in the list. It looks in the map only for a first byte and
+// length that some word of the list has (abbrevShapes): most words are none without a hash.
+func lookup(w string) uint8 {
+	if w == "" || len(w) >= 64 || abbrevShapes[w[0]]&(1<<len(w)) == 0 {
+		return abbrNone
+	}
+	return abbrevs[w]
+}
+
+// abbrevShapes holds, for each first byte of the words of abbrevs, the set of their
+// lengths (bit n: a word of n bytes).
+var abbrevShapes = func() (s [256]uint64) {
+	for w := range abbrevs {
+		s[w[0]] |= 1 << len(w)
+	}
+	return s
+}()
 
 // isDotted reports whether w looks like U.S, a.m, Ph.D or W.Va: letter groups of at most
 // three letters separated by single periods, at least one of them a single letter.

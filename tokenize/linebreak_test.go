@@ -18,21 +18,20 @@ func describeSplit(b *strings.Builder, text string, base int) {
 	}
 }
 
-// checkLineBreaks checks LineBreak's contract on every line break of text: where it
-// reports a certain break at k, Sentences of text is Sentences of text[:k] followed by
-// those of text[k:].
-func checkLineBreaks(t *testing.T, text string) {
+// checkBreaks checks the contract of a sure break, LineBreak's or SentenceEnd's, on every
+// byte of text: where it reports one at k, Sentences of text is Sentences of text[:k]
+// followed by those of text[k:]. It returns the number of breaks reported.
+func checkBreaks(t *testing.T, text string, sure func(text string, p int) (int, bool)) int {
 	t.Helper()
 	var whole strings.Builder
 	describeSplit(&whole, text, 0)
+	found := 0
 	for p := range len(text) {
-		if text[p] != '\n' {
-			continue
-		}
-		k, ok := LineBreak(text, p)
+		k, ok := sure(text, p)
 		if !ok {
 			continue
 		}
+		found++
 		var parts strings.Builder
 		describeSplit(&parts, text[:k], 0)
 		describeSplit(&parts, text[k:], k)
@@ -40,6 +39,34 @@ func checkLineBreaks(t *testing.T, text string) {
 			t.Fatalf("text %q, break at %d (k %d):\nwhole %s\nsplit %s", text, p, k, whole.String(), parts.String())
 		}
 	}
+	return found
+}
+
+// lineBreakAt is LineBreak at any byte p of text: false where text[p] is no line break.
+func lineBreakAt(text string, p int) (int, bool) {
+	if text[p] != '\n' {
+		return 0, false
+	}
+	return LineBreak(text, p)
+}
+
+// checkLineBreaks checks LineBreak's contract on every line break of text.
+func checkLineBreaks(t *testing.T, text string) {
+	t.Helper()
+	checkBreaks(t, text, lineBreakAt)
+}
+
+// fuzzBreaks fuzzes checkBreaks with sure on any text of up to 1000 bytes, from seeds.
+func fuzzBreaks(f *testing.F, seeds []string, sure func(text string, p int) (int, bool)) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 1000 {
+			return
+		}
+		checkBreaks(t, text, sure)
+	})
 }
 
 // TestLineBreak checks cases of LineBreak and its contract on the test files.
@@ -83,7 +110,7 @@ func TestLineBreak(t *testing.T) {
 // FuzzLineBreak checks LineBreak's contract on any text, seeded with line ends a
 // sentence splitter must get right: titles, initials, abbreviations, quotes, hyphens.
 func FuzzLineBreak(f *testing.F) {
-	for _, s := range []string{
+	fuzzBreaks(f, []string{
 		"Police arrested two men.\nThe men were charged.",
 		"He met Mr.\nSmith on Tuesday.\nThe end.",
 		"Apple Inc.\nThe company said.\n\"We are happy,\" he said.\n(It was late.)",
@@ -91,13 +118,5 @@ func FuzzLineBreak(f *testing.F) {
 		"see http://example.com/a.\nThe site. :)\nHi! :-(\nOK.\n\"Quoted.\"\n(Yes.)",
 		"the pro-\nWar side vs.\nThem; v.\nHim etc.\nThe end ...\nNext … \nLast",
 		"Mr.\r\nSmith \t\n\tJones\n\"",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		if len(text) > 1000 {
-			return
-		}
-		checkLineBreaks(t, text)
-	})
+	}, lineBreakAt)
 }

@@ -245,3 +245,116 @@ func LineBreak(text string, p int) (k int, ok bool) {
 	}
 	return 0, false
 }
+
+// SentenceEnd reports whether the full stop, question mark or exclamation mark at text[p]
+// certainly ends a sentence, whatever the text before and after its word: the mark ends a
+// run of . ? and ! that is followed by closing quotes or brackets (" ' ) ] } ’ ” ») and
+// blanks (spaces, tabs, line breaks, carriage returns), and then by a capital letter, a
+// digit, " or ( and a letter or digit; the word before the run is plain (ASCII letters,
+// digits and - ' " ( ) [ ] , % $ &, up to blanks, at most 64 bytes: no URL, e-mail
+// address or dotted abbreviation), and a lone . or ! does not belong to it (an
+// abbreviation or initial keeps its period: Mr., Inc., U.S., e.g., A.; Yahoo! keeps its
+// mark). It then returns k, where the next token begins: AppendSentences(text) gives the
+// tokens and sentences of text[:k] followed by those of text[k:] (offsets shifted),
+// because the mark is a token of its own that ends a sentence before a word that can
+// begin one (see Sentences), no token spans the blanks, and the tokenizer's look back
+// from the next word and ahead from the plain word do not change their tokens
+// (FuzzSentenceEnd). It answers "not sure" (false) for anything else. It reads the run,
+// the closers and blanks after it, and at most 65 bytes before it.
+func SentenceEnd(text string, p int) (k int, ok bool) {
+	if p < 0 || p >= len(text) || !isMark(text[p]) {
+		return 0, false
+	}
+	j := p + 1
+	for j < len(text) {
+		n := closerLen(text[j:])
+		if n == 0 {
+			break
+		}
+		j += n
+	}
+	k = j
+	for k < len(text) && isBlank(text[k]) {
+		k++
+	}
+	if k == j || k == len(text) || !opensSentence(text[k:]) {
+		return 0, false
+	}
+	r := p // the run of marks
+	for r > 0 && isMark(text[r-1]) {
+		r--
+	}
+	w := r // the letters and digits before it
+	for w > 0 && r-w < maxPlain && isASCIIAlnum(text[w-1]) {
+		w--
+	}
+	word := text[w:r]
+	if strings.EqualFold(word, "www") {
+		return 0, false // www. may begin a URL
+	}
+	if r == p {
+		switch {
+		case text[p] == '.' && abbrevClass(word) != abbrNone:
+			return 0, false
+		case text[p] == '!' && (word == "Yahoo" || word == "Jeopardy"):
+			return 0, false
+		}
+	}
+	for a := w; a > 0 && !isBlank(text[a-1]); a-- {
+		if r-a >= maxPlain || !isPlain(text[a-1]) {
+			return 0, false
+		}
+	}
+	return k, true
+}
+
+// maxPlain is the longest plain word SentenceEnd takes before a run of marks.
+const maxPlain = 64
+
+func isMark(c byte) bool  { return c == '.' || c == '?' || c == '!' }
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isPlain reports whether c may stand in the word before a run of marks for SentenceEnd:
+// none of it makes a URL, an e-mail address, an emoticon or a dotted word.
+func isPlain(c byte) bool {
+	switch c {
+	case '-', '\'', '"', '(', ')', '[', ']', ',', '%', '$', '&':
+		return true
+	}
+	return isASCIIAlnum(c)
+}
+
+// closerLen returns the length of the closing quote or bracket s begins with, or 0.
+func closerLen(s string) int {
+	if s == "" {
+		return 0
+	}
+	switch s[0] {
+	case '"', '\'', ')', ']', '}':
+		return 1
+	case 0xE2: // ’ ”
+		if strings.HasPrefix(s, "’") || strings.HasPrefix(s, "”") {
+			return 3
+		}
+	case 0xC2: // »
+		if strings.HasPrefix(s, "»") {
+			return 2
+		}
+	}
+	return 0
+}
+
+// opensSentence reports whether the token s begins with can begin a sentence after a
+// mark and blanks, and is no emoticon (XD) that would stay with the sentence before: a
+// capital letter, a digit, ", or ( before a letter or digit.
+func opensSentence(s string) bool {
+	switch c := s[0]; {
+	case isUpperByte(c):
+		return !strings.HasPrefix(s, "XD")
+	case isDigitByte(c), c == '"':
+		return true
+	case c == '(':
+		return len(s) > 1 && isASCIIAlnum(s[1])
+	}
+	return false
+}
