@@ -275,16 +275,16 @@ func isNameJoin(tok *syntax.Token) bool {
 }
 
 // months are the month names, lowercased.
-var months = map[string]bool{
-	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
-	"july": true, "august": true, "september": true, "october": true, "november": true,
-	"december": true, "jan.": true, "feb.": true, "mar.": true, "apr.": true, "jun.": true,
-	"jul.": true, "aug.": true, "sep.": true, "sept.": true, "oct.": true, "nov.": true, "dec.": true,
-}
+var months = newLowerSet(
+	"january", "february", "march", "april", "may", "june",
+	"july", "august", "september", "october", "november",
+	"december", "jan.", "feb.", "mar.", "apr.", "jun.",
+	"jul.", "aug.", "sep.", "sept.", "oct.", "nov.", "dec.",
+)
 
 // isMonth reports whether a token is a month's name (capitalised, a proper noun).
 func isMonth(tok *syntax.Token) bool {
-	return isProper(tok) && lowerIn(months, tok.Form)
+	return isProper(tok) && months.has(tok.Form)
 }
 
 // IsYear reports whether a form is a year: four digits from 1000 to 2999.

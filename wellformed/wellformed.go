@@ -115,7 +115,7 @@ func IsFunction(rel string) bool {
 func IsNegation(tok *syntax.Token) bool {
 	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "det", "neg", "discourse":
-		return lowerIn(negationWords, tok.Form)
+		return negationWords.has(tok.Form)
 	}
 	return false
 }
@@ -134,14 +134,14 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 	clear(neg)
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
-		if lowerIn(negativePronouns, tok.Form) {
+		if negativePronouns.has(tok.Form) {
 			neg[v] |= negativeWord
 		}
 		h := head(v)
 		if h < 1 || h > n || !IsNegation(tok) {
 			continue
 		}
-		if lowerIn(negativeDeterminers, tok.Form) {
+		if negativeDeterminers.has(tok.Form) {
 			neg[h] |= negativeWord
 		} else {
 			neg[h] |= negatedPredicate
@@ -173,20 +173,56 @@ func isCoreArgument(base string) bool {
 
 // negativePronouns and negativeDeterminers are lowercased.
 var (
-	negativePronouns    = map[string]bool{"nothing": true, "nobody": true, "none": true, "noone": true, "no-one": true}
-	negativeDeterminers = map[string]bool{"no": true}
+	negativePronouns    = newLowerSet("nothing", "nobody", "none", "noone", "no-one")
+	negativeDeterminers = newLowerSet("no")
 )
 
 // negationWords are the negations, lowercased.
-var negationWords = map[string]bool{"not": true, "n't": true, "never": true, "no": true, "nt": true}
+var negationWords = newLowerSet("not", "n't", "never", "no", "nt")
 
-// lowerIn reports whether form, lowercased (ASCII), is in m, without allocating: the
-// words of m are short.
-func lowerIn(m map[string]bool, form string) bool {
-	var buf [16]byte
-	if len(form) > len(buf) {
+// lowerSet is a set of short lowercase words, looked up by a form lowercased (ASCII)
+// without allocating. A form of another length than the words, or with another first
+// letter, is ruled out before it is lowercased: most forms are.
+type lowerSet struct {
+	m              map[string]bool
+	minLen, maxLen int
+	first          [4]uint64 // bit b of first[b/64]: a word starts with byte b, in either case
+}
+
+// newLowerSet returns the set of words, which are lowercase and at most lowerMax bytes
+// long (longer ones are never found).
+func newLowerSet(words ...string) *lowerSet {
+	s := &lowerSet{m: make(map[string]bool, len(words)), minLen: lowerMax + 1}
+	for _, w := range words {
+		if w == "" || len(w) > lowerMax {
+			continue
+		}
+		s.m[w] = true
+		s.minLen, s.maxLen = min(s.minLen, len(w)), max(s.maxLen, len(w))
+		for _, b := range []byte{w[0], upper(w[0])} {
+			s.first[b/64] |= 1 << (b % 64)
+		}
+	}
+	return s
+}
+
+// lowerMax is the length of the longest word of a lowerSet.
+const lowerMax = 16
+
+// upper returns the ASCII upper case of b.
+func upper(b byte) byte {
+	if 'a' <= b && b <= 'z' {
+		return b - ('a' - 'A')
+	}
+	return b
+}
+
+// has reports whether form, lowercased (ASCII), is in s.
+func (s *lowerSet) has(form string) bool {
+	if len(form) < s.minLen || len(form) > s.maxLen || s.first[form[0]/64]&(1<<(form[0]%64)) == 0 {
 		return false
 	}
+	var buf [lowerMax]byte
 	for i := 0; i < len(form); i++ {
 		c := form[i]
 		if 'A' <= c && c <= 'Z' {
@@ -194,23 +230,23 @@ func lowerIn(m map[string]bool, form string) bool {
 		}
 		buf[i] = c
 	}
-	return m[string(buf[:len(form)])]
+	return s.m[string(buf[:len(form)])]
 }
 
 // hedges are the epistemic hedges, lowercased.
-var hedges = map[string]bool{
-	"reportedly": true, "allegedly": true, "apparently": true, "supposedly": true,
-	"purportedly": true, "possibly": true, "probably": true, "perhaps": true, "maybe": true,
-	"presumably": true, "seemingly": true, "likely": true, "unlikely": true,
-	"may": true, "might": true, "could": true,
-}
+var hedges = newLowerSet(
+	"reportedly", "allegedly", "apparently", "supposedly",
+	"purportedly", "possibly", "probably", "perhaps", "maybe",
+	"presumably", "seemingly", "likely", "unlikely",
+	"may", "might", "could",
+)
 
 // IsHedge reports whether a token is an epistemic hedge on its head: a hedging adverb or
 // the modal may, might or could.
 func IsHedge(tok *syntax.Token) bool {
 	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
 	case "advmod", "aux", "amod", "discourse", "parataxis":
-		return lowerIn(hedges, tok.Form)
+		return hedges.has(tok.Form)
 	}
 	return false
 }

@@ -2,7 +2,10 @@ package ilp
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // BenchmarkOptimize solves the same random problems (20 to 59 tokens, budget 40% of the
@@ -83,4 +86,49 @@ func benchProblems(b *testing.B, rng *rand.Rand, set func(*rand.Rand, *Problem))
 		}
 	}
 	return ps
+}
+
+// BenchmarkSnippetDecoding times the snippet decoding's two programs on the same random
+// problems under rules (benchProblems, with random relations and forms): the tree
+// program's optimum C* (OptimizeFit, trimmed by the rules), and the run program's best
+// display of it (runDP.solve, budget in tokens): go test -run XXX -bench SnippetDecoding
+// ./method/ilp
+func BenchmarkSnippetDecoding(b *testing.B) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	sentences := map[*Problem]*syntax.Sentence{}
+	ps := benchProblems(b, rng, func(rng *rand.Rand, p *Problem) {
+		p.QueryViaRoot = false
+		sentences[p], p.Rules = randomRuled(b, rng, p)
+	})
+	var d TreeDP
+	var sol Solution
+	opts := make([][]int, len(ps))
+	for i, p := range ps {
+		kept, _, err := d.OptimizeFit(p, &sol, func(k []int) []int { return p.Rules.Trim(sentences[p], k) }, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts[i] = slices.Clone(kept)
+	}
+	b.Run("tree", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if _, _, err := d.OptimizeFit(ps[i%len(ps)], &sol, nil, nil); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("runs", func(b *testing.B) {
+		var rd runDP
+		pr := DefaultRuns()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			p := ps[i%len(ps)]
+			rd.solve(p, sentences[p], pr, opts[i%len(ps)])
+			i++
+		}
+	})
 }

@@ -19,11 +19,17 @@ import (
 // and its head only. For every token v, whether its head is in C (p), and every total
 // weight c of the kept tokens of v's subtree (token weight = length + 1), the program
 // computes the best score of v's subtree, merging v's children one at a time by a
-// max-plus convolution capped at b + 1 characters. The work is
-// O(Σ_v min(W_v, b+1)·min(W_u, b+1)) over parent–child merges (W = total weight of a
-// subtree), at most O(ℓ(S)·b) per sentence. Every merged row is kept, so the optimum is
-// read back top-down, each merge's argmax found again in O(b): recording it in the merge
-// itself cost a fifth more time.
+// max-plus convolution capped at b + 1 characters. The tables hold costs, the scores
+// negated, and the merges are min-plus: negation is exact and commutes with the rounding
+// of a sum, so every comparison, ties included, comes out as with the scores, and a
+// minimum costs fewer instructions than a maximum. A merge convolves only the reachable weights: the rows
+// hold long runs of +∞ (unreachable weights) at their ends, below the weight of the
+// query tokens and above the largest reachable weight, which the merges skip, and the
+// side with the shorter span of reachable weights is the outer loop, skipping its
+// holes. The work is O(Σ_v min(W_v, b+1)·min(W_u, b+1)) over parent–child merges (W =
+// total weight of a subtree), at most O(ℓ(S)·b) per sentence. Every merged row is kept,
+// so the optimum is read back top-down, each merge's argmin found again in O(b):
+// recording it in the merge itself cost a fifth more time.
 //
 // Its memory grows to the largest problem seen and is reused: once grown, Optimize
 // allocates nothing. The zero value is ready to use; it is not safe for concurrent use.
@@ -33,7 +39,8 @@ type TreeDP struct {
 	order  []int32   // vertices in breadth-first order from the root
 	capv   []int     // capv[v]: largest weight of v's table
 	foff   []int     // offset of v's table in f: f[foff[v] + p·(capv[v]+1) + c]
-	f      []float64 // F_v[p][c]: best score of v's subtree of weight exactly c, −∞ if none
+	f      []float64 // F_v[p][c]: least cost of v's subtree of weight exactly c, +∞ if none
+	fs     []span    // fs[2v+p]: the span of F_v[p]
 	choice []bool    // parallel to f: v ∈ C in that optimum
 	rows   []float64 // the rows of every merge, in turn
 	soff   [][2]int  // soff[u][s]: offset in rows of the row child u was merged into, state s
@@ -57,7 +64,9 @@ type TreeDP struct {
 
 type frame struct{ v, p, c int }
 
-var negInf = math.Inf(-1)
+// negInf is the score of no solution in the run program; inf the cost of none in the
+// tree program.
+var negInf, inf = math.Inf(-1), math.Inf(1)
 
 // errInfeasible is returned when no feasible solution exists; validation rules it out.
 var errInfeasible = errors.New("ilp: no feasible solution")
@@ -72,9 +81,11 @@ func (d *TreeDP) Optimize(p *Problem, sol *Solution) error {
 	return err
 }
 
-// solve fills the tables of p bottom up and returns the root's row: row[c] is the best
-// score of a solution of total weight exactly c, −∞ if there is none. The row is valid
-// until the next call.
+// solve fills the tables of p bottom up and returns the root's row: row[c] is the least
+// cost of a solution of total weight exactly c, +∞ if there is none. The tables hold
+// costs, the scores negated (exactly: negation commutes with the rounding of a sum),
+// because a minimum costs the merges fewer instructions than a maximum. The row is
+// valid until the next call.
 func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	var err error
 	if d.mark, err = p.validate(d.mark); err != nil {
@@ -90,6 +101,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 	n := d.prepare(p, t)
 	K := p.capacity() // Σ_{v∈C} w[v] ≤ b + 1 ⟺ ℓ(C) ≤ b for C ≠ ∅
 	d.capv = reuse.Resize(d.capv, n+1)
+	d.fs = reuse.Resize(d.fs, 2*(n+1))
 	d.foff = reuse.Resize(d.foff, n+1)
 	d.soff = reuse.Resize(d.soff, n+1)
 	d.scap = reuse.Resize(d.scap, n+1)
@@ -113,7 +125,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		d.wq[t.Head(v)] += d.wq[v] // the children's sums are complete: they came first
 		lv := K - (wq - d.wq[v])
 		// Merge the children under v ∉ C (s = 0) and v ∈ C (s = 1).
-		var capS [2]int
+		var spS [2]span
 		var rowS [2][]float64
 		for s := range 2 {
 			limit := lv
@@ -121,15 +133,16 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 				limit = lv - d.w[v]
 			}
 			if limit < 0 || (s == 0 && d.mark[v]) {
-				capS[s] = -1 // this state is impossible
+				spS[s] = span{0, -1} // this state is impossible
 				continue
 			}
-			capS[s], rowS[s] = d.mergeChildren(kids, s, limit)
+			spS[s], rowS[s] = d.mergeChildren(kids, s, limit)
 		}
-		// F_v[p][c] = max(Out[c], In[c − w] + gain(v | p)).
-		cv := max(capS[0], capS[1]+d.w[v], 0)
-		if capS[1] < 0 {
-			cv = max(capS[0], 0)
+		// F_v[p][c] = min(Out[c], In[c − w] − gain(v | p)).
+		wv := d.w[v]
+		cv := max(spS[0].hi, spS[1].hi+wv, 0)
+		if spS[1].hi < 0 {
+			cv = max(spS[0].hi, 0)
 		}
 		d.capv[v] = cv
 		off := len(d.f)
@@ -139,7 +152,7 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 		for pIn := range 2 {
 			g := p.gain(v, pIn == 1, d.mark[v])
 			// The rules: v ∈ C needs its head (pIn = 1); its head in C needs v.
-			outOK, inOK := capS[0] >= 0, capS[1] >= 0
+			outOK, inOK := spS[0].hi >= 0, spS[1].hi >= 0
 			if r := p.Rules; r != nil {
 				if pIn == 0 && r.NeedsHead(v) {
 					inOK = false
@@ -150,24 +163,29 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 			}
 			base := off + pIn*(cv+1)
 			fv, in := d.f[base:base+cv+1], d.choice[base:base+cv+1]
-			n0 := 0 // F_v[p][c] = Out[c] for c < n0, then −∞
+			n0 := 0 // F_v[p][c] = Out[c] for c < n0, then +∞
+			sp := span{0, -1}
 			if outOK {
-				n0 = copy(fv, rowS[0][:capS[0]+1])
+				n0 = copy(fv, rowS[0])
+				sp = spS[0]
 			}
-			for c := n0; c <= cv; c++ {
-				fv[c] = negInf
-			}
+			fill(fv[n0:], inf)
 			clear(in)
-			if inOK {
-				// −∞ + g = −∞ never wins; on a tie Out stays.
-				wv := d.w[v]
-				fw, iw := fv[wv:], in[wv:]
-				for j, y := range rowS[1][:capS[1]+1] {
-					x := y + g
-					iw[j] = x > fw[j] // without a branch, as in the merges
-					fw[j] = max(fw[j], x)
+			if si := spS[1]; inOK {
+				// +∞ − g = +∞ never wins; on a tie Out stays.
+				fw, iw := fv[wv+si.lo:wv+si.hi+1], in[wv+si.lo:wv+si.hi+1]
+				for j, y := range rowS[1][si.lo : si.hi+1] {
+					x := y - g
+					iw[j] = x < fw[j] // without a branch, as in the merges
+					fw[j] = min(fw[j], x)
+				}
+				if sp.hi < 0 {
+					sp = span{si.lo + wv, si.hi + wv}
+				} else {
+					sp = span{min(sp.lo, si.lo+wv), max(sp.hi, si.hi+wv)}
 				}
 			}
+			d.fs[2*v+pIn] = sp
 		}
 	}
 	// The root: its children hang off it, which is always there.
@@ -198,7 +216,7 @@ func (d *TreeDP) readBack(p *Problem, sol *Solution, row []float64, weight int) 
 		t = p.Rules.Tree()
 	}
 	n := t.N()
-	sol.Score = row[weight]
+	sol.Score = -row[weight]
 	// Top down: read the optimum back.
 	sol.Parent = reuse.Resize(sol.Parent, n+1)
 	for v := range sol.Parent {
@@ -254,16 +272,17 @@ func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, 
 	first := -1
 	prev := -1
 	for range fitTries {
-		// The next weight in the order: score descending, weight ascending.
+		// The next weight in the order: score descending (cost ascending), weight
+		// ascending.
 		c := -1
 		for j, x := range row {
-			if x == negInf {
+			if x == inf {
 				continue
 			}
-			if prev >= 0 && (x > row[prev] || x == row[prev] && j <= prev) {
+			if prev >= 0 && (x < row[prev] || x == row[prev] && j <= prev) {
 				continue // already tried
 			}
-			if c < 0 || x > row[c] {
+			if c < 0 || x < row[c] {
 				c = j
 			}
 		}
@@ -284,52 +303,93 @@ func (d *TreeDP) OptimizeFit(p *Problem, sol *Solution, post func([]int) []int, 
 	return take(first), false, nil
 }
 
+// span is what the merges know of a row of costs: its finite entries lie in [lo, hi],
+// and the entries at lo and hi are finite; hi < 0 when there is none.
+type span struct{ lo, hi int }
+
+// spanOf returns the span of row, whose entries before lo are +∞ and whose entry at lo,
+// when lo is in row, is finite.
+func spanOf(row []float64, lo int) span {
+	hi := len(row) - 1
+	for hi >= lo && row[hi] == inf {
+		hi--
+	}
+	if hi < lo {
+		return span{0, -1}
+	}
+	return span{lo, hi}
+}
+
 // mergeChildren merges the tables F_u[s] of the children u of a vertex in state s (for
 // the children, the parent's state), capped at limit. Each merged row goes to d.rows, and
 // each child records where the row it was merged into starts (d.soff) and its cap
-// (d.scap), so that pushChildren finds the merge's argmax again. It returns the cap and
-// the merged row (valid until the next solve).
-func (d *TreeDP) mergeChildren(kids []int32, s, limit int) (int, []float64) {
+// (d.scap), so that pushChildren finds the merge's argmin again. It returns the merged
+// row (valid until the next solve), which ends at its last finite entry, and its span
+// (hi < 0 and a nil row when no weight is reachable). The first child's row is copied;
+// each other is convolved (minPlus) with the row so far, over their spans, the outer
+// loop on the side whose span is shorter.
+func (d *TreeDP) mergeChildren(kids []int32, s, limit int) (span, []float64) {
 	off := len(d.rows)
 	d.rows = slices.Grow(d.rows, 1)[:off+1]
 	d.rows[off] = 0
-	capA := 0
+	sa := span{0, 0} // the empty set, of weight 0
 	for _, k := range kids {
 		u := int(k)
+		d.soff[u][s], d.scap[u][s] = off, sa.hi
+		sf := d.fs[2*u+s]
+		nc := min(sa.hi+sf.hi, limit)
+		if sa.hi < 0 || sf.hi < 0 || sa.lo+sf.lo > nc {
+			sa = span{0, -1} // nothing reachable, after u neither
+			continue
+		}
 		cu := d.capv[u]
 		fu := d.f[d.foff[u]+s*(cu+1) : d.foff[u]+(s+1)*(cu+1)]
-		nc := min(capA+cu, limit)
-		d.soff[u][s], d.scap[u][s] = off, capA
 		noff := len(d.rows)
 		d.rows = slices.Grow(d.rows, nc+1)[:noff+nc+1]
-		a, row := d.rows[off:off+capA+1], d.rows[noff:noff+nc+1]
-		for c := range row {
-			row[c] = negInf
+		a, row := d.rows[off:off+sa.hi+1], d.rows[noff:noff+nc+1]
+		switch {
+		case sa.hi == 0 && a[0] == 0:
+			copy(row, fu) // the first child: its row, capped
+		case sf.hi-sf.lo <= sa.hi-sa.lo:
+			fill(row, inf)
+			minPlus(row, fu, sf, a, sa)
+		default:
+			fill(row, inf)
+			minPlus(row, a, sa, fu, sf)
 		}
-		for j, y := range fu {
-			if y == negInf {
-				continue // the child's reachable weights only
-			}
-			if j > nc {
-				break
-			}
-			top := min(capA, nc-j)
-			rj := row[j : j+top+1]
-			for i, x := range a[:top+1] {
-				// Without a branch: which of the two wins is unpredictable, and a
-				// mispredicted branch cost a third of the merge. −∞ + y = −∞ never
-				// wins, so unreachable weights of A need no test.
-				rj[i] = max(rj[i], x+y)
-			}
-		}
-		off, capA = noff, nc
+		sa = spanOf(row, sa.lo+sf.lo)
+		d.rows = d.rows[:noff+sa.hi+1]
+		off = noff
 	}
-	return capA, d.rows[off : off+capA+1]
+	if sa.hi < 0 {
+		return sa, nil
+	}
+	return sa, d.rows[off : off+sa.hi+1]
+}
+
+// minPlus sets row[i+j] = min(row[i+j], outer[i] + inner[j]) for the finite entries i of
+// outer within so and every j of inner within si, with i + j < len(row).
+func minPlus(row, outer []float64, so span, inner []float64, si span) {
+	nc := len(row) - 1
+	for i := so.lo; i <= min(so.hi, nc-si.lo); i++ {
+		x := outer[i]
+		if x == inf {
+			continue // the reachable weights only
+		}
+		top := min(si.hi, nc-i)
+		ri := row[i+si.lo : i+top+1]
+		for j, y := range inner[si.lo : top+1] {
+			// Without a branch: which of the two wins is unpredictable, and a
+			// mispredicted branch cost a third of the merge. +∞ + x = +∞ never
+			// wins, so unreachable weights of inner need no test.
+			ri[j] = min(ri[j], x+y)
+		}
+	}
 }
 
 // pushChildren pushes the children of a vertex in state s whose subtrees weigh c in
-// total, each with its share of c (last child first). The share is the argmax of the
-// child's merge, found again: the smallest weight j of the child with the best
+// total, each with its share of c (last child first). The share is the argmin of the
+// child's merge, found again: the smallest weight j of the child with the least
 // A[c−j] + F_u[s][j], so that every read-back of a solve sees the same optimum.
 func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 	for i := len(kids) - 1; i >= 0; i-- {
@@ -337,9 +397,9 @@ func (d *TreeDP) pushChildren(stack []frame, kids []int32, s, c int) []frame {
 		capA, cu := d.scap[u][s], d.capv[u]
 		a := d.rows[d.soff[u][s] : d.soff[u][s]+capA+1]
 		fu := d.f[d.foff[u]+s*(cu+1) : d.foff[u]+(s+1)*(cu+1)]
-		best, j := negInf, 0
+		best, j := inf, 0
 		for k := max(0, c-capA); k <= min(cu, c); k++ {
-			if z := a[c-k] + fu[k]; z > best {
+			if z := a[c-k] + fu[k]; z < best {
 				best, j = z, k
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
@@ -13,15 +14,24 @@ import (
 // some of them, and computes the rules of p.
 func randomRules(t testing.TB, rng *rand.Rand, p *Problem) *wellformed.Rules {
 	t.Helper()
+	_, r := randomRuled(t, rng, p)
+	return r
+}
+
+// randomRuled returns a sentence for p with random relations and forms
+// (synth.RuledSentence), and the rules of p on it.
+func randomRuled(t testing.TB, rng *rand.Rand, p *Problem) (*syntax.Sentence, *wellformed.Rules) {
+	t.Helper()
 	heads := make([]int, p.N())
 	for v := range heads {
 		heads[v] = p.Tree.Head(v + 1)
 	}
+	s := synth.RuledSentence(rng, heads)
 	r := new(wellformed.Rules)
-	if err := r.Reset(synth.RuledSentence(rng, heads), p.Tree, p.Lens, p.Query, p.Budget); err != nil {
+	if err := r.Reset(s, p.Tree, p.Lens, p.Query, p.Budget); err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return s, r
 }
 
 // closed reports whether kept satisfies the rules.
@@ -152,8 +162,8 @@ func TestOptimizeFit(t *testing.T) {
 					// Allowed only when more than fitTries weights score at least as well.
 					row, _ := e.solve(&Problem{Tree: p.Tree, Lens: p.Lens, Edge: p.Edge, Root: p.Root, Query: p.Query, Budget: b, Rules: p.Rules})
 					better := 0
-					for _, x := range row {
-						if x >= sol2.Score {
+					for _, x := range row { // costs
+						if -x >= sol2.Score {
 							better++
 						}
 					}

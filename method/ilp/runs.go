@@ -113,7 +113,8 @@ type runDP struct {
 	hiC      []int // the largest width with a finite entry, per row of B (index e) and G (n+1+i)
 	loG      []int // the smallest width with a finite entry, per row of G
 	rowSet   []bool
-	front    []int32 // the undominated widths of the G row being read
+	rowTop   []float64 // the best entry of each row of B
+	front    []int32   // the undominated widths of the G row being read
 	kept     []int
 	carrier  []bool
 	opt      []bool    // C*
@@ -210,6 +211,7 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	// its hiC before it is read, and read no further.
 	d.rowSet = sized(d.rowSet, n+1)
 	clear(d.rowSet)
+	d.rowTop = sized(d.rowTop, n+1)
 	for i := range d.hiC {
 		d.hiC[i] = -1
 	}
@@ -257,13 +259,16 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		}
 		// The widths of G[st−1] that some smaller width does not beat: a run after a
 		// dominated state is never better than after the state that dominates it.
-		d.front = d.front[:0]
-		for c0, top := gLo, negInf; c0 <= gHi; c0++ {
-			if gRow[c0] > top {
-				top = gRow[c0]
-				d.front = append(d.front, int32(c0))
+		// The narrowest run from st leaves room after the widths up to K − cut − its
+		// width only.
+		front, top := d.front[:0], negInf
+		for c0, last := gLo, min(gHi, K-cut-d.width(st, st)); c0 <= last; c0++ {
+			if x := gRow[c0]; x > top {
+				top = x
+				front = append(front, int32(c0))
 			}
 		}
+		d.front = front
 		val, lo, hi, words, nq := 0.0, st, st, 0, 0
 		for e := st; e <= n; e++ {
 			val += d.val[e]
@@ -296,8 +301,9 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 				for c := range b {
 					b[c] = negInf
 				}
-				d.rowSet[e] = true
+				d.rowSet[e], d.rowTop[e] = true, negInf
 			}
+			hiE, topE := d.hiC[e], d.rowTop[e]
 			if first && W+lead <= K {
 				v1 := v
 				if st == 1 {
@@ -305,10 +311,10 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 				}
 				if c := W + lead; v1 > b[c] {
 					b[c], from[c] = v1, int32(-st)
-					d.hiC[e] = max(d.hiC[e], c)
+					hiE, topE = max(hiE, c), max(topE, v1)
 				}
 			}
-			for _, c0 := range d.front {
+			for _, c0 := range front {
 				x := gRow[c0]
 				c := int(c0) + W + cut
 				if c > K {
@@ -316,9 +322,10 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 				}
 				if y := x + v - pr.Gap; y > b[c] {
 					b[c], from[c] = y, int32(st)
-					d.hiC[e] = max(d.hiC[e], c)
+					hiE, topE = max(hiE, c), max(topE, y)
 				}
 			}
+			d.hiC[e], d.rowTop[e] = hiE, topE
 		}
 	}
 	// The best end: no query token after it, the trailing cut fits. Sentence-final
@@ -334,17 +341,24 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		if d.wordPre[n] > d.wordPre[e] {
 			trail = cut
 		}
-		b := d.best[e*row : (e+1)*row]
 		end := 0.0
 		if e == n {
 			end = pr.Edge
 		}
-		for c := 0; c <= d.hiC[e] && c+trail <= K; c++ {
-			if x := b[c] + end; x > bestV || (x == bestV && b[c] != negInf && c > bestC) {
+		finHi := -1 // the widths after which the final punctuation fits
+		if final != 0 && e < final-1 {
+			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
+		}
+		if top := d.rowTop[e]; !d.rowSet[e] || top+end < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
+			continue // no entry of the row can win, nor tie
+		}
+		for c, y := range d.best[e*row : e*row+min(d.hiC[e], K-trail)+1] {
+			// −∞ never wins: it equals bestV only before any finite entry, which wins.
+			if x := y + end; x > bestV || (x == bestV && c > bestC) {
 				bestV, bestE, bestC, addFinal = x, e, c, false
 			}
-			if final != 0 && e < final-1 && b[c] != negInf && c+trail+p.Lens[final-1]+d.spre[final]-d.spre[final-1] <= K {
-				if x := b[c] + d.val[final]; x > bestV {
+			if c <= finHi {
+				if x := y + d.val[final]; x > bestV {
 					bestV, bestE, bestC, addFinal = x, e, c, true
 				}
 			}
@@ -468,6 +482,13 @@ func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 func sized[T any](s []T, n int) []T {
 	s = reuse.Resize(s, n)
 	return s
+}
+
+// fill sets every element of s to x.
+func fill[T any](s []T, x T) {
+	for i := range s {
+		s[i] = x
+	}
 }
 
 // zeroed returns s with length n, every element the zero value.

@@ -117,15 +117,7 @@ func TestRunDPBruteForce(t *testing.T) {
 	for trial := 0; trial < 3000; trial++ {
 		p := randomProblem(t, rng, 11)
 		p.QueryViaRoot = false
-		heads := make([]int, p.N())
-		for v := range heads {
-			heads[v] = p.Tree.Head(v + 1)
-		}
-		s := synth.RuledSentence(rng, heads)
-		r := new(wellformed.Rules)
-		if err := r.Reset(s, p.Tree, p.Lens, p.Query, p.Budget); err != nil {
-			t.Fatal(err)
-		}
+		s, r := randomRuled(t, rng, p)
 		p.Rules = r
 		pr := RunParams{Keep: 1, Gap: float64(rng.IntN(12)), Fill: rng.Float64(), Carrier: float64(rng.IntN(3)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(5)), Display: rng.IntN(2) == 0}
 		var opt []int
