@@ -64,11 +64,8 @@ func runDataStats(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed for query sampling and the validation split")
 	validation := fs.Int("validation", dataset.DefaultValidation, "training sentences held out for validation (negative: none)")
 	format := fs.String("format", "md", "output format: md or json")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *format != "md" && *format != "json" {
 		return cli.Usagef("--format must be md or json, not %q", *format)

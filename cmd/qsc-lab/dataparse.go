@@ -23,11 +23,8 @@ func runDataParse(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "parse again even when a cached file exists")
 	workers := fs.Int("workers", 0, "parallel workers (0 = all cores)")
 	mf := cli.AddModelFlags(fs)
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *dir == "" {
 		if *dir = shared.DataDir(); *dir == "" {

@@ -21,11 +21,8 @@ func runDataDemo(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("data demo", "", stderr)
 	dir := fs.String("data", "", "data directory holding ud-english/UD_English-EWT/ (default: $QSC_DATA or ../shared/data beside the repository)")
 	out := fs.String("out", filepath.Join("internal", "service", "demo", demo.FileName), "output file (gzip-compressed JSON lines); the default is the embedded copy, from the repository root")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *dir == "" {
 		if *dir = shared.DataDir(); *dir == "" {

@@ -38,11 +38,8 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 	labBits := fs.Uint("label-bits", 0, "log2 rows of the label weight table (0: default)")
 	sf := addSilverFlags(fs, "extra training trees used as they are, not jackknifed (CoNLL-U with XPOS, HEAD and DEPREL; for example the Google corpus parsed by the accurate parser)")
 	beam := fs.Int("beam", 1, fmt.Sprintf("beam width: 1 parses greedily (dynamic oracle); 2 to %d trains globally and the model parses with that beam", parser.MaxBeam))
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %v", fs.Args())
 	}
 	if *trainPath == "" {
 		return cli.Usagef("no --train file and the shared EWT data was not found")

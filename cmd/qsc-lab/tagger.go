@@ -30,11 +30,8 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	mixN := fs.Int("mix", 3, "number of perceptrons (seeds seed, seed+1, …) whose weights are averaged")
 	sf := addSilverFlags(fs, "extra training `file` tagged by another tagger, with caseless forms (CoNLL-U with XPOS; for example the Google compression train split)")
 	prune := fs.Int("prune", 48, "smallest weight magnitude kept in the model, in 1/64 units (raise it with --silver, whose weights grow larger)")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *out == "" {
 		return cli.Usagef("--out is required")

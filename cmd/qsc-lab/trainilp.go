@@ -37,11 +37,8 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	showPrediction := fs.Bool("show-prediction", false, "with --display-target: compare the target with what the snippet decoding shows (the optimum under the rules, then its best display under the target's weights) instead of with the optimum")
 	targetAtGold := fs.Bool("target-at-gold", false, "with --display-target: compute the target's display under b = ℓ(gold), not the training budget with its slack")
 	targetUnion := fs.Bool("target-union", false, "with --display-target: the target is the gold and its best display together (the display adds the words that join the gold's runs and drops none)")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *epochs < 1 {
 		return cli.Usagef("--epochs must be at least 1")

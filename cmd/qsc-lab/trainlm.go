@@ -98,11 +98,8 @@ func runTrainLM(args []string, stdout, stderr io.Writer) error {
 	order := fs.Int("order", 3, "n-gram order (1 to 3)")
 	fallback := fs.Bool("fallback", false, "use lmplz's fallback discounts (0.5, 1, 1.5) for an order whose count-of-counts cannot give them (tiny corpora)")
 	force := fs.Bool("force", false, "build the model even when the output file exists")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *order < 1 || *order > lm.MaxOrder {
 		return cli.Usagef("--order %d: want 1 to %d", *order, lm.MaxOrder)

@@ -51,11 +51,8 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	numeric := fs.String("numeric", [...]string{"raw", "binned", "both"}[def.Edge.Numeric], "numeric features: raw (unscaled, the authors), binned or both")
 	bits := fs.Uint("bits", uint(def.Edge.Bits), "log2 of the number of hashed feature buckets")
 	verbose := fs.Bool("v", false, "log the objective every 10 iterations (always on when stderr is a terminal)")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	var cfg lr.FeatureSet
 	defaultOut := filepath.Join("method", "lr", lr.FileName)

@@ -41,11 +41,8 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	maxTime := fs.Duration("max-time", 0, "stop at the checkpoint past which another interval would exceed this time (0: no limit); --max-checks with the number run reproduces the model")
 	skipped := fs.Bool("skipped", false, "train also on the candidates the runtime skips as over budget (the authors did; they are never asked at run time)")
 	labels := fs.Bool("labels", true, "add each token's dependency label to its input (beyond the paper; --labels=false is the paper's words-and-states network)")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	sizes := nn.Sizes{Embed: *embed, Hidden: *hidden}
 	if err := sizes.Validate(); err != nil {

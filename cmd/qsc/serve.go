@@ -92,11 +92,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err := envFlags(fs, os.LookupEnv); err != nil {
 		return err
 	}
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return cli.Usagef("--log-format must be text or json, not %q", o.logFormat)

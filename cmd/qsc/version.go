@@ -20,11 +20,8 @@ func init() {
 // model file with the SHA-256 of its bytes (as sha256sum internal/core/pipeline/*.qsm parser/accurate/*.qsm method/*/*.qsm prints them).
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("version", "", stderr)
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	module, version, goVersion := "github.com/qsc-nlp/qsc", "(devel)", "unknown"
 	revision, when, modified := "unknown", "", false

@@ -133,6 +133,18 @@ func (p *Program) Flags(name, args string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// ParseNoArgs parses args as ParseFlags does, for a command that takes flags only: an
+// argument left over is a usage error that names it.
+func ParseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := ParseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("unexpected arguments %q", fs.Args())
+	}
+	return nil
+}
+
 // ParseFlags parses args, turning flag errors into usage errors. Flags may come before,
 // between and after the arguments (qsc compress "text" --explain): each argument that
 // begins with "-" is parsed as a flag, so an unknown one is a usage error, never taken

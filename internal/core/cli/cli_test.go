@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -43,5 +44,26 @@ func TestProgram(t *testing.T) {
 	}
 	if code, _, _ := clitest.Run(p, "help", "nothing"); code != 2 {
 		t.Errorf("help nothing: exit %d, want 2", code)
+	}
+}
+
+func TestParseNoArgs(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := fs.Int("n", 0, "a number")
+	if err := cli.ParseNoArgs(fs, []string{"--n", "3"}); err != nil || *n != 3 {
+		t.Fatalf("flags only: n = %d, err = %v", *n, err)
+	}
+	fs = flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Int("n", 0, "a number")
+	err := cli.ParseNoArgs(fs, []string{"extra", "--n", "3"})
+	if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), `unexpected arguments ["extra"]`) {
+		t.Fatalf("an argument left over: %v, want a usage error naming it", err)
+	}
+	fs = flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := cli.ParseNoArgs(fs, []string{"--nope"}); !errors.Is(err, cli.ErrUsage) {
+		t.Fatalf("an unknown flag: %v, want a usage error", err)
 	}
 }
