@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/core/wordshape"
 )
 
 // Abbreviation classes: how a period after a word is treated.
@@ -83,19 +85,18 @@ var corporate = setOf(`Inc Corp Ltd Co Bros Jr Sr St`)
 // lookup returns the class of w in the list. It looks in the map only for a first byte and
 // length that some word of the list has (abbrevShapes): most words are none without a hash.
 func lookup(w string) uint8 {
-	if w == "" || len(w) >= 64 || abbrevShapes[w[0]]&(1<<len(w)) == 0 {
+	if !abbrevShapes.Maybe(w) {
 		return abbrNone
 	}
 	return abbrevs[w]
 }
 
-// abbrevShapes holds, for each first byte of the words of abbrevs, the set of their
-// lengths (bit n: a word of n bytes).
-var abbrevShapes = func() (s [256]uint64) {
+// abbrevShapes holds the first bytes and lengths of the words of abbrevs.
+var abbrevShapes = func() (f wordshape.Filter) {
 	for w := range abbrevs {
-		s[w[0]] |= 1 << len(w)
+		f.AddWord(w)
 	}
-	return s
+	return f
 }()
 
 // isDotted reports whether w looks like U.S, a.m, Ph.D or W.Va: letter groups of at most

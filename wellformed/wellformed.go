@@ -53,6 +53,7 @@ import (
 	"strings"
 
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/internal/core/wordshape"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -184,24 +185,21 @@ var negationWords = newLowerSet("not", "n't", "never", "no", "nt")
 // without allocating. A form of another length than the words, or with another first
 // letter, is ruled out before it is lowercased: most forms are.
 type lowerSet struct {
-	m              map[string]bool
-	minLen, maxLen int
-	first          [4]uint64 // bit b of first[b/64]: a word starts with byte b, in either case
+	m      map[string]bool
+	shapes wordshape.Filter // each word's first byte, in either case, and length
 }
 
 // newLowerSet returns the set of words, which are lowercase and at most lowerMax bytes
 // long (longer ones are never found).
 func newLowerSet(words ...string) *lowerSet {
-	s := &lowerSet{m: make(map[string]bool, len(words)), minLen: lowerMax + 1}
+	s := &lowerSet{m: make(map[string]bool, len(words))}
 	for _, w := range words {
 		if w == "" || len(w) > lowerMax {
 			continue
 		}
 		s.m[w] = true
-		s.minLen, s.maxLen = min(s.minLen, len(w)), max(s.maxLen, len(w))
-		for _, b := range []byte{w[0], upper(w[0])} {
-			s.first[b/64] |= 1 << (b % 64)
-		}
+		s.shapes.Add(w[0], len(w))
+		s.shapes.Add(upper(w[0]), len(w))
 	}
 	return s
 }
@@ -219,7 +217,7 @@ func upper(b byte) byte {
 
 // has reports whether form, lowercased (ASCII), is in s.
 func (s *lowerSet) has(form string) bool {
-	if len(form) < s.minLen || len(form) > s.maxLen || s.first[form[0]/64]&(1<<(form[0]%64)) == 0 {
+	if !s.shapes.Maybe(form) || len(form) > lowerMax {
 		return false
 	}
 	var buf [lowerMax]byte
