@@ -34,7 +34,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory to write eval.md and eval.json (default: only print the Markdown)")
 	sf := addSnippetFlags(fs)
 	all := fs.Bool("all", false, "every method, SLOR, and the paper's Table 2, compression-ratio table, significance and Figure 3 (table2.md/.json, figure3.svg/.png) in --out (default docs/results); builds the language model first if needed")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *all {
@@ -42,9 +42,6 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		if *out == "" {
 			*out = filepath.Join("docs", "results")
 		}
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if err := env.Setup(); err != nil {
 		return err

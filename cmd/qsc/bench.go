@@ -27,7 +27,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	samples := fs.Int("samples", 100000, "compressions sampled (with replacement) per measurement")
 	decoding := fs.String("decoding", "snippet,paper", "comma-separated decodings to time: snippet (the library's default), nested and paper (Table 2's)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed compressions to this `file` (read it with go tool pprof)")
-	if err := cli.ParseFlags(fs, args); err != nil {
+	if err := cli.ParseNoArgs(fs, args); err != nil {
 		return err
 	}
 	var decs []method.Decoding
@@ -37,9 +37,6 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("%v", err)
 		}
 		decs = append(decs, d)
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *samples <= 0 {
 		return cli.Usagef("--samples must be positive")
