@@ -78,6 +78,39 @@ func TestSnippetCandidates(t *testing.T) {
 	}
 }
 
+// TestCollectMostTerms checks collect with a query of MaxQueryTerms distinct terms, the
+// most its scratch memory holds: the words of the news story in turn, each kept when it
+// is a term of its own, so that the story's first sentence holds every term of its words.
+func TestCollectMostTerms(t *testing.T) {
+	doc := news(t)
+	first, _, _ := strings.Cut(doc, "\n")
+	var terms []string
+	inFirst, firstWords := 0, len(tokenizeWords(first)) // inFirst: the terms of those words
+	for i, w := range tokenizeWords(doc) {
+		if i == firstWords {
+			inFirst = len(terms)
+		}
+		q, err := newTermQuery(append(terms, w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.q.Len() > len(terms) {
+			terms = append(terms, w)
+		}
+		if len(terms) == MaxQueryTerms {
+			break
+		}
+	}
+	q, err := newTermQuery(terms)
+	if err != nil || q.q.Len() != MaxQueryTerms {
+		t.Fatalf("%d terms (%v), want %d distinct", len(terms), err, MaxQueryTerms)
+	}
+	best, matched, _, err := q.collect(doc, 1, 1<<20)
+	if err != nil || len(best) != 1 || best[0].terms < inFirst || matched == 0 {
+		t.Fatalf("%d candidates (%v), %d matched; want one with at least %d terms", len(best), err, matched, inFirst)
+	}
+}
+
 // TestChunks checks that cutting a document at blank lines gives the tokens and sentences
 // of the whole document.
 func TestChunks(t *testing.T) {

@@ -1,0 +1,361 @@
+package qsc
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/qsc-nlp/qsc/internal/core/match"
+	"github.com/qsc-nlp/qsc/internal/core/prefilter"
+	"github.com/qsc-nlp/qsc/internal/core/segment"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
+)
+
+// chunkBytes is the size from which collect cuts a document at its next blank line, so that
+// the tokens of a long document are never all in memory at once.
+const chunkBytes = 64 << 10
+
+// readBytes is the size from which collect, with the prefilter, ends a chunk of
+// consecutive paragraphs that may match: small enough that it stops soon after the
+// candidates it needs, large enough that short paragraphs are tokenized together.
+const readBytes = 4 << 10
+
+// collect finds the sentences of doc that contain query terms and returns the first n, in
+// rank order (terms, then position), whose query fits in budget and that have at most
+// q.maxTokens tokens, each sentence text once (a repeat of a kept sentence, such as a title
+// repeated in the body, would show the same snippet twice); the number of sentences read
+// that contain a term; and the length of the shortest query over budget (0 when none is).
+// It counts the sentences that contain a term but are over q.maxTokens in q.long. The
+// steps are those of a collector.
+//
+// Paragraphs first. Blank lines always end a sentence, so collect cuts doc into its
+// paragraphs and, unless it reads an annotation, asks a raw-text prefilter
+// (internal/core/prefilter, termQuery.bound) whether each may hold a term: a search of its
+// skeleton (lower case, accents off) for anchors of the query words that every matching
+// word holds, hundreds of MB/s. Only the paragraphs that may match are tokenized, in
+// chunks of consecutive ones of up to chunkBytes; the prefilter never drops a sentence
+// the matcher would find (FuzzPrefilter). A paragraph where a sentence may take another
+// language than the document's (termQuery.override) is always tokenized. An English
+// paragraph that may match is weighed again in parts, cut at the line breaks that surely
+// end a sentence (tokenize.LineBreak), and a part that may match is cut again, at the
+// full stops, question and exclamation marks that surely end one (tokenize.SentenceEnd);
+// only the parts that may still add a candidate are tokenized: in a paragraph whose terms
+// are in different sentences, on different lines or not, few are. A unit (paragraph or
+// part) whose text was weighed before is skipped: read, it would repeat its outcomes; not
+// worth reading then, it is not now.
+//
+// Early end. Candidates are kept in levels by number of terms, at most n per level and
+// none once n sentences with more terms are kept; once n are kept at the most terms a
+// sentence may have (termQuery.top), no later sentence can rank before them, and collect
+// stops reading. Its time is that of the prefilter over doc plus the tokenization of the
+// paragraphs that may match up to that point, and its memory that of one chunk.
+//
+// Languages. An English document is tokenized, split and matched by the English tokenizer
+// and matcher (or read from its annotation); any other by package segment, with the
+// query compiled for its language. A sentence may take its own language
+// (termQuery.override: another script, or another Latin-script language in the cases it
+// lists) and is then split and matched as that language is; a chunk of English text
+// without a byte outside ASCII has no such sentence and is not looked at. The error wraps
+// ErrBadRequest when the query cannot be compiled for a language.
+func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matched, shortest int, err error) {
+	c := collector{
+		q: q, doc: doc, n: n, budget: budget,
+		levels: make([][]candidate, max(q.q.Len(), len(q.terms))+1),
+		top:    q.top(),
+	}
+	if err := c.run(); err != nil {
+		return nil, 0, 0, err
+	}
+	for t := len(c.levels) - 1; t > 0 && len(best) < n; t-- {
+		best = append(best, c.levels[t][:min(len(c.levels[t]), n-len(best))]...)
+	}
+	return best, c.matched, c.shortest, nil
+}
+
+// collector is the state of one termQuery.collect: the candidates kept so far and where
+// the reading of the document stands. Its methods are the steps of collect; it lives on
+// collect's stack, and its memory (levels, the maps) is allocated once per call.
+type collector struct {
+	q         *termQuery
+	doc       string
+	n, budget int
+	top       int // q.top(): the most distinct terms a sentence may match
+	// levels[t] holds the candidates with t terms, in document order: at most n, and
+	// none once n candidates have more terms.
+	levels [][]candidate
+	cur    candidate // the sentence being ranked; its memory is reused
+	// done is the scratch of termQuery.match, of which the first q.q.Len() (at most
+	// MaxQueryTerms: compileQuery checks it) are used. It is an array, not a slice of
+	// memory of its own, which would be allocated on the heap: the content of a
+	// collector escapes (through cur).
+	done [MaxQueryTerms]bool
+	// matched counts the sentences read that contain a term, and shortest is the
+	// length of the shortest query over the budget (0 when none is).
+	matched, shortest int
+
+	// pf is the query's prefilter, nil when every paragraph is read in chunks.
+	pf *prefilter.Filter
+	// seen holds the paragraphs read with the prefilter, and lines the parts of
+	// paragraphs weighed (unit), read or not; skipped is the last unit not worth reading.
+	// A unit worth reading (read, or cut into parts each read or not worth reading) gives
+	// the outcomes of its repeats, and one not worth reading stays so (candidates are only
+	// ever added). A paragraph not worth reading is not kept in seen: hashing every
+	// paragraph would cost more than it saves where no paragraph repeats, and the
+	// comparison with skipped finds the repeats of filler.
+	seen, lines map[string]bool
+	skipped     string
+	// para is the end of the paragraph unit is cutting, [from, line) the part of it being
+	// cut at its marks, and marks the finder of those.
+	para, from, line int
+	marks            markEnds
+}
+
+// full reports whether n candidates have the most terms a sentence may have: no later
+// sentence can rank before them (never with q.readAll).
+func (c *collector) full() bool {
+	return c.n > 0 && len(c.levels[c.top]) >= c.n && !c.q.readAll
+}
+
+// run reads doc from its start until the end or until full, weighing its units with the
+// prefilter when the query has one, and keeps the candidates in c.levels. It stops at
+// the first error: a query that cannot be compiled for a sentence's language. An
+// annotation that cannot be read stops it too, its error left in q.ann.err.
+func (c *collector) run() error {
+	q, doc := c.q, c.doc
+	c.pf = q.prefilter()
+	if c.pf != nil {
+		q.skel = skeletons.Get().(*prefilter.Scratch)
+		defer func() {
+			if q.skel.Cap() <= chunkBytes { // not the memory of a megabyte paragraph
+				skeletons.Put(q.skel)
+			}
+			q.skel = nil
+		}()
+	}
+	for start := 0; start < len(doc) && !c.full(); {
+		if c.pf == nil {
+			end := chunkEnd(doc, start, chunkBytes)
+			if err := c.read(start, end); err != nil {
+				return err
+			}
+			if d := q.ann; d != nil && d.err != nil {
+				break
+			}
+			start = end
+			continue
+		}
+		// Skip the units not worth reading; read a chunk of those that are, up to
+		// readBytes, ended by the next that is not (skipped too).
+		end, ok := c.unit(start)
+		if !ok {
+			start = end
+			continue
+		}
+		next := end
+		for end < len(doc) && end-start < readBytes {
+			if next, ok = c.unit(end); !ok {
+				break
+			}
+			end = next
+		}
+		if err := c.read(start, end); err != nil {
+			return err
+		}
+		start = max(end, next)
+	}
+	return nil
+}
+
+// unit returns where the unit of doc that begins at start ends, and whether it is worth
+// reading. Units nest. A paragraph is weighed whole; when it is worth reading and
+// English, it is cut at the line breaks that surely end a sentence (lineEnd), and each
+// part is weighed; a part worth reading is cut again at the marks that surely end a
+// sentence (markEnds), and each of those parts is weighed too. So in a paragraph whose
+// terms are in different sentences, on different lines or not, only the sentences that
+// may hold the most terms are tokenized, and the marks are looked for only in the lines
+// worth reading. A part that is all of the unit it was cut from is not weighed again.
+// The starts asked on must increase, each the end of the unit before.
+func (c *collector) unit(start int) (int, bool) {
+	doc := c.doc
+	whole := false // doc[start:c.para] is the paragraph, weighed
+	if start >= c.para {
+		end := chunkEnd(doc, start, 0)
+		if !c.worth(doc[start:end], &c.seen, false) {
+			return end, false
+		}
+		if !english(c.q.lang) {
+			return end, true
+		}
+		c.para, whole = end, true
+		c.marks.reset(doc, start, end)
+	}
+	if start >= c.line {
+		e := lineEnd(doc, start, c.para)
+		if !(whole && e == c.para) && !c.worth(doc[start:e], &c.lines, true) {
+			return e, false
+		}
+		c.from, c.line = start, e
+	}
+	e := c.marks.next(start, c.line)
+	if start == c.from && e == c.line {
+		return e, true // the line part, weighed
+	}
+	return e, c.worth(doc[start:e], &c.lines, true)
+}
+
+// worth reports whether the unit p (a paragraph, or lines of one) may add a candidate: it
+// may hold sentences with as many terms as fewer than n candidates have, and it is not
+// the text of a unit weighed before (whose sentences, read again, would repeat their
+// outcomes). It records p in *weighed when it is worth reading, or always when all is
+// true, and in c.skipped when it is not worth reading.
+func (c *collector) worth(p string, weighed *map[string]bool, all bool) bool {
+	if p == c.skipped || (*weighed)[p] {
+		return false
+	}
+	b := min(c.q.bound(c.pf, p), c.top)
+	ok := b > 0 && (c.n == 0 || ranked(c.levels[b:]) < c.n)
+	if !ok {
+		c.skipped = p
+	}
+	if ok || all {
+		if *weighed == nil {
+			*weighed = map[string]bool{}
+		}
+		(*weighed)[p] = true
+	}
+	return ok
+}
+
+// read ranks the sentences of the chunk doc[start:end], which begins and ends at
+// paragraph boundaries, in order until full: English ones with the English tokenizer (or
+// the annotation), the others with package segment, each sentence in the language
+// termQuery.override gives it when the document's language was not given. It returns
+// consider's first error.
+func (c *collector) read(start, end int) error {
+	q, doc := c.q, c.doc
+	chunk := doc[start:end]
+	if english(q.lang) {
+		mixed := !q.fixed && hasNonASCII(chunk)
+		for _, sent := range q.sentences(doc, start, end) {
+			if c.full() {
+				return nil
+			}
+			toks := sent.Tokens
+			if mixed {
+				a, b := toks[0].Start, toks[len(toks)-1].End
+				if lang, ok := q.override(chunk[a:b]); ok && !english(lang) {
+					for _, fs := range segment.Sentences(chunk[a:b], a) {
+						if err := c.consider(start, end, lang, fs.Tokens); err != nil {
+							return err
+						}
+					}
+					continue
+				}
+			}
+			if err := c.consider(start, end, q.lang, toks); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	q.toks, q.sents = segment.AppendSentences(q.toks[:0], q.sents[:0], chunk, 0)
+	for _, sent := range q.sents {
+		if c.full() {
+			return nil
+		}
+		toks := sent.Tokens
+		lang := q.lang
+		a, b := toks[0].Start, toks[len(toks)-1].End
+		if l, ok := q.override(chunk[a:b]); ok {
+			lang = l
+			if english(lang) {
+				toks = tokenize.Tokens(chunk[a:b])
+				for i := range toks {
+					toks[i].Start += a
+					toks[i].End += a
+				}
+				if len(toks) == 0 {
+					continue
+				}
+			}
+		}
+		if err := c.consider(start, end, lang, toks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// consider ranks the sentence toks of language lang, with offsets from start, in the
+// chunk doc[start:end]: when it holds a term it counts in c.matched, and it is kept as a
+// candidate when its query (or, shown by its window, its shortest hit) fits the budget,
+// its level has room, fewer than n candidates have more terms and no candidate of its
+// level has its text; else it counts in q.long (over q.maxTokens) or c.shortest (over the
+// budget). A candidate owns copies of the tokens and hits, offsets from the start of doc.
+// The error wraps ErrBadRequest when the query cannot be compiled for lang.
+func (c *collector) consider(start, end int, lang string, toks []syntax.Token) error {
+	q, doc := c.q, c.doc
+	var ok bool
+	windowed := false
+	if english(lang) {
+		ok = q.match(toks, c.done[:q.q.Len()], &c.cur)
+	} else {
+		f, err := q.foreignOf(lang)
+		if err != nil {
+			return err
+		}
+		hits := f.sc.Scan(toks)
+		ok = len(hits) > 0 && q.record(hits, f.done, &c.cur)
+		windowed = q.window
+		if ok && windowed {
+			q.spans = append(q.spans[:0], windowHits(hits)...)
+		}
+	}
+	if !ok {
+		return nil
+	}
+	c.matched++
+	// l is the length of the least that shows the sentence's query: its query alone, or
+	// for a window its shortest hit.
+	l := -1
+	switch {
+	case windowed:
+		for _, h := range q.spans {
+			if k := q.hitLength(doc[start:end], toks, match.Hit(h)); l < 0 || k < l {
+				l = k
+			}
+		}
+	case len(toks) <= q.maxTokens:
+		l = q.queryLength(doc[start:end], &syntax.Sentence{Tokens: toks}, c.cur.query)
+	}
+	switch {
+	case l < 0:
+		q.long++
+	case l > c.budget:
+		if c.shortest == 0 || l < c.shortest {
+			c.shortest = l
+		}
+	default:
+		cur := &c.cur
+		if lv := &c.levels[cur.terms]; len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n && !repeated(*lv, doc, start, toks) {
+			k := candidate{terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+			if windowed || lang != q.lang {
+				k.other = &otherLang{lang: lang, window: windowed}
+				if windowed {
+					k.other.spans = slices.Clone(q.spans)
+				}
+			}
+			k.s.Tokens = slices.Clone(toks)
+			for i := range k.s.Tokens {
+				k.s.Tokens[i].Start += start
+				k.s.Tokens[i].End += start
+			}
+			*lv = append(*lv, k)
+		}
+	}
+	return nil
+}
+
+// skeletons are the memory of the prefilter, kept from one request to the next: a
+// paragraph's skeleton is as long as the paragraph.
+var skeletons = sync.Pool{New: func() any { return new(prefilter.Scratch) }}
