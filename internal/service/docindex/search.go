@@ -168,6 +168,11 @@ func (x *Index) positiveTerms(q query.Query) []string {
 	seen := map[string]bool{}
 	add := func(term string) {
 		key := strings.Join(x.keys(term), " ")
+		if key == "" && spaceless(term) {
+			// Thai, Lao, Khmer or Myanmar, which the English analyzer drops: the
+			// fields of the languages find it (lang.go), and the snippets' matcher.
+			key = term
+		}
 		if key != "" && !seen[key] && len(terms) < qsc.MaxQueryTerms {
 			seen[key] = true
 			terms = append(terms, term)
@@ -187,7 +192,9 @@ func (x *Index) positiveTerms(q query.Query) []string {
 				add(w)
 			}
 		case *query.MatchPhraseQuery:
-			if ws := x.words(q.MatchPhrase); len(ws) == 1 {
+			if ws := x.words(q.MatchPhrase); spaceless(q.MatchPhrase) && len(ws) == 0 {
+				add(strings.Join(strings.Fields(q.MatchPhrase), " ")) // Thai and the like, as above
+			} else if len(ws) == 1 {
 				add(ws[0])
 			} else if len(ws) > 1 {
 				add(strings.Join(strings.Fields(q.MatchPhrase), " "))
