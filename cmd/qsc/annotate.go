@@ -233,12 +233,9 @@ func annotateFile(ctx context.Context, p *annbatch.Processor, path string) annba
 		return annbatch.Output{ID: path, Error: err.Error()}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, qsc.MaxDocumentBytes+1))
+	data, err := readLimited(f, qsc.MaxDocumentBytes, "the file")
 	if err != nil {
-		return annbatch.Output{ID: path, Error: err.Error()}
-	}
-	if len(data) > qsc.MaxDocumentBytes {
-		return annbatch.Output{ID: path, Error: fmt.Sprintf("%s: %v: file is more than %d bytes", path, qsc.ErrBadRequest, qsc.MaxDocumentBytes)}
+		return annbatch.Output{ID: path, Error: fmt.Sprintf("%s: %v", path, err)}
 	}
 	return p.Document(ctx, path, string(data))
 }

@@ -59,9 +59,9 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	}
 	text := strings.Join(fs.Args(), " ")
 	if fs.NArg() == 0 || text == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, qsc.MaxSentenceBytes+1))
+		b, err := readLimited(os.Stdin, qsc.MaxSentenceBytes, "the sentence on stdin")
 		if err != nil {
-			return fmt.Errorf("reading the sentence from stdin: %w", err)
+			return err
 		}
 		if text = strings.TrimSpace(string(b)); text == "" {
 			return cli.Usagef("give the sentence as an argument or on stdin (or use --jsonl)")

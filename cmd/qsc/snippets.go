@@ -74,8 +74,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 }
 
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
-// "-". It reads at most one byte more than qsc.MaxDocumentBytes, so that a larger document
-// gets the library's error without being read whole.
+// "-", at most qsc.MaxDocumentBytes (readLimited).
 func readDocument(path string) (string, error) {
 	r := io.Reader(os.Stdin)
 	if path != "" && path != "-" {
@@ -86,9 +85,20 @@ func readDocument(path string) (string, error) {
 		defer f.Close()
 		r = f
 	}
-	b, err := io.ReadAll(io.LimitReader(r, qsc.MaxDocumentBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("reading the document: %w", err)
+	b, err := readLimited(r, qsc.MaxDocumentBytes, "the document")
+	return string(b), err
+}
+
+// readLimited reads r whole when it holds at most max bytes. It reads no more than max+1
+// bytes: a larger input is an error wrapping qsc.ErrBadRequest that says that what (the
+// document, the sentence) is more than max bytes, without a length it did not read.
+func readLimited(r io.Reader, max int, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	case len(b) > max:
+		return nil, fmt.Errorf("%w: %s is more than %d bytes, the maximum", qsc.ErrBadRequest, what, max)
 	}
-	return string(b), nil
+	return b, nil
 }
