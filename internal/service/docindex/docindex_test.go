@@ -139,6 +139,10 @@ func TestQuerySyntax(t *testing.T) {
 		{"title:banks", []string{"zurich"}, []string{"banks"}},
 		{"judges judge the", []string{"courts", "zurich"}, []string{"judges"}},
 		{"the -police", nil, nil},
+		{"stati*", []string{"baqubah", "pizza"}, nil}, // patterns alone: documents, no word to mark
+		{"/stat[a-z]+/", []string{"baqubah", "pizza"}, nil},
+		{"title:stati* -pizza", nil, nil},
+		{"-stati*", nil, nil},
 	} {
 		res := search(t, x, c.q, 0, 10)
 		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
@@ -159,6 +163,8 @@ func TestQuerySyntax(t *testing.T) {
 		"police -/[/":         "missing closing ]",
 		"police -statio~3":    "must be 0 to 2",
 		"police /p.*/ stati*": "",
+		"/$/":                 "zero width assertions not allowed", // alone too
+		"/(/":                 "missing closing )",
 		"police statio~1":     "",
 	} {
 		_, err := x.Search(context.Background(), SearchRequest{Query: q, Size: 10})
