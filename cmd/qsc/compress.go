@@ -52,8 +52,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *query == "":
 		return cli.Usagef("-q (the query terms) is required")
-	case *budget == 0:
-		return cli.Usagef("-b: the budget is required (a positive number of characters)")
+	case *budget <= 0:
+		return budgetUsage(*budget)
 	case *asJSON && (*ellipsis || *explain):
 		return cli.Usagef("--json prints every field; --ellipsis and --explain are for the text output")
 	}

@@ -36,8 +36,8 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *query == "":
 		return cli.Usagef("-q (the query terms) is required")
-	case *budget == 0:
-		return cli.Usagef("-b: the budget is required (a positive number of characters)")
+	case *budget <= 0:
+		return budgetUsage(*budget)
 	case *n <= 0:
 		return cli.Usagef("-n must be a positive number of snippets, not %d", *n)
 	case fs.NArg() > 1:
@@ -71,6 +71,15 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// budgetUsage is the usage error of a budget -b that is not positive: 0 is the flag
+// left out.
+func budgetUsage(b int) error {
+	if b == 0 {
+		return cli.Usagef("-b: the budget is required (a positive number of characters)")
+	}
+	return cli.Usagef("-b: the budget must be a positive number of characters, not %d", b)
 }
 
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
