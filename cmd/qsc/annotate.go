@@ -100,6 +100,15 @@ func splitTerms(s string) []string {
 	return terms
 }
 
+// queryUsage is the usage error of a -q that holds no term: left out, or only commas
+// and spaces.
+func queryUsage(q string) error {
+	if q == "" {
+		return cli.Usagef("-q (the query terms) is required")
+	}
+	return cli.Usagef("-q %q holds no query term (terms are separated by commas)", q)
+}
+
 // annotateStats count what annotateAll wrote.
 type annotateStats struct {
 	records, errors, sentences, tokens, bytes int

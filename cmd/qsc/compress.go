@@ -50,8 +50,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		return compressJSONL(eng, os.Stdin, stdout, string(*method))
 	}
 	switch {
-	case *query == "":
-		return cli.Usagef("-q (the query terms) is required")
+	case len(splitTerms(*query)) == 0:
+		return queryUsage(*query)
 	case *budget <= 0:
 		return budgetUsage(*budget)
 	case *asJSON && (*ellipsis || *explain):

@@ -34,8 +34,8 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
-	case *query == "":
-		return cli.Usagef("-q (the query terms) is required")
+	case len(splitTerms(*query)) == 0:
+		return queryUsage(*query)
 	case *budget <= 0:
 		return budgetUsage(*budget)
 	case *n <= 0:
