@@ -9,6 +9,7 @@ require (
 	github.com/blevesearch/bleve/v2 v2.6.1
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/prometheus/client_golang v1.23.2
+	go.etcd.io/bbolt v1.4.0
 	golang.org/x/time v0.15.0
 	gonum.org/v1/plot v0.15.2
 )
@@ -65,7 +66,6 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	go.etcd.io/bbolt v1.4.0 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/mod v0.35.0 // indirect

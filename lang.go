@@ -58,8 +58,10 @@ func scriptOf(lang, text string) langid.Script {
 }
 
 // checkLang checks and normalizes a language code given by a caller: an ISO 639-1 or 639-3
-// code, any case, with or without a region or script subtag (pt-BR, zh_Hant): "pt", "zh".
-// Its error wraps ErrBadRequest.
+// code, any case, with or without a region or script subtag (pt-BR, zh_Hant): "pt", "zh";
+// the 639-3 (or 639-2/B) code of a language that qsc knows by its 639-1 code is that code
+// (langid.ISO6391: "eng" is "en", "deu" "de"), so that it is not read as an unknown
+// language. Its error wraps ErrBadRequest.
 func checkLang(lang string) (string, error) {
 	code := strings.ToLower(lang)
 	if i := strings.IndexAny(code, "-_"); i >= 0 {
@@ -68,7 +70,7 @@ func checkLang(lang string) (string, error) {
 	if len(code) < 2 || len(code) > 3 || strings.IndexFunc(code, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 || code == langid.Und {
 		return "", fmt.Errorf("%w: lang %q is not a language code (an ISO 639-1 code such as de, ja or zh, or leave it out to identify the language)", ErrBadRequest, lang)
 	}
-	return code, nil
+	return langid.ISO6391(code), nil
 }
 
 // english reports whether text of language lang goes through the English pipeline:

@@ -237,6 +237,13 @@ func TestLanguageOptions(t *testing.T) {
 	if err != nil || res.Lang != "de" || res.Compression != short {
 		t.Errorf("lang DE: %+v, %v", res, err)
 	}
+	// An ISO 639-3 code is the language of its 639-1 code, not an unknown language.
+	for code, want := range map[string]string{"deu": "de", "GER": "de", "eng": "en"} {
+		res, err := e.Do(ctx, &qsc.Request{Text: short, Query: []string{"Steuern"}, Budget: 20, Lang: code}, false)
+		if err != nil || res.Lang != want || (want == "en") != (res.Method == qsc.DefaultMethod) {
+			t.Errorf("lang %s: %+v, %v; want %s", code, res, err, want)
+		}
+	}
 	// A method named reads the text as English, with the language's words and matches.
 	doc := fixture(t, "de")
 	sn, err := e.DoSnippets(ctx, &qsc.SnippetRequest{Document: doc, Query: []string{"Ausgabe"}, Budget: 40, Method: "ilp"})

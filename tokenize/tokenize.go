@@ -35,14 +35,14 @@ func AppendTokens(dst []syntax.Token, text string) []syntax.Token {
 	s := scanner{text: text, dst: dst, base: len(dst)}
 	for i := 0; i < len(text); {
 		r, n := s.at(i)
-		if isSpace(r, n) {
+		if IsSeparator(r) {
 			i += n
 			continue
 		}
 		e := i + n
 		for e < len(text) {
 			r, n := s.at(e)
-			if isSpace(r, n) {
+			if IsSeparator(r) {
 				break
 			}
 			e += n
@@ -455,15 +455,24 @@ func isWord(r rune, n int) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || r == 0xAD || r == 0x200C || r == 0x200D
 }
 
-// isSpace reports whether a rune separates tokens: white space, control characters and
-// invisible format characters (zero-width space, byte-order mark, directional marks).
-func isSpace(r rune, n int) bool {
+// IsSeparator reports whether r separates tokens without being a part of one: white
+// space, control characters and invisible format characters (zero-width space, byte-order
+// mark, directional marks); not U+FFFD, which an invalid byte reads as. The soft hyphen
+// (U+00AD) and the zero-width non-joiner and joiner (U+200C, U+200D) are invisible too,
+// but they belong to the word they are in (a hyphenation point, a Persian word, an emoji
+// sequence), so they are not separators. It is the one definition of a separator, for
+// the tokenizer and for the text a snippet shows (internal/core/display). It does not
+// allocate.
+func IsSeparator(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r <= ' ' || r == 0x7F
 	}
-	if r == utf8.RuneError && n == 1 {
-		return false
-	}
+	return separatorAbove(r)
+}
+
+// separatorAbove is IsSeparator of a rune above ASCII (kept apart so that IsSeparator
+// inlines).
+func separatorAbove(r rune) bool {
 	if r == 0xAD || r == 0x200C || r == 0x200D {
 		return false
 	}

@@ -200,7 +200,7 @@ func checkTokens(t *testing.T, text string, toks []syntax.Token) {
 			t.Fatalf("token %d has head %d", i, tok.Head)
 		}
 		for _, r := range tok.Form {
-			if r != utf8.RuneError && isSpace(r, utf8.RuneLen(r)) {
+			if r != utf8.RuneError && IsSeparator(r) {
 				t.Fatalf("token %d %q holds a separator %U", i, tok.Form, r)
 			}
 		}
@@ -211,7 +211,7 @@ func checkTokens(t *testing.T, text string, toks []syntax.Token) {
 	for _, tok := range toks {
 		for j := covered; j < tok.Start; {
 			r, n := utf8.DecodeRuneInString(text[j:])
-			if !isSpace(r, n) {
+			if !IsSeparator(r) {
 				t.Fatalf("byte %d (%q) belongs to no token", j, text[j:j+n])
 			}
 			j += n
@@ -220,7 +220,7 @@ func checkTokens(t *testing.T, text string, toks []syntax.Token) {
 	}
 	for j := covered; j < len(text); {
 		r, n := utf8.DecodeRuneInString(text[j:])
-		if !isSpace(r, n) {
+		if !IsSeparator(r) {
 			t.Fatalf("byte %d (%q) belongs to no token", j, text[j:j+n])
 		}
 		j += n

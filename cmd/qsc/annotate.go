@@ -100,6 +100,15 @@ func splitTerms(s string) []string {
 	return terms
 }
 
+// queryUsage is the usage error of a -q that holds no term: left out, or only commas
+// and spaces.
+func queryUsage(q string) error {
+	if q == "" {
+		return cli.Usagef("-q (the query terms) is required")
+	}
+	return cli.Usagef("-q %q holds no query term (terms are separated by commas)", q)
+}
+
 // annotateStats count what annotateAll wrote.
 type annotateStats struct {
 	records, errors, sentences, tokens, bytes int
@@ -233,12 +242,9 @@ func annotateFile(ctx context.Context, p *annbatch.Processor, path string) annba
 		return annbatch.Output{ID: path, Error: err.Error()}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, qsc.MaxDocumentBytes+1))
+	data, err := readLimited(f, qsc.MaxDocumentBytes, "the file")
 	if err != nil {
-		return annbatch.Output{ID: path, Error: err.Error()}
-	}
-	if len(data) > qsc.MaxDocumentBytes {
-		return annbatch.Output{ID: path, Error: fmt.Sprintf("%s: %v: file is more than %d bytes", path, qsc.ErrBadRequest, qsc.MaxDocumentBytes)}
+		return annbatch.Output{ID: path, Error: fmt.Sprintf("%s: %v", path, err)}
 	}
 	return p.Document(ctx, path, string(data))
 }

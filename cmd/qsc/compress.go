@@ -50,18 +50,18 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		return compressJSONL(eng, os.Stdin, stdout, string(*method))
 	}
 	switch {
-	case *query == "":
-		return cli.Usagef("-q (the query terms) is required")
-	case *budget == 0:
-		return cli.Usagef("-b: the budget is required (a positive number of characters)")
+	case len(splitTerms(*query)) == 0:
+		return queryUsage(*query)
+	case *budget <= 0:
+		return budgetUsage(*budget)
 	case *asJSON && (*ellipsis || *explain):
 		return cli.Usagef("--json prints every field; --ellipsis and --explain are for the text output")
 	}
 	text := strings.Join(fs.Args(), " ")
 	if fs.NArg() == 0 || text == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, qsc.MaxSentenceBytes+1))
+		b, err := readLimited(os.Stdin, qsc.MaxSentenceBytes, "the sentence on stdin")
 		if err != nil {
-			return fmt.Errorf("reading the sentence from stdin: %w", err)
+			return err
 		}
 		if text = strings.TrimSpace(string(b)); text == "" {
 			return cli.Usagef("give the sentence as an argument or on stdin (or use --jsonl)")

@@ -83,6 +83,10 @@ func TestCompressUsage(t *testing.T) {
 		{"compress", "-q", "dogs", "Dogs bark."},
 		{"compress", "--jsonl", "-b", "5"},
 		{"compress", "--jsonl", "text"},
+		{"compress", "-q", "dogs", "-b", "-5", "Dogs bark."}, // a usage error, as -b 0 is
+		{"snippets", "-q", "dogs", "-b", "-5", "-"},
+		{"compress", "-q", " , ", "-b", "5", "Dogs bark."}, // no term: not the API's "query_ids or query"
+		{"snippets", "-q", ",,", "-b", "5", "-"},
 	} {
 		if code, _, _ := runQSC(t, args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)

@@ -34,10 +34,10 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
-	case *query == "":
-		return cli.Usagef("-q (the query terms) is required")
-	case *budget == 0:
-		return cli.Usagef("-b: the budget is required (a positive number of characters)")
+	case len(splitTerms(*query)) == 0:
+		return queryUsage(*query)
+	case *budget <= 0:
+		return budgetUsage(*budget)
 	case *n <= 0:
 		return cli.Usagef("-n must be a positive number of snippets, not %d", *n)
 	case fs.NArg() > 1:
@@ -73,9 +73,17 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// budgetUsage is the usage error of a budget -b that is not positive: 0 is the flag
+// left out.
+func budgetUsage(b int) error {
+	if b == 0 {
+		return cli.Usagef("-b: the budget is required (a positive number of characters)")
+	}
+	return cli.Usagef("-b: the budget must be a positive number of characters, not %d", b)
+}
+
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
-// "-". It reads at most one byte more than qsc.MaxDocumentBytes, so that a larger document
-// gets the library's error without being read whole.
+// "-", at most qsc.MaxDocumentBytes (readLimited).
 func readDocument(path string) (string, error) {
 	r := io.Reader(os.Stdin)
 	if path != "" && path != "-" {
@@ -86,9 +94,20 @@ func readDocument(path string) (string, error) {
 		defer f.Close()
 		r = f
 	}
-	b, err := io.ReadAll(io.LimitReader(r, qsc.MaxDocumentBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("reading the document: %w", err)
+	b, err := readLimited(r, qsc.MaxDocumentBytes, "the document")
+	return string(b), err
+}
+
+// readLimited reads r whole when it holds at most max bytes. It reads no more than max+1
+// bytes: a larger input is an error wrapping qsc.ErrBadRequest that says that what (the
+// document, the sentence) is more than max bytes, without a length it did not read.
+func readLimited(r io.Reader, max int, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	case len(b) > max:
+		return nil, fmt.Errorf("%w: %s is more than %d bytes, the maximum", qsc.ErrBadRequest, what, max)
 	}
-	return string(b), nil
+	return b, nil
 }

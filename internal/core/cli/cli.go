@@ -127,8 +127,20 @@ func (p *Program) Flags(name, args string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(p.Name+" "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s %s [flags] %s\n\nFlags:\n", p.Name, name, args)
-		fs.PrintDefaults()
+		usage := p.Name + " " + name
+		flags := false
+		fs.VisitAll(func(*flag.Flag) { flags = true })
+		if flags {
+			usage += " [flags]"
+		}
+		if args != "" {
+			usage += " " + args
+		}
+		fmt.Fprintf(stderr, "Usage: %s\n", usage)
+		if flags { // a command without flags gets no empty list of them
+			fmt.Fprintf(stderr, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
 	}
 	return fs
 }

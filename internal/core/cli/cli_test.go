@@ -11,7 +11,8 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/cli/clitest"
 )
 
-// toy returns a program with a one-word and a two-word command; "fail" fails with err.
+// toy returns a program with a one-word and a two-word command, and one without flags;
+// "fail" fails with err.
 func toy(err error) *cli.Program {
 	p := &cli.Program{Name: "toy", Title: "a test program"}
 	p.Register(&cli.Command{Name: "greet", Summary: "says hello", Run: func(args []string, stdout, stderr io.Writer) error {
@@ -24,6 +25,9 @@ func toy(err error) *cli.Program {
 		return werr
 	}})
 	p.Register(&cli.Command{Name: "do fail", Summary: "fails", Run: func([]string, io.Writer, io.Writer) error { return err }})
+	p.Register(&cli.Command{Name: "plain", Summary: "has no flags", Run: func(args []string, stdout, stderr io.Writer) error {
+		return cli.ParseNoArgs(p.Flags("plain", "", stderr), args)
+	}})
 	return p
 }
 
@@ -41,6 +45,10 @@ func TestProgram(t *testing.T) {
 	}
 	if code, out, _ := clitest.Run(p, "help", "greet"); code != 0 || !strings.Contains(out, "-name") {
 		t.Errorf("help greet: exit %d %q", code, out)
+	}
+	// A command without flags says neither "[flags]" nor "Flags:" (and ends no line in a space).
+	if code, out, _ := clitest.Run(p, "help", "plain"); code != 0 || out != "toy plain: has no flags\n\nUsage: toy plain\n" {
+		t.Errorf("help plain: exit %d %q", code, out)
 	}
 	if code, _, _ := clitest.Run(p, "help", "nothing"); code != 2 {
 		t.Errorf("help nothing: exit %d, want 2", code)

@@ -27,6 +27,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/qsc-nlp/qsc/internal/core/segment"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // Cut is the mark shown where words were removed.
@@ -39,8 +40,9 @@ type Span struct {
 }
 
 // Render returns the kept runs of the sentence sent of doc as text: in their original
-// spelling, any run of separators (white space, control and invisible format characters)
-// shown as one space, and the runs joined by one space, or by none before a run that
+// spelling, any run of separators (tokenize.IsSeparator: white space, control and
+// invisible format characters, but not the soft hyphen and zero-width (non-)joiner of a
+// word) shown as one space, and the runs joined by one space, or by none before a run that
 // attaches to the word before it (AttachesLeft: a final period after a cut sits against
 // the last word) or that was written against the run before it with only punctuation cut
 // between them (the closing quote of `battlefield."`), or, with ellipsis, before a
@@ -360,11 +362,11 @@ func skip(s string, sep bool) int {
 	return i
 }
 
-// separator reports whether r separates words without being shown: white space, control
-// and invisible format characters (as the tokenizer treats them).
-func separator(r rune) bool {
-	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
-}
+// separator reports whether r separates words without being shown, as the tokenizer
+// treats it (tokenize.IsSeparator): white space, control and invisible format
+// characters, but not the soft hyphen and zero-width (non-)joiner inside a word, which
+// are written as they are.
+func separator(r rune) bool { return tokenize.IsSeparator(r) }
 
 // writer writes document text with separators collapsed, escaped when markup. Without a
 // builder it only counts the characters (runes) it would write, in n, or their columns

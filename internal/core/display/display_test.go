@@ -150,3 +150,27 @@ func TestLengthAllocs(t *testing.T) {
 		t.Errorf("Length allocates %v times", a)
 	}
 }
+
+// TestRenderInvisibleInWords: the soft hyphen and the zero-width (non-)joiner are parts of
+// their words, as the tokenizer reads them: a kept run shows them as they are, where a
+// space would split the word ("str ike", "می خواهم") or the emoji sequence (👨 👩 👧).
+// Other invisible format characters (the zero-width space) still separate words.
+func TestRenderInvisibleInWords(t *testing.T) {
+	for doc, want := range map[string]string{
+		"The str\u00adike ended.":                                     "The str\u00adike ended.",
+		"Our family \U0001F468\u200d\U0001F469\u200d\U0001F467 left.": "Our family \U0001F468\u200d\U0001F469\u200d\U0001F467 left.",
+		"من می\u200cخواهم بروم.":                                      "من می\u200cخواهم بروم.",
+		"The sta\u200btion.":                                          "The sta tion.",
+		"Tabs\tand\r\nlines.":                                         "Tabs and lines.",
+	} {
+		all := []Span{{0, len(doc)}}
+		for _, ellipsis := range []bool{false, true} {
+			if got := Render(doc, all[0], all, nil, ellipsis, false); got != want {
+				t.Errorf("Render(%q, ellipsis %v) = %q, want %q", doc, ellipsis, got, want)
+			}
+		}
+		if n, w := new(Scratch).Length(doc, all[0], all, nil), utf8.RuneCountInString(want); n != w {
+			t.Errorf("Length(%q) = %d, want %d", doc, n, w)
+		}
+	}
+}

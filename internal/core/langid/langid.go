@@ -376,6 +376,37 @@ func functionWord(w string) bool {
 	return false
 }
 
+// ISO6391 returns the ISO 639-1 code of a language given by its ISO 639-3 code, or by
+// its ISO 639-2/B code where that differs ("eng" → "en", "deu" and "ger" → "de", "cmn" →
+// "zh"), for the languages qsc treats apart: Languages and the languages of package
+// analyzers' stop lists. Any other code, a 639-1 code included, is returned as it is.
+// The code must be lower-case. It does not allocate.
+func ISO6391(code string) string {
+	if c, ok := iso6393[code]; ok {
+		return c
+	}
+	return code
+}
+
+// iso6393 maps the ISO 639-3 and 639-2/B codes of ISO6391 to the 639-1 codes.
+var iso6393 = map[string]string{
+	"afr": "af", "ara": "ar", "arb": "ar", "aze": "az", "azj": "az", "bel": "be", "bul": "bg",
+	"ben": "bn", "ces": "cs", "cze": "cs", "dan": "da", "deu": "de", "ger": "de", "ell": "el",
+	"gre": "el", "eng": "en", "spa": "es", "est": "et", "ekk": "et", "fas": "fa", "per": "fa",
+	"pes": "fa", "fin": "fi", "fra": "fr", "fre": "fr", "guj": "gu", "heb": "he", "hin": "hi",
+	"hrv": "hr", "hun": "hu", "ind": "id", "ita": "it", "jpn": "ja", "kat": "ka", "geo": "ka",
+	"khm": "km", "kan": "kn", "kor": "ko", "lit": "lt", "lav": "lv", "lvs": "lv", "mkd": "mk",
+	"mac": "mk", "mal": "ml", "mar": "mr", "mya": "my", "bur": "my", "nob": "nb", "nep": "ne",
+	"npi": "ne", "nld": "nl", "dut": "nl", "pan": "pa", "pol": "pl", "por": "pt", "ron": "ro",
+	"rum": "ro", "rus": "ru", "sin": "si", "slk": "sk", "slo": "sk", "slv": "sl", "som": "so",
+	"srp": "sr", "swe": "sv", "tam": "ta", "tel": "te", "tha": "th", "tgl": "tl", "tur": "tr",
+	"ukr": "uk", "urd": "ur", "uzb": "uz", "uzn": "uz", "vie": "vi", "zho": "zh", "chi": "zh",
+	"cmn": "zh",
+	// the stop lists' languages that are not in Languages
+	"cat": "ca", "eus": "eu", "baq": "eu", "gle": "ga", "glg": "gl", "hye": "hy", "arm": "hy",
+	"nor": "no",
+}
+
 // Languages are the languages the trigrams choose among: those of whatlanggo with an ISO
 // 639-1 code, less the ones that, on the parallel sentences of docs/languages.md, took
 // more sentences from a larger neighbour than they found of their own (Nynorsk from

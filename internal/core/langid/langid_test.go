@@ -2,6 +2,7 @@ package langid
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,27 @@ func BenchmarkDetect(b *testing.B) {
 				Detect(c.text)
 			}
 		})
+	}
+}
+
+// TestISO6391: every language of Languages, and of the stop lists, has its ISO 639-3 code
+// mapped to its 639-1 code; other codes are returned as they are.
+func TestISO6391(t *testing.T) {
+	reached := map[string]bool{}
+	for from, to := range iso6393 {
+		if len(from) != 3 || len(to) != 2 || ISO6391(from) != to {
+			t.Errorf("%q → %q", from, to)
+		}
+		reached[to] = true
+	}
+	for _, l := range append(slices.Clone(Languages), "ca", "eu", "ga", "gl", "hy", "no") {
+		if !reached[l] {
+			t.Errorf("no ISO 639-3 code maps to %q", l)
+		}
+	}
+	for in, want := range map[string]string{"eng": "en", "deu": "de", "ger": "de", "cmn": "zh", "en": "en", "yue": "yue", "xx": "xx"} {
+		if got := ISO6391(in); got != want {
+			t.Errorf("ISO6391(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

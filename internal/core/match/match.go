@@ -11,8 +11,9 @@
 // inside a word otherwise: "art" does not match "party".
 //
 // Key ignores, in this order: trailing punctuation ("U.S." and "U.S" are one key), accents
-// ("Zürich" and "Zurich", "São" and "Sao"), letter case, and inflection (the inflectional
-// stemmer of internal/core/stem: "appeals" and "appeal", "went" and "go").
+// ("Zürich" and "Zurich", "São" and "Sao") and the invisible soft hyphens and zero-width
+// (non-)joiners inside a word, letter case, and inflection (the inflectional stemmer of
+// internal/core/stem: "appeals" and "appeal", "went" and "go").
 //
 // Package segment, the matcher of other languages, compiles its queries with CompileTerms
 // and folds its keys with FoldAccents: the two matchers differ in how they split and key
@@ -73,15 +74,19 @@ func Spelled(r rune) (string, bool) {
 // Fold returns word without its accents: the marks of its canonical decomposition (NFD)
 // removed, and the letters of a small table spelled in ASCII (ø → o, ß → ss, æ → ae, ł → l,
 // …), so that "Zürich" and "Zurich", "São Paulo" and "Sao Paulo", "Ørsted" and "Orsted"
-// match. An ASCII word, or one of marks alone, is returned as it is (an ASCII word without
+// match. It also removes the invisible characters that the tokenizer keeps inside a word
+// (the soft hyphen, U+00AD, and the zero-width non-joiner and joiner, U+200C and U+200D),
+// so that "Bundes\u00adregierung" (with a hyphenation point) matches "Bundesregierung".
+// An ASCII word, or one of marks alone, is returned as it is (an ASCII word without
 // allocating).
 func Fold(word string) string { return fold(word, false) }
 
 // FoldAccents is Fold for text in any language: it removes the marks only from Latin,
 // Greek and Cyrillic letters, and the vowel marks and tatweel of Arabic, and composes the
 // rest again (NFC); the marks of other scripts (Devanagari's and Thai's vowel signs) are
-// letters there and stay. It spells the letters of Fold's table as Fold does. An ASCII
-// word, or one of marks alone, is returned as it is (an ASCII word without allocating).
+// letters there and stay. It spells the letters of Fold's table, and removes the soft
+// hyphen and the zero-width (non-)joiners, as Fold does. An ASCII word, or one of marks
+// alone, is returned as it is (an ASCII word without allocating).
 func FoldAccents(word string) string { return fold(word, true) }
 
 // fold is Fold, or FoldAccents when accents.
@@ -101,6 +106,8 @@ func fold(word string, accents bool) string {
 		mark := unicode.Is(unicode.Mn, r)
 		s, ok := spelled[r]
 		switch {
+		case r == 0xAD || r == 0x200C || r == 0x200D:
+			// invisible inside a word: a hyphenation point, a zero-width (non-)joiner
 		case mark && (!accents || base < 0x0530 || 0x1e00 <= base && base < 0x2000):
 			// a mark (with accents, on a Latin, Greek or Cyrillic letter)
 		case accents && (0x064b <= r && r <= 0x065f || r == 0x0670 || r == 0x0640):

@@ -16,7 +16,7 @@ func TestKey(t *testing.T) {
 		{"Zurich", "Zürich", "ZÜRICH", "zu\u0308rich"},
 		{"Sao", "São"}, {"Orsted", "Ørsted"}, {"strasse", "Straße"}, {"Encyclopaedia", "Encyclopædia"},
 		{"U.S", "U.S.", "u.s."}, {"police", "police.", "Police!"},
-		{"go", "went", "gone"}, {"eat", "ate"}, {"don't", "don’t"},
+		{"go", "went", "gone"}, {"eat", "ate"}, {"don't", "don’t"}, {"strike", "str\u00adike", "Str\u00adikes"},
 	}
 	for _, g := range same {
 		for _, w := range g[1:] {
@@ -51,6 +51,11 @@ func TestFold(t *testing.T) {
 		{"الحُكُومَة", "الحكومة", "الحكومة"}, // Arabic vowel marks
 		{"الحكـومة", "الحكـومة", "الحكومة"},  // tatweel
 		{"가", "\u1100\u1161", "가"},           // Hangul: decomposed; FoldAccents composes it again
+		{"str\u00adike", "strike", "strike"}, // a soft hyphen (a hyphenation point)
+		{"Bundes\u00adregierung", "Bundesregierung", "Bundesregierung"},
+		{"می\u200cخواهم", "میخواهم", "میخواهم"},                                        // a zero-width non-joiner
+		{"\U0001F468\u200d\U0001F469", "\U0001F468\U0001F469", "\U0001F468\U0001F469"}, // an emoji sequence
+		{"\u00ad", "\u00ad", "\u00ad"},                                                 // alone: a key is never empty
 	} {
 		if got := Fold(c.in); got != c.fold {
 			t.Errorf("Fold(%q) = %q, want %q", c.in, got, c.fold)
@@ -106,6 +111,7 @@ func TestScan(t *testing.T) {
 		{[]string{"went", "ate"}, "We go and eat.", []string{"went:01-02", "ate:03-04"}},
 		{[]string{"police", "POLICE"}, "Police.", []string{"police:00-01"}},
 		{[]string{"don't"}, "I don’t know.", []string{"don't:01-03"}}, // both are "do n't"
+		{[]string{"strike", "Bundesregierung"}, "The str\u00adike of the Bundes\u00adregierung.", []string{"strike:01-02", "Bundesregierung:04-05"}},
 	}
 	for _, c := range cases {
 		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
@@ -139,6 +140,10 @@ func TestQuerySyntax(t *testing.T) {
 		{"title:banks", []string{"zurich"}, []string{"banks"}},
 		{"judges judge the", []string{"courts", "zurich"}, []string{"judges"}},
 		{"the -police", nil, nil},
+		{"stati*", []string{"baqubah", "pizza"}, nil}, // patterns alone: documents, no word to mark
+		{"/stat[a-z]+/", []string{"baqubah", "pizza"}, nil},
+		{"title:stati* -pizza", nil, nil},
+		{"-stati*", nil, nil},
 	} {
 		res := search(t, x, c.q, 0, 10)
 		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
@@ -159,6 +164,8 @@ func TestQuerySyntax(t *testing.T) {
 		"police -/[/":         "missing closing ]",
 		"police -statio~3":    "must be 0 to 2",
 		"police /p.*/ stati*": "",
+		"/$/":                 "zero width assertions not allowed", // alone too
+		"/(/":                 "missing closing )",
 		"police statio~1":     "",
 	} {
 		_, err := x.Search(context.Background(), SearchRequest{Query: q, Size: 10})
@@ -205,6 +212,40 @@ func TestPagination(t *testing.T) {
 	if _, err := x.Search(context.Background(), SearchRequest{Query: "river", From: MaxFrom + 1, Size: 2}); err == nil {
 		t.Error("from beyond MaxFrom accepted")
 	}
+}
+
+// TestOpenInUse: an index that is open (in another process, or here) cannot be opened
+// again: Open fails and says why, where it waited for the lock for ever before, and a
+// second qsc serve on the directory never got ready. Once closed, it opens.
+func TestOpenInUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		y, err := Open(dir)
+		if err == nil {
+			y.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "in use by another process") {
+			t.Errorf("second Open: %v, want in use", err)
+		}
+	case <-time.After(time.Minute): // a guard against the old wait for ever, not a speed check
+		t.Fatal("the second Open still waits for the lock after a minute")
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if x, err = Open(dir); err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	x.Close()
 }
 
 // TestPersistentIncremental: an index on disk is found again after Close and Open; a

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -34,6 +35,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
 	index "github.com/blevesearch/bleve_index_api"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/highlight"
@@ -177,12 +179,22 @@ func Open(dir string) (*Index, error) {
 	return newIndex(idx, dir, im), nil
 }
 
-// openExisting opens the index in the non-empty directory dir.
+// lockWait is how long openExisting waits for the lock of an index that another process
+// holds (bleve's root file is locked while an index is open) before it fails: without
+// it, the open waits for ever, and a second qsc serve on the same directory never gets
+// ready and never says why.
+const lockWait = time.Second
+
+// openExisting opens the index in the non-empty directory dir; an index that another
+// process holds open is an error after lockWait.
 func openExisting(dir string) (*Index, error) {
 	if _, err := os.Stat(dir + string(os.PathSeparator) + "index_meta.json"); err != nil {
 		return nil, fmt.Errorf("document index: %s is not empty and holds no index (no index_meta.json); give an empty or new directory", dir)
 	}
-	idx, err := bleve.Open(dir)
+	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": lockWait.String()})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("document index %s is in use by another process (another qsc serve?): stop it, or give another directory", dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("document index %s: %w", dir, err)
 	}

@@ -107,3 +107,33 @@ func TestLanguagesPersist(t *testing.T) {
 		t.Errorf("index_meta.json: %s, %v", b, err)
 	}
 }
+
+// TestSpacelessWithoutEnglishTokens: a word of Thai (or Lao, Khmer, Myanmar), which the
+// English analyzer drops entirely, is still a term of the query: the fields of the
+// languages find its document, as a word and as a phrase, and its snippet marks it.
+func TestSpacelessWithoutEnglishTokens(t *testing.T) {
+	docs := []docfile.Doc{
+		{ID: "th", Title: "เงินอุดหนุน", Text: "รัฐบาลตัดสินใจเมื่อวันพุธที่จะขยายเงินอุดหนุนสำหรับรถยนต์ไฟฟ้าจนถึงสิ้นปี นักวิจารณ์กล่าวว่าเงินอุดหนุนเป็นประโยชน์ต่อครัวเรือนที่ร่ำรวย"},
+		{ID: "en", Title: "Subsidies", Text: "The government extended the subsidies for electric cars until the end of the year."},
+	}
+	x, err := FromDocs(context.Background(), servicetest.Engine(t), docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	for _, q := range []string{"เงินอุดหนุน", `"เงินอุดหนุน"`, "รัฐบาล subsidies"} {
+		res := search(t, x, q, 0, 10)
+		if !slices.Contains(ids(res), "th") || len(res.Terms) == 0 {
+			t.Errorf("%s: found %v with terms %q, want th", q, ids(res), res.Terms)
+			continue
+		}
+		for i := range res.Hits {
+			if h := &res.Hits[i]; h.Doc.ID == "th" {
+				sn, err := x.Snippets(context.Background(), servicetest.Engine(t), h, qsc.SnippetRequest{Query: res.Terms, Budget: 60})
+				if err != nil || len(sn) == 0 || len(sn[0].Hits) == 0 {
+					t.Errorf("%s: the snippets of th for %q: %+v, %v; want a mark", q, res.Terms, sn, err)
+				}
+			}
+		}
+	}
+}

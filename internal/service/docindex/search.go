@@ -53,8 +53,11 @@ type Results struct {
 }
 
 // Search returns the page of the documents that match req.Query, ranked by bleve's
-// tf-idf score. A query with no word to look for (only stop words, punctuation or -not
-// terms) finds nothing; a query that cannot be parsed is an error wrapping ErrQuery.
+// tf-idf score. A query with no word and no pattern to look for (only stop words,
+// punctuation, -not terms or words of other fields than the text and title) finds
+// nothing; a query of patterns alone (hot*, /colou?r/) finds documents with no Terms to
+// mark. A query that cannot be parsed, or whose pattern bleve refuses, is an error
+// wrapping ErrQuery.
 func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) {
 	qs := bleve.NewQueryStringQuery(req.Query)
 	parsed, err := qs.Parse()
@@ -65,7 +68,7 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		return Results{}, err
 	}
 	res := Results{Terms: x.positiveTerms(parsed)}
-	if len(res.Terms) == 0 || req.Size <= 0 {
+	if len(res.Terms) == 0 && !hasPattern(parsed) || req.Size <= 0 {
 		return res, nil
 	}
 	if req.From < 0 || req.From > MaxFrom {
@@ -140,6 +143,23 @@ func visitLeaves(q query.Query, negated bool, visit func(query.Query) error) err
 	return nil
 }
 
+// hasPattern reports whether q has a wildcard or /regexp/ pattern of the text or the
+// title that a result must or may match (not one under -not): a query that selects
+// documents though it names no word to mark.
+func hasPattern(q query.Query) bool {
+	found := false
+	_ = visitLeaves(q, false, func(q query.Query) error { // never fails
+		switch q := q.(type) {
+		case *query.WildcardQuery:
+			found = found || textField(q.Field())
+		case *query.RegexpQuery:
+			found = found || textField(q.Field())
+		}
+		return nil
+	})
+	return found
+}
+
 // badPattern reports whether err, from a search, is the refusal of a /regexp/ or
 // wild*card pattern of the query: a syntax error, or what bleve's automaton does not take
 // (zero-width assertions such as $, word boundaries, byte literals, lazy quantifiers, a
@@ -168,6 +188,11 @@ func (x *Index) positiveTerms(q query.Query) []string {
 	seen := map[string]bool{}
 	add := func(term string) {
 		key := strings.Join(x.keys(term), " ")
+		if key == "" && spaceless(term) {
+			// Thai, Lao, Khmer or Myanmar, which the English analyzer drops: the
+			// fields of the languages find it (lang.go), and the snippets' matcher.
+			key = term
+		}
 		if key != "" && !seen[key] && len(terms) < qsc.MaxQueryTerms {
 			seen[key] = true
 			terms = append(terms, term)
@@ -187,7 +212,9 @@ func (x *Index) positiveTerms(q query.Query) []string {
 				add(w)
 			}
 		case *query.MatchPhraseQuery:
-			if ws := x.words(q.MatchPhrase); len(ws) == 1 {
+			if ws := x.words(q.MatchPhrase); spaceless(q.MatchPhrase) && len(ws) == 0 {
+				add(strings.Join(strings.Fields(q.MatchPhrase), " ")) // Thai and the like, as above
+			} else if len(ws) == 1 {
 				add(ws[0])
 			} else if len(ws) > 1 {
 				add(strings.Join(strings.Fields(q.MatchPhrase), " "))

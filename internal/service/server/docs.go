@@ -112,8 +112,9 @@ func pageParams(r *http.Request) (from, k int, err error) {
 
 // search serves GET /v1/search?q=...&budget=...&n=...&k=...&from=...|page=...&method=...:
 // one page of the best documents of the collection for q (bleve's query-string syntax:
-// words, "phrases", +must, -not), each with its n best snippets of at most budget
-// characters, made from the documents' stored annotations.
+// words, "phrases", +must, -not, wild*cards, /regexps/), each with its n best snippets of
+// at most budget characters, made from the documents' stored annotations (none when the
+// query has patterns alone: they name no word to mark).
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	if s.cfg.Index == nil {
@@ -173,6 +174,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	for i := range found.Hits {
 		h := &found.Hits[i]
 		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, URL: h.Doc.URL, Link: docLink(h.Doc.ID), Score: h.Score, Snippets: []Snippet{}}
+		if len(found.Terms) == 0 { // found by patterns alone (hot*): no word to mark
+			resp.Results = append(resp.Results, res)
+			continue
+		}
 		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, N: n, Method: method, Decoding: decoding})
 		switch {
 		case errors.Is(err, qsc.ErrInfeasible):

@@ -67,7 +67,16 @@ func TestSearchPages(t *testing.T) {
 	if ex := do(t, ts, "GET", "/v1/search?q=rivr~2", "", true); ex.status != 200 || !strings.Contains(string(ex.body), `"total":7`) {
 		t.Errorf("rivr~2: %d %s", ex.status, ex.body)
 	}
+	// Patterns alone find documents, with no word to mark: no snippets.
+	for _, q := range []string{"riv*", "%2Fri.er%2F"} {
+		var r searchResponse
+		ex := do(t, ts, "GET", "/v1/search?q="+q, "", true)
+		if ex.status != 200 || json.Unmarshal(ex.body, &r) != nil || r.Total != 7 || len(r.Terms) != 0 || len(r.Results) != 7 || len(r.Results[0].Snippets) != 0 {
+			t.Errorf("%s: %d %s", q, ex.status, ex.body)
+		}
+	}
 	for _, c := range []struct{ path, want string }{
+		{"/v1/search?q=%2F$%2F", "parameter q: invalid query: zero width assertions not allowed"},
 		{"/v1/search?q=river&from=2&page=2", "not both"},
 		{"/v1/search?q=river&page=0", "parameter page"},
 		{"/v1/search?q=river&from=10001", "parameter from must be an integer from 0 to 10000"},

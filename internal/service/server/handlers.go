@@ -221,6 +221,16 @@ func decodeStrict(body []byte, v any) error {
 	return nil
 }
 
+// hasDocument reports whether body, a JSON object that decodeStrict accepted, has a
+// "document" field (named as encoding/json matches names; "" and null included): a
+// request without one is refused, where an empty document has no snippets.
+func hasDocument(body []byte) bool {
+	var probe struct {
+		Document json.RawMessage `json:"document"`
+	}
+	return json.Unmarshal(body, &probe) == nil && probe.Document != nil
+}
+
 // boolParam reads an optional boolean query parameter.
 func boolParam(r *http.Request, name string) (bool, error) {
 	v := r.URL.Query().Get(name)
@@ -309,6 +319,10 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 	var req qsc.SnippetRequest
 	if err := decodeStrict(body, &req); err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if req.Document == "" && !hasDocument(body) {
+		s.fail(w, r, badRequest(`"document" is required: the text to find snippets in`))
 		return
 	}
 	sn, err := func() ([]qsc.Snippet, error) {

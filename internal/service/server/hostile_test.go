@@ -72,6 +72,8 @@ func TestHostileHTTP(t *testing.T) {
 		{"wrong types", "/v1/compress", `{"id":"a","text":["Dogs"],"query":["dogs"],"budget":5}`, 400, `field "text" must be a string, not array`},
 		{"snippets: 1 MB sentence", "/v1/snippets", `{"document":"` + mb + `","query":["Syracuse"],"budget":100}`, 400, "has more than 2000 tokens"},
 		{"snippets: empty document", "/v1/snippets", `{"document":"","query":["dogs"],"budget":20}`, 200, `{"snippets":[]}`},
+		{"snippets: no document", "/v1/snippets", `{"query":["dogs"],"budget":20}`, 400, `"document" is required`},
+		{"snippets: null document", "/v1/snippets", `{"document":null,"query":["dogs"],"budget":20}`, 200, `{"snippets":[]}`},
 		{"snippets: query term absent", "/v1/snippets", `{"document":"Dogs bark.","query":["cats"],"budget":20}`, 200, `{"snippets":[]}`},
 		{"snippets: budget int64 max, ILP", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":9223372036854775807,"method":"ilp"}`, 200, `"text":"Dogs`},
 		{"snippets: n negative", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"n":-1}`, 400, "n must be a positive number of snippets, got -1"},

@@ -63,6 +63,9 @@
         meta.append(" · ", src);
       }
       li.append(h2, meta);
+      if (r.snippets.length === 0 && !r.error && last.terms.length === 0) {
+        return li; // found by patterns alone (hot*): no word to show
+      }
       if (r.snippets.length === 0) {
         const p = document.createElement("p");
         p.className = "note";
@@ -94,13 +97,15 @@
     });
     results.replaceChildren(...items);
     let msg;
-    if (last.terms.length === 0) {
+    // A query of patterns alone (hot*, /colou?r/) has no terms: it is named as typed.
+    const what = last.terms.length > 0 ? last.terms.join(", ") : last.query;
+    if (last.results.length === 0 && last.terms.length === 0 && !/[*?\/]/.test(last.query)) {
       msg = "No searchable words in the query (only common words like “the”).";
     } else if (last.results.length === 0) {
-      msg = "No document holds " + last.terms.join(", ") + ".";
+      msg = "No document holds " + what + ".";
     } else {
       msg = "Showing " + (last.from + 1) + "–" + (last.from + last.results.length) + " of " + last.total +
-        " documents for " + last.terms.join(", ") + ".";
+        " documents for " + what + ".";
     }
     const pages = Math.max(1, Math.ceil(last.total / last.k));
     pager.hidden = last.total <= last.k;

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qsc-nlp/qsc"
+)
+
+// TestReadLimited: an input of at most max bytes is read whole; a larger one is a bad
+// request that says it is more than max bytes, never a length it did not read.
+func TestReadLimited(t *testing.T) {
+	b, err := readLimited(strings.NewReader("12345"), 5, "the text")
+	if err != nil || string(b) != "12345" {
+		t.Errorf("5 bytes, max 5: %q, %v", b, err)
+	}
+	_, err = readLimited(strings.NewReader(strings.Repeat("x", 100)), 5, "the text")
+	if !errors.Is(err, qsc.ErrBadRequest) || err.Error() != "bad request: the text is more than 5 bytes, the maximum" {
+		t.Errorf("100 bytes, max 5: %v", err)
+	}
+}
+
+// TestSnippetsDocumentTooLarge: qsc snippets on a file over qsc.MaxDocumentBytes says so,
+// without claiming a size it did not read.
+func TestSnippetsDocumentTooLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat("The staff left. ", qsc.MaxDocumentBytes/8)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runQSC(t, "snippets", "-q", "staff", "-b", "40", path)
+	if code == 0 || out != "" || !strings.Contains(errs, "the document is more than 1048576 bytes") || strings.Contains(errs, "1048577") {
+		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+}
