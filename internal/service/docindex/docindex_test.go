@@ -64,7 +64,7 @@ func TestIngestJSONL(t *testing.T) {
 		`../docfile/testdata/docs.jsonl:6: no "text"`,
 		`../docfile/testdata/docs.jsonl:7: duplicate id "courts" (first at ../docfile/testdata/docs.jsonl:1)`,
 		`../docfile/testdata/docs.jsonl:8: url "javascript:alert(1)" is not an absolute http or https URL`,
-		`../docfile/testdata/docs.jsonl:9: invalid record: json: unknown field "author"`,
+		`../docfile/testdata/docs.jsonl:9: invalid record: unknown field "author"`,
 	} {
 		if !strings.HasPrefix(rejected[i], want) {
 			t.Errorf("rejection %d: %q, want %q…", i+1, rejected[i], want)

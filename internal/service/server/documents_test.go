@@ -172,7 +172,7 @@ func TestPostDocuments(t *testing.T) {
 		"item 3 pizza added",
 		`item 4 courts rejected: duplicate id "courts" (first at item 1)`,
 		`item 5 typed rejected: invalid record: field "text" must be a string, not number`,
-		`item 6 extra rejected: invalid record: json: unknown field "author"`,
+		`item 6 extra rejected: invalid record: unknown field "author"`,
 	}
 	if got := results(rep.Records); !slices.Equal(got, want) {
 		t.Errorf("array records:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -202,7 +202,7 @@ func checkBody(body []byte) ([]byte, error) {
 	case len(trimmed) == 0:
 		return nil, badRequest("the body is empty; send a JSON object")
 	case trimmed[0] != '{':
-		return nil, badRequest("invalid request: the body must be a JSON object")
+		return nil, badRequest("the body must be a JSON object")
 	}
 	return body, nil
 }
@@ -213,10 +213,10 @@ func decodeStrict(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return badRequest("invalid request: %s", wire.JSONError(err))
+		return badRequest("%s", wire.JSONError(err))
 	}
 	if dec.More() {
-		return badRequest("invalid request: more than one JSON value in the body")
+		return badRequest("more than one JSON value in the body")
 	}
 	return nil
 }

@@ -74,6 +74,8 @@ func TestHostileHTTP(t *testing.T) {
 		{"snippets: empty document", "/v1/snippets", `{"document":"","query":["dogs"],"budget":20}`, 200, `{"snippets":[]}`},
 		{"snippets: no document", "/v1/snippets", `{"query":["dogs"],"budget":20}`, 400, `"document" is required`},
 		{"snippets: null document", "/v1/snippets", `{"document":null,"query":["dogs"],"budget":20}`, 200, `{"snippets":[]}`},
+		{"snippets: unknown field", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"bugdet":3}`, 400, `bad request: unknown field "bugdet"`},
+		{"snippets: not an object", "/v1/snippets", `[1]`, 400, `bad request: the body must be a JSON object`},
 		{"snippets: query term absent", "/v1/snippets", `{"document":"Dogs bark.","query":["cats"],"budget":20}`, 200, `{"snippets":[]}`},
 		{"snippets: budget int64 max, ILP", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":9223372036854775807,"method":"ilp"}`, 200, `"text":"Dogs`},
 		{"snippets: n negative", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"n":-1}`, 400, "n must be a positive number of snippets, got -1"},

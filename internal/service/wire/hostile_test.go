@@ -35,7 +35,7 @@ func TestHostileRecords(t *testing.T) {
 		{"tokens numbers", `{"id":"a","tokens":[1,2],"query_ids":[1],"budget":5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"tokens\" must be a string, not number"}`},
 		{"query id over int64", `{"id":"a","text":"a b","query_ids":[99999999999999999999],"budget":5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"query_ids\" must be an integer, not number 99999999999999999999"}`},
 		{"nested arrays", `{"id":"d","text":[[[[[[[[1]]]]]]]]}`, qsc.ErrBadRequest, `{"id":"d","error":"line 3: invalid record: field \"text\" must be a string, not array"}`},
-		{"unknown field", `{"id":"a",` + s + `,"budget":25,"bugdet":3}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: json: unknown field \"bugdet\""}`},
+		{"unknown field", `{"id":"a",` + s + `,"budget":25,"bugdet":3}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: unknown field \"bugdet\""}`},
 		{"trailing data", `{"id":"a",` + s + `,"budget":25} x`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: more than one JSON value on the line"}`},
 		{"raw control character in a string", "{\"id\":\"a\",\"text\":\"a\x01b\",\"query\":[\"a\"],\"budget\":5}", qsc.ErrBadRequest, `{"id":"","error":"line 3: invalid record: invalid character '\\x01' in string literal"}`},
 		{"byte order mark", "\ufeff{\"id\":\"a\"}", qsc.ErrBadRequest, `{"id":"","error":"line 3: invalid record: invalid character 'ï' looking for beginning of value"}`},

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
@@ -314,7 +315,8 @@ func NewEncoder(w io.Writer) *json.Encoder {
 }
 
 // JSONError describes a decoding error of encoding/json, naming the field and the
-// expected type for a wrong type: `field "budget" must be an integer, not string`.
+// expected type for a wrong type (`field "budget" must be an integer, not string`), without
+// the package's "json: " prefix.
 func JSONError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -323,7 +325,7 @@ func JSONError(err error) string {
 		}
 		return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonType(te.Type.String()), te.Value)
 	}
-	return err.Error()
+	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
 func jsonType(goType string) string {

@@ -18,7 +18,7 @@ func TestDecode(t *testing.T) {
 	}{
 		{`{"id":"a","text":"Dogs bark.","query":["dogs"],"budget":5}`, "a", "", Line(1)},
 		{`{"id":"b","budget":"5"}`, "b", `line 2: invalid record: field "budget" must be an integer, not string`, Line(2)},
-		{`{"id":"c","budget":5,"nope":1}`, "c", `invalid request: json: unknown field "nope"`, Body},
+		{`{"id":"c","budget":5,"nope":1}`, "c", `invalid request: unknown field "nope"`, Body},
 		{`{"id":"d"} {"id":"e"}`, "d", "invalid request: more than one JSON value in the body", Body},
 		{`{"id":"d"} {"id":"e"}`, "d", "line 3: invalid record: more than one JSON value on the line", Line(3)},
 		{`{"budget":5}`, "", `record has no "id"`, Line(4)},
