@@ -43,6 +43,9 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			*out = filepath.Join("docs", "results")
 		}
 	}
+	if err := evalflags.CheckMethods(*methodList); err != nil {
+		return err
+	}
 	if err := env.Setup(); err != nil {
 		return err
 	}

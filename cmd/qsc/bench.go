@@ -41,6 +41,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *samples <= 0 {
 		return cli.Usagef("--samples must be positive")
 	}
+	if err := evalflags.CheckMethods(*methods); err != nil {
+		return err
+	}
 	if err := env.Setup(); err != nil {
 		return err
 	}

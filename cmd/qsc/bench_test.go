@@ -26,3 +26,12 @@ func TestBenchOnFixture(t *testing.T) {
 		t.Errorf("bench says nothing of GLPK:\n%s", stdout)
 	}
 }
+
+// TestBenchUnknownMethod: an unknown method is a usage error that names it, before bench
+// reads the corpora (an empty directory here, which would be an error of its own).
+func TestBenchUnknownMethod(t *testing.T) {
+	code, _, errs := runQSC(t, "bench", "--data", t.TempDir(), "--cache", t.TempDir(), "--methods", "lr,foo")
+	if code != 2 || !strings.Contains(errs, `unknown method "foo"`) {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

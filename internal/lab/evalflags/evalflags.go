@@ -75,6 +75,17 @@ func (e *Env) Setup() error {
 	return err
 }
 
+// CheckMethods checks a comma-separated list of method names before any work (Setup
+// reads models and data): an unknown name is a usage error.
+func CheckMethods(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		if _, err := method.Lookup(strings.TrimSpace(name)); err != nil {
+			return cli.Usagef("%v", err)
+		}
+	}
+	return nil
+}
+
 // Method opens a method by name from the embedded files or the flags' files, an ILP
 // with the chosen solver. An unknown name is a usage error.
 func (e *Env) Method(name string) (method.Method, error) {
