@@ -58,6 +58,11 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(sn) == 0 {
+		// Not an error (the JSON answer is an empty list), but a person at a terminal
+		// should not have to guess why nothing was printed.
+		fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term (--no-match prints the first sentence instead)\n")
+	}
 	if *asJSON {
 		return wire.NewEncoder(stdout).Encode(struct {
 			Snippets []render.Rendered `json:"snippets"`

@@ -35,3 +35,20 @@ func TestSnippetsDocumentTooLarge(t *testing.T) {
 		t.Errorf("exit %d, %q, %q", code, out, errs)
 	}
 }
+
+// TestSnippetsNoMatch: a document without the query's words prints nothing on stdout and
+// exits 0, with a note on stderr that says why and how to get a lead sentence.
+func TestSnippetsNoMatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "doc.txt")
+	if err := os.WriteFile(path, []byte("Police arrested two men on Tuesday."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := runQSC(t, "snippets", "-q", "zebra", "-b", "60", path)
+	if code != 0 || stdout != "" || !strings.Contains(errs, "no sentence contains a query term") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	code, stdout, _ = runQSC(t, "snippets", "-q", "zebra", "-b", "60", "--no-match", path)
+	if code != 0 || !strings.Contains(stdout, "Police arrested") {
+		t.Errorf("--no-match: exit %d, stdout %q", code, stdout)
+	}
+}
