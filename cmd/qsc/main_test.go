@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/cli/clitest"
@@ -55,6 +56,7 @@ func TestParseErrors(t *testing.T) {
 		{"parse", "--keep-xpos", "text"},
 		{"parse", "--conllu", "x.conllu", "text"},
 		{"parse", "--accurate", "--parser", "x.qsm", "text"},
+		{"parse", "--workers", "-3", "--conllu", "x.conllu"},
 	}
 	for _, args := range cases {
 		if code, _, _ := runQSC(t, args...); code != 2 {
@@ -66,6 +68,10 @@ func TestParseErrors(t *testing.T) {
 	}
 	if code, _, errs := runQSC(t, "parse", "--tagger", "main.go", "x"); code != 1 || !strings.Contains(errs, "not a qsc model file") {
 		t.Errorf("bad model file: %d %q", code, errs)
+	}
+	// Bytes that are not UTF-8 are read as U+FFFD: the output is valid CoNLL-U.
+	if code, stdout, errs := runQSC(t, "parse", "a\xffb c"); code != 0 || !utf8.ValidString(stdout) || !strings.Contains(stdout, "\uFFFD") {
+		t.Errorf("invalid UTF-8: exit %d, %q, %s", code, stdout, errs)
 	}
 }
 

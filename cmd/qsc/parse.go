@@ -28,6 +28,9 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
+	if *workers < 0 {
+		return cli.Usagef("--workers must be 0 (all cores) or more, not %d", *workers)
+	}
 	if *keepXPOS && *conlluPath == "" {
 		return cli.Usagef("--keep-xpos needs --conllu")
 	}
@@ -72,6 +75,8 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if strings.TrimSpace(text) == "" {
 		return cli.Usagef("no text to parse: give it as arguments or on stdin")
 	}
+	// CoNLL-U is UTF-8: bytes that are not are read as U+FFFD, as the HTTP API reads them.
+	text = strings.ToValidUTF8(text, "\uFFFD")
 	sents, err := p.NewWorker().Text(text)
 	if err != nil {
 		return err
