@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/typex"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local files
@@ -73,6 +74,7 @@ var (
 
 func init() {
 	register.DoFn3x1[context.Context, string, func(string), error](&annotateLineFn{})
+	register.DoFn4x1[context.Context, string, string, func(string), error](&annotateNamedLineFn{})
 	register.DoFn3x1[context.Context, fileio.ReadableFile, func(string), error](&annotateFileFn{})
 	register.Emitter1[string]()
 	beam.RegisterType(reflect.TypeOf((*processorConfig)(nil)).Elem())
@@ -121,21 +123,29 @@ func Build(s beam.Scope, o Options) (beam.PCollection, error) {
 	return out, nil
 }
 
-// Read returns the input of the pipeline: the lines of the JSONL files, or the files
-// (fileio.ReadableFile) in text mode.
+// Read returns the input of the pipeline: the lines of the JSONL files, each keyed by
+// its file's name (textio.ReadWithFilename), or the files (fileio.ReadableFile) in text
+// mode.
 func Read(s beam.Scope, o Options) beam.PCollection {
 	if o.Format == FormatText {
 		return fileio.ReadMatches(s, fileio.MatchFiles(s, o.Input), fileio.ReadDirectorySkip())
 	}
-	return textio.Read(s, o.Input)
+	return textio.ReadWithFilename(s, o.Input)
 }
 
-// Annotate turns the input records (lines of JSONL, or files in text mode) into output
-// records: JSON lines, one per input record.
+// Annotate turns the input records into output records: JSON lines, one per input
+// record. The input is the files in text mode; otherwise lines of JSONL, each keyed by
+// its file's name (Read) or alone (a PCollection of strings). An error record of a keyed
+// line names the file, and when the line gives no id it quotes the line's start, so that
+// the bad line can be found: Beam reads a file in parallel pieces and knows no line
+// numbers.
 func Annotate(s beam.Scope, in beam.PCollection, o Options) beam.PCollection {
 	s = s.Scope("qsc.Annotate")
-	if o.Format == FormatText {
+	switch {
+	case o.Format == FormatText:
 		return beam.ParDo(s, &annotateFileFn{Config: o.config()}, in)
+	case typex.IsKV(in.Type()):
+		return beam.ParDo(s, &annotateNamedLineFn{Config: o.config()}, in)
 	}
 	return beam.ParDo(s, &annotateLineFn{Config: o.config()}, in)
 }
@@ -198,11 +208,48 @@ func (f *annotateLineFn) Setup() error { return f.w.setup(f.Config) }
 
 // ProcessElement annotates one line; a blank line is not a record.
 func (f *annotateLineFn) ProcessElement(ctx context.Context, line string, out func(string)) error {
+	return f.w.line(ctx, "", line, out)
+}
+
+// line annotates one JSONL line of file ("" when unknown) and emits its record; a blank
+// line is not a record. An error record names the file, and quotes the line's start when
+// the line gives no id.
+func (w *worker) line(ctx context.Context, file, line string, out func(string)) error {
 	if strings.TrimSpace(line) == "" {
 		return nil
 	}
-	o := f.w.p.Line(ctx, []byte(line), "")
+	o := w.p.Line(ctx, []byte(line), file)
+	if o.Failed() && o.ID == "" && file != "" {
+		o.Error += fmt.Sprintf(" (the line begins %q)", lineStart(line))
+	}
 	return emit(ctx, &o, out)
+}
+
+// annotateNamedLineFn annotates one JSONL record read from the named file.
+type annotateNamedLineFn struct {
+	Config processorConfig `json:"config"`
+	w      worker
+}
+
+// Setup makes the worker's engine and processor.
+func (f *annotateNamedLineFn) Setup() error { return f.w.setup(f.Config) }
+
+// ProcessElement annotates one line of file (worker.line).
+func (f *annotateNamedLineFn) ProcessElement(ctx context.Context, file, line string, out func(string)) error {
+	return f.w.line(ctx, file, line, out)
+}
+
+// lineStart returns the first 60 characters of line, with "…" when there are more.
+func lineStart(line string) string {
+	const most = 60
+	n := 0
+	for i := range line {
+		if n == most {
+			return line[:i] + "…"
+		}
+		n++
+	}
+	return line
 }
 
 // annotateFileFn annotates one text file as a document, its path as id.

@@ -103,6 +103,20 @@ func TestPipelineJSONL(t *testing.T) {
 	if c[MetricRecords] != 9 || c[MetricErrors] != 4 {
 		t.Errorf("counters %v, want 9 records and 4 error records", c)
 	}
+	// An error record names the file, and quotes the start of a line that gives no id.
+	var noID []string
+	for _, r := range recs {
+		if r.Failed() && !strings.Contains(r.Error, "docs.jsonl: ") {
+			t.Errorf("error record %+v does not name the file", r)
+		}
+		if r.Failed() && r.ID == "" {
+			noID = append(noID, r.Error)
+		}
+	}
+	slices.Sort(noID)
+	if len(noID) != 2 || !strings.HasSuffix(noID[0], `(the line begins "not json")`) || !strings.HasSuffix(noID[1], `(the line begins "{\"text\":\"a record without an id\"}")`) {
+		t.Errorf("error records without an id: %q", noID)
+	}
 	// The annotations and snippets are those of the library.
 	eng, err := qsc.New()
 	if err != nil {
