@@ -127,6 +127,11 @@ func TestHostileDo(t *testing.T) {
 				t.Errorf("query %v, compression %q", r.Query, r.Compression)
 			}
 		}},
+		{name: "empty query list, budget below any word", req: Request{Text: hostileSentence, Query: []string{}, Budget: 2}, ok: func(t *testing.T, _ *Request, r *Result) {
+			if r.Compression != "" || len(r.Kept) != 0 {
+				t.Errorf("kept %v, compression %q: want nothing, not punctuation alone", r.Kept, r.Compression)
+			}
+		}},
 		{name: "empty query term", req: Request{Text: hostileSentence, Query: []string{" "}, Budget: 30}, err: ErrBadRequest, msg: "empty query term"},
 		{name: "too many query terms", req: Request{Text: hostileSentence, Query: slices.Repeat([]string{"men"}, MaxQueryTerms+1), Budget: 30}, err: ErrBadRequest, msg: "65 query terms, more than the maximum of 64"},
 		{name: "query term of too many words", req: Request{Text: hostileSentence, Query: []string{strings.Repeat("men ", MaxTermWords+1)}, Budget: 30}, err: ErrBadRequest, msg: "17 words, more than the maximum of 16"},
