@@ -5,9 +5,9 @@ import (
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
-// conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
-// hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
-func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) {
+// conjoin appends to ps the conjoined features (Config.Conjoined) of an arc h → n with
+// label hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
+func conjoin(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) []product {
 	if !x.conj {
 		x.conjoined()
 	}
@@ -16,21 +16,21 @@ func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *rel
 	if n < h {
 		dir, dist = 1, h-n
 	}
-	e.add(mix(mix(r[tDirPosN], dir), x.pos[n]), 1)
-	e.add(mix(mix(hk.posPair, x.pos[n]), rel), 1)
-	e.add(mix(mix(r[tDist], dir), uint64(binCount(dist))), 1)
-	e.add(mix(r[tGrandLabel], x.rel[h]), 1)
-	e.add(mix(r[tPositionN], uint64(x.posBin[n])), 1)
-	e.add(mix(r[tWordNLabel], x.word[n]), 1)
-	e.add(mix(r[tMarkerN], x.marker[n]), 1)
+	ps = e.add(ps, mix(mix(r[tDirPosN], dir), x.pos[n]), 1)
+	ps = e.add(ps, mix(mix(hk.posPair, x.pos[n]), rel), 1)
+	ps = e.add(ps, mix(mix(r[tDist], dir), uint64(binCount(dist))), 1)
+	ps = e.add(ps, mix(r[tGrandLabel], x.rel[h]), 1)
+	ps = e.add(ps, mix(r[tPositionN], uint64(x.posBin[n])), 1)
+	ps = e.add(ps, mix(r[tWordNLabel], x.word[n]), 1)
+	ps = e.add(ps, mix(r[tMarkerN], x.marker[n]), 1)
 	punct := uint64(0)
 	if x.punct[n] {
 		punct = 1
 	}
-	e.add(mix(r[tPunctN], punct), 1)
-	e.add(mix(r[tLenS], uint64(binCount(t.N()/3))), 1)
-	e.add(mix(r[tChildrenNLabel], uint64(binCount(t.NumChildren(n)))), 1)
-	e.add(mix(r[tDepthLabel], uint64(binCount(t.Depth(n)))), 1)
+	ps = e.add(ps, mix(r[tPunctN], punct), 1)
+	ps = e.add(ps, mix(r[tLenS], uint64(binCount(t.N()/3))), 1)
+	ps = e.add(ps, mix(r[tChildrenNLabel], uint64(binCount(t.NumChildren(n)))), 1)
+	ps = e.add(ps, mix(r[tDepthLabel], uint64(binCount(t.Depth(n)))), 1)
 	var prevPOS, nextPOS, prevWord, nextWord uint64
 	if n > 1 {
 		prevPOS, prevWord = x.pos[n-1], x.word[n-1]
@@ -38,26 +38,27 @@ func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *rel
 	if n < t.N() {
 		nextPOS, nextWord = x.pos[n+1], x.word[n+1]
 	}
-	e.add(mix(r[tPrevPOS], prevPOS), 1)
-	e.add(mix(r[tNextPOS], nextPOS), 1)
-	e.add(mix(hk.bilex, x.word[n]), 1)
-	e.add(mix(r[tSubSize], uint64(binCount(x.sub[n]))), 1)
-	e.add(mix(r[tSubFrac], uint64(x.subBin[n])), 1)
-	e.add(mix(r[tPrevWord], prevWord), 1)
-	e.add(mix(r[tNextWord], nextWord), 1)
-	e.add(mix(mix(r[tPOSTri], prevPOS), x.pos[n]), 1)
-	e.add(mix(mix(r[tOwnLabel], x.rel[n]), x.pos[n]), 1)
-	e.add(mix(mix(r[tRealHead], x.pos[t.Head(n)]), x.rel[n]), 1)
-	e.add(mix(mix(r[tHeadDir], x.pos[h]), dir), 1)
+	ps = e.add(ps, mix(r[tPrevPOS], prevPOS), 1)
+	ps = e.add(ps, mix(r[tNextPOS], nextPOS), 1)
+	ps = e.add(ps, mix(hk.bilex, x.word[n]), 1)
+	ps = e.add(ps, mix(r[tSubSize], uint64(binCount(x.sub[n]))), 1)
+	ps = e.add(ps, mix(r[tSubFrac], uint64(x.subBin[n])), 1)
+	ps = e.add(ps, mix(r[tPrevWord], prevWord), 1)
+	ps = e.add(ps, mix(r[tNextWord], nextWord), 1)
+	ps = e.add(ps, mix(mix(r[tPOSTri], prevPOS), x.pos[n]), 1)
+	ps = e.add(ps, mix(mix(r[tOwnLabel], x.rel[n]), x.pos[n]), 1)
+	ps = e.add(ps, mix(mix(r[tRealHead], x.pos[t.Head(n)]), x.rel[n]), 1)
+	ps = e.add(ps, mix(mix(r[tHeadDir], x.pos[h]), dir), 1)
 	var first, last uint64
 	if k := t.Children(n); len(k) > 0 {
 		first, last = x.rel[k[0]], x.rel[k[len(k)-1]]
 	}
-	e.add(mix(r[tLeftChild], first), 1)
-	e.add(mix(r[tRightChild], last), 1)
-	e.add(mix(r[tPrevSib], x.prevSib[n]), 1)
-	e.add(mix(r[tNextSib], x.nextSib[n]), 1)
-	e.add(mix(r[tHeadMarker], x.marker[h]), 1)
+	ps = e.add(ps, mix(r[tLeftChild], first), 1)
+	ps = e.add(ps, mix(r[tRightChild], last), 1)
+	ps = e.add(ps, mix(r[tPrevSib], x.prevSib[n]), 1)
+	ps = e.add(ps, mix(r[tNextSib], x.nextSib[n]), 1)
+	ps = e.add(ps, mix(r[tHeadMarker], x.marker[h]), 1)
+	return ps
 }
 
 // Relations that the conjoined features read.

@@ -131,9 +131,10 @@ func (x *Sentence) markQuery(v int, r uint8) {
 	}
 }
 
-// queryFeatures appends the query features (Config.Query) of an arc h → n with label
-// hash rel, whose prefixed keys are r (relKeys); without a query (SetQuery) every token reads as qNone and far from it.
-func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
+// queryFeatures appends to ps the query features (Config.Query) of an arc h → n, whose
+// label's prefixed keys are r (relKeys); without a query (SetQuery) every token reads as
+// qNone and far from it.
+func queryFeatures(ps []product, e *emitter, x *Sentence, h, n int, r *relPrefix) []product {
 	var rn, rh, side uint64 = qNone, qNone, 0
 	words, tree := uint64(binCount(qFar)), uint64(binCount(qFar))
 	if h == 0 {
@@ -143,10 +144,11 @@ func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) 
 		rn, rh, side = uint64(x.qrel[n]), uint64(x.qrel[h]), uint64(x.qside[n])
 		words, tree = uint64(binCount(int(x.qwords[n]))), uint64(binCount(int(x.qtree[n])))
 	}
-	e.add(mix(r[tQRelN], rn), 1)
-	e.add(mix(r[tQRelH], rh), 1)
-	e.add(mix(mix(r[tQWords], side), words), 1)
-	e.add(mix(r[tQTree], tree), 1)
-	e.add(mix(mix(r[tQRelPOS], rn), x.pos[n]), 1)
-	e.add(mix(mix(r[tQRelPair], rh), rn), 1)
+	ps = e.add(ps, mix(r[tQRelN], rn), 1)
+	ps = e.add(ps, mix(r[tQRelH], rh), 1)
+	ps = e.add(ps, mix(mix(r[tQWords], side), words), 1)
+	ps = e.add(ps, mix(r[tQTree], tree), 1)
+	ps = e.add(ps, mix(mix(r[tQRelPOS], rn), x.pos[n]), 1)
+	ps = e.add(ps, mix(mix(r[tQRelPair], rh), rn), 1)
+	return ps
 }
