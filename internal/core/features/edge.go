@@ -49,8 +49,11 @@ const sibID = ^uint32(0)
 
 // add appends to ps the feature of key k with value v.
 func (e *emitter) add(ps []product, k uint64, v float32) []product {
-	return append(ps, product{uint32(k >> e.shift), v})
+	return append(ps, product{uint32(k >> (e.shift & 63)), v})
 }
+
+// one returns the feature of key k with value 1.
+func (e *emitter) one(k uint64) product { return product{uint32(k >> (e.shift & 63)), 1} }
 
 // vector appends the features ps to x.
 func vector(x *Vector, ps []product) {

@@ -1,6 +1,10 @@
 package features
 
-import "github.com/qsc-nlp/qsc/internal/core/reuse"
+import (
+	"slices"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+)
 
 // Relations of a token to the query (Config.Query): the first that holds, in this order.
 const (
@@ -131,6 +135,9 @@ func (x *Sentence) markQuery(v int, r uint8) {
 	}
 }
 
+// queryFeatureCount is the number of query features of an arc.
+const queryFeatureCount = 6
+
 // queryFeatures appends to ps the query features (Config.Query) of an arc h → n, whose
 // label's prefixed keys are r (relKeys); without a query (SetQuery) every token reads as
 // qNone and far from it.
@@ -144,11 +151,14 @@ func queryFeatures(ps []product, e *emitter, x *Sentence, h, n int, r *relPrefix
 		rn, rh, side = uint64(x.qrel[n]), uint64(x.qrel[h]), uint64(x.qside[n])
 		words, tree = uint64(binCount(int(x.qwords[n]))), uint64(binCount(int(x.qtree[n])))
 	}
-	ps = e.add(ps, mix(r[tQRelN], rn), 1)
-	ps = e.add(ps, mix(r[tQRelH], rh), 1)
-	ps = e.add(ps, mix(mix(r[tQWords], side), words), 1)
-	ps = e.add(ps, mix(r[tQTree], tree), 1)
-	ps = e.add(ps, mix(mix(r[tQRelPOS], rn), x.pos[n]), 1)
-	ps = e.add(ps, mix(mix(r[tQRelPair], rh), rn), 1)
+	at := len(ps)
+	ps = slices.Grow(ps, queryFeatureCount)[:at+queryFeatureCount]
+	f := (*[queryFeatureCount]product)(ps[at:]) // its features in turn, each in its place
+	f[0] = e.one(mix(r[tQRelN], rn))
+	f[1] = e.one(mix(r[tQRelH], rh))
+	f[2] = e.one(mix(mix(r[tQWords], side), words))
+	f[3] = e.one(mix(r[tQTree], tree))
+	f[4] = e.one(mix(mix(r[tQRelPOS], rn), x.pos[n]))
+	f[5] = e.one(mix(mix(r[tQRelPair], rh), rn))
 	return ps
 }
