@@ -181,6 +181,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		return nil, err
 	}
 	jobs, matched, shortest, err := q.collect(doc, n, req.Budget)
+	q.sc.Release() // the candidates hold copies of what it found
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -258,8 +259,31 @@ type Scanner struct {
 	hits  []Hit
 }
 
-// NewScanner returns a Scanner of q.
-func (q *Query) NewScanner() *Scanner { return &Scanner{q: q} }
+// NewScanner returns a Scanner of q, with the memory of a released one when there is one.
+func (q *Query) NewScanner() *Scanner {
+	s := scanners.Get().(*Scanner)
+	s.q = q
+	return s
+}
+
+// scanners holds the memory of released Scanners for the next ones.
+var scanners = sync.Pool{New: func() any { return new(Scanner) }}
+
+// Release gives s's memory to the next Scanner (of any query): a caller that will scan no
+// more, and that keeps nothing Scan returned, may call it to spare the next Scanner the
+// growth of its scratch memory. s must not be used after.
+func (s *Scanner) Release() {
+	if cap(s.keys) > keptTokens || cap(s.flat) > keptTokens {
+		return // not the memory of a sentence of thousands of tokens
+	}
+	clear(s.keys[:cap(s.keys)]) // keys and hyphen parts are words of a document
+	clear(s.flat[:cap(s.flat)])
+	*s = Scanner{keys: s.keys[:0], parts: s.parts[:0], flat: s.flat[:0], hits: s.hits[:0]}
+	scanners.Put(s)
+}
+
+// keptTokens bounds the sentences whose scratch memory Release keeps.
+const keptTokens = 1024
 
 // Scan returns every occurrence of every term in toks, overlapping ones included, by
 // start and then by term. The slice is reused by the next call.

@@ -72,15 +72,24 @@ func TestWords(t *testing.T) {
 	}
 }
 
-// hits returns the hits of terms in text as "term:start-end" (token indexes).
+// hits returns the hits of terms in text as "term:start-end" (token indexes). It scans
+// with a Scanner that may have the memory of one released before (of other terms and
+// sentences), releases it, and checks that a new Scanner finds the same hits.
 func hits(t *testing.T, terms []string, text string) []string {
 	t.Helper()
 	q, err := Compile(terms, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
+	toks := tokenize.Tokens(text)
+	sc := q.NewScanner()
+	found := slices.Clone(sc.Scan(toks))
+	sc.Release()
+	if fresh := (&Scanner{q: q}).Scan(toks); !slices.Equal(found, fresh) {
+		t.Errorf("%q in %q: %v with a released Scanner's memory, %v with a new one", terms, text, found, fresh)
+	}
 	var out []string
-	for _, h := range q.NewScanner().Scan(tokenize.Tokens(text)) {
+	for _, h := range found {
 		first := slices.IndexFunc(terms, func(s string) bool { return q.Term(slices.Index(terms, s)) == h.Term })
 		out = append(out, fmt.Sprintf("%s:%02d-%02d", terms[first], h.Start, h.End))
 	}
