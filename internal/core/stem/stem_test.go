@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/conllu"
+	"github.com/qsc-nlp/qsc/internal/core/stem/stemtest"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 )
 
@@ -263,28 +264,11 @@ func TestAnchors(t *testing.T) {
 	for form := range special {
 		check(form)
 	}
-	endings := []string{"s", "es", "ies", "ied", "ed", "eed", "eedly", "ing", "ingly", "edly", "ly",
-		"'s", "'", "'s'", "sses", "ss", "us", "y", "e", "ee", "at", "bl", "iz", "l", "ll", "bb", "dd", "ff",
-		"gg", "mm", "nn", "pp", "rr", "tt", "ie", "ye", "Y", "ying", "yed"}
-	letters := "abcdefghijklmnopqrstuvwxyzaeiouyaeiouy'-"
 	n := 1000000
 	if testing.Short() {
 		n = 50000
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	var b strings.Builder
-	for range n {
-		b.Reset()
-		for range 1 + rng.IntN(7) {
-			b.WriteByte(letters[rng.IntN(len(letters))])
-		}
-		for range rng.IntN(4) {
-			b.WriteString(endings[rng.IntN(len(endings))])
-		}
-		w := b.String()
-		if rng.IntN(4) == 0 {
-			w = strings.ToUpper(w[:1]) + w[1:]
-		}
+	for w := range stemtest.Words(rand.New(rand.NewPCG(1, 2)), n) {
 		check(w)
 	}
 }
