@@ -174,7 +174,7 @@ func (e *Engine) SnippetsAnnotated(ctx context.Context, req *SnippetRequest, ann
 	d := docPool.Get().(*annotatedDoc)
 	*d = annotatedDoc{ann: ann, tables: t, toks: d.toks[:0], sents: d.sents[:0]}
 	defer func() {
-		clear(d.toks[:cap(d.toks)]) // the forms would keep the document alive in the pool
+		clear(d.toks[:d.held]) // the forms would keep the document alive in the pool
 		*d = annotatedDoc{toks: d.toks[:0], sents: d.sents[:0]}
 		docPool.Put(d)
 	}()
@@ -226,6 +226,7 @@ type annotatedDoc struct {
 	tables *annotation.Tables
 	next   int               // the first sentence not yet returned
 	toks   []syntax.Token    // scratch: the tokens of one chunk
+	held   int               // the most tokens toks has held for this document
 	sents  []syntax.Sentence // scratch
 	err    error             // the first error reading ann
 }
@@ -247,7 +248,9 @@ func (q *termQuery) sentences(doc string, start, end int) []syntax.Sentence {
 			break
 		}
 		n0 := len(d.toks)
-		if d.toks, d.err = d.ann.AppendSentence(d.toks, d.next, doc, d.tables); d.err != nil {
+		d.toks, d.err = d.ann.AppendSentence(d.toks, d.next, doc, d.tables)
+		d.held = max(d.held, len(d.toks))
+		if d.err != nil {
 			d.err = fmt.Errorf("%w: %w", ErrBadRequest, d.err)
 			return nil
 		}

@@ -135,6 +135,12 @@ func (v *view) render(kept, hits []int, ellipsis, markup bool) string {
 	return display.Render(v.text, v.sentence(), v.runs(kept), v.spansOf(hits), ellipsis, markup)
 }
 
+// plain returns the plain rendering of the runs of the sentence, runs(kept): render(kept,
+// nil, false, false) without finding the runs again.
+func (v *view) plain(runs []Span) string {
+	return display.Render(v.text, v.sentence(), runs, nil, false, false)
+}
+
 // fitRounds bounds the recompressions of a display budget before the query alone.
 const fitRounds = 8
 

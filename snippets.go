@@ -180,6 +180,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		return nil, err
 	}
 	jobs, matched, shortest, err := q.collect(doc, n, req.Budget)
+	q.sc.Release() // the candidates hold copies of what it found
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +346,8 @@ func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, 
 	if err != nil {
 		return Snippet{}, err
 	}
-	sn := Snippet{Sentence: v.sentence(), Kept: v.runs(kept), Terms: c.terms, Text: v.render(kept, nil, false, false)} // hits show only in markup
+	sn := Snippet{Sentence: v.sentence(), Kept: v.runs(kept), Terms: c.terms}
+	sn.Text = v.plain(sn.Kept) // hits show only in markup
 	h := 0
 	for _, id := range kept {
 		for h < len(hits) && hits[h] < id {

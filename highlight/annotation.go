@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -97,26 +98,50 @@ func (h *Highlighter) Stats() Stats {
 	return Stats{Annotated: h.stats.annotated.Load(), Parsed: h.stats.parsed.Load(), Stale: h.stats.stale.Load()}
 }
 
-// storedAnnotations returns the values of the annotation field of field in doc, with their
-// array positions.
-func storedAnnotations(doc index.Document, field string) (vals [][]byte, pos [][]uint64) {
-	name := AnnotationField(field)
+// fieldValues are the values of a text field of a document and those of its annotation
+// field, with their array positions, read in one pass over the document's fields into
+// memory that a Highlighter reuses.
+type fieldValues struct {
+	texts, anns []fieldValue
+}
+
+// fieldValue is a value of a field and its array positions.
+type fieldValue struct {
+	val []byte
+	pos []uint64
+}
+
+// read sets v to the values of the text field called field of doc, in the document's
+// order, and to those of its annotation field.
+func (v *fieldValues) read(doc index.Document, field string) {
+	v.texts, v.anns = v.texts[:0], v.anns[:0]
 	doc.VisitFields(func(f index.Field) {
-		if f.Name() == name {
-			vals, pos = append(vals, f.Value()), append(pos, f.ArrayPositions())
+		switch name := f.Name(); {
+		case name == field:
+			if _, ok := f.(index.TextField); ok {
+				v.texts = append(v.texts, fieldValue{f.Value(), f.ArrayPositions()})
+			}
+		case len(name) == len(field)+len(AnnotationSuffix) && strings.HasPrefix(name, field) && strings.HasSuffix(name, AnnotationSuffix):
+			v.anns = append(v.anns, fieldValue{f.Value(), f.ArrayPositions()}) // AnnotationField(field)
 		}
 	})
-	return vals, pos
 }
 
 // annotationAt returns the stored annotation at array positions ap, or nil.
-func annotationAt(vals [][]byte, pos [][]uint64, ap []uint64) []byte {
-	for i := range vals {
-		if slices.Equal(pos[i], ap) {
-			return vals[i]
+func (v *fieldValues) annotationAt(ap []uint64) []byte {
+	for _, a := range v.anns {
+		if slices.Equal(a.pos, ap) {
+			return a.val
 		}
 	}
 	return nil
+}
+
+// forget drops v's references to the document's values, keeping its memory.
+func (v *fieldValues) forget() {
+	clear(v.texts)
+	clear(v.anns)
+	v.texts, v.anns = v.texts[:0], v.anns[:0]
 }
 
 // snippets returns the snippets of text, from its stored annotation when it has a usable

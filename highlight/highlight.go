@@ -87,10 +87,11 @@ type Options struct {
 // Highlighter implements bleve's highlight.Highlighter with qsc snippets. It is safe for
 // concurrent use.
 type Highlighter struct {
-	eng   *qsc.Engine
-	opts  Options
-	anns  sync.Pool // *annotation.Annotation, decoded stored annotations
-	stats counters
+	eng    *qsc.Engine
+	opts   Options
+	anns   sync.Pool // *annotation.Annotation, decoded stored annotations
+	fields sync.Pool // *fieldValues, the values of a field being highlighted
+	stats  counters
 }
 
 // New returns a Highlighter that compresses with eng. Register it under a name of your own
@@ -117,6 +118,7 @@ func New(eng *qsc.Engine, opts Options) (*Highlighter, error) {
 	}
 	h := &Highlighter{eng: eng, opts: opts}
 	h.anns.New = func() any { return new(annotation.Annotation) }
+	h.fields.New = func() any { return new(fieldValues) }
 	return h, nil
 }
 
@@ -223,28 +225,27 @@ func (h *Highlighter) BestFragmentsInField(dm *search.DocumentMatch, doc index.D
 		score float64
 	}
 	var all []scored
-	anns, annPos := storedAnnotations(doc, field)
-	doc.VisitFields(func(f index.Field) {
-		if f.Name() != field {
-			return
-		}
-		if _, ok := f.(index.TextField); !ok {
-			return
-		}
-		text := fieldText(f.Value())
-		terms := termsAt(text, tlm, f.ArrayPositions())
+	vs := h.fields.Get().(*fieldValues)
+	defer func() {
+		vs.forget()
+		h.fields.Put(vs)
+	}()
+	vs.read(doc, field)
+	for _, v := range vs.texts {
+		text := fieldText(v.val)
+		terms := termsAt(text, tlm, v.pos)
 		if len(terms) == 0 {
-			return
+			continue
 		}
 		sn, err := h.snippets(&qsc.SnippetRequest{Document: text, Query: terms, Budget: h.opts.Budget, N: num, Method: h.opts.Method},
-			annotationAt(anns, annPos, f.ArrayPositions()))
+			vs.annotationAt(v.pos))
 		if err != nil {
-			return
+			continue
 		}
 		for _, s := range sn {
 			all = append(all, scored{h.format(text, s), s.Score})
 		}
-	})
+	}
 	slices.SortStableFunc(all, func(a, b scored) int {
 		switch {
 		case a.score > b.score:
@@ -255,6 +256,9 @@ func (h *Highlighter) BestFragmentsInField(dm *search.DocumentMatch, doc index.D
 		return 0
 	})
 	var out []string
+	if len(all) > 0 {
+		out = make([]string, 0, min(num, len(all)))
+	}
 	for _, s := range all[:min(num, len(all))] {
 		out = append(out, s.text)
 	}
@@ -321,11 +325,8 @@ func termsAt(text string, tlm search.TermLocationMap, ap []uint64) []string {
 	}
 	slices.SortFunc(locs, func(a, b loc) int { return a.start - b.start })
 	var terms []string
-	seen := map[string]bool{}
 	for _, l := range locs {
-		w := text[l.start:l.end]
-		if !seen[w] && len(terms) < qsc.MaxQueryTerms {
-			seen[w] = true
+		if w := text[l.start:l.end]; len(terms) < qsc.MaxQueryTerms && !slices.Contains(terms, w) {
 			terms = append(terms, w)
 		}
 	}

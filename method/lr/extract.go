@@ -95,13 +95,16 @@ const (
 
 // history is the set of history features (§3.3) of C, as feature keys. It is maintained
 // incrementally: add(u) when u joins C. A history feature is present or absent (the
-// authors' feature dictionary keeps one entry per key), so keys holds distinct keys.
+// authors' feature dictionary keeps one entry per key), so keys holds distinct keys, and
+// crossed their crossings' key prefixes (crossKey), position for position: every
+// decision crosses every history feature.
 type history struct {
-	keys []uint64
+	keys    []uint64
+	crossed []crossKey
 }
 
 // reset empties h.
-func (h *history) reset() { h.keys = h.keys[:0] }
+func (h *history) reset() { h.keys, h.crossed = h.keys[:0], h.crossed[:0] }
 
 func (h *history) insert(k uint64) {
 	for _, o := range h.keys {
@@ -110,6 +113,7 @@ func (h *history) insert(k uint64) {
 		}
 	}
 	h.keys = append(h.keys, k)
+	h.crossed = append(h.crossed, crossKeyOf(k))
 }
 
 // add records that u joined C: (has_already, POS(u)), (has_already_d, l) for the label l
@@ -227,23 +231,27 @@ func (f *extractor) Features(s *va.State, v int) *features.Vector {
 }
 
 // extract appends the features of candidate v to out: the type, the edge features, then
-// the stateful features (the order is part of the scores' float32 sums).
+// the stateful features (the order is part of the scores' float32 sums). The features are
+// appended to out's slices held in local variables (see emitter), stored back at the end.
 func (f *extractor) extract(s *va.State, sc *scratch, v int, out *features.Vector) {
 	x := &sc.sentence
 	t := x.Tree()
 	if t == nil || v < 1 || v > t.N() {
 		return
 	}
-	e := emitter{out: out, edge: &f.cfg.Edge}
+	e := emitter{edge: &f.cfg.Edge}
 	typ, n := f.decisionType(s, v)
 	dep := x.Label(n)
-	e.add(features.Mix(features.Key(tType), uint64(typ)), 1)
+	ids, vals := e.add(out.IDs, out.Vals, features.Mix(features.Key(tType), uint64(typ)), 1)
 	if typ == typeDisconnected && !f.cfg.DisconnectedEdge {
-		e.add(features.LabelKey(dep), 1)
+		ids, vals = e.add(ids, vals, features.LabelKey(dep), 1)
 	} else {
+		out.IDs, out.Vals = ids, vals
 		f.cfg.Edge.Edge(x, n, out)
+		ids, vals = out.IDs, out.Vals
 	}
 	if !f.cfg.Stateful {
+		out.IDs, out.Vals = ids, vals
 		return
 	}
 	cr := crosser{e: &e, typ: uint64(typ), dep: dep}
@@ -258,52 +266,56 @@ func (f *extractor) extract(s *va.State, sc *scratch, v int, out *features.Vecto
 	qFrac := float64(lq) / b
 	rem := float64(s.Len()+x.WordLen(v)) / b
 	if f.cfg.CrossAll {
-		cr.numeric(tPosition, pos, features.BinFrac(pos))
-		cr.numeric(tCRGoal, crGoal, features.BinFrac(crGoal))
-		cr.numeric(tQFrac, qFrac, features.BinFrac(qFrac))
-		cr.numeric(tRemaining, rem, features.BinFrac(rem))
+		ids, vals = cr.numeric(ids, vals, tPosition, pos, features.BinFrac(pos))
+		ids, vals = cr.numeric(ids, vals, tCRGoal, crGoal, features.BinFrac(crGoal))
+		ids, vals = cr.numeric(ids, vals, tQFrac, qFrac, features.BinFrac(qFrac))
+		ids, vals = cr.numeric(ids, vals, tRemaining, rem, features.BinFrac(rem))
 	} else {
-		e.numeric(tPosition, pos, features.BinFrac(pos))
-		e.numeric(tCRGoal, crGoal, features.BinFrac(crGoal))
-		e.numeric(tQFrac, qFrac, features.BinFrac(qFrac))
-		e.numeric(tRemaining, rem, features.BinFrac(rem))
+		ids, vals = e.numeric(ids, vals, tPosition, pos, features.BinFrac(pos))
+		ids, vals = e.numeric(ids, vals, tCRGoal, crGoal, features.BinFrac(crGoal))
+		ids, vals = e.numeric(ids, vals, tQFrac, qFrac, features.BinFrac(qFrac))
+		ids, vals = e.numeric(ids, vals, tRemaining, rem, features.BinFrac(rem))
 	}
 	if s.Size() > 0 {
 		lo, hi := s.MinC(), s.MaxC()
 		switch {
 		case v < lo:
-			cr.indicator(features.Key(tLAdd))
+			ids, vals = cr.cross(ids, vals, features.Key(tLAdd), 1)
 		case v > hi:
-			cr.indicator(features.Key(tRAdd))
+			ids, vals = cr.cross(ids, vals, features.Key(tRAdd), 1)
 		default:
-			cr.indicator(features.Key(tMiddle))
+			ids, vals = cr.cross(ids, vals, features.Key(tMiddle), 1)
 		}
 	}
-	for _, k := range sc.history.keys {
-		cr.indicator(k)
+	for i := range sc.history.crossed {
+		k := &sc.history.crossed[i]
+		ids, vals = cr.emit(ids, vals, k.f, k.fd, k.ft[typ-1], k.ftd[typ-1], 1)
 	}
+	out.IDs, out.Vals = ids, vals
 }
 
-// emitter appends decision features to a Vector, in the buckets of the edge layer's
-// table.
+// emitter appends decision features, in the buckets of the edge layer's table, to the
+// IDs and Vals of a Vector that the caller holds in local variables and gets back: so
+// the slices' lengths stay in registers from one feature to the next instead of being
+// stored and loaded again through a pointer for each.
 type emitter struct {
-	out  *features.Vector
 	edge *features.Config
 }
 
-func (e *emitter) add(k uint64, v float32) {
-	e.out.IDs = append(e.out.IDs, e.edge.Bucket(k))
-	e.out.Vals = append(e.out.Vals, v)
+// add appends the feature of key k with value v.
+func (e *emitter) add(ids []uint32, vals []float32, k uint64, v float32) ([]uint32, []float32) {
+	return append(ids, e.edge.Bucket(k)), append(vals, v)
 }
 
-// numeric emits numeric feature t with value v, raw and/or as bin b (Edge.Numeric).
-func (e *emitter) numeric(t uint64, v float64, b int) {
+// numeric appends numeric feature t with value v, raw and/or as bin b (Edge.Numeric).
+func (e *emitter) numeric(ids []uint32, vals []float32, t uint64, v float64, b int) ([]uint32, []float32) {
 	if e.edge.Numeric != features.NumBinned && v != 0 {
-		e.add(features.Key(t), float32(v))
+		ids, vals = e.add(ids, vals, features.Key(t), float32(v))
 	}
 	if e.edge.Numeric != features.NumRaw {
-		e.add(features.BinKey(t, b), 1)
+		ids, vals = e.add(ids, vals, features.BinKey(t, b), 1)
 	}
+	return ids, vals
 }
 
 // crosser emits a feature f crossed with the decision type and label (§3.4).
@@ -312,23 +324,51 @@ type crosser struct {
 	typ, dep uint64
 }
 
-// cross emits f, (f, dep), (f, type), (f, type, dep), all with value v.
-func (c *crosser) cross(f uint64, v float32) {
-	c.e.add(f, v)
-	c.e.add(features.Mix(features.Mix(f, tXDep), c.dep), v)
-	ft := features.Mix(features.Mix(f, tXType), c.typ)
-	c.e.add(ft, v)
-	c.e.add(features.Mix(features.Mix(ft, tXTypeDep), c.dep), v)
+// cross appends f, (f, dep), (f, type), (f, type, dep), all with value v.
+func (c *crosser) cross(ids []uint32, vals []float32, f uint64, v float32) ([]uint32, []float32) {
+	ft, ftd := typed(f, c.typ)
+	return c.emit(ids, vals, f, features.Mix(f, tXDep), ft, ftd, v)
 }
 
-func (c *crosser) indicator(f uint64) { c.cross(f, 1) }
-
-// numeric emits a crossed numeric feature, raw and/or binned.
-func (c *crosser) numeric(t uint64, v float64, b int) {
+// numeric appends a crossed numeric feature, raw and/or binned.
+func (c *crosser) numeric(ids []uint32, vals []float32, t uint64, v float64, b int) ([]uint32, []float32) {
 	if c.e.edge.Numeric != features.NumBinned && v != 0 {
-		c.cross(features.Key(t), float32(v))
+		ids, vals = c.cross(ids, vals, features.Key(t), float32(v))
 	}
 	if c.e.edge.Numeric != features.NumRaw {
-		c.cross(features.BinKey(t, b), 1)
+		ids, vals = c.cross(ids, vals, features.BinKey(t, b), 1)
 	}
+	return ids, vals
+}
+
+// emit appends the crossings of f, whose key prefixes are fd = Mix(f, tXDep) and ft,
+// ftd = typed(f, type), as cross does, hashing the label in.
+func (c *crosser) emit(ids []uint32, vals []float32, f, fd, ft, ftd uint64, v float32) ([]uint32, []float32) {
+	b := c.e.edge
+	ids = append(ids, b.Bucket(f), b.Bucket(features.Mix(fd, c.dep)), b.Bucket(ft), b.Bucket(features.Mix(ftd, c.dep)))
+	return ids, append(vals, v, v, v, v)
+}
+
+// crossKey holds what the crossings of a feature f (crosser.cross) hash before the
+// decision's label: Mix(f, tXDep), and for each decision type t (typeChild to
+// typeDisconnected) the key of (f, t) and its prefix for (f, t, dep), typed(f, t).
+type crossKey struct {
+	f, fd   uint64
+	ft, ftd [typeDisconnected]uint64
+}
+
+// crossKeyOf returns the crossKey of f.
+func crossKeyOf(f uint64) crossKey {
+	k := crossKey{f: f, fd: features.Mix(f, tXDep)}
+	for t := range k.ft {
+		k.ft[t], k.ftd[t] = typed(f, uint64(t+1))
+	}
+	return k
+}
+
+// typed returns the key of the crossing of f with decision type typ, (f, type), and the
+// prefix of its crossing with the label, (f, type, dep).
+func typed(f, typ uint64) (ft, ftd uint64) {
+	ft = features.Mix(features.Mix(f, tXType), typ)
+	return ft, features.Mix(ft, tXTypeDep)
 }

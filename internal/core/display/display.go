@@ -49,10 +49,36 @@ type Span struct {
 // closing quote or bracket at a cut. With ellipsis, "…" marks where words were removed (see the package
 // documentation); with markup, the text is HTML-escaped and the hits are in <mark>.
 func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) string {
+	var runBuf, hitBuf [renderSpans]Span
+	var wordBuf [renderSpans]bool
+	runs, marks := clean(runBuf[:0], doc, kept, 0, len(doc)), clean(hitBuf[:0], doc, hits, 0, len(doc))
 	var b strings.Builder
+	b.Grow(renderBytes(runs, marks, markup))
 	w := writer{b: &b, markup: markup}
-	w.render(doc, sent, clean(nil, doc, kept, 0, len(doc)), clean(nil, doc, hits, 0, len(doc)), ellipsis)
+	var words []bool
+	if ellipsis {
+		words = wordy(wordBuf[:0], doc, runs, marks)
+	}
+	w.layout(doc, sent, runs, marks, words, nil)
 	return b.String()
+}
+
+// renderSpans is the number of runs and of hits that Render holds on its stack; more
+// take memory of the heap.
+const renderSpans = 16
+
+// renderBytes returns the usual size of a rendering of the runs with the hits marked
+// (markup): their bytes, a cut between every two and at both ends, and the tags. Escaping
+// may need more, and collapsed white space less.
+func renderBytes(runs, hits []Span, markup bool) int {
+	n := (len(runs) + 1) * len(" "+Cut)
+	for _, r := range runs {
+		n += r.End - r.Start
+	}
+	if markup {
+		n += len(hits) * len("<mark></mark>")
+	}
+	return n
 }
 
 // Scratch is reusable memory for Length: once grown, its Length allocates nothing. The
@@ -112,16 +138,6 @@ func MinLength(text string) int {
 // sentenceOf returns sent widened to hold the runs (clean, not empty) and clamped to doc.
 func sentenceOf(doc string, sent Span, runs []Span) Span {
 	return Span{Start: max(0, min(sent.Start, runs[0].Start)), End: min(len(doc), max(sent.End, runs[len(runs)-1].End))}
-}
-
-// render writes the rendering of the runs kept (see Render) to w; runs and hits are
-// clean.
-func (w *writer) render(doc string, sent Span, runs, hits []Span, ellipsis bool) {
-	var words []bool
-	if ellipsis {
-		words = wordy(nil, doc, runs, hits)
-	}
-	w.layout(doc, sent, runs, hits, words, nil)
 }
 
 // layout writes the runs (clean) of the sentence sent of doc to w, joined as Render

@@ -1,13 +1,18 @@
 package features
 
 import (
+	"slices"
+
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
-// conjoin appends the conjoined features (Config.Conjoined) of an arc h → n with label
-// hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
-func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) {
+// conjoinedFeatures is the number of conjoined features of an arc.
+const conjoinedFeatures = 27
+
+// conjoin appends to ps the conjoined features (Config.Conjoined) of an arc h → n with
+// label hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
+func conjoin(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) []product {
 	if !x.conj {
 		x.conjoined()
 	}
@@ -16,21 +21,24 @@ func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *rel
 	if n < h {
 		dir, dist = 1, h-n
 	}
-	e.add(mix(mix(r[tDirPosN], dir), x.pos[n]), 1)
-	e.add(mix(mix(hk.posPair, x.pos[n]), rel), 1)
-	e.add(mix(mix(r[tDist], dir), uint64(binCount(dist))), 1)
-	e.add(mix(r[tGrandLabel], x.rel[h]), 1)
-	e.add(mix(r[tPositionN], uint64(x.posBin[n])), 1)
-	e.add(mix(r[tWordNLabel], x.word[n]), 1)
-	e.add(mix(r[tMarkerN], x.marker[n]), 1)
+	at := len(ps)
+	ps = slices.Grow(ps, conjoinedFeatures)[:at+conjoinedFeatures]
+	f := (*[conjoinedFeatures]product)(ps[at:]) // its features in turn, each in its place
+	f[0] = e.one(mix(mix(r[tDirPosN], dir), x.pos[n]))
+	f[1] = e.one(mix(mix(hk.posPair, x.pos[n]), rel))
+	f[2] = e.one(mix(mix(r[tDist], dir), uint64(binCount(dist))))
+	f[3] = e.one(mix(r[tGrandLabel], x.rel[h]))
+	f[4] = e.one(mix(r[tPositionN], uint64(x.posBin[n])))
+	f[5] = e.one(mix(r[tWordNLabel], x.word[n]))
+	f[6] = e.one(mix(r[tMarkerN], x.marker[n]))
 	punct := uint64(0)
 	if x.punct[n] {
 		punct = 1
 	}
-	e.add(mix(r[tPunctN], punct), 1)
-	e.add(mix(r[tLenS], uint64(binCount(t.N()/3))), 1)
-	e.add(mix(r[tChildrenNLabel], uint64(binCount(t.NumChildren(n)))), 1)
-	e.add(mix(r[tDepthLabel], uint64(binCount(t.Depth(n)))), 1)
+	f[7] = e.one(mix(r[tPunctN], punct))
+	f[8] = e.one(mix(r[tLenS], uint64(binCount(t.N()/3))))
+	f[9] = e.one(mix(r[tChildrenNLabel], uint64(binCount(t.NumChildren(n)))))
+	f[10] = e.one(mix(r[tDepthLabel], uint64(binCount(t.Depth(n)))))
 	var prevPOS, nextPOS, prevWord, nextWord uint64
 	if n > 1 {
 		prevPOS, prevWord = x.pos[n-1], x.word[n-1]
@@ -38,26 +46,27 @@ func conjoin(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *rel
 	if n < t.N() {
 		nextPOS, nextWord = x.pos[n+1], x.word[n+1]
 	}
-	e.add(mix(r[tPrevPOS], prevPOS), 1)
-	e.add(mix(r[tNextPOS], nextPOS), 1)
-	e.add(mix(hk.bilex, x.word[n]), 1)
-	e.add(mix(r[tSubSize], uint64(binCount(x.sub[n]))), 1)
-	e.add(mix(r[tSubFrac], uint64(x.subBin[n])), 1)
-	e.add(mix(r[tPrevWord], prevWord), 1)
-	e.add(mix(r[tNextWord], nextWord), 1)
-	e.add(mix(mix(r[tPOSTri], prevPOS), x.pos[n]), 1)
-	e.add(mix(mix(r[tOwnLabel], x.rel[n]), x.pos[n]), 1)
-	e.add(mix(mix(r[tRealHead], x.pos[t.Head(n)]), x.rel[n]), 1)
-	e.add(mix(mix(r[tHeadDir], x.pos[h]), dir), 1)
+	f[11] = e.one(mix(r[tPrevPOS], prevPOS))
+	f[12] = e.one(mix(r[tNextPOS], nextPOS))
+	f[13] = e.one(mix(hk.bilex, x.word[n]))
+	f[14] = e.one(mix(r[tSubSize], uint64(binCount(x.sub[n]))))
+	f[15] = e.one(mix(r[tSubFrac], uint64(x.subBin[n])))
+	f[16] = e.one(mix(r[tPrevWord], prevWord))
+	f[17] = e.one(mix(r[tNextWord], nextWord))
+	f[18] = e.one(mix(mix(r[tPOSTri], prevPOS), x.pos[n]))
+	f[19] = e.one(mix(mix(r[tOwnLabel], x.rel[n]), x.pos[n]))
+	f[20] = e.one(mix(mix(r[tRealHead], x.pos[t.Head(n)]), x.rel[n]))
+	f[21] = e.one(mix(mix(r[tHeadDir], x.pos[h]), dir))
 	var first, last uint64
 	if k := t.Children(n); len(k) > 0 {
 		first, last = x.rel[k[0]], x.rel[k[len(k)-1]]
 	}
-	e.add(mix(r[tLeftChild], first), 1)
-	e.add(mix(r[tRightChild], last), 1)
-	e.add(mix(r[tPrevSib], x.prevSib[n]), 1)
-	e.add(mix(r[tNextSib], x.nextSib[n]), 1)
-	e.add(mix(r[tHeadMarker], x.marker[h]), 1)
+	f[22] = e.one(mix(r[tLeftChild], first))
+	f[23] = e.one(mix(r[tRightChild], last))
+	f[24] = e.one(mix(r[tPrevSib], x.prevSib[n]))
+	f[25] = e.one(mix(r[tNextSib], x.nextSib[n]))
+	f[26] = e.one(mix(r[tHeadMarker], x.marker[h]))
+	return ps
 }
 
 // Relations that the conjoined features read.

@@ -8,15 +8,16 @@ import (
 // labelNeg is the hash of the label that the edge feature is_neg tests.
 var labelNeg = hashString("neg")
 
-// emitter appends features to a Vector, reducing keys to buckets. With q set it queues
-// the buckets and values instead, for EdgeScores to add their products with its weights,
-// and sib, when set, holds the weights of the sibling features of the head being scored.
+// emitter reduces feature keys to buckets: the feature functions append the products
+// (bucket, value) of an arc to a slice that they hold in a local variable and return, so
+// that the slice's length stays in a register from one feature to the next instead of
+// being stored and loaded again through a pointer for each. EdgeScores queues them
+// (pending) to add their products with its weights, and sets sib to the weights of the
+// sibling features of the head being scored; Edge and Arc copy them to a Vector.
 type emitter struct {
-	x     *Vector
 	shift uint8
 	num   Numeric
 	sib   []float32
-	q     *pending // the deferred products, for EdgeScores
 }
 
 // pending is the queue of EdgeScores' deferred products: the features of many arcs are
@@ -46,18 +47,21 @@ type product struct {
 // sibID marks a queued value that is already a product (a sibling feature's weight).
 const sibID = ^uint32(0)
 
-func (e *emitter) add(k uint64, v float32) {
-	if e.q != nil {
-		e.queue(uint32(k>>e.shift), v)
-		return
-	}
-	e.x.IDs = append(e.x.IDs, uint32(k>>e.shift))
-	e.x.Vals = append(e.x.Vals, v)
+// add appends to ps the feature of key k with value v.
+func (e *emitter) add(ps []product, k uint64, v float32) []product {
+	return append(ps, product{uint32(k >> (e.shift & 63)), v})
 }
 
-// queue defers z += w[id]·v (z += v for sibID) to EdgeScores.
-func (e *emitter) queue(id uint32, v float32) {
-	e.q.items = append(e.q.items, product{id, v})
+// one returns the feature of key k with value 1.
+func (e *emitter) one(k uint64) product { return product{uint32(k >> (e.shift & 63)), 1} }
+
+// vector appends the features ps to x.
+func vector(x *Vector, ps []product) {
+	ids, vals := x.IDs, x.Vals
+	for _, p := range ps {
+		ids, vals = append(ids, p.id), append(vals, p.v)
+	}
+	x.IDs, x.Vals = ids, vals
 }
 
 // end closes the products of the arc being queued, and sums the queue when it is full.
@@ -123,28 +127,23 @@ func (p product) times(w []float32) float32 {
 	return w[p.id] * p.v
 }
 
-// numeric emits numeric feature t with value v, raw and/or as bin b.
-func (e *emitter) numeric(t uint64, v float64, b int) {
-	if e.num != NumBinned {
-		if v != 0 {
-			e.add(key(t), float32(v))
-		}
-	}
-	if e.num != NumRaw {
-		e.add(BinKey(t, b), 1)
-	}
+// numeric appends to ps numeric feature t with value v, raw and/or as bin b.
+func (e *emitter) numeric(ps []product, t uint64, v float64, b int) []product {
+	return e.numericKey(ps, t, v, BinKey(t, b))
 }
 
-// numericKey emits numeric feature t with value v as numeric does, its bin's key being bk.
-func (e *emitter) numericKey(t uint64, v float64, bk uint64) {
+// numericKey appends to ps numeric feature t with value v as numeric does, its bin's key
+// being bk.
+func (e *emitter) numericKey(ps []product, t uint64, v float64, bk uint64) []product {
 	if e.num != NumBinned {
 		if v != 0 {
-			e.add(key(t), float32(v))
+			ps = e.add(ps, key(t), float32(v))
 		}
 	}
 	if e.num != NumRaw {
-		e.add(bk, 1)
+		ps = e.add(ps, bk, 1)
 	}
+	return ps
 }
 
 // headKeys are the keys of an arc's features, or their prefixes, that depend on its head
@@ -195,53 +194,46 @@ func binCount(v int) int {
 // BinFrac returns the bin of a fraction f: tenths, from 0 to 20 (f is clamped to [0, 2]).
 func BinFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
 
-// edge appends the edge features (§3.1) of the edge head(n) → n.
-func (c *Config) edge(e *emitter, x *Sentence, n int) {
-	var hk headKeys
-	x.headKeys(&hk, x.tree.Head(n))
-	c.arc(e, x, &hk, x.tree.Head(n), n, x.rel[n])
-}
-
-// arc appends the edge features (§3.1) of an arc h → n with label hash rel. The
+// arc appends to ps the edge features (§3.1) of an arc h → n with label hash rel. The
 // siblings of n are the children of h in the parse other than n; the child counts and
 // the depth of n are those of the parse. hk holds h's keys (Sentence.headKeys).
-func (c *Config) arc(e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64) {
+func (c *Config) arc(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64) []product {
 	t := x.tree
 	r := x.relKeys(rel)
-	e.add(r[tDep], 1)
-	e.add(hk.posH, 1)
-	e.add(mix(key(tPosN), x.pos[n]), 1)
-	e.add(mix(key(tLemmaN), x.lemma[n]), 1)
-	e.add(mix(hk.lemmaH, rel), 1)
+	ps = e.add(ps, r[tDep], 1)
+	ps = e.add(ps, hk.posH, 1)
+	ps = e.add(ps, mix(key(tPosN), x.pos[n]), 1)
+	ps = e.add(ps, mix(key(tLemmaN), x.lemma[n]), 1)
+	ps = e.add(ps, mix(hk.lemmaH, rel), 1)
 	if rel == labelNeg {
-		e.add(key(tIsNeg), 1)
+		ps = e.add(ps, key(tIsNeg), 1)
 	}
 	for i, s := range t.Children(h) {
 		if int(s) == n {
 			continue
 		}
 		if e.sib != nil { // their products with w, which are the weights (value 1)
-			e.queue(sibID, e.sib[2*i])
-			e.queue(sibID, e.sib[2*i+1])
+			ps = append(ps, product{sibID, e.sib[2*i]}, product{sibID, e.sib[2*i+1]})
 			continue
 		}
 		a, b := siblingKeys(x, h, int(s))
-		e.add(a, 1)
-		e.add(b, 1)
+		ps = e.add(ps, a, 1)
+		ps = e.add(ps, b, 1)
 	}
-	e.numericKey(tChildrenH, hk.nh, hk.childrenH)
+	ps = e.numericKey(ps, tChildrenH, hk.nh, hk.childrenH)
 	nn := t.NumChildren(n)
-	e.numeric(tChildrenN, float64(nn), binCount(nn))
+	ps = e.numeric(ps, tChildrenN, float64(nn), binCount(nn))
 	d := t.Depth(n)
-	e.numeric(tDepthN, float64(d), binCount(d))
-	e.numericKey(tCharLenH, hk.lenH, hk.charLenH)
-	e.numericKey(tIndexH, float64(h), hk.index)
+	ps = e.numeric(ps, tDepthN, float64(d), binCount(d))
+	ps = e.numericKey(ps, tCharLenH, hk.lenH, hk.charLenH)
+	ps = e.numericKey(ps, tIndexH, float64(h), hk.index)
 	if c.Conjoined {
-		conjoin(e, x, hk, h, n, rel, r)
+		ps = conjoin(ps, e, x, hk, h, n, rel, r)
 	}
 	if c.Query {
-		queryFeatures(e, x, h, n, rel, r)
+		ps = queryFeatures(ps, e, x, h, n, r)
 	}
+	return ps
 }
 
 // relTemplates are the templates whose keys start with the arc's label, mix(key(t),
@@ -311,7 +303,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 	}
 	q := &x.pend
 	q.w, q.items, q.ends, q.z = w, q.items[:0], q.ends[:0], q.z[:0]
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric, q: q}
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
 	var hk headKeys
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
 	// whose head is not the root; then add their products.
@@ -325,13 +317,13 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		e.sib = sib
 		x.headKeys(&hk, h)
 		for _, n := range kids {
-			c.arc(&e, x, &hk, h, int(n), x.rel[n])
+			q.items = c.arc(q.items, &e, x, &hk, h, int(n), x.rel[n])
 			q.end()
 		}
 		if h == 0 {
 			for n := 1; n <= t.N(); n++ {
 				if t.Head(n) != 0 {
-					c.arc(&e, x, &hk, 0, n, rootLabel)
+					q.items = c.arc(q.items, &e, x, &hk, 0, n, rootLabel)
 					q.end()
 				}
 			}
@@ -364,8 +356,12 @@ func (c *Config) Edge(x *Sentence, n int, out *Vector) {
 	if x.tree == nil || n < 1 || n > x.tree.N() {
 		return
 	}
-	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
-	c.edge(&e, x, n)
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
+	var hk headKeys
+	h := x.tree.Head(n)
+	x.headKeys(&hk, h)
+	x.emitted = c.arc(x.emitted[:0], &e, x, &hk, h, n, x.rel[n])
+	vector(out, x.emitted)
 }
 
 // RootLabel is the label of the arcs ROOT → n that the ILP baseline adds from the root to
@@ -388,8 +384,9 @@ func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
 	if rel != RootLabel {
 		r = hashString(rel)
 	}
-	e := emitter{x: out, shift: 64 - c.Bits, num: c.Numeric}
+	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
 	var hk headKeys
 	x.headKeys(&hk, h)
-	c.arc(&e, x, &hk, h, n, r)
+	x.emitted = c.arc(x.emitted[:0], &e, x, &hk, h, n, r)
+	vector(out, x.emitted)
 }

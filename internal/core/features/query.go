@@ -1,6 +1,10 @@
 package features
 
-import "github.com/qsc-nlp/qsc/internal/core/reuse"
+import (
+	"slices"
+
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+)
 
 // Relations of a token to the query (Config.Query): the first that holds, in this order.
 const (
@@ -131,9 +135,13 @@ func (x *Sentence) markQuery(v int, r uint8) {
 	}
 }
 
-// queryFeatures appends the query features (Config.Query) of an arc h → n with label
-// hash rel, whose prefixed keys are r (relKeys); without a query (SetQuery) every token reads as qNone and far from it.
-func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) {
+// queryFeatureCount is the number of query features of an arc.
+const queryFeatureCount = 6
+
+// queryFeatures appends to ps the query features (Config.Query) of an arc h → n, whose
+// label's prefixed keys are r (relKeys); without a query (SetQuery) every token reads as
+// qNone and far from it.
+func queryFeatures(ps []product, e *emitter, x *Sentence, h, n int, r *relPrefix) []product {
 	var rn, rh, side uint64 = qNone, qNone, 0
 	words, tree := uint64(binCount(qFar)), uint64(binCount(qFar))
 	if h == 0 {
@@ -143,10 +151,14 @@ func queryFeatures(e *emitter, x *Sentence, h, n int, rel uint64, r *relPrefix) 
 		rn, rh, side = uint64(x.qrel[n]), uint64(x.qrel[h]), uint64(x.qside[n])
 		words, tree = uint64(binCount(int(x.qwords[n]))), uint64(binCount(int(x.qtree[n])))
 	}
-	e.add(mix(r[tQRelN], rn), 1)
-	e.add(mix(r[tQRelH], rh), 1)
-	e.add(mix(mix(r[tQWords], side), words), 1)
-	e.add(mix(r[tQTree], tree), 1)
-	e.add(mix(mix(r[tQRelPOS], rn), x.pos[n]), 1)
-	e.add(mix(mix(r[tQRelPair], rh), rn), 1)
+	at := len(ps)
+	ps = slices.Grow(ps, queryFeatureCount)[:at+queryFeatureCount]
+	f := (*[queryFeatureCount]product)(ps[at:]) // its features in turn, each in its place
+	f[0] = e.one(mix(r[tQRelN], rn))
+	f[1] = e.one(mix(r[tQRelH], rh))
+	f[2] = e.one(mix(mix(r[tQWords], side), words))
+	f[3] = e.one(mix(r[tQTree], tree))
+	f[4] = e.one(mix(mix(r[tQRelPOS], rn), x.pos[n]))
+	f[5] = e.one(mix(mix(r[tQRelPair], rh), rn))
+	return ps
 }

@@ -46,8 +46,10 @@ type Sentence struct {
 	qbelow                     []bool
 	// rels caches the label-prefixed keys of the features (relKeys), across sentences.
 	rels *relCache
-	// pend is EdgeScores' queue of deferred products.
-	pend pending
+	// pend is EdgeScores' queue of deferred products, and emitted the features of the arc
+	// that Edge or Arc appends to a Vector.
+	pend    pending
+	emitted []product
 }
 
 // ErrSentence is wrapped by the error of Reset for a sentence that does not match its

@@ -261,7 +261,7 @@ func SureEnglish(text string) bool {
 // EnglishWords returns the number of English function words (the, and, that, with, …)
 // among the first 100 words of the first WordBytes of text.
 func EnglishWords(text string) int {
-	_, hits := words(head(text, WordBytes))
+	_, hits := words(head(text, WordBytes), 0)
 	return hits
 }
 
@@ -291,7 +291,11 @@ var owned = map[Script]string{Hangul: "ko", Thai: "th", Greek: "el", Hebrew: "he
 // and 12% of them, are English function words; likely when all its letters are ASCII and
 // one of its words is one (a headline: "Owl terrorizes neighborhood joggers, swooping down
 // at their head").
-func english(s string, c *Counts) (sure, likely bool) {
+func english(s string, c *Counts) (sure, likely bool) { return readEnglish(s, c, sureHits) }
+
+// readEnglish is english, reading words until enough of them are function words (all of
+// the first 100 when enough is 0).
+func readEnglish(s string, c *Counts, enough int) (sure, likely bool) {
 	all := 0
 	for _, n := range c[Latin:] {
 		all += n
@@ -303,9 +307,16 @@ func english(s string, c *Counts) (sure, likely bool) {
 	if ascii*50 < all*49 { // more than 2% of the letters are not ASCII
 		return false, false
 	}
-	words, hits := words(s)
-	return hits >= 2 && hits*100 >= words*12, hits >= 1 && ascii == all
+	words, hits := words(s, enough)
+	return hits >= 2 && hits*readWords >= words*sureHits, hits >= 1 && ascii == all
 }
+
+// readWords is the number of words english reads at most, and sureHits the number of
+// function words from which it is sure whatever the words after them: 12% of readWords.
+const (
+	readWords = 100
+	sureHits  = readWords * 12 / 100
+)
 
 // russian reports whether the Cyrillic text s has a letter that of the languages written
 // in Cyrillic only Russian and Belarusian use (ы, э, ё) and none that Russian lacks
@@ -325,9 +336,10 @@ func russian(s string) bool {
 }
 
 // words returns the number of words (runs of ASCII letters and apostrophes) among the
-// first 100 of s, and how many of them are English function words.
-func words(s string) (n, hits int) {
-	for i := 0; i < len(s) && n < 100; {
+// first 100 of s, and how many of them are English function words; it stops early, after
+// the word that brings the function words to enough (when enough > 0).
+func words(s string, enough int) (n, hits int) {
+	for i := 0; i < len(s) && n < readWords && (enough <= 0 || hits < enough); {
 		if !asciiLetter(s[i]) {
 			i++
 			continue

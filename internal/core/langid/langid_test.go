@@ -143,3 +143,40 @@ func TestISO6391(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishEarlyStop checks that english, which stops reading words once sureHits of
+// them are function words, reports what reading all the first 100 words reports: on
+// texts whose function words come first, last, or in a share around the 12% it needs.
+func TestEnglishEarlyStop(t *testing.T) {
+	early := 0
+	for _, fw := range []int{0, 1, 2, 11, 12, 13, 30} {
+		for _, other := range []int{0, 5, 80, 88, 89, 120} {
+			for _, first := range []bool{true, false} {
+				ws := make([]string, 0, fw+other)
+				for range other {
+					ws = append(ws, "word")
+				}
+				for range fw {
+					if first {
+						ws = append([]string{"the"}, ws...)
+					} else {
+						ws = append(ws, "the")
+					}
+				}
+				s := head(strings.Join(ws, " "), WordBytes)
+				c := Count(s)
+				sure, likely := english(s, &c)
+				wantSure, wantLikely := readEnglish(s, &c, 0)
+				if sure != wantSure || likely != wantLikely {
+					t.Errorf("%d function words (first %v) and %d others: english %v %v, want %v %v", fw, first, other, sure, likely, wantSure, wantLikely)
+				}
+				if n, _ := words(s, sureHits); n < min(100, fw+other) {
+					early++
+				}
+			}
+		}
+	}
+	if early == 0 {
+		t.Error("no text stopped early")
+	}
+}

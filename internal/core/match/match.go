@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -136,10 +137,16 @@ func fold(word string, accents bool) string {
 type Query struct {
 	Terms
 	// ascii[c] tells whether a token whose first byte is the ASCII byte c (lower-cased)
-	// may match a word: the first runes of the words' keys and of their irregular forms
-	// (stem's first-rune rule). Tokens that begin with another byte, or are hyphenated,
-	// are always keyed.
-	ascii [utf8.RuneSelf]bool
+	// may match a word: the first bytes of the anchors of the words' keys and of their
+	// irregular forms (stem.Anchors, stem.IrregularForms), which a word of the key begins
+	// with, less its leading apostrophes. A token whose first byte c is admitted is then
+	// weighed by its second, when that is ASCII: it may match when anyNext[c] (an anchor
+	// of one byte, or whose second is not ASCII, begins with c) or when its first two
+	// bytes (lower-cased) are those of an anchor, c<<8 | second in pairs. Tokens, and the
+	// parts of hyphenated ones, that begin with another byte or an apostrophe are always
+	// keyed (mayMatch).
+	ascii, anyNext [utf8.RuneSelf]bool
+	pairs          []uint16
 }
 
 // Compile parses query terms: each must hold between 1 and maxWords words. Identical terms
@@ -153,10 +160,7 @@ func Compile(terms []string, maxWords int) (*Query, error) {
 	q := &Query{Terms: t}
 	for _, keys := range t.terms {
 		for _, k := range keys {
-			q.admit(k)
-			for _, f := range stem.IrregularForms(k) {
-				q.admit(f)
-			}
+			q.admitKey(k)
 		}
 	}
 	return q, nil
@@ -242,11 +246,59 @@ func punctOnly(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPunct(r) }) < 0
 }
 
-// admit lets the token filter pass the tokens that begin with the first byte of s.
-func (q *Query) admit(s string) {
-	if s != "" && s[0] < utf8.RuneSelf {
-		q.ascii[s[0]] = true
+// admitKey lets the token filter pass the tokens that may have the key k: those that
+// begin with one of its anchors or irregular forms.
+func (q *Query) admitKey(k string) {
+	for _, a := range stem.Anchors(k) {
+		q.admit(a)
 	}
+	for _, f := range stem.IrregularForms(k) {
+		q.admit(f)
+	}
+}
+
+// admit lets the token filter pass the tokens that begin with a, an anchor in lower case:
+// with its first two bytes, or with its first when it has one or its second is not ASCII.
+func (q *Query) admit(a string) {
+	if a == "" || a[0] >= utf8.RuneSelf {
+		return
+	}
+	q.ascii[a[0]] = true
+	if len(a) < 2 || a[1] >= utf8.RuneSelf {
+		q.anyNext[a[0]] = true
+		return
+	}
+	if p := uint16(a[0])<<8 | uint16(a[1]); !slices.Contains(q.pairs, p) {
+		q.pairs = append(q.pairs, p)
+	}
+}
+
+// mayMatch reports whether the word w (not empty), a token or a hyphen part of one, may
+// match a word of the query: it begins with a byte that is not ASCII, or an apostrophe,
+// or the token filter admits it.
+func (q *Query) mayMatch(w string) bool {
+	return w[0] >= utf8.RuneSelf || w[0] == '\'' || q.admits(w)
+}
+
+// admits reports whether the token filter passes a word whose first bytes are f (at
+// least one, the first ASCII and not an apostrophe).
+func (q *Query) admits(f string) bool {
+	c := lowerASCII(f[0])
+	if !q.ascii[c] {
+		return false
+	}
+	if q.anyNext[c] || len(f) < 2 || f[1] >= utf8.RuneSelf {
+		return true
+	}
+	return slices.Contains(q.pairs, uint16(c)<<8|uint16(lowerASCII(f[1])))
+}
+
+// lowerASCII returns the lower case of an ASCII byte.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return c
 }
 
 // Hit is an occurrence of a term: the tokens [Start, End) of the sentence (0-based).
@@ -265,8 +317,31 @@ type Scanner struct {
 	hits  []Hit
 }
 
-// NewScanner returns a Scanner of q.
-func (q *Query) NewScanner() *Scanner { return &Scanner{q: q} }
+// NewScanner returns a Scanner of q, with the memory of a released one when there is one.
+func (q *Query) NewScanner() *Scanner {
+	s := scanners.Get().(*Scanner)
+	s.q = q
+	return s
+}
+
+// scanners holds the memory of released Scanners for the next ones.
+var scanners = sync.Pool{New: func() any { return new(Scanner) }}
+
+// Release gives s's memory to the next Scanner (of any query): a caller that will scan no
+// more, and that keeps nothing Scan returned, may call it to spare the next Scanner the
+// growth of its scratch memory. s must not be used after.
+func (s *Scanner) Release() {
+	if cap(s.keys) > keptTokens || cap(s.flat) > keptTokens {
+		return // not the memory of a sentence of thousands of tokens
+	}
+	clear(s.keys[:cap(s.keys)]) // keys and hyphen parts are words of a document
+	clear(s.flat[:cap(s.flat)])
+	*s = Scanner{keys: s.keys[:0], parts: s.parts[:0], flat: s.flat[:0], hits: s.hits[:0]}
+	scanners.Put(s)
+}
+
+// keptTokens bounds the sentences whose scratch memory Release keeps.
+const keptTokens = 1024
 
 // Scan returns every occurrence of every term in toks, overlapping ones included, by
 // start and then by term. The slice is reused by the next call.
@@ -283,21 +358,15 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		if f == "" {
 			continue
 		}
-		hyphen := strings.IndexByte(f, '-') > 0
-		if c := f[0]; c < utf8.RuneSelf && !hyphen && c != '\'' {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if !q.ascii[c] {
-				continue
-			}
+		if q.mayMatch(f) {
+			s.keys[i] = Key(f)
+			found = true
 		}
-		s.keys[i] = Key(f)
-		found = true
-		if hyphen {
+		if strings.IndexByte(f, '-') > 0 {
 			for p := range strings.SplitSeq(f, "-") {
-				if p != "" && p != f {
+				if p != "" && p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))
+					found = true
 				}
 			}
 		}
@@ -307,12 +376,15 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		return s.hits
 	}
 	for i := range toks {
-		if s.keys[i] == "" {
+		parts := s.flat[s.parts[i]:s.parts[i+1]]
+		if s.keys[i] == "" && len(parts) == 0 {
 			continue
 		}
 		mark := len(s.hits)
-		s.startAt(toks, i, s.keys[i], mark)
-		for _, p := range s.flat[s.parts[i]:s.parts[i+1]] {
+		if s.keys[i] != "" {
+			s.startAt(toks, i, s.keys[i], mark)
+		}
+		for _, p := range parts {
 			s.startAt(toks, i, p, mark)
 		}
 		if len(s.hits)-mark > 1 {

@@ -2,10 +2,14 @@ package match
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/core/stem"
+	"github.com/qsc-nlp/qsc/internal/core/stem/stemtest"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
@@ -77,15 +81,24 @@ func TestWords(t *testing.T) {
 	}
 }
 
-// hits returns the hits of terms in text as "term:start-end" (token indexes).
+// hits returns the hits of terms in text as "term:start-end" (token indexes). It scans
+// with a Scanner that may have the memory of one released before (of other terms and
+// sentences), releases it, and checks that a new Scanner finds the same hits.
 func hits(t *testing.T, terms []string, text string) []string {
 	t.Helper()
 	q, err := Compile(terms, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
+	toks := tokenize.Tokens(text)
+	sc := q.NewScanner()
+	found := slices.Clone(sc.Scan(toks))
+	sc.Release()
+	if fresh := (&Scanner{q: q}).Scan(toks); !slices.Equal(found, fresh) {
+		t.Errorf("%q in %q: %v with a released Scanner's memory, %v with a new one", terms, text, found, fresh)
+	}
 	var out []string
-	for _, h := range q.NewScanner().Scan(tokenize.Tokens(text)) {
+	for _, h := range found {
 		first := slices.IndexFunc(terms, func(s string) bool { return q.Term(slices.Index(terms, s)) == h.Term })
 		out = append(out, fmt.Sprintf("%s:%02d-%02d", terms[first], h.Start, h.End))
 	}
@@ -182,4 +195,50 @@ func FuzzScan(f *testing.F) {
 			t.Errorf("term %q in %q: Scan %v, keying every token %v", term, text, got, want)
 		}
 	})
+}
+
+// TestFilterAdmitsItsKeysWords checks the token filter of Scan: a word is admitted by the
+// filter of its own key (so by that of any query word with its key), on a million random
+// words made of letters, apostrophes, hyphens and inflectional endings (stemtest.Words),
+// as they come, in upper case, and with an accent or trailing punctuation, and on the
+// irregular and exceptional forms of a few keys. The filter must also turn some words away,
+// or it saves nothing. FuzzScan checks the hits of Scan against keying every token.
+func TestFilterAdmitsItsKeysWords(t *testing.T) {
+	refused := 0
+	check := func(w string) {
+		t.Helper()
+		if w == "" || w[0] >= utf8.RuneSelf || w[0] == '\'' {
+			return // always keyed
+		}
+		var q Query
+		q.admitKey(Key(w))
+		if !q.admits(w) {
+			t.Errorf("%q is refused by the filter of its key %q (anchors %q)", w, Key(w), stem.Anchors(Key(w)))
+		}
+		var other Query
+		other.admitKey("police")
+		if !other.admits(w) {
+			refused++
+		}
+	}
+	for _, base := range []string{"go", "be", "have", "eat", "child", "mouse", "die", "lie", "tie", "sky", "ski", "news", "proceed", "succeed"} {
+		k := Key(base)
+		for _, f := range append(stem.Anchors(k), stem.IrregularForms(k)...) {
+			check(f)
+			check(strings.ToUpper(f))
+		}
+	}
+	n := 1000000
+	if testing.Short() {
+		n = 50000
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for w := range stemtest.Words(rng, n) {
+		check(w)
+		check(strings.ToUpper(w))
+		check(w + [...]string{".", "!", "\u0301"}[rng.IntN(3)])
+	}
+	if refused == 0 {
+		t.Error("the filter of police refused no word")
+	}
 }

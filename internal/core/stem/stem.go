@@ -148,17 +148,18 @@ var special = map[string]string{
 // Key returns the matching key of word: its lower-case form, stemmed when it is an English
 // word. Two words with the same key are taken for inflections of one term.
 func Key(word string) string {
-	w := lower(word)
-	if s, ok := irregular[w]; ok {
-		w = s
+	var buf [keyBytes]byte
+	w := lower(buf[:0], word)
+	if s, ok := irregular[string(w)]; ok {
+		w = append(w[:0], s...)
 	}
 	if len(w) <= 2 || !stemmable(w) {
-		return w
+		return keyOf(word, w)
 	}
-	if s, ok := special[w]; ok {
+	if s, ok := special[string(w)]; ok {
 		return s
 	}
-	b := []byte(w)
+	b := w
 	// Preprocess: drop leading apostrophes, mark consonant y as Y.
 	for len(b) > 0 && b[0] == '\'' {
 		b = b[1:]
@@ -179,21 +180,39 @@ func Key(word string) string {
 			b[i] = 'y'
 		}
 	}
-	if string(b) == word {
-		return word
-	}
-	return string(b)
+	return keyOf(word, b)
 }
 
-// lower lower-cases s, without allocating when it already is.
-func lower(s string) string {
+// keyBytes is the length of the words whose key Key computes in memory of its stack; a
+// longer word takes memory of the heap.
+const keyBytes = 32
+
+// keyOf returns key, computed from word, as a string: the start of word when it is, so
+// that the key of a word in lower case that stemming leaves whole or cuts allocates
+// nothing.
+func keyOf(word string, key []byte) string {
+	if len(key) <= len(word) && string(key) == word[:len(key)] {
+		return word[:len(key)]
+	}
+	return string(key)
+}
+
+// lower appends to dst the lower case of s (each rune folded: Fold).
+func lower(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
-			return strings.Map(Fold, s)
+		if c >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				dst = utf8.AppendRune(dst, Fold(r))
+			}
+			return dst
 		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
 	}
-	return s
+	return dst
 }
 
 // Fold lower-cases r and spells typographic apostrophes (’ ‘ ‛) as '. A key begins with
@@ -208,7 +227,7 @@ func Fold(r rune) rune {
 }
 
 // stemmable reports whether w is made of ASCII letters, with hyphens or apostrophes inside.
-func stemmable(w string) bool {
+func stemmable(w []byte) bool {
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		switch {
