@@ -218,6 +218,15 @@ func TestMixedLanguages(t *testing.T) {
 	if err != nil || len(sn) != 1 || sn[0].Lang != "en" {
 		t.Errorf("lang en-US: %+v, %v", sn, err)
 	}
+	// A Japanese or Thai word inside an English sentence, where the English tokenizer
+	// keeps the run of letters around it as one token.
+	doc := "The Tokyo office (東京事務所) moved to Shibuya in 2019. We met the ministry (กระทรวงการคลัง) last week."
+	for _, term := range []string{"東京", "事務所", "การคลัง"} {
+		sn, err = e.Snippets(ctx, doc, []string{term}, 60, 1)
+		if err != nil || len(sn) != 1 || len(sn[0].Hits) != 1 || !strings.Contains(doc[sn[0].Hits[0].Start:sn[0].Hits[0].End], term) {
+			t.Errorf("%s in an English sentence: %+v, %v", term, sn, err)
+		}
+	}
 }
 
 // TestLanguageOptions checks the caller's language, a method named for a text that is

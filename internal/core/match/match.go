@@ -30,6 +30,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/qsc-nlp/qsc/internal/core/script"
 	"github.com/qsc-nlp/qsc/internal/core/stem"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
@@ -147,6 +148,10 @@ type Query struct {
 	// keyed (mayMatch).
 	ascii, anyNext [utf8.RuneSelf]bool
 	pairs          []uint16
+	// inner are the keys of the query's words written in a script without spaces
+	// (Japanese, Chinese, Thai…): the English tokenizer keeps a run of such letters as
+	// one token ("東京事務所"), so a word of them also matches inside a token.
+	inner []string
 }
 
 // Compile parses query terms: each must hold between 1 and maxWords words. Identical terms
@@ -161,9 +166,27 @@ func Compile(terms []string, maxWords int) (*Query, error) {
 	for _, keys := range t.terms {
 		for _, k := range keys {
 			q.admitKey(k)
+			if spaceless(k) && !slices.Contains(q.inner, k) {
+				q.inner = append(q.inner, k)
+			}
 		}
 	}
 	return q, nil
+}
+
+// spaceless reports whether every letter of w belongs to a script written without
+// spaces, and w has one.
+func spaceless(w string) bool {
+	n := 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			if r < 0x0e00 || !script.Of(r).Spaceless() {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // Terms are the distinct terms of a query, each the keys of its words, indexed by the key
@@ -312,7 +335,7 @@ type Hit struct {
 type Scanner struct {
 	q     *Query
 	keys  []string // the key of each token, "" when it cannot match a word
-	parts []int32  // parts[i]:parts[i+1] are the keys of the hyphen parts of token i in flat
+	parts []int32  // parts[i]:parts[i+1] are the keys of the hyphen parts of token i in flat, and the query words inside it (Query.inner)
 	flat  []string
 	hits  []Hit
 }
@@ -370,6 +393,15 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 				}
 			}
 		}
+		// A word of a script without spaces inside a longer token: "東京" in "東京事務所".
+		if k := s.keys[i]; len(q.inner) > 0 && f[0] >= utf8.RuneSelf && k != "" {
+			for _, w := range q.inner {
+				if len(k) > len(w) && strings.Contains(k, w) {
+					s.flat = append(s.flat, w)
+					found = true
+				}
+			}
+		}
 	}
 	s.parts[len(toks)] = int32(len(s.flat))
 	if !found {
@@ -413,7 +445,7 @@ func (s *Scanner) startAt(toks []syntax.Token, i int, k string, mark int) {
 }
 
 // matches reports whether token i matches a word of key k: its own key, or that of one of
-// its hyphen parts.
+// its hyphen parts, or a word of a script without spaces inside it.
 func (s *Scanner) matches(i int, k string) bool {
 	return s.keys[i] == k || slices.Contains(s.flat[s.parts[i]:s.parts[i+1]], k)
 }

@@ -125,6 +125,11 @@ func TestScan(t *testing.T) {
 		{[]string{"police", "POLICE"}, "Police.", []string{"police:00-01"}},
 		{[]string{"don't"}, "I don’t know.", []string{"don't:01-03"}}, // both are "do n't"
 		{[]string{"strike", "Bundesregierung"}, "The str\u00adike of the Bundes\u00adregierung.", []string{"strike:01-02", "Bundesregierung:04-05"}},
+		// A word of a script without spaces inside a token of an English sentence; a Latin
+		// word never matches inside one.
+		{[]string{"東京", "事務所"}, "The office (東京事務所) moved.", []string{"東京:03-04", "事務所:03-04"}},
+		{[]string{"การคลัง", "cat"}, "The ministry (กระทรวงการคลัง) has a category.", []string{"การคลัง:03-04"}},
+		{[]string{"東京 office"}, "東京事務所 office", []string{"東京 office:00-02"}},
 	}
 	for _, c := range cases {
 		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {
