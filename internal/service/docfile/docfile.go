@@ -66,8 +66,8 @@ type Record struct {
 	Err   error  // the record is rejected
 }
 
-// Check validates a document, and sets its title from its text when it has none: a
-// non-empty id of at most MaxIDBytes without control characters; a text of valid UTF-8,
+// Check validates a document, and sets its title from its text when it has none: an id
+// of at most MaxIDBytes with a visible character and no control characters; a text of valid UTF-8,
 // not blank, of at most qsc.MaxDocumentBytes; a title of at most MaxTitleBytes; a URL that
 // is empty or absolute http or https.
 func Check(d *Doc) error {
@@ -78,6 +78,8 @@ func Check(d *Doc) error {
 		return fmt.Errorf("the id is %d bytes, more than %d", len(d.ID), MaxIDBytes)
 	case !utf8.ValidString(d.ID) || strings.IndexFunc(d.ID, unicode.IsControl) >= 0:
 		return errors.New("the id is not valid UTF-8 or has control characters")
+	case strings.IndexFunc(d.ID, visible) < 0:
+		return errors.New("the id is blank: white space or invisible characters only")
 	case strings.TrimSpace(d.Text) == "":
 		return errors.New(`no "text" (or only white space)`)
 	case !utf8.ValidString(d.Text):
@@ -100,6 +102,10 @@ func Check(d *Doc) error {
 	}
 	return nil
 }
+
+// visible reports whether r is shown: not white space, nor an invisible format character
+// (a zero-width space, a byte order mark).
+func visible(r rune) bool { return !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) }
 
 // TitleOf returns a title for a text: its first non-blank line without Markdown heading
 // marks, cut at a word boundary after about 100 characters with "…"; or fallback when

@@ -50,6 +50,8 @@ func TestCheck(t *testing.T) {
 	}{
 		{Doc{Text: "x"}, `no "id"`},
 		{Doc{ID: "a\nb", Text: "x"}, "control characters"},
+		{Doc{ID: " ", Text: "x"}, "the id is blank"},
+		{Doc{ID: "\u200b", Text: "x"}, "the id is blank"},
 		{Doc{ID: "a", Text: " \n"}, `no "text"`},
 		{Doc{ID: "a", Text: "x", URL: "ftp://example.org/"}, "not an absolute http or https URL"},
 		{Doc{ID: "a", Text: "x", URL: "/relative"}, "not an absolute http or https URL"},
