@@ -174,6 +174,39 @@ func Compile(terms []string, maxWords int) (*Query, error) {
 	return q, nil
 }
 
+// isURL reports whether a token is a web address: it has a scheme ("https://") or
+// begins with "www.".
+func isURL(f string) bool {
+	if len(f) < 8 { // "http://x", "www.x.yz": most words are shorter
+		return false
+	}
+	if f[0]|0x20 == 'w' && strings.EqualFold(f[:4], "www.") {
+		return true
+	}
+	i := strings.IndexByte(f, ':')
+	return i > 0 && strings.HasPrefix(f[i:], "://")
+}
+
+// urlParts returns the pieces of the web address f between the separators / : . ? = & #
+// (the scheme among them), and its host with each of its domains ("proxy.example.com",
+// "example.com").
+func urlParts(f string) []string {
+	host := f
+	if i := strings.Index(host, "://"); i >= 0 {
+		host = host[i+3:]
+	}
+	if i := strings.IndexAny(host, "/:?#"); i >= 0 {
+		host = host[:i]
+	}
+	parts := strings.FieldsFunc(f, func(r rune) bool { return strings.ContainsRune("/:.?=&#", r) })
+	// The host and its domains: proxy.example.com, example.com.
+	for strings.Contains(host, ".") {
+		parts = append(parts, host)
+		host = host[strings.IndexByte(host, '.')+1:]
+	}
+	return parts
+}
+
 // spaceless reports whether every letter of w belongs to a script written without
 // spaces, and w has one.
 func spaceless(w string) bool {
@@ -335,7 +368,7 @@ type Hit struct {
 type Scanner struct {
 	q     *Query
 	keys  []string // the key of each token, "" when it cannot match a word
-	parts []int32  // parts[i]:parts[i+1] are the keys of the hyphen parts of token i in flat, and the query words inside it (Query.inner)
+	parts []int32  // parts[i]:parts[i+1] are the keys in flat of the hyphen parts of token i, of the parts of a web address, and of the query words inside it (Query.inner)
 	flat  []string
 	hits  []Hit
 }
@@ -393,6 +426,16 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 				}
 			}
 		}
+		// The parts of a web address: its host, and the pieces between its separators
+		// ("proxy.example.com" and "3128" in "http://proxy.example.com:3128").
+		if isURL(f) {
+			for _, p := range urlParts(f) {
+				if p != f && q.mayMatch(p) {
+					s.flat = append(s.flat, Key(p))
+					found = true
+				}
+			}
+		}
 		// A word of a script without spaces inside a longer token: "東京" in "東京事務所".
 		if k := s.keys[i]; len(q.inner) > 0 && f[0] >= utf8.RuneSelf && k != "" {
 			for _, w := range q.inner {
@@ -445,7 +488,7 @@ func (s *Scanner) startAt(toks []syntax.Token, i int, k string, mark int) {
 }
 
 // matches reports whether token i matches a word of key k: its own key, or that of one of
-// its hyphen parts, or a word of a script without spaces inside it.
+// its hyphen parts or web-address parts, or a word of a script without spaces inside it.
 func (s *Scanner) matches(i int, k string) bool {
 	return s.keys[i] == k || slices.Contains(s.flat[s.parts[i]:s.parts[i+1]], k)
 }

@@ -130,6 +130,9 @@ func TestScan(t *testing.T) {
 		{[]string{"東京", "事務所"}, "The office (東京事務所) moved.", []string{"東京:03-04", "事務所:03-04"}},
 		{[]string{"การคลัง", "cat"}, "The ministry (กระทรวงการคลัง) has a category.", []string{"การคลัง:03-04"}},
 		{[]string{"東京 office"}, "東京事務所 office", []string{"東京 office:00-02"}},
+		// The parts of a web address.
+		{[]string{"proxy.example.com", "3128", "example.com"}, "Use http://proxy.example.com:3128 now.", []string{"proxy.example.com:01-02", "3128:01-02", "example.com:01-02"}},
+		{[]string{"example"}, "See www.example.org/docs or an example.", []string{"example:01-02", "example:04-05"}},
 	}
 	for _, c := range cases {
 		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {
