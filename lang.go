@@ -61,7 +61,9 @@ func scriptOf(lang, text string) langid.Script {
 // code, any case, with or without a region or script subtag (pt-BR, zh_Hant): "pt", "zh";
 // the 639-3 (or 639-2/B) code of a language that qsc knows by its 639-1 code is that code
 // (langid.ISO6391: "eng" is "en", "deu" "de"), so that it is not read as an unknown
-// language. Its error wraps ErrBadRequest.
+// language. Two letters that are not an ISO 639-1 code are refused ("xx"; "jp", a
+// country, with the hint "ja"): read as a language without a model, a typo would give a
+// window without a word of warning. Its error wraps ErrBadRequest.
 func checkLang(lang string) (string, error) {
 	code := strings.ToLower(lang)
 	if i := strings.IndexAny(code, "-_"); i >= 0 {
@@ -70,7 +72,41 @@ func checkLang(lang string) (string, error) {
 	if len(code) < 2 || len(code) > 3 || strings.IndexFunc(code, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 || code == langid.Und {
 		return "", fmt.Errorf("%w: lang %q is not a language code (an ISO 639-1 code such as de, ja or zh, or leave it out to identify the language)", ErrBadRequest, lang)
 	}
+	if len(code) == 2 && !isISO6391(code) {
+		hint := ""
+		if m, ok := countryNotLanguage[code]; ok {
+			hint = fmt.Sprintf(": %q is a country; did you mean %q?", code, m)
+		}
+		return "", fmt.Errorf("%w: lang %q is not an ISO 639-1 language code%s", ErrBadRequest, lang, hint)
+	}
 	return langid.ISO6391(code), nil
+}
+
+// isISO6391 reports whether code (two lower-case letters) is an ISO 639-1 code, current or
+// withdrawn (in, iw, ji, which some clients still send).
+func isISO6391(code string) bool {
+	for i := 0; i+2 <= len(iso6391Codes); i += 2 {
+		if iso6391Codes[i:i+2] == code {
+			return true
+		}
+	}
+	return code == "in" || code == "iw" || code == "ji"
+}
+
+// iso6391Codes are the 184 ISO 639-1 codes, two letters each, in order.
+const iso6391Codes = "" +
+	"aaabaeafakamanarasavayazbabebgbhbibmbnbobrbscacechcocrcscucvcydadedvdzeeeleneoes" +
+	"eteufafffifjfofrfygagdglgngugvhahehihohrhthuhyhziaidieigiiikioisitiujajvkakgkikj" +
+	"kkklkmknkokrkskukvkwkylalblglilnloltlulvmgmhmimkmlmnmrmsmtmynanbndnengnlnnnonrnv" +
+	"nyocojomorospapiplpsptqurmrnrorurwsascsdsesgsiskslsmsnsosqsrssstsusvswtatetgthti" +
+	"tktltntotrtstttwtyugukuruzvevivowawoxhyiyozazhzu"
+
+// countryNotLanguage maps country codes that are often given for a language's to that
+// language's code: "jp" is Japan, Japanese is "ja".
+var countryNotLanguage = map[string]string{
+	"jp": "ja", "cn": "zh", "gr": "el", "dk": "da", "cz": "cs", "ua": "uk", "vn": "vi",
+	"rs": "sr", "us": "en", "gb": "en", "at": "de", "mx": "es", "ir": "fa", "il": "he",
+	"pk": "ur", "kp": "ko", "hk": "zh",
 }
 
 // english reports whether text of language lang goes through the English pipeline:

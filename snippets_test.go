@@ -490,3 +490,27 @@ func TestCompiledQueries(t *testing.T) {
 		t.Error("a query of 400 bytes was kept")
 	}
 }
+
+// TestCheckLang: a language code is ISO 639-1 (or 639-3, mapped when qsc knows it), with a
+// subtag or not; two letters that are no language are refused, and a country's code gets
+// its language's as a hint. The hints are all countries, each pointing to a language.
+func TestCheckLang(t *testing.T) {
+	for in, want := range map[string]string{"en-US": "en", "zh_Hant": "zh", "SW": "sw", "eng": "en", "yue": "yue", "iw": "iw", "tw": "tw"} {
+		if got, err := checkLang(in); err != nil || got != want {
+			t.Errorf("checkLang(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for in, hint := range map[string]string{"jp": `did you mean "ja"`, "xx": "not an ISO 639-1 language code", "JP-jp": `did you mean "ja"`} {
+		if _, err := checkLang(in); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), hint) {
+			t.Errorf("checkLang(%q): %v, want an error with %q", in, err, hint)
+		}
+	}
+	if len(iso6391Codes) != 2*184 {
+		t.Errorf("%d ISO 639-1 codes", len(iso6391Codes)/2)
+	}
+	for country, lang := range countryNotLanguage {
+		if isISO6391(country) || !isISO6391(lang) {
+			t.Errorf("hint %s → %s: the country is a language code, or the language is not", country, lang)
+		}
+	}
+}
