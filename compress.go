@@ -3,8 +3,6 @@ package qsc
 import (
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/method"
@@ -189,7 +187,7 @@ func (w *worker) compress(m method.Method, in method.Input, v *view, hits []int)
 		if err != nil {
 			return nil, classify(err)
 		}
-		if len(in.Query) == 0 && wordless(in.Sentence, kept) {
+		if len(in.Query) == 0 && !slices.ContainsFunc(kept, func(id int) bool { return display.HasWord(in.Sentence.Tokens[id-1].Form) }) {
 			kept = kept[:0] // with no query, punctuation alone (".") says nothing
 		}
 		if v == nil {
@@ -211,16 +209,6 @@ func (w *worker) compress(m method.Method, in method.Input, v *view, hits []int)
 			in.Budget = max(lq, in.Budget-(d-b))
 		}
 	}
-}
-
-// wordless reports whether no token of kept (ids of s) holds a letter or a digit.
-func wordless(s *syntax.Sentence, kept []int) bool {
-	for _, id := range kept {
-		if strings.IndexFunc(s.Tokens[id-1].Form, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // fits reports whether kept fits the display budget being met (w.fb), as displayed. It

@@ -157,13 +157,13 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		}
 		cut := false
 		switch {
-		case ellipsis && last < 0 && hasWord(doc[sent.Start:r.Start]):
+		case ellipsis && last < 0 && HasWord(doc[sent.Start:r.Start]):
 			if startsSpaceless(doc, r) {
 				w.put(Cut)
 			} else {
 				w.put(Cut + " ")
 			}
-		case ellipsis && last >= 0 && hasWord(doc[runs[last].End:r.Start]):
+		case ellipsis && last >= 0 && HasWord(doc[runs[last].End:r.Start]):
 			cut = true
 			if opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last]) {
 				w.put(Cut)
@@ -181,7 +181,7 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		}
 		last = i
 	}
-	if ellipsis && hasWord(doc[runs[last].End:sent.End]) {
+	if ellipsis && HasWord(doc[runs[last].End:sent.End]) {
 		if endsSpaceless(doc, runs[last]) {
 			w.put(Cut)
 		} else {
@@ -249,7 +249,7 @@ func wordy(out []bool, doc string, runs, hits []Span) []bool {
 		for h < len(hits) && hits[h].End <= r.Start {
 			h++
 		}
-		word := hasWord(doc[r.Start:r.End]) || hasPair(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
+		word := HasWord(doc[r.Start:r.End]) || hasPair(doc[r.Start:r.End]) || (h < len(hits) && hits[h].Start < r.End)
 		found = found || word
 		word = word || (i > 0 && out[len(out)-1] && glued(doc[runs[i-1].End:r.Start]))
 		out = append(out, word)
@@ -302,7 +302,7 @@ func spaced(doc string, prev, r Span) bool {
 // glued reports whether a cut between two runs held only punctuation written without
 // white space: the two runs were written against each other.
 func glued(gap string) bool {
-	return gap != "" && !hasWord(gap) && skip(gap, false) == len(gap)
+	return gap != "" && !HasWord(gap) && skip(gap, false) == len(gap)
 }
 
 // hasPair reports whether s holds a double quote or a bracket.
@@ -332,8 +332,10 @@ func closesCut(doc string, r Span) bool {
 	return !separator(prev)
 }
 
-// hasWord reports whether s holds a letter or a digit.
-func hasWord(s string) bool {
+// HasWord reports whether s holds a letter or a digit: a word, as the renderings count
+// cuts (a gap without one is not shown as a cut). ASCII bytes are tested without
+// decoding.
+func HasWord(s string) bool {
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
