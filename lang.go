@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	xlanguage "golang.org/x/text/language"
+
 	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/internal/core/langid"
 	"github.com/qsc-nlp/qsc/internal/core/match"
@@ -82,24 +84,13 @@ func checkLang(lang string) (string, error) {
 	return langid.ISO6391(code), nil
 }
 
-// isISO6391 reports whether code (two lower-case letters) is an ISO 639-1 code, current or
-// withdrawn (in, iw, ji, which some clients still send).
+// isISO6391 reports whether code (two lower-case letters) is an ISO 639-1 code, current
+// or withdrawn (in, iw, ji, which some clients still send), as golang.org/x/text/language
+// knows them.
 func isISO6391(code string) bool {
-	for i := 0; i+2 <= len(iso6391Codes); i += 2 {
-		if iso6391Codes[i:i+2] == code {
-			return true
-		}
-	}
-	return code == "in" || code == "iw" || code == "ji"
+	_, err := xlanguage.ParseBase(code)
+	return err == nil
 }
-
-// iso6391Codes are the 184 ISO 639-1 codes, two letters each, in order.
-const iso6391Codes = "" +
-	"aaabaeafakamanarasavayazbabebgbhbibmbnbobrbscacechcocrcscucvcydadedvdzeeeleneoes" +
-	"eteufafffifjfofrfygagdglgngugvhahehihohrhthuhyhziaidieigiiikioisitiujajvkakgkikj" +
-	"kkklkmknkokrkskukvkwkylalblglilnloltlulvmgmhmimkmlmnmrmsmtmynanbndnengnlnnnonrnv" +
-	"nyocojomorospapiplpsptqurmrnrorurwsascsdsesgsiskslsmsnsosqsrssstsusvswtatetgthti" +
-	"tktltntotrtstttwtyugukuruzvevivowawoxhyiyozazhzu"
 
 // countryNotLanguage maps country codes that are often given for a language's to that
 // language's code: "jp" is Japan, Japanese is "ja".
