@@ -94,3 +94,14 @@ func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || isDigitByte(c) }
 func isLocal(c byte) bool {
 	return isASCIIAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'
 }
+
+// IsURL reports whether tok is, whole, a web or e-mail address as the tokenizer finds one
+// (a scheme's "://", "www.", or local@domain), which it keeps as one token. A token
+// without '.', ':' or '@' is ruled out at once.
+func IsURL(tok string) bool {
+	if len(tok) < 6 || !strings.ContainsAny(tok, ".:@") {
+		return false
+	}
+	u, v, ok := findURL(tok, 0, len(tok))
+	return ok && u == 0 && v == len(tok)
+}

@@ -174,32 +174,20 @@ func Compile(terms []string, maxWords int) (*Query, error) {
 	return q, nil
 }
 
-// isURL reports whether a token is a web address: it has a scheme ("https://") or
-// begins with "www.".
-func isURL(f string) bool {
-	if len(f) < 8 { // "http://x", "www.x.yz": most words are shorter
-		return false
-	}
-	if f[0]|0x20 == 'w' && strings.EqualFold(f[:4], "www.") {
-		return true
-	}
-	i := strings.IndexByte(f, ':')
-	return i > 0 && strings.HasPrefix(f[i:], "://")
-}
-
-// urlParts returns the pieces of the web address f between the separators / : . ? = & #
-// (the scheme among them), and its host with each of its domains ("proxy.example.com",
-// "example.com").
+// urlParts returns the pieces of the web or e-mail address f between the separators
+// / : . ? = & # @ (the scheme among them), and its host with each of its domains
+// ("proxy.example.com", "example.com").
 func urlParts(f string) []string {
 	host := f
 	if i := strings.Index(host, "://"); i >= 0 {
 		host = host[i+3:]
+	} else if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
 	}
 	if i := strings.IndexAny(host, "/:?#"); i >= 0 {
 		host = host[:i]
 	}
-	parts := strings.FieldsFunc(f, func(r rune) bool { return strings.ContainsRune("/:.?=&#", r) })
-	// The host and its domains: proxy.example.com, example.com.
+	parts := strings.FieldsFunc(f, func(r rune) bool { return strings.ContainsRune("/:.?=&#@", r) })
 	for strings.Contains(host, ".") {
 		parts = append(parts, host)
 		host = host[strings.IndexByte(host, '.')+1:]
@@ -213,7 +201,7 @@ func spaceless(w string) bool {
 	n := 0
 	for _, r := range w {
 		if unicode.IsLetter(r) {
-			if r < 0x0e00 || !script.Of(r).Spaceless() {
+			if !script.Of(r).Spaceless() {
 				return false
 			}
 			n++
@@ -426,9 +414,10 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 				}
 			}
 		}
-		// The parts of a web address: its host, and the pieces between its separators
-		// ("proxy.example.com" and "3128" in "http://proxy.example.com:3128").
-		if isURL(f) {
+		// The parts of a web or e-mail address, which the tokenizer keeps whole: its host,
+		// and the pieces between its separators ("proxy.example.com" and "3128" in
+		// "http://proxy.example.com:3128").
+		if tokenize.IsURL(f) {
 			for _, p := range urlParts(f) {
 				if p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))

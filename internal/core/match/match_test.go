@@ -133,6 +133,7 @@ func TestScan(t *testing.T) {
 		// The parts of a web address.
 		{[]string{"proxy.example.com", "3128", "example.com"}, "Use http://proxy.example.com:3128 now.", []string{"proxy.example.com:01-02", "3128:01-02", "example.com:01-02"}},
 		{[]string{"example"}, "See www.example.org/docs or an example.", []string{"example:01-02", "example:04-05"}},
+		{[]string{"example.com", "jane"}, "Write to jane.doe@example.com today.", []string{"example.com:02-03", "jane:02-03"}},
 	}
 	for _, c := range cases {
 		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {
