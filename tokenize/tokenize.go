@@ -444,7 +444,8 @@ func (s *scanner) extend(r rune, j, e int) int {
 func isRegional(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
 
 // isWord reports whether a rune (of encoded size n) is part of a word: a letter, number or
-// mark, a soft hyphen or zero-width (non-)joiner, or an invalid byte.
+// mark, a superscript or subscript sign, a soft hyphen or zero-width (non-)joiner, or an
+// invalid byte.
 func isWord(r rune, n int) bool {
 	if r < utf8.RuneSelf {
 		return isASCIILetter(byte(r)) || isDigitByte(byte(r))
@@ -452,7 +453,8 @@ func isWord(r rune, n int) bool {
 	if r == utf8.RuneError && n == 1 {
 		return true
 	}
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || r == 0xAD || r == 0x200C || r == 0x200D
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || r == 0xAD || r == 0x200C || r == 0x200D ||
+		(r >= 0x207A && r <= 0x207E) || (r >= 0x208A && r <= 0x208E) // superscript and subscript signs: m⁻¹, x⁽²⁾
 }
 
 // IsSeparator reports whether r separates tokens without being a part of one: white

@@ -76,6 +76,8 @@ func TestTokensOffsets(t *testing.T) {
 		{"Corp.. end....", []syntax.Token{at("Corp.", 0), at(".", 5), at("end", 7), at("....", 10)}},
 		{"LLOYD >> A", []syntax.Token{at("LLOYD", 0), at(">", 6), at(">", 7), at("A", 9)}},
 		{"café naïve", []syntax.Token{at("café", 0), at("naïve", 6)}},
+		{"400 W m⁻¹ K⁻¹, x⁽²⁾ CO₂", []syntax.Token{at("400", 0), at("W", 4), at("m⁻¹", 6), at("K⁻¹", 13), at(",", 19),
+			at("x⁽²⁾", 21), at("CO₂", 31)}},
 		{"“Hi,” she said…", []syntax.Token{at("“", 0), at("Hi", 3), at(",", 5), at("”", 6), at("she", 10), at("said", 14), at("…", 18)}},
 	}
 	for _, tc := range tests {
