@@ -1,8 +1,11 @@
 package wellformed
 
 import (
+	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -19,7 +22,10 @@ import (
 //     adjective between dropped) and "some of … advisers" cannot be shown.
 //   - A complementizer that makes a clause a question ("whether", "if") shares a run with
 //     the clause it opens, both ways: the clause is not shown as a claim. So does a
-//     possessive 's with the name it follows.
+//     possessive 's with the name it follows, and a number with the unit it measures
+//     ("1,200 kg", "2900 kilowatts").
+//   - A short bracket after a nominal shares a run with it: "(WHO)" is shown after
+//     "World Health Organization", never alone (bindGlosses).
 //   - Names are shown whole: the proper nouns of a stretch that the parse joins by
 //     compound or flat, or by "of", "for", "de", "the" or "&" ("Bank of England", "Saks
 //     Fifth Avenue"; "AP writer Philip Rivers" holds two names), with a month's day and
@@ -113,6 +119,10 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if !punct {
 			lastWord = v
 		}
+		if v > 1 && hasExponent(tok.Form) && isQuantityPart(&s.Tokens[v-2]) {
+			u.bind(v, v-1) // "W m⁻¹ K⁻¹", "5 m²": the unit's parts, whatever the parse
+			u.bind(v-1, v)
+		}
 		h := t.Head(v)
 		if h < 1 || h > n {
 			h = 0
@@ -132,7 +142,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
 		if u.protected(s, base, v, h) {
 			u.bind(v, h)
-			if isQuestionMark(base, tok) || isPossessive(base, tok) {
+			if isQuestionMark(base, tok) || isPossessive(base, tok) || isMeasure(base, tok, &s.Tokens[h-1], v, h) {
 				u.bind(h, v)
 			}
 		}
@@ -145,6 +155,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			}
 		}
 	}
+	u.bindGlosses(s)
 	// Names, whole.
 	u.spans = u.spans[:0]
 	for v := 1; v <= n; {
@@ -190,6 +201,38 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			u.addName(s, a, b)
 		}
 		v = e + 1
+	}
+}
+
+// maxGloss is the most tokens a bracket may enclose for bindGlosses.
+const maxGloss = 5
+
+// bindGlosses binds a short bracket that follows a nominal to it: every token from the
+// opening to the closing half, at most maxGloss tokens apart inside, is shown only with the
+// word before it. "(WHO)" is shown after "World Health Organization" and "(2,646 lb)"
+// after "1,200 kg", never alone. It reads the tokens, not the parse, which often attaches
+// a bracket elsewhere.
+func (u *Runs) bindGlosses(s *syntax.Sentence) {
+	n := u.n
+	for o := 2; o < n; o++ {
+		if pairOpen(s.Tokens[o-1].Form) <= 0 || !isNominal(&s.Tokens[o-2]) {
+			continue
+		}
+		c := 0
+		for x := o + 1; x <= min(n, o+maxGloss+1); x++ {
+			if d := pairOpen(s.Tokens[x-1].Form); d > 0 {
+				break
+			} else if d < 0 {
+				c = x
+				break
+			}
+		}
+		if c == 0 || !slices.ContainsFunc(s.Tokens[o:c-1], func(tok syntax.Token) bool { return display.HasWord(tok.Form) }) {
+			continue // no bracket, or an editorial "[...]"
+		}
+		for x := o; x <= c; x++ {
+			u.bind(x, o-1)
+		}
 	}
 }
 
@@ -317,6 +360,48 @@ func isNominal(tok *syntax.Token) bool {
 func isQuestionMark(base string, tok *syntax.Token) bool {
 	return base == "mark" && (strings.EqualFold(tok.Form, "whether") || strings.EqualFold(tok.Form, "if"))
 }
+
+// isMeasure reports whether token v (of universal relation base), a dependent of h, is the
+// number of the unit h after it: "1,200 kg", "2900 kilowatts". A run shows the unit with its
+// number: "… kg (2,646 lb)" says nothing. Counted nouns ("four orbiters") are not bound:
+// their number is a carrier of the snippet decoding, which weighs it against the rest.
+func isMeasure(base string, tok, head *syntax.Token, v, h int) bool {
+	return base == "nummod" && v < h && isNumber(tok) && units.has(head.Form)
+}
+
+// hasExponent reports whether a form ends in a superscript digit or sign: "m⁻¹", "km²".
+func hasExponent(form string) bool {
+	r, _ := utf8.DecodeLastRuneInString(form)
+	switch {
+	case r == '¹' || r == '²' || r == '³':
+		return true
+	case r >= '⁰' && r <= '⁾':
+		return true
+	}
+	return false
+}
+
+// isQuantityPart reports whether a token may begin or continue a quantity that a unit with
+// an exponent completes: a number, a unit, or a unit with an exponent.
+func isQuantityPart(tok *syntax.Token) bool {
+	return isNumber(tok) || units.has(tok.Form) || hasExponent(tok.Form)
+}
+
+// units are the units of measure, lowercased, as symbols and as words.
+var units = newLowerSet(
+	"mm", "cm", "m", "km", "ft", "yd", "mi", "nm",
+	"mg", "g", "kg", "t", "lb", "lbs", "oz",
+	"ml", "l", "gal",
+	"w", "kw", "mw", "gw", "kwh", "mwh", "v", "kv", "hz", "khz", "mhz", "ghz",
+	"kb", "mb", "gb", "tb",
+	"mph", "kph", "km/h", "°c", "°f", "k",
+	"millimetres", "millimeters", "centimetres", "centimeters", "metres", "meters", "kilometres", "kilometers",
+	"inches", "feet", "yards", "miles", "acres", "hectares",
+	"milligrams", "grams", "kilograms", "tonnes", "tons", "pounds", "ounces",
+	"millilitres", "milliliters", "litres", "liters", "gallons", "barrels",
+	"watts", "kilowatts", "megawatts", "gigawatts", "volts", "kilovolts", "amperes", "amps", "hertz",
+	"kilobytes", "megabytes", "gigabytes", "terabytes", "degrees",
+)
 
 // isPossessive reports whether a token (of universal relation base) is the possessive 's
 // (or ') of its head, which a run shows with the name it follows: "Del Frisco's", never

@@ -88,3 +88,46 @@ func TestRunsDate(t *testing.T) {
 		t.Errorf("May 5, 2019: month spans [%d, %d], day from %d; want the date whole", u.Lo(4), u.Hi(4), u.Lo(5))
 	}
 }
+
+// TestRunsQuantityAndGloss checks that a noun is shown with its number and a short bracket
+// with the nominal before it, on "The car weighs 1,200 kg ( 2,646 lb ) , WHO said ." where
+// the parse attaches the bracket to the verb, as parsers often do, and on "[ ... ]".
+func TestRunsQuantityAndGloss(t *testing.T) {
+	forms := []string{"The", "car", "weighs", "1,200", "kg", "(", "2,646", "lb", ")", ",", "WHO", "said", "[", "...", "]", "."}
+	xpos := []string{"DT", "NN", "VBZ", "CD", "NN", "-LRB-", "CD", "NN", "-RRB-", ",", "NNP", "VBD", "-LRB-", ":", "-RRB-", "."}
+	heads := []int{2, 3, 12, 5, 3, 3, 8, 3, 3, 12, 12, 0, 12, 12, 12, 12}
+	rels := []string{"det", "nsubj", "ccomp", "nummod", "obj", "punct", "nummod", "dep", "punct", "punct", "nsubj", "root", "punct", "punct", "punct", "punct"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{2})
+	var u Runs
+	u.Reset(s, tr, r, []int{2})
+	if u.Lo(5) > 4 {
+		t.Errorf(`"kg" may be shown without "1,200": its run starts at %d`, u.Lo(5))
+	}
+	for v := 6; v <= 9; v++ {
+		if u.Lo(v) > 5 {
+			t.Errorf(`%q may be shown without "kg" before the bracket: its run starts at %d`, forms[v-1], u.Lo(v))
+		}
+	}
+	if u.Lo(14) < 13 {
+		t.Errorf(`the editorial "[...]" is bound to %q before it`, forms[u.Lo(14)-1])
+	}
+}
+
+// TestRunsExponent checks that a unit with an exponent is shown with the quantity before
+// it, however the parse attaches it: "about 400 W m⁻¹ K⁻¹ at room temperature".
+func TestRunsExponent(t *testing.T) {
+	forms := []string{"about", "400", "W", "m⁻¹", "K⁻¹", "at", "room", "temperature"}
+	xpos := []string{"RB", "CD", "CD", "NNP", "NNP", "IN", "NN", "NN"}
+	heads := []int{2, 3, 0, 3, 4, 8, 8, 3}
+	rels := []string{"advmod", "compound", "root", "nmod:unmarked", "flat", "case", "compound", "nmod"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{8})
+	var u Runs
+	u.Reset(s, tr, r, []int{8})
+	if u.Hi(3) < 4 || u.Lo(4) > 3 || u.Hi(4) < 5 || u.Lo(5) > 4 {
+		t.Errorf("W [%d, %d], m⁻¹ [%d, %d], K⁻¹ [%d, %d]: want each bound to its neighbours in the unit",
+			u.Lo(3), u.Hi(3), u.Lo(4), u.Hi(4), u.Lo(5), u.Hi(5))
+	}
+	if u.Hi(7) > 8 || u.Lo(6) < 6 {
+		t.Errorf("the phrase after the unit is bound to it: at [%d, %d]", u.Lo(6), u.Hi(6))
+	}
+}
