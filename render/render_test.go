@@ -48,8 +48,8 @@ func TestRender(t *testing.T) {
 			kept:        []string{"Police in  Syracuse, N.Y.", "arrested two men on Tuesday after a <long> investigation"},
 			hits:        []string{"Syracuse"},
 			plain:       "Police in Syracuse, N.Y. arrested two men on Tuesday after a <long> investigation",
-			ellipsis:    "Police in Syracuse, N.Y. arrested two men on Tuesday after a <long> investigation",
-			markup:      "Police in <mark>Syracuse</mark>, N.Y. arrested two men on Tuesday after a &lt;long&gt; investigation",
+			ellipsis:    "Police in Syracuse, N.Y., arrested two men on Tuesday after a <long> investigation",
+			markup:      "Police in <mark>Syracuse</mark>, N.Y., arrested two men on Tuesday after a &lt;long&gt; investigation",
 			markupPlain: "Police in <mark>Syracuse</mark>, N.Y. arrested two men on Tuesday after a &lt;long&gt; investigation",
 		},
 		{

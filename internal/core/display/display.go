@@ -6,8 +6,9 @@
 // Ellipsis rendering: the kept runs are joined by " … " where words were removed, with a
 // leading "… " when words were removed before the first run and a trailing " …" when words
 // were removed after the last one, as search pages show. Words are letters and digits: a
-// gap that holds none (a dropped comma) is shown as a space, or as nothing at the ends (a
-// dropped final period), and a kept run of punctuation alone between cuts is left out
+// gap that holds none (a dropped quote) is shown as a space, after its first comma,
+// semicolon or colon if it holds one (gapMark: "is the same, al-Sadr said"), or as nothing
+// at the ends (a dropped final period), and a kept run of punctuation alone between cuts is left out
 // unless it holds a hit, a double quote or a bracket, or is written against a shown run
 // before it. A cut after an opening quote or
 // bracket, or before a closing one, is written against it: “… word …”.
@@ -171,6 +172,11 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 				w.put(" " + Cut)
 			}
 		}
+		if ellipsis && last >= 0 && !cut {
+			if m := gapMark(doc[runs[last].End:r.Start]); m != "" && !AttachesLeft(doc[r.Start:r.End]) {
+				w.put(m) // "is the same," al-Sadr said' shown as "is the same, al-Sadr said"
+			}
+		}
 		if last >= 0 && spaced(doc, runs[last], r) && !(cut && (closesCut(doc, r) || startsSpaceless(doc, r))) {
 			w.put(" ")
 		}
@@ -303,6 +309,24 @@ func spaced(doc string, prev, r Span) bool {
 // white space: the two runs were written against each other.
 func glued(gap string) bool {
 	return gap != "" && !HasWord(gap) && skip(gap, false) == len(gap)
+}
+
+// gapMark returns the comma, semicolon or colon that a cut holding no word (gap) shows:
+// the first one in it, so that two runs that punctuation alone separated are not run
+// together ("is the same," al-Sadr said' as "is the same, al-Sadr said", not "is the
+// same al-Sadr said"). Quotes, brackets and dashes are not shown. It is "" for a gap that
+// holds a word or none of these marks.
+func gapMark(gap string) string {
+	if HasWord(gap) {
+		return ""
+	}
+	for i, c := range gap {
+		switch c {
+		case ',', ';', ':', '、', '，', '；', '：':
+			return gap[i : i+utf8.RuneLen(c)]
+		}
+	}
+	return ""
 }
 
 // hasPair reports whether s holds a double quote or a bracket.

@@ -174,3 +174,30 @@ func TestRenderInvisibleInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderGapMark checks that two runs that punctuation alone separated are shown with
+// the comma, semicolon or colon of the cut, not its quotes or brackets, in the ellipsis
+// rendering and in Length; the plain rendering is the runs alone, as Snippet.Text promises.
+func TestRenderGapMark(t *testing.T) {
+	doc := `"The fate of Iraq is the same," al-Sadr said: "We stand (firmly) with them."`
+	sent := Span{0, len(doc)}
+	at := func(s string) Span { i := strings.Index(doc, s); return Span{i, i + len(s)} }
+	var sc Scratch
+	for _, c := range []struct {
+		kept          []Span
+		plain, dotted string
+	}{
+		{[]Span{at("The fate of Iraq is the same"), at("al-Sadr said")}, "The fate of Iraq is the same al-Sadr said", "The fate of Iraq is the same, al-Sadr said …"},
+		{[]Span{at("al-Sadr said"), at("We stand")}, "al-Sadr said We stand", "… al-Sadr said: We stand …"},
+		{[]Span{at("firmly"), at("with them")}, "firmly with them", "… firmly with them"},
+		{[]Span{at("of Iraq"), at("al-Sadr said")}, "of Iraq al-Sadr said", "… of Iraq … al-Sadr said …"},
+	} {
+		plain, dotted := Render(doc, sent, c.kept, nil, false, false), Render(doc, sent, c.kept, nil, true, false)
+		if plain != c.plain || dotted != c.dotted {
+			t.Errorf("got %q and %q, want %q and %q", plain, dotted, c.plain, c.dotted)
+		}
+		if n, want := sc.Length(doc, sent, c.kept, nil), max(utf8.RuneCountInString(plain), utf8.RuneCountInString(dotted)); n != want {
+			t.Errorf("%q: Length %d, want %d", dotted, n, want)
+		}
+	}
+}
