@@ -28,8 +28,10 @@ import (
 //     "World Health Organization", never alone (bindGlosses).
 //   - Names are shown whole: the proper nouns of a stretch that the parse joins by
 //     compound or flat, or by "of", "for", "de", "the" or "&" ("Bank of England", "Saks
-//     Fifth Avenue"; "AP writer Philip Rivers" holds two names), with a month's day and
-//     year ("May 5, 2019"), lie inside one run or outside every run.
+//     Fifth Avenue"; "AP writer Philip Rivers" holds two names), and an institution or
+//     title with "of" and a proper noun after it whatever the parse ("Yale School of
+//     Medicine"), with a month's day and year ("May 5, 2019"), lie inside one run or
+//     outside every run.
 //   - A run does not start on punctuation that attaches to the word before it (a comma,
 //     a closing quote, "'s") and does not end on a function word or "to" (its last word,
 //     whatever punctuation follows it), or on a comma, colon, semicolon, dash or opening
@@ -188,6 +190,20 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			}
 			u.top[x] = int32(top)
 		}
+		// "Yale School of Medicine", "Bank of England": an institution's name with "of"
+		// inside is one name whatever the parse says of the part after it.
+		for j := v + 1; j < e; j++ {
+			if !isOfJoin(&s.Tokens[j-1]) || !institutions.has(s.Tokens[j-2].Form) || !isProper(&s.Tokens[j]) {
+				continue
+			}
+			t1, t2 := u.top[j-1], u.top[j+1]
+			u.top[j] = t1
+			for x := v; x <= e; x++ {
+				if u.top[x] == t2 {
+					u.top[x] = t1
+				}
+			}
+		}
 		for x := v; x <= e; x++ {
 			if int(u.top[x]) != x {
 				continue
@@ -316,6 +332,28 @@ func isNameJoin(tok *syntax.Token) bool {
 	}
 	return false
 }
+
+// isOfJoin reports whether a token joins an institution's name to what it is of: "of",
+// "for", "de".
+func isOfJoin(tok *syntax.Token) bool {
+	switch tok.Form {
+	case "of", "for", "de", "du":
+		return true
+	}
+	return false
+}
+
+// institutions are the words that head a name with "of" inside ("University of Texas",
+// "Secretary of State", "Duke of York"), lowercased.
+var institutions = newLowerSet(
+	"school", "schools", "university", "college", "institute", "academy", "bank", "department",
+	"ministry", "museum", "church", "court", "council", "society", "association", "federation",
+	"board", "commission", "committee", "office", "bureau", "agency", "secretary", "minister",
+	"duke", "duchess", "earl", "king", "queen", "prince", "princess", "bishop", "archbishop",
+	"republic", "kingdom", "union", "league", "order", "house", "chamber", "party", "city",
+	"state", "states", "province", "county", "gulf", "bay", "isle", "cape", "lake", "sea",
+	"center", "centre", "hospital", "foundation", "corps", "army", "navy", "division", "band",
+)
 
 // months are the month names, lowercased.
 var months = newLowerSet(

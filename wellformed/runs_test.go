@@ -131,3 +131,18 @@ func TestRunsExponent(t *testing.T) {
 		t.Errorf("the phrase after the unit is bound to it: at [%d, %d]", u.Lo(6), u.Hi(6))
 	}
 }
+
+// TestRunsInstitutionOf checks that an institution's name with "of" inside is one name
+// when the parse attaches the part after "of" elsewhere: "a Yale School of Medicine study".
+func TestRunsInstitutionOf(t *testing.T) {
+	forms := []string{"according", "to", "a", "Yale", "School", "of", "Medicine", "study"}
+	xpos := []string{"VBG", "IN", "DT", "NNP", "NNP", "IN", "NNP", "NN"}
+	heads := []int{5, 1, 5, 5, 0, 8, 8, 5}
+	rels := []string{"case", "fixed", "det", "compound", "root", "case", "compound", "nmod"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
+	var u Runs
+	u.Reset(s, tr, r, []int{1})
+	if u.Hi(5) < 7 || u.Lo(7) > 4 {
+		t.Errorf("School [%d, %d], Medicine [%d, %d]: want Yale School of Medicine whole", u.Lo(5), u.Hi(5), u.Lo(7), u.Hi(7))
+	}
+}
