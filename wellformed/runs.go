@@ -138,7 +138,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if h > v && !u.inQ[v] && !punct {
 			u.dangle[v] = true
 		}
-		if h < v && !u.inQ[h] && needsRight(base, tok.Rel) {
+		if h < v && !u.inQ[h] && (needsRight(base, tok.Rel) || isOfComplement(s, t, base, v, h)) {
 			u.dangle[h] = true
 		}
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
@@ -476,6 +476,13 @@ func needsRight(base, rel string) bool {
 		return strings.HasSuffix(rel, ":prt")
 	}
 	return false
+}
+
+// isOfComplement reports whether token v (of universal relation base) is the "of" phrase
+// that completes its head h right before it: "a member of the Protestant Church", "in
+// favor of EPMI". A run that ends on h leaves the reader asking "of what?".
+func isOfComplement(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) bool {
+	return base == "nmod" && h+1 < v && strings.EqualFold(s.Tokens[h].Form, "of") && t.Head(h+1) == v
 }
 
 // isFunctionBase reports whether a universal relation is that of a function word (see

@@ -146,3 +146,21 @@ func TestRunsInstitutionOf(t *testing.T) {
 		t.Errorf("School [%d, %d], Medicine [%d, %d]: want Yale School of Medicine whole", u.Lo(5), u.Hi(5), u.Lo(7), u.Hi(7))
 	}
 }
+
+// TestRunsOfComplementDangles checks that a run ending on a noun whose "of" phrase comes
+// next dangles: "remained a member …" (of the Church).
+func TestRunsOfComplementDangles(t *testing.T) {
+	forms := []string{"He", "remained", "a", "member", "of", "the", "Church", "."}
+	xpos := []string{"PRP", "VBD", "DT", "NN", "IN", "DT", "NNP", "."}
+	heads := []int{2, 0, 4, 2, 7, 7, 4, 2}
+	rels := []string{"nsubj", "root", "det", "xcomp", "case", "det", "nmod", "punct"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
+	var u Runs
+	u.Reset(s, tr, r, []int{1})
+	if !u.Dangles(4) {
+		t.Errorf(`a run ending on "member" before "of the Church" does not dangle`)
+	}
+	if u.Dangles(7) {
+		t.Errorf(`a run ending on "Church" dangles`)
+	}
+}
