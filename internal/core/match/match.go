@@ -195,6 +195,22 @@ func urlParts(f string) []string {
 	return parts
 }
 
+// mayBeURL reports whether f passes the first test of tokenize.IsURL, which it needs to
+// be an address: six bytes or more, one of them '.', ':' or '@'. A plain byte loop, it
+// spares most tokens the call of IsURL, whose strings.ContainsAny looks each byte up
+// through strings.IndexRune.
+func mayBeURL(f string) bool {
+	if len(f) < 6 {
+		return false
+	}
+	for i := 0; i < len(f); i++ {
+		if c := f[i]; c == '.' || c == ':' || c == '@' {
+			return true
+		}
+	}
+	return false
+}
+
 // spaceless reports whether every letter of w belongs to a script written without
 // spaces, and w has one.
 func spaceless(w string) bool {
@@ -417,7 +433,7 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		// The parts of a web or e-mail address, which the tokenizer keeps whole: its host,
 		// and the pieces between its separators ("proxy.example.com" and "3128" in
 		// "http://proxy.example.com:3128").
-		if tokenize.IsURL(f) {
+		if mayBeURL(f) && tokenize.IsURL(f) {
 			for _, p := range urlParts(f) {
 				if p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))
