@@ -147,7 +147,8 @@ type scratch struct {
 
 // localCache holds w·x of the local features (the type and edge part, extractor.local)
 // of the decisions met in the runs on one input: a sentence, its tree and its query,
-// which Start compares with the last run's, field by field. A run that a caller repeats
+// which Start compares with the last run's, field by field (and then reads the sentence
+// again only when they differ). A run that a caller repeats
 // on the same input with another budget (a snippet over its display budget is
 // compressed again) then finds the local part of its decisions summed: it depends on
 // the decision's type and edge only. Only the stateful part is computed again, and
@@ -170,13 +171,15 @@ type localCache struct {
 // localToken is what the features read of a token.
 type localToken struct{ form, xpos, rel string }
 
-// start prepares the cache for a run of f on the sentence s (tree t, query q), already
-// read into the scratch's Sentence: it keeps the sums when the input is that of the last
-// run of f, and forgets them otherwise.
-func (c *localCache) start(f *extractor, s *syntax.Sentence, t *syntax.Tree, q []int) {
-	if c.ext == f && c.same(s, t, q) {
-		return
-	}
+// holds reports whether the sentence s, its tree t and query q are the input of the
+// sums of f: that of f's last run.
+func (c *localCache) holds(f *extractor, s *syntax.Sentence, t *syntax.Tree, q []int) bool {
+	return f != nil && c.ext == f && s != nil && t != nil && c.same(s, t, q)
+}
+
+// record makes the sentence s (tree t, query q) the input of the sums of f, which are
+// forgotten.
+func (c *localCache) record(f *extractor, s *syntax.Sentence, t *syntax.Tree, q []int) {
 	c.ext, c.w = f, nil
 	c.toks = c.toks[:0]
 	for i := range s.Tokens {
@@ -268,15 +271,21 @@ func scratchOf(s *va.State) *scratch {
 func (f *extractor) Start(s *va.State) {
 	sc := scratchOf(s)
 	sc.history.reset()
-	sc.err = sc.sentence.Reset(s.Sentence(), s.Tree(), f.vocab)
-	if sc.err != nil {
-		sc.local.forget()
-		return
+	sent, tree, q := s.Sentence(), s.Tree(), s.Query()
+	if sc.local.holds(f, sent, tree, q) {
+		// The input of the last run, read without error: its values stand.
+		sc.sentence.Rebind(sent, tree)
+	} else {
+		sc.err = sc.sentence.Reset(sent, tree, f.vocab)
+		if sc.err != nil {
+			sc.local.forget()
+			return
+		}
+		if f.cfg.Edge.Query {
+			sc.sentence.SetQuery(q)
+		}
+		sc.local.record(f, sent, tree, q)
 	}
-	if f.cfg.Edge.Query {
-		sc.sentence.SetQuery(s.Query())
-	}
-	sc.local.start(f, s.Sentence(), s.Tree(), s.Query())
 	if f.cfg.Stateful {
 		for _, u := range s.Query() {
 			sc.history.add(&sc.sentence, u)

@@ -283,8 +283,8 @@ func TestDecisionTemplates(t *testing.T) {
 	}
 }
 
-// scoreChecker is the embedded model as a Decider that checks, at every decision, that
-// Score is bias + w·Features to the bit, and counts the decisions whose local sum the
+// scoreChecker is a model as a Decider that checks, at every decision, that Score is
+// bias + w·Features to the bit, and counts the decisions whose local sum the
 // cache held before.
 type scoreChecker struct {
 	t    *testing.T
@@ -292,7 +292,28 @@ type scoreChecker struct {
 	hits int
 }
 
-func (c *scoreChecker) Start(s *va.State)        { c.m.Start(s) }
+// Start starts the run and checks that the scratch's Sentence reads the run's input:
+// the edge features of every token are those of the sentence read afresh.
+func (c *scoreChecker) Start(s *va.State) {
+	c.m.Start(s)
+	var fresh features.Sentence
+	if err := fresh.Reset(s.Sentence(), s.Tree(), c.m.ext.vocab); err != nil {
+		c.t.Fatal(err)
+	}
+	cfg := &c.m.ext.cfg.Edge
+	if cfg.Query {
+		fresh.SetQuery(s.Query())
+	}
+	var got, want features.Vector
+	for n := 1; n <= s.Tree().N(); n++ {
+		cfg.Edge(&scratchOf(s).sentence, n, &got)
+		cfg.Edge(&fresh, n, &want)
+	}
+	if !slices.Equal(got.IDs, want.IDs) || !slices.Equal(got.Vals, want.Vals) {
+		c.t.Fatal("the run's sentence values are not those of its input")
+	}
+}
+
 func (c *scoreChecker) Added(s *va.State, v int) { c.m.Added(s, v) }
 func (c *scoreChecker) Decide(s *va.State, v int) va.Decision {
 	typ, n := c.m.ext.decisionType(s, v)
