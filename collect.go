@@ -310,10 +310,10 @@ func (c *collector) read(start, end int) error {
 
 // consider ranks the sentence toks of language lang, with offsets from start, in the
 // chunk doc[start:end]: when it holds a term it counts in c.matched, and it is kept as a
-// candidate when its query (or, shown by its window, its shortest hit) fits the budget,
-// its level has room, fewer than n candidates have more terms and no candidate of its
-// level has its text; else it counts in q.long (over q.maxTokens) or c.shortest (over the
-// budget). A candidate owns copies of the query and hits; it borrows toks, whose offsets
+// candidate when its level has room, fewer than n candidates have more terms, its query
+// (or, shown by its window, its shortest hit) fits the budget and no candidate of its
+// level has its text; with room, it counts in q.long (over q.maxTokens) or c.shortest
+// (over the budget) instead. A candidate owns copies of the query and hits; it borrows toks, whose offsets
 // it moves in place to be from the start of doc, until the next chunk (own). The error
 // wraps ErrBadRequest when the query cannot be compiled for lang.
 func (c *collector) consider(start, end int, lang string, toks []syntax.Token) error {
@@ -338,6 +338,14 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 		return nil
 	}
 	c.matched++
+	cur := &c.cur
+	lv := &c.levels[cur.terms]
+	room := len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n
+	if !room && c.n > 0 {
+		// n ≥ 1 candidates rank before it or with it: there will be no error, which
+		// is all that q.long and c.shortest are for.
+		return nil
+	}
 	// l is the length of the least that shows the sentence's query: its query alone, or
 	// for a window its shortest hit.
 	l := -1
@@ -359,8 +367,7 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 			c.shortest = l
 		}
 	default:
-		cur := &c.cur
-		if lv := &c.levels[cur.terms]; len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n && !repeated(*lv, doc, start, toks) {
+		if room && !repeated(*lv, doc, start, toks) {
 			k := candidate{terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
 			if windowed || lang != q.lang {
 				k.other = &otherLang{lang: lang, window: windowed}
