@@ -251,3 +251,50 @@ func TestFilterAdmitsItsKeysWords(t *testing.T) {
 		t.Error("the filter of police refused no word")
 	}
 }
+
+// TestMayBeURL checks that mayBeURL, Scan's test before tokenize.IsURL, lets every
+// address through: addresses of every form, the tokens of texts holding them, and random
+// strings of their characters; and that it rules out words.
+func TestMayBeURL(t *testing.T) {
+	texts := []string{"http://proxy.example.com:3128", "https://x.io/a?b=c", "www.example.org", "mailto:jo@example.com",
+		"jo.smith@mail.example.co.uk", "ftp://files.example.net/pub", "See www.bbc.co.uk/news, or write to desk@bbc.co.uk."}
+	var cands []string
+	for _, s := range texts {
+		cands = append(cands, s)
+		for _, tk := range tokenize.Tokens(s) {
+			cands = append(cands, tk.Form)
+		}
+	}
+	// Random strings, some made of the pieces of addresses.
+	rng := rand.New(rand.NewPCG(3, 128))
+	const alphabet = "abwWxz09.:/@-_?=#%+()"
+	pieces := []string{"http://", "HTTPS://", "www.", "mailto:", "@", ".", ":", "/", "a", "bc", "x1", "-", ")", "("}
+	for range 100000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			if rng.IntN(2) == 0 {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			} else {
+				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		cands = append(cands, b.String())
+	}
+	urls := 0
+	for _, s := range cands {
+		if tokenize.IsURL(s) {
+			urls++
+			if !mayBeURL(s) {
+				t.Errorf("%q is an address, but mayBeURL rules it out", s)
+			}
+		}
+	}
+	if urls < 100 {
+		t.Errorf("only %d addresses among the candidates: the check is weak", urls)
+	}
+	for _, w := range []string{"police", "arrested", "U.S.", "don't", "well-known"} {
+		if mayBeURL(w) {
+			t.Errorf("mayBeURL(%q) = true", w)
+		}
+	}
+}
