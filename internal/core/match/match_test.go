@@ -252,10 +252,11 @@ func TestFilterAdmitsItsKeysWords(t *testing.T) {
 	}
 }
 
-// TestMayBeURL checks that mayBeURL, Scan's test before tokenize.IsURL, lets every
-// address through: addresses of every form, the tokens of texts holding them, and random
-// strings of their characters; and that it rules out words.
-func TestMayBeURL(t *testing.T) {
+// TestMarks checks the byte marks of Scan: that the test before tokenize.IsURL lets
+// every address through (addresses of every form, the tokens of texts holding them, and
+// random strings of their pieces) and rules out words, and that a hyphen is one whose
+// first is after the first byte.
+func TestMarks(t *testing.T) {
 	texts := []string{"http://proxy.example.com:3128", "https://x.io/a?b=c", "www.example.org", "mailto:jo@example.com",
 		"jo.smith@mail.example.co.uk", "ftp://files.example.net/pub", "See www.bbc.co.uk/news, or write to desk@bbc.co.uk."}
 	var cands []string
@@ -282,19 +283,23 @@ func TestMayBeURL(t *testing.T) {
 	}
 	urls := 0
 	for _, s := range cands {
+		hyphen, url := marks(s)
 		if tokenize.IsURL(s) {
 			urls++
-			if !mayBeURL(s) {
-				t.Errorf("%q is an address, but mayBeURL rules it out", s)
+			if !url {
+				t.Errorf("%q is an address, but marks rules it out", s)
 			}
+		}
+		if want := strings.IndexByte(s, '-') > 0; hyphen != want {
+			t.Errorf("marks(%q) finds a hyphen %v, want %v", s, hyphen, want)
 		}
 	}
 	if urls < 100 {
 		t.Errorf("only %d addresses among the candidates: the check is weak", urls)
 	}
 	for _, w := range []string{"police", "arrested", "U.S.", "don't", "well-known"} {
-		if mayBeURL(w) {
-			t.Errorf("mayBeURL(%q) = true", w)
+		if _, url := marks(w); url {
+			t.Errorf("marks(%q) takes it for an address", w)
 		}
 	}
 }
