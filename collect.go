@@ -89,6 +89,8 @@ type collector struct {
 	// memory of its own, which would be allocated on the heap: the content of a
 	// collector escapes (through cur).
 	done [MaxQueryTerms]bool
+	// lent counts the candidates that borrow the tokens of the chunk read last (own).
+	lent int
 	// matched counts the sentences read that contain a term, and shortest is the
 	// length of the shortest query over the budget (0 when none is).
 	matched, shortest int
@@ -226,12 +228,32 @@ func (c *collector) worth(p string, weighed *map[string]bool, all bool) bool {
 	return ok
 }
 
+// own gives the candidates that borrow the tokens of the chunk read last copies of their
+// own, before that memory is read into again: a chunk's tokens are the tokenizer's or the
+// annotation's reused memory (termQuery.sentences). The candidates of the last chunk of a
+// document keep borrowing them, which outlive the compressions (doSnippets); a document
+// read in one chunk copies none.
+func (c *collector) own() {
+	for t := range c.levels {
+		if c.lent == 0 {
+			return
+		}
+		for i := range c.levels[t] {
+			if k := &c.levels[t][i]; k.lent {
+				k.s.Tokens, k.lent = slices.Clone(k.s.Tokens), false
+				c.lent--
+			}
+		}
+	}
+}
+
 // read ranks the sentences of the chunk doc[start:end], which begins and ends at
 // paragraph boundaries, in order until full: English ones with the English tokenizer (or
 // the annotation), the others with package segment, each sentence in the language
 // termQuery.override gives it when the document's language was not given. It returns
 // consider's first error.
 func (c *collector) read(start, end int) error {
+	c.own()
 	q, doc := c.q, c.doc
 	chunk := doc[start:end]
 	if english(q.lang) {
@@ -288,11 +310,12 @@ func (c *collector) read(start, end int) error {
 
 // consider ranks the sentence toks of language lang, with offsets from start, in the
 // chunk doc[start:end]: when it holds a term it counts in c.matched, and it is kept as a
-// candidate when its query (or, shown by its window, its shortest hit) fits the budget,
-// its level has room, fewer than n candidates have more terms and no candidate of its
-// level has its text; else it counts in q.long (over q.maxTokens) or c.shortest (over the
-// budget). A candidate owns copies of the tokens and hits, offsets from the start of doc.
-// The error wraps ErrBadRequest when the query cannot be compiled for lang.
+// candidate when its level has room, fewer than n candidates have more terms, its query
+// (or, shown by its window, its shortest hit) fits the budget and no candidate of its
+// level has its text; with room, it counts in q.long (over q.maxTokens) or c.shortest
+// (over the budget) instead. A candidate owns copies of the query and hits; it borrows toks, whose offsets
+// it moves in place to be from the start of doc, until the next chunk (own). The error
+// wraps ErrBadRequest when the query cannot be compiled for lang.
 func (c *collector) consider(start, end int, lang string, toks []syntax.Token) error {
 	q, doc := c.q, c.doc
 	var ok bool
@@ -315,6 +338,14 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 		return nil
 	}
 	c.matched++
+	cur := &c.cur
+	lv := &c.levels[cur.terms]
+	room := len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n
+	if !room && c.n > 0 {
+		// n ≥ 1 candidates rank before it or with it: there will be no error, which
+		// is all that q.long and c.shortest are for.
+		return nil
+	}
 	// l is the length of the least that shows the sentence's query: its query alone, or
 	// for a window its shortest hit.
 	l := -1
@@ -336,8 +367,7 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 			c.shortest = l
 		}
 	default:
-		cur := &c.cur
-		if lv := &c.levels[cur.terms]; len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n && !repeated(*lv, doc, start, toks) {
+		if room && !repeated(*lv, doc, start, toks) {
 			k := candidate{terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
 			if windowed || lang != q.lang {
 				k.other = &otherLang{lang: lang, window: windowed}
@@ -345,11 +375,15 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 					k.other.spans = slices.Clone(q.spans)
 				}
 			}
-			k.s.Tokens = slices.Clone(toks)
-			for i := range k.s.Tokens {
-				k.s.Tokens[i].Start += start
-				k.s.Tokens[i].End += start
+			// The candidate borrows the tokens from the chunk's memory, their offsets
+			// moved in place (the sentence is not read again); own copies them before
+			// that memory is read into again.
+			for i := range toks {
+				toks[i].Start += start
+				toks[i].End += start
 			}
+			k.s.Tokens, k.lent = toks, true
+			c.lent++
 			*lv = append(*lv, k)
 		}
 	}

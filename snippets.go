@@ -429,7 +429,7 @@ func newTermQuery(query []string) (*termQuery, error) {
 
 // candidate is a sentence that contains query terms.
 type candidate struct {
-	s     syntax.Sentence // the sentence, with its own tokens (offsets into the document)
+	s     syntax.Sentence // the sentence (offsets into the document); see lent
 	terms int             // distinct terms matched
 	query []int           // 1-based ids of the first occurrence of each term, ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
@@ -437,6 +437,9 @@ type candidate struct {
 	// shown by its window; nil for the rest (most sentences of English documents, whose
 	// candidates it keeps small).
 	other *otherLang
+	// lent: s.Tokens are the memory of the chunk collect read last, not the candidate's
+	// own (collector.own).
+	lent bool
 }
 
 // otherLang is the language of a candidate sentence and how it is shown.

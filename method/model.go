@@ -191,7 +191,8 @@ type Compressor struct {
 // (wellformed.Rules.Yielded).
 func (c *Compressor) Yielded() bool { return c.yielded }
 
-// Rules returns the rules of the last Snippet compression (valid until the next call).
+// Rules returns the rules of the last Snippet compression that computed them (valid
+// until the next call): every one but a Solver's of a sentence that fits whole.
 func (c *Compressor) Rules() *wellformed.Rules { return &c.rules }
 
 // Compress compresses in with m and returns the kept token ids in sentence order. The
@@ -235,6 +236,14 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		return nil, fmt.Errorf("%w: sentence has %d tokens but tree has %d", va.ErrInvalidInput, in.Sentence.Len(), n)
 	}
 	c.lens = in.Sentence.AppendLens(c.lens[:0])
+	if _, solver := m.(Solver); solver && n > 0 && len(in.Query) > 0 {
+		if all, ok := va.Whole(c.all[:0], c.lens, in.Budget); ok {
+			// The whole sentence fits: a solver's answer, without its rules, which
+			// never yield then (the closure of the query is part of the sentence).
+			c.all, c.yielded = all, false
+			return all, nil
+		}
+	}
 	c.rules.Off = c.RulesOff
 	if err := c.rules.Reset(in.Sentence, in.Tree, c.lens, in.Query, in.Budget); err != nil {
 		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
@@ -242,10 +251,6 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	c.yielded = c.rules.Yielded()
 	switch m := m.(type) {
 	case Solver:
-		if all, ok := va.Whole(c.all[:0], c.lens, in.Budget); ok && n > 0 && len(in.Query) > 0 {
-			c.all = all
-			return all, nil
-		}
 		in.Rules, in.Nested = &c.rules, c.Decoding == Nested
 		kept, err := m.Solve(in, &c.scratch)
 		c.yielded = c.rules.Yielded() // a solver may have let the rules yield (Rules.MarkYielded)

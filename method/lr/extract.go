@@ -3,8 +3,11 @@ package lr
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
+	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
 
@@ -137,6 +140,101 @@ type scratch struct {
 	vector   features.Vector
 	// err is the error of the last Start (a sentence that does not match its tree), or nil.
 	err error
+	// local holds the sums of the local features of the decisions of the runs on one
+	// input (localCache).
+	local localCache
+}
+
+// localCache holds w·x of the local features (the type and edge part, extractor.local)
+// of the decisions met in the runs on one input: a sentence, its tree and its query,
+// which Start compares with the last run's, field by field (and then reads the sentence
+// again only when they differ). A run that a caller repeats
+// on the same input with another budget (a snippet over its display budget is
+// compressed again) then finds the local part of its decisions summed: it depends on
+// the decision's type and edge only. Only the stateful part is computed again, and
+// added to the sum in the order of Features, so Score is the same to the bit. The
+// input is kept as copies of what the features read: the forms, tags and labels of the
+// tokens (strings that share the sentence's memory), the tree's heads and the query. The
+// extractor and the weights are held by pointer, so that no other model's can take their
+// memory while the sums are kept. Its memory grows to the longest sentence and is reused.
+type localCache struct {
+	ext   *extractor
+	w     *float32 // the first weight of the table the sums are of, nil when none is
+	toks  []localToken
+	heads []int
+	query []int
+	// sum[3n+t−1] is the sum of decision type t with edge n, when known[3n+t−1].
+	sum   []float32
+	known []bool
+}
+
+// localToken is what the features read of a token.
+type localToken struct{ form, xpos, rel string }
+
+// holds reports whether the sentence s, its tree t and query q are the input of the
+// sums of f: that of f's last run.
+func (c *localCache) holds(f *extractor, s *syntax.Sentence, t *syntax.Tree, q []int) bool {
+	return f != nil && c.ext == f && s != nil && t != nil && c.same(s, t, q)
+}
+
+// record makes the sentence s (tree t, query q) the input of the sums of f, which are
+// forgotten.
+func (c *localCache) record(f *extractor, s *syntax.Sentence, t *syntax.Tree, q []int) {
+	c.ext, c.w = f, nil
+	c.toks = c.toks[:0]
+	for i := range s.Tokens {
+		k := &s.Tokens[i]
+		c.toks = append(c.toks, localToken{k.Form, k.XPOS, k.Rel})
+	}
+	c.heads = c.heads[:0]
+	for v := 1; v <= t.N(); v++ {
+		c.heads = append(c.heads, t.Head(v))
+	}
+	c.query = append(c.query[:0], q...)
+	c.sum = reuse.Resize(c.sum, 3*(t.N()+1))
+	c.known = reuse.Resize(c.known, 3*(t.N()+1))
+	clear(c.known)
+}
+
+// same reports whether the sentence s, its tree t and query q are the input of the sums.
+func (c *localCache) same(s *syntax.Sentence, t *syntax.Tree, q []int) bool {
+	if len(s.Tokens) != len(c.toks) || t.N() != len(c.heads) || !slices.Equal(q, c.query) {
+		return false
+	}
+	for i := range s.Tokens {
+		k, o := &s.Tokens[i], &c.toks[i]
+		if k.Form != o.form || k.XPOS != o.xpos || k.Rel != o.rel || t.Head(i+1) != c.heads[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// forget drops the input and the sums: a run whose sentence could not be read.
+func (c *localCache) forget() { c.ext, c.w = nil, nil }
+
+// lookup returns the sum of decision type typ with edge n for the weights w, and whether
+// it is known; a table other than that of the sums forgets them.
+func (c *localCache) lookup(typ, n int, w []float32) (float32, bool) {
+	if c.ext == nil || len(w) == 0 {
+		return 0, false
+	}
+	if c.w != &w[0] {
+		c.w = &w[0]
+		clear(c.known)
+		return 0, false
+	}
+	i := 3*n + typ - 1
+	return c.sum[i], c.known[i]
+}
+
+// store records the sum z of decision type typ with edge n (after lookup).
+func (c *localCache) store(typ, n int, z float32) {
+	if c.ext == nil || c.w == nil {
+		return
+	}
+	i := 3*n + typ - 1
+	c.sum[i], c.known[i] = z, true
 }
 
 // extractor computes the features of VERTEX ADDITION decisions. It implements va.Tracker:
@@ -173,12 +271,20 @@ func scratchOf(s *va.State) *scratch {
 func (f *extractor) Start(s *va.State) {
 	sc := scratchOf(s)
 	sc.history.reset()
-	sc.err = sc.sentence.Reset(s.Sentence(), s.Tree(), f.vocab)
-	if sc.err != nil {
-		return
-	}
-	if f.cfg.Edge.Query {
-		sc.sentence.SetQuery(s.Query())
+	sent, tree, q := s.Sentence(), s.Tree(), s.Query()
+	if sc.local.holds(f, sent, tree, q) {
+		// The input of the last run, read without error: its values stand.
+		sc.sentence.Rebind(sent, tree)
+	} else {
+		sc.err = sc.sentence.Reset(sent, tree, f.vocab)
+		if sc.err != nil {
+			sc.local.forget()
+			return
+		}
+		if f.cfg.Edge.Query {
+			sc.sentence.SetQuery(q)
+		}
+		sc.local.record(f, sent, tree, q)
 	}
 	if f.cfg.Stateful {
 		for _, u := range s.Query() {
@@ -230,31 +336,69 @@ func (f *extractor) Features(s *va.State, v int) *features.Vector {
 	return &sc.vector
 }
 
-// extract appends the features of candidate v to out: the type, the edge features, then
-// the stateful features (the order is part of the scores' float32 sums). The features are
-// appended to out's slices held in local variables (see emitter), stored back at the end.
+// extract appends the features of candidate v to out: the local ones (the type and the
+// edge features), then the stateful features (the order is part of the scores' float32
+// sums).
 func (f *extractor) extract(s *va.State, sc *scratch, v int, out *features.Vector) {
 	x := &sc.sentence
 	t := x.Tree()
 	if t == nil || v < 1 || v > t.N() {
 		return
 	}
-	e := emitter{edge: &f.cfg.Edge}
 	typ, n := f.decisionType(s, v)
-	dep := x.Label(n)
+	f.local(x, typ, n, out)
+	f.stateful(s, sc, v, typ, n, out)
+}
+
+// dot returns w·Features(s, v), to the bit, with the sum of the local features from the
+// scratch's localCache when a run on the same input met the same type and edge.
+func (f *extractor) dot(s *va.State, v int, w []float32) float32 {
+	sc := scratchOf(s)
+	x := &sc.sentence
+	t := x.Tree()
+	if t == nil || v < 1 || v > t.N() {
+		return 0
+	}
+	typ, n := f.decisionType(s, v)
+	z, ok := sc.local.lookup(typ, n, w)
+	if !ok {
+		sc.vector.Reset()
+		f.local(x, typ, n, &sc.vector)
+		z = sc.vector.Dot(w)
+		sc.local.store(typ, n, z)
+	}
+	sc.vector.Reset()
+	f.stateful(s, sc, v, typ, n, &sc.vector)
+	return sc.vector.DotFrom(z, w)
+}
+
+// local appends to out the local features of a decision of type typ described by the
+// edge into n: the type, and the edge features (or, for a DISCONNECTED decision without
+// DisconnectedEdge, the label).
+func (f *extractor) local(x *features.Sentence, typ, n int, out *features.Vector) {
+	e := emitter{edge: &f.cfg.Edge}
 	ids, vals := e.add(out.IDs, out.Vals, features.Mix(features.Key(tType), uint64(typ)), 1)
 	if typ == typeDisconnected && !f.cfg.DisconnectedEdge {
-		ids, vals = e.add(ids, vals, features.LabelKey(dep), 1)
-	} else {
-		out.IDs, out.Vals = ids, vals
-		f.cfg.Edge.Edge(x, n, out)
-		ids, vals = out.IDs, out.Vals
-	}
-	if !f.cfg.Stateful {
-		out.IDs, out.Vals = ids, vals
+		out.IDs, out.Vals = e.add(ids, vals, features.LabelKey(x.Label(n)), 1)
 		return
 	}
-	cr := crosser{e: &e, typ: uint64(typ), dep: dep}
+	out.IDs, out.Vals = ids, vals
+	f.cfg.Edge.Edge(x, n, out)
+}
+
+// stateful appends to out the stateful and interaction features of candidate v, a
+// decision of type typ described by the edge into n (none without Stateful). The
+// features are appended to out's slices held in local variables (see emitter), stored
+// back at the end.
+func (f *extractor) stateful(s *va.State, sc *scratch, v, typ, n int, out *features.Vector) {
+	if !f.cfg.Stateful {
+		return
+	}
+	x := &sc.sentence
+	t := x.Tree()
+	e := emitter{edge: &f.cfg.Edge}
+	ids, vals := out.IDs, out.Vals
+	cr := crosser{e: &e, typ: uint64(typ), dep: x.Label(n)}
 	b := float64(s.Budget())
 	pos := math.Round(10*float64(v)/float64(t.N())) / 10
 	crGoal := b / float64(max(x.LenS(), 1))

@@ -2,6 +2,7 @@ package lr
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -279,5 +280,114 @@ func TestDecisionTemplates(t *testing.T) {
 	got := []uint64{tType, tXTypeDep, features.FirstMethodTemplate, features.LastMethodTemplate}
 	if want := []uint64{14, 27, 14, 27}; !slices.Equal(got, want) {
 		t.Errorf("templates %d to %d, reserved %d to %d; want 14 to 27", got[0], got[1], got[2], got[3])
+	}
+}
+
+// scoreChecker is a model as a Decider that checks, at every decision, that Score is
+// bias + w·Features to the bit, and counts the decisions whose local sum the
+// cache held before.
+type scoreChecker struct {
+	t    *testing.T
+	m    *LR
+	hits int
+}
+
+// Start starts the run and checks that the scratch's Sentence reads the run's input:
+// the edge features of every token are those of the sentence read afresh.
+func (c *scoreChecker) Start(s *va.State) {
+	c.m.Start(s)
+	var fresh features.Sentence
+	if err := fresh.Reset(s.Sentence(), s.Tree(), c.m.ext.vocab); err != nil {
+		c.t.Fatal(err)
+	}
+	cfg := &c.m.ext.cfg.Edge
+	if cfg.Query {
+		fresh.SetQuery(s.Query())
+	}
+	var got, want features.Vector
+	for n := 1; n <= s.Tree().N(); n++ {
+		cfg.Edge(&scratchOf(s).sentence, n, &got)
+		cfg.Edge(&fresh, n, &want)
+	}
+	if !slices.Equal(got.IDs, want.IDs) || !slices.Equal(got.Vals, want.Vals) {
+		c.t.Fatal("the run's sentence values are not those of its input")
+	}
+}
+
+func (c *scoreChecker) Added(s *va.State, v int) { c.m.Added(s, v) }
+func (c *scoreChecker) Decide(s *va.State, v int) va.Decision {
+	typ, n := c.m.ext.decisionType(s, v)
+	if l := &scratchOf(s).local; l.ext == c.m.ext && l.w == &c.m.w[0] && l.known[3*n+typ-1] {
+		c.hits++
+	}
+	got := c.m.Score(s, v)
+	want := c.m.bias + c.m.ext.Features(s, v).Dot(c.m.w)
+	if math.Float32bits(got) != math.Float32bits(want) {
+		c.t.Fatalf("candidate %d: Score %v, bias + w·Features %v", v, got, want)
+	}
+	return c.m.Decide(s, v)
+}
+
+// TestScoreAcrossRuns checks that the sums of the local features kept from run to run
+// (localCache) give Score to the bit: runs of the embedded model, and of a model of random
+// weights with the query features, on random sentences, again with other budgets (the
+// cache serves them), then on the same sentence changed in place (every form, tag or
+// label), on another tree and with another query, which the cache must not serve.
+func TestScoreAcrossRuns(t *testing.T) {
+	m, err := Load(Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(34, 5))
+	cfg := m.Info.Features
+	cfg.Edge.Query, cfg.Edge.Bits = true, 16
+	w := make([]float32, cfg.Size())
+	for i := range w {
+		w[i] = float32(rng.NormFloat64())
+	}
+	q, err := newLRWeights(Info{Name: "query", Features: cfg}, w, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*LR{m, q} {
+		scoreAcrossRuns(t, rng, m)
+	}
+}
+
+// scoreAcrossRuns runs the checks of TestScoreAcrossRuns with the model m.
+func scoreAcrossRuns(t *testing.T, rng *rand.Rand, m *LR) {
+	c := &scoreChecker{t: t, m: m}
+	var vc va.Compressor
+	run := func(s *syntax.Sentence, tree *syntax.Tree, q []int, b int) {
+		t.Helper()
+		if _, err := vc.Run(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, c); err != nil && !errors.Is(err, va.ErrBudgetTooSmall) {
+			t.Fatal(err)
+		}
+	}
+	for range 100 {
+		n := 2 + rng.IntN(30)
+		s, tree := randomSentence(t, rng, n)
+		q := []int{1 + rng.IntN(n)}
+		for _, b := range []int{6 * n, 4 * n, 2 * n} {
+			run(s, tree, q, b)
+		}
+		for i := range s.Tokens {
+			s.Tokens[i].Form += "x"
+		}
+		run(s, tree, q, 6*n)
+		for i := range s.Tokens {
+			s.Tokens[i].XPOS += "x"
+		}
+		run(s, tree, q, 6*n)
+		for i := range s.Tokens {
+			s.Tokens[i].Rel += "x"
+		}
+		run(s, tree, q, 6*n)
+		_, other := randomSentence(t, rng, n)
+		run(s, other, q, 6*n)
+		run(s, other, []int{1 + (q[0])%n}, 6*n)
+	}
+	if c.hits == 0 {
+		t.Fatal("no decision found its local sum kept: the cache is not used")
 	}
 }

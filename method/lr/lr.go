@@ -64,10 +64,9 @@ func (m *LR) Decide(s *va.State, v int) va.Decision {
 	return va.Decision{Accept: z > m.threshold, P: p}
 }
 
-// Score returns the logit bias + w·x of candidate v.
+// Score returns the logit bias + w·x of candidate v, x its Features.
 func (m *LR) Score(s *va.State, v int) float32 {
-	x := m.ext.Features(s, v)
-	return m.bias + x.Dot(m.w)
+	return m.bias + m.ext.dot(s, v, m.w)
 }
 
 // NonZero returns the number of non-zero weights.

@@ -112,9 +112,13 @@ func (x *Vector) Reset() { x.IDs, x.Vals = x.IDs[:0], x.Vals[:0] }
 // Len returns the number of entries.
 func (x *Vector) Len() int { return len(x.IDs) }
 
-// Dot returns Σ w[id]·val. Every id must index w.
-func (x *Vector) Dot(w []float32) float32 {
-	var z float32
+// Dot returns Σ w[id]·val, the products added in x's order. Every id must index w.
+func (x *Vector) Dot(w []float32) float32 { return x.DotFrom(0, w) }
+
+// DotFrom returns z + Σ w[id]·val, the products added to z one at a time in x's order:
+// so the Dot of a vector made of the entries of a and then those of b is, to the bit,
+// b.DotFrom(a.Dot(w), w). Every id must index w.
+func (x *Vector) DotFrom(z float32, w []float32) float32 {
 	for i, id := range x.IDs {
 		z += w[id] * x.Vals[i]
 	}

@@ -90,6 +90,13 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	return nil
 }
 
+// Rebind points x at s and tree, which must hold what the sentence and tree of its last
+// successful Reset held, as the features read them (the tokens' forms, XPOS tags and
+// labels, and the heads), under the same vocabulary: every value computed from them,
+// the query's (SetQuery) included, stands. It is Reset and SetQuery again in O(1), for a
+// caller that compared the two.
+func (x *Sentence) Rebind(s *syntax.Sentence, tree *syntax.Tree) { x.sent, x.tree = s, tree }
+
 // Tree returns the dependency tree of the sentence, or nil when x holds none.
 func (x *Sentence) Tree() *syntax.Tree { return x.tree }
 

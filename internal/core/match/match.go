@@ -195,6 +195,27 @@ func urlParts(f string) []string {
 	return parts
 }
 
+// marks returns what Scan looks for in the bytes of the token f, in one plain loop:
+// whether its first '-' comes after its first byte (a hyphenated word, whose parts match
+// too), and whether it passes the first test of tokenize.IsURL, which it needs to be an
+// address: six bytes or more, one of them '.', ':' or '@'. The loop spares most tokens
+// the calls of strings.IndexByte and of IsURL, whose strings.ContainsAny looks each byte
+// up through strings.IndexRune.
+func marks(f string) (hyphen, mayBeURL bool) {
+	first := -1
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case '-':
+			if first < 0 {
+				first = i
+			}
+		case '.', ':', '@':
+			mayBeURL = true
+		}
+	}
+	return first > 0, mayBeURL && len(f) >= 6
+}
+
 // spaceless reports whether every letter of w belongs to a script written without
 // spaces, and w has one.
 func spaceless(w string) bool {
@@ -406,7 +427,8 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 			s.keys[i] = Key(f)
 			found = true
 		}
-		if strings.IndexByte(f, '-') > 0 {
+		hyphen, mayBeURL := marks(f)
+		if hyphen {
 			for p := range strings.SplitSeq(f, "-") {
 				if p != "" && p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))
@@ -417,7 +439,7 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		// The parts of a web or e-mail address, which the tokenizer keeps whole: its host,
 		// and the pieces between its separators ("proxy.example.com" and "3128" in
 		// "http://proxy.example.com:3128").
-		if tokenize.IsURL(f) {
+		if mayBeURL && tokenize.IsURL(f) {
 			for _, p := range urlParts(f) {
 				if p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))

@@ -251,3 +251,55 @@ func TestFilterAdmitsItsKeysWords(t *testing.T) {
 		t.Error("the filter of police refused no word")
 	}
 }
+
+// TestMarks checks the byte marks of Scan: that the test before tokenize.IsURL lets
+// every address through (addresses of every form, the tokens of texts holding them, and
+// random strings of their pieces) and rules out words, and that a hyphen is one whose
+// first is after the first byte.
+func TestMarks(t *testing.T) {
+	texts := []string{"http://proxy.example.com:3128", "https://x.io/a?b=c", "www.example.org", "mailto:jo@example.com",
+		"jo.smith@mail.example.co.uk", "ftp://files.example.net/pub", "See www.bbc.co.uk/news, or write to desk@bbc.co.uk."}
+	var cands []string
+	for _, s := range texts {
+		cands = append(cands, s)
+		for _, tk := range tokenize.Tokens(s) {
+			cands = append(cands, tk.Form)
+		}
+	}
+	// Random strings, some made of the pieces of addresses.
+	rng := rand.New(rand.NewPCG(3, 128))
+	const alphabet = "abwWxz09.:/@-_?=#%+()"
+	pieces := []string{"http://", "HTTPS://", "www.", "mailto:", "@", ".", ":", "/", "a", "bc", "x1", "-", ")", "("}
+	for range 100000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			if rng.IntN(2) == 0 {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			} else {
+				b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+			}
+		}
+		cands = append(cands, b.String())
+	}
+	urls := 0
+	for _, s := range cands {
+		hyphen, url := marks(s)
+		if tokenize.IsURL(s) {
+			urls++
+			if !url {
+				t.Errorf("%q is an address, but marks rules it out", s)
+			}
+		}
+		if want := strings.IndexByte(s, '-') > 0; hyphen != want {
+			t.Errorf("marks(%q) finds a hyphen %v, want %v", s, hyphen, want)
+		}
+	}
+	if urls < 100 {
+		t.Errorf("only %d addresses among the candidates: the check is weak", urls)
+	}
+	for _, w := range []string{"police", "arrested", "U.S.", "don't", "well-known"} {
+		if _, url := marks(w); url {
+			t.Errorf("marks(%q) takes it for an address", w)
+		}
+	}
+}
