@@ -197,6 +197,7 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	method := fs.String("method", "", `add "method" to every record of the -qsc file (ilp, lr, nn, window, ...)`)
 	decoding := fs.String("decoding", "", `add "decoding" to every record of the -qsc file (snippet, nested, paper)`)
 	pudNews := fs.Bool("pud-news", false, "also draw from UD_English-PUD's news sentences (sent_id n...); by default only its Wikipedia half (w...)")
+	gum := fs.Bool("gum-dev", false, "draw only from UD_English-GUM's dev split less its news, for a reading test on fresh text of many genres (GUM is non-commercial: experiments only; its test split is held out and never read)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -206,7 +207,13 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	if *n < 2 {
 		return fmt.Errorf("items: -n must be at least 2")
 	}
-	pools, err := loadPools(*data, *pudNews, stderr)
+	var pools []pool
+	var err error
+	if *gum {
+		pools, err = loadGUM(*data, stderr)
+	} else {
+		pools, err = loadPools(*data, *pudNews, stderr)
+	}
 	if err != nil {
 		return err
 	}
@@ -243,7 +250,8 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 }
 
 // loadPools reads the three sources: qsc's out-of-domain set (embedded in internal/lab/ood),
-// UD_English-EWT's dev and test files, and UD_English-PUD. It never reads UD_English-GUM.
+// UD_English-EWT's dev and test files, and UD_English-PUD. It never reads UD_English-GUM
+// (loadGUM does, with -gum-dev).
 func loadPools(data string, pudNews bool, stderr io.Writer) ([]pool, error) {
 	oodSents, err := ood.Sentences()
 	if err != nil {
@@ -281,6 +289,30 @@ func loadPools(data string, pudNews bool, stderr io.Writer) ([]pool, error) {
 	return pools, nil
 }
 
+// loadGUM reads UD_English-GUM's dev split alone, the source of -gum-dev, less its news
+// documents; the sources are named "gum-" and the genre of the document ("gum-academic",
+// "gum-fiction"). It never reads GUM's test split, which is held out for the maintainers'
+// own reading test.
+func loadGUM(data string, stderr io.Writer) ([]pool, error) {
+	gum := pool{name: "UD_English-GUM dev", share: 1}
+	err := addFiles(&gum, filepath.Join(data, "ud-english", "UD_English-GUM"), "*-dev.conllu*", func(s *conllu.Sentence) string {
+		id, _ := s.Meta("sent_id")
+		genre, _, ok := strings.Cut(strings.TrimPrefix(id, "GUM_"), "_")
+		switch {
+		case genre == "news":
+			return "" // text outside the news
+		case !ok || genre == "":
+			return "gum"
+		}
+		return "gum-" + genre
+	})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", gum.name, len(gum.cands))
+	return []pool{gum}, nil
+}
+
 // addFiles adds the eligible sentences of the CoNLL-U files of dir that match pattern
 // (globOne) to the pool, their sources named by source.
 func addFiles(p *pool, dir, pattern string, source func(*conllu.Sentence) string) error {
@@ -312,7 +344,7 @@ func addAll(p *pool, sents []*conllu.Sentence, source func(*conllu.Sentence) str
 }
 
 // globOne returns the files matching pattern in dir, sorted, failing when there is none or
-// when one belongs to UD_English-GUM (held out).
+// when one is held out (heldOut).
 func globOne(dir, pattern string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
@@ -322,8 +354,8 @@ func globOne(dir, pattern string) ([]string, error) {
 		return nil, fmt.Errorf("items: no file %s in %s (give -data the directory holding ud-english/)", pattern, dir)
 	}
 	for _, p := range paths {
-		if strings.Contains(strings.ToLower(p), "gum") {
-			return nil, fmt.Errorf("items: refusing to read %s: UD_English-GUM is held out", p)
+		if err := heldOut(p); err != nil {
+			return nil, err
 		}
 	}
 	slices.Sort(paths)
@@ -331,10 +363,20 @@ func globOne(dir, pattern string) ([]string, error) {
 }
 
 func readConllu(path string) ([]*conllu.Sentence, error) {
-	if strings.Contains(strings.ToLower(path), "gum") {
-		return nil, fmt.Errorf("items: refusing to read %s: UD_English-GUM is held out", path)
+	if err := heldOut(path); err != nil {
+		return nil, err
 	}
 	return conllu.ReadAll(path)
+}
+
+// heldOut refuses UD_English-GUM's test split, held out for the maintainers' own reading
+// test, and any other GUM file but its dev split (-gum-dev).
+func heldOut(path string) error {
+	base := strings.ToLower(filepath.Base(path))
+	if strings.Contains(strings.ToLower(path), "gum") && !strings.Contains(base, "-dev.") {
+		return fmt.Errorf("items: refusing to read %s: of UD_English-GUM only the dev split may be read (its test split is held out)", path)
+	}
+	return nil
 }
 
 // sampleItems draws n sentences from the pools by their shares (each pool in turn, in the
