@@ -1,6 +1,7 @@
 package tagger
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
@@ -47,17 +48,77 @@ type Tagger struct {
 	scores [maxTags]int32
 	p1, p2 []int32 // tags of pass 1 and 2
 	runs   [][2]uint32
-	sure   []bool // the first pass is confident: no second pass
-	// words caches the scores of the features of one word alone (see cached) by a hash of
-	// the form and the role: the offset of the T scores in wordScores. Emptied when it
-	// holds wordCacheSize entries.
-	words      map[uint64]int32
-	wordScores []int32
+	// touched keeps the bytes addScores reads only to start their memory loads early.
+	touched byte
+	sure    []bool // the first pass is confident: no second pass
+	words   wordCache
 }
 
 // wordCacheSize bounds the entries a Tagger caches (about 200 bytes each with 49 tags; a
 // word takes up to three: its own, as a left and as a right neighbour).
 const wordCacheSize = 16384
+
+// wordSlotBits is log2 of the slots of a wordCache: twice wordCacheSize.
+const wordSlotBits = 15
+
+// wordCache holds the scores of the features of one word alone (see Tagger.cached) by a
+// non-zero 64-bit hash of the form and the role. It is an open-addressing table with
+// linear probing, at most half full, so that a lookup reads one or two slots; it is
+// emptied when it holds wordCacheSize entries. A key's first slot is its Fibonacci hash
+// (slot). The zero value is an empty cache that allocates its slots on the first add.
+type wordCache struct {
+	slots  *[1 << wordSlotBits]wordSlot // key 0 = empty
+	n      int                          // entries
+	scores []int32                      // the T scores of each entry, in order of addition
+}
+
+// wordSlot is one slot of a wordCache: a key and the offset of its scores.
+type wordSlot struct {
+	key uint64
+	off int32
+}
+
+// slot returns the first slot to probe for key.
+func slot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - wordSlotBits) }
+
+// get returns the T scores cached under key (non-zero), or nil.
+func (c *wordCache) get(key uint64, T int) []int32 {
+	if c.slots == nil {
+		return nil
+	}
+	const mask = 1<<wordSlotBits - 1
+	for i := slot(key); ; i = (i + 1) & mask {
+		switch c.slots[i].key {
+		case key:
+			off := int(c.slots[i].off)
+			return c.scores[off : off+T : off+T]
+		case 0:
+			return nil
+		}
+	}
+}
+
+// add caches the scores sc under key (non-zero, not cached yet) and returns the cached
+// copy. It empties the cache first when it is full.
+func (c *wordCache) add(key uint64, sc []int32) []int32 {
+	if c.slots == nil {
+		c.slots = new([1 << wordSlotBits]wordSlot)
+	}
+	if c.n >= wordCacheSize {
+		clear(c.slots[:])
+		c.n, c.scores = 0, c.scores[:0]
+	}
+	const mask = 1<<wordSlotBits - 1
+	i := slot(key)
+	for c.slots[i].key != 0 {
+		i = (i + 1) & mask
+	}
+	off := len(c.scores)
+	c.slots[i] = wordSlot{key, int32(off)}
+	c.n++
+	c.scores = append(c.scores, sc...)
+	return c.scores[off : off+len(sc) : off+len(sc)]
+}
 
 // NewTagger returns a Tagger that uses m.
 func (m *Model) NewTagger() *Tagger {
@@ -126,23 +187,16 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 // from the cache or computed and cached. Frequent words recur within and across
 // sentences, and these features are more than half of all feature lookups.
 func (t *Tagger) cached(x *attr, side int, clusters bool, T int) []int32 {
-	key := x.form
+	key := x.form // non-zero
 	if side != 0 {
 		salt := uint64(side) << 1
 		if clusters {
 			salt |= 1
 		}
-		key = hashing.Fmix(key ^ salt*0x9E3779B97F4A7C15)
+		key = nz(hashing.Fmix(key ^ salt*0x9E3779B97F4A7C15))
 	}
-	if off, ok := t.words[key]; ok {
-		return t.wordScores[off : int(off)+T]
-	}
-	if t.words == nil {
-		t.words = make(map[uint64]int32, wordCacheSize)
-	}
-	if len(t.words) >= wordCacheSize {
-		clear(t.words)
-		t.wordScores = t.wordScores[:0]
+	if sc := t.words.get(key, T); sc != nil {
+		return sc
 	}
 	clear(t.scores[:T])
 	if side == 0 {
@@ -151,10 +205,7 @@ func (t *Tagger) cached(x *attr, side int, clusters bool, T int) []int32 {
 		t.keys = appendNeighbour(t.keys[:0], x, side, clusters)
 	}
 	t.addScores(&t.scores, t.keys)
-	off := len(t.wordScores)
-	t.wordScores = append(t.wordScores, t.scores[:T]...)
-	t.words[key] = int32(off)
-	return t.wordScores[off : off+T]
+	return t.words.add(key, t.scores[:T])
 }
 
 // addVec adds src to dst.
@@ -166,7 +217,9 @@ func addVec(dst, src []int32) {
 }
 
 // addScores adds the weights of the features keys to sc. The rows of all keys are
-// located first, so that their memory loads overlap, then the entries are added.
+// located first, and the first byte of each key's bucket read, so that their memory loads
+// overlap (the scan that follows branches on the bytes it reads, which would otherwise
+// wait for each load in turn), then the entries are added.
 func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	f := &t.m.feats
 	if f.n == 0 {
@@ -174,10 +227,14 @@ func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	}
 	// The buckets of all keys, then their rows: each step's memory loads are independent.
 	runs := t.runs[:0]
+	var touched byte
+	last := len(f.data) - 1 // f.data holds a row at least
 	for _, k := range keys {
 		lo, hi := f.bucket(k)
+		touched |= f.data[min(lo, last)] // lo is len(f.data) in the empty last buckets
 		runs = append(runs, [2]uint32{uint32(lo), uint32(hi)})
 	}
+	t.touched = touched
 	n := 0
 	for i, k := range keys {
 		if lo, hi := f.scan(k, int(runs[i][0]), int(runs[i][1])); lo < hi {
@@ -187,8 +244,15 @@ func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	}
 	runs = runs[:n]
 	t.runs = runs
+	data := f.data
 	for _, r := range runs {
-		for e := f.data[r[0]:r[1]]; len(e) >= 3; e = e[3:] {
+		// An entry with the byte after it reads as one uint32: tag, weight, next byte.
+		e := data[r[0]:min(int(r[1])+1, len(data))]
+		for ; len(e) >= 4; e = e[3:] {
+			v := binary.LittleEndian.Uint32(e)
+			sc[uint8(v)] += int32(int16(v >> 8))
+		}
+		if len(e) == 3 { // the last entry of data
 			sc[e[0]] += int32(int16(uint16(e[1]) | uint16(e[2])<<8))
 		}
 	}
