@@ -32,6 +32,7 @@
 package parser
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -244,22 +245,24 @@ func bestValid(st *state, sc *[numActs]float32) int {
 	return best
 }
 
-// scoreActs scores the transitions with the 8-bit weights of a finished model. The row
-// offsets are computed first so that the memory loads of the summing loop overlap.
+// scoreActs scores the transitions with the 8-bit weights of a finished model. The rows
+// are read first, one 4-byte load each, so that their memory loads overlap, then summed
+// in feature order (the order of the float32 sums is part of the result).
 func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
-	var rows [numActFeats]uint64
+	var rows [numActFeats]uint32
 	mask := uint64(1)<<m.actBits - 1
+	w := m.actQ
 	for i, k := range f {
-		rows[i] = (hashing.Fmix(k) & mask) * actStride
+		r := (hashing.Fmix(k) & mask) * actStride
+		rows[i] = binary.LittleEndian.Uint32(w[r : r+actStride : r+actStride])
 	}
 	var s0, s1, s2 float32
-	w := m.actQ
-	for _, r := range rows {
-		row := w[r : r+actStride : r+actStride]
-		e := expScale[row[0]]
-		s0 += float32(int8(row[1])) * e
-		s1 += float32(int8(row[2])) * e
-		s2 += float32(int8(row[3])) * e
+	for i := range rows {
+		r := rows[i] // exponent, then the three weights
+		e := expScale[uint8(r)]
+		s0 += float32(int8(r>>8)) * e
+		s1 += float32(int8(r>>16)) * e
+		s2 += float32(int8(r>>24)) * e
 	}
 	return [numActs]float32{s0, s1, s2}
 }
@@ -314,23 +317,27 @@ func (m *Model) labelCands(tag uint32, right bool) []uint8 {
 }
 
 // scoreLabels scores the candidate classes into sc with the 8-bit weights and returns
-// the best one.
+// the best one. The rows are located and their exponents read first, so that their memory
+// loads overlap; then each candidate's score is summed over the rows in feature order (the
+// order of the float32 sums is part of the result) in a register.
 func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32) int32 {
 	stride := uint64(1 + len(m.labels))
 	sc = sc[:len(cands)]
-	clear(sc)
 	mask := uint64(1)<<m.labBits - 1
-	var rows [numLabFeats]uint64
+	var rows [numLabFeats]uint64 // offset of each row's first weight
+	var es [numLabFeats]float32  // scale of each row
+	q := m.labQ
 	for i, k := range f {
-		rows[i] = (hashing.Fmix(k) & mask) * stride
+		r := (hashing.Fmix(k) & mask) * stride
+		rows[i] = r + 1
+		es[i] = expScale[q[r]]
 	}
-	for _, r := range rows {
-		row := m.labQ[r : r+stride : r+stride]
-		e := expScale[row[0]]
-		w := row[1:]
-		for i, c := range cands {
-			sc[i] += float32(int8(w[c])) * e
+	for i, c := range cands {
+		var s float32
+		for j := range rows {
+			s += float32(int8(q[rows[j]+uint64(c)])) * es[j]
 		}
+		sc[i] = s
 	}
 	return int32(cands[argmax(sc)])
 }
