@@ -245,15 +245,19 @@ func bestValid(st *state, sc *[numActs]float32) int {
 	return best
 }
 
-// scoreActs scores the transitions with the 8-bit weights of a finished model. The rows
-// are read first, one 4-byte load each, so that their memory loads overlap, then summed
-// in feature order (the order of the float32 sums is part of the result).
+// scoreActs scores the transitions with the 8-bit weights of a finished model. The row
+// offsets are computed first, then the rows read in a loop that does nothing else, one
+// 4-byte load each, so that as many of their cache misses as the processor can track
+// overlap; then the rows are summed in feature order (the order of the float32 sums is
+// part of the result).
 func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
-	var rows [numActFeats]uint32
+	var offs, rows [numActFeats]uint32
 	mask := uint64(1)<<m.actBits - 1
-	w := m.actQ
 	for i, k := range f {
-		r := (hashing.Fmix(k) & mask) * actStride
+		offs[i] = uint32((hashing.Fmix(k) & mask) * actStride)
+	}
+	w := m.actQ
+	for i, r := range offs {
 		rows[i] = binary.LittleEndian.Uint32(w[r : r+actStride : r+actStride])
 	}
 	var s0, s1, s2 float32
