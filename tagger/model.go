@@ -58,66 +58,84 @@ type Tagger struct {
 // word takes up to three: its own, as a left and as a right neighbour).
 const wordCacheSize = 16384
 
-// wordSlotBits is log2 of the slots of a wordCache: twice wordCacheSize.
-const wordSlotBits = 15
+// wordWays is the number of entries of a set of a wordCache, and wordSetBits log2 of the
+// number of sets.
+const (
+	wordWays    = 4
+	wordSetBits = 12 // wordCacheSize / wordWays sets
+)
 
 // wordCache holds the scores of the features of one word alone (see Tagger.cached) by a
-// non-zero 64-bit hash of the form and the role. It is an open-addressing table with
-// linear probing, at most half full, so that a lookup reads one or two slots; it is
-// emptied when it holds wordCacheSize entries. A key's first slot is its Fibonacci hash
-// (slot). The zero value is an empty cache that allocates its slots on the first add.
+// non-zero 64-bit hash of the form and the role. It is 4-way set-associative: a key can
+// only be in the 4 slots of the set its Fibonacci hash picks (one cache line), and a new
+// key replaces the least recently used of them, so that frequent words stay cached
+// however many rare ones pass. The zero value is an empty cache; it allocates its slots
+// on the first add, and the scores of a slot when the slot is first filled.
 type wordCache struct {
-	slots  *[1 << wordSlotBits]wordSlot // key 0 = empty
-	n      int                          // entries
-	scores []int32                      // the T scores of each entry, in order of addition
+	slots   *[wordCacheSize]wordSlot // set s is slots[wordWays*s:][:wordWays]
+	scores  []int32                  // the T scores of each slot, by its off
+	clock   uint32                   // ticks at every lookup, for the recency of slots
+	evicted int                      // entries replaced, for tests
 }
 
-// wordSlot is one slot of a wordCache: a key and the offset of its scores.
+// wordSlot is one slot of a wordCache: a key (0: empty), the offset + 1 of its scores in
+// wordCache.scores (0: none allocated yet) and when it was last used.
 type wordSlot struct {
-	key uint64
-	off int32
+	key  uint64
+	off  int32
+	used uint32
 }
 
-// slot returns the first slot to probe for key.
-func slot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - wordSlotBits) }
+// set returns the slots of key's set.
+func (c *wordCache) set(key uint64) []wordSlot {
+	s := key * 0x9E3779B97F4A7C15 >> (64 - wordSetBits)
+	return c.slots[wordWays*s:][:wordWays:wordWays]
+}
 
-// get returns the T scores cached under key (non-zero), or nil.
+// get returns the T scores cached under key (non-zero), or nil. The slice is valid until
+// the next add.
 func (c *wordCache) get(key uint64, T int) []int32 {
 	if c.slots == nil {
 		return nil
 	}
-	const mask = 1<<wordSlotBits - 1
-	for i := slot(key); ; i = (i + 1) & mask {
-		switch c.slots[i].key {
-		case key:
-			off := int(c.slots[i].off)
+	c.clock++
+	set := c.set(key)
+	for i := range set {
+		if set[i].key == key {
+			set[i].used = c.clock
+			off := int(set[i].off - 1)
 			return c.scores[off : off+T : off+T]
-		case 0:
-			return nil
 		}
 	}
+	return nil
 }
 
-// add caches the scores sc under key (non-zero, not cached yet) and returns the cached
-// copy. It empties the cache first when it is full.
+// add caches the scores sc under key (non-zero, not cached yet) in place of the least
+// recently used entry of its set and returns the cached copy, valid until the next add.
 func (c *wordCache) add(key uint64, sc []int32) []int32 {
 	if c.slots == nil {
-		c.slots = new([1 << wordSlotBits]wordSlot)
+		c.slots = new([wordCacheSize]wordSlot)
 	}
-	if c.n >= wordCacheSize {
-		clear(c.slots[:])
-		c.n, c.scores = 0, c.scores[:0]
+	set := c.set(key)
+	v := 0
+	for i := range set {
+		if set[i].used < set[v].used { // an empty slot was never used: 0
+
+			v = i
+		}
 	}
-	const mask = 1<<wordSlotBits - 1
-	i := slot(key)
-	for c.slots[i].key != 0 {
-		i = (i + 1) & mask
+	if set[v].key != 0 {
+		c.evicted++
 	}
-	off := len(c.scores)
-	c.slots[i] = wordSlot{key, int32(off)}
-	c.n++
-	c.scores = append(c.scores, sc...)
-	return c.scores[off : off+len(sc) : off+len(sc)]
+	if set[v].off == 0 {
+		c.scores = append(c.scores, sc...)
+		set[v].off = int32(len(c.scores) - len(sc) + 1)
+	}
+	set[v].key, set[v].used = key, c.clock
+	off := int(set[v].off - 1)
+	out := c.scores[off : off+len(sc) : off+len(sc)]
+	copy(out, sc)
+	return out
 }
 
 // NewTagger returns a Tagger that uses m.
