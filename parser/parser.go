@@ -52,10 +52,10 @@ func NormalizeForm(form string) string { return wordform.Normalize(form) }
 // Model is a trained parser. It is read-only once built and safe to share between
 // goroutines; each goroutine parses with its own Parser from NewParser.
 type Model struct {
-	words    []string          // normalized forms by word id − idMin
-	clusters *Clusters         // word clusters, or nil
-	lex      map[string]uint64 // normalized form → word id | cluster<<32 (see buildLex)
-	unkLex   uint64            // lex entry of a form missing from lex
+	words    []string  // normalized forms by word id − idMin
+	clusters *Clusters // word clusters, or nil
+	lex      *lexTable // normalized form → word id | cluster<<32 (see buildLex)
+	unkLex   uint64    // lex entry of a form missing from lex
 	// cands[2*tag+dir] lists the label classes seen in training for a dependent with that
 	// tag id to the left (dir 0) or right (dir 1) of its head; allCands is every class
 	// but root, used for tags without candidates.
@@ -95,9 +95,14 @@ type Parser struct {
 	cs  []uint32 // fine+1 | (coarse+1)<<10 cluster atoms, 0 when none
 	ps  []uint32
 	buf []byte
-	af  [numActFeats]uint64
-	lf  [numLabFeats]uint64
-	lsc []float32
+	// The lexicon keys of the tokens and the first slot each probes (noSlot: a long form).
+	keys  []lexKey
+	slots []uint64
+	// touched keeps the bytes read only to start their memory loads early (encode).
+	touched byte
+	af      [numActFeats]uint64
+	lf      [numLabFeats]uint64
+	lsc     []float32
 	// Beam search (beam.go): 2 × width items, the front half the current beam.
 	beam  []*beamItem
 	cands []beamCand
@@ -141,25 +146,48 @@ func (p *Parser) Parse(s *syntax.Sentence) error {
 	return nil
 }
 
-// encode fills the word and tag ids of s (index 0 is the root).
+// encode fills the word and tag ids of s (index 0 is the root). The lexicon slots of all
+// tokens are read before any is probed, so that their cache misses overlap.
 func (p *Parser) encode(s *syntax.Sentence) {
 	n := len(s.Tokens)
 	p.ws = reuse.Resize(p.ws, n+1)
 	p.ps = reuse.Resize(p.ps, n+1)
 	p.cs = reuse.Resize(p.cs, n+1)
+	p.keys = reuse.Resize(p.keys, n)
+	p.slots = reuse.Resize(p.slots, n)
 	p.ws[0], p.ps[0], p.cs[0] = idRoot, idRoot, 0
+	lt := p.m.lex
+	var touched byte
 	for i := range s.Tokens {
 		t := &s.Tokens[i]
 		p.buf = wordform.Append(p.buf[:0], t.Form)
-		lx, ok := p.m.lex[string(p.buf)]
-		if !ok {
-			lx = p.m.unkLex
+		k, ok := makeLexKey(p.buf)
+		if ok {
+			p.keys[i], p.slots[i] = k, lt.first(&k)
+			touched ^= lt.touch(p.slots[i])
+		} else {
+			lx, ok := lt.long[string(p.buf)]
+			if !ok {
+				lx = p.m.unkLex
+			}
+			p.ws[i+1], p.cs[i+1], p.slots[i] = uint32(lx), uint32(lx>>32), noSlot
 		}
 		g, ok := p.m.tags[t.XPOS]
 		if !ok {
 			g = idUnk
 		}
-		p.ws[i+1], p.ps[i+1], p.cs[i+1] = uint32(lx), g, uint32(lx>>32)
+		p.ps[i+1] = g
+	}
+	p.touched = touched
+	for i, j := range p.slots {
+		if j == noSlot {
+			continue
+		}
+		lx, ok := lt.find(&p.keys[i], j)
+		if !ok {
+			lx = p.m.unkLex
+		}
+		p.ws[i+1], p.cs[i+1] = uint32(lx), uint32(lx>>32)
 	}
 }
 
@@ -183,29 +211,29 @@ func (m *Model) buildLex() bool {
 	if m.clusters != nil {
 		n += len(m.clusters.words)
 	}
-	m.lex = make(map[string]uint64, n)
+	lex := make(map[string]uint64, n)
 	for i, w := range m.words {
-		m.lex[w] = uint64(i + idMin)
+		lex[w] = uint64(i + idMin)
 	}
 	m.unkLex = idUnk
-	if len(m.lex) != len(m.words) {
+	if len(lex) != len(m.words) {
 		return false
 	}
-	if m.clusters == nil {
-		return true
-	}
-	for i, w := range m.clusters.words {
-		f := uint64(m.clusters.fine[i])
-		c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
-		lx, ok := m.lex[w]
-		if !ok {
-			lx = idUnk
+	if m.clusters != nil {
+		for i, w := range m.clusters.words {
+			f := uint64(m.clusters.fine[i])
+			c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
+			lx, ok := lex[w]
+			if !ok {
+				lx = idUnk
+			}
+			lex[w] = lx | c<<32
+			if w == "<unk>" {
+				m.unkLex = idUnk | c<<32
+			}
 		}
-		m.lex[w] = lx | c<<32
-		if w == "<unk>" {
-			m.unkLex = idUnk | c<<32
-		}
 	}
+	m.lex = newLexTable(lex)
 	return true
 }
 
