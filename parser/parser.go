@@ -285,7 +285,8 @@ func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
 		offs[i] = uint32((hashing.Fmix(k) & mask) * actStride)
 	}
 	w := m.actQ
-	for i, r := range offs {
+	for i := range offs { // by index: ranging over the array would copy it
+		r := offs[i]
 		rows[i] = binary.LittleEndian.Uint32(w[r : r+actStride : r+actStride])
 	}
 	var s0, s1, s2 float32
@@ -351,7 +352,8 @@ func (m *Model) labelCands(tag uint32, right bool) []uint8 {
 // scoreLabels scores the candidate classes into sc with the 8-bit weights and returns
 // the best one. The rows are located and their exponents read first, so that their memory
 // loads overlap; then each candidate's score is summed over the rows in feature order (the
-// order of the float32 sums is part of the result) in a register.
+// order of the float32 sums is part of the result) in a register, four candidates at a
+// time, whose sums do not wait for one another.
 func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32) int32 {
 	stride := uint64(1 + len(m.labels))
 	sc = sc[:len(cands)]
@@ -364,10 +366,24 @@ func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32)
 		rows[i] = r + 1
 		es[i] = expScale[q[r]]
 	}
-	for i, c := range cands {
+	i := 0
+	for ; i+4 <= len(cands); i += 4 {
+		c0, c1, c2, c3 := cands[i], cands[i+1], cands[i+2], cands[i+3]
+		var s0, s1, s2, s3 float32
+		for j := range rows { // by index, as in scoreActs
+			w, e := q[rows[j]:], es[j]
+			s0 += float32(int8(w[c0])) * e
+			s1 += float32(int8(w[c1])) * e
+			s2 += float32(int8(w[c2])) * e
+			s3 += float32(int8(w[c3])) * e
+		}
+		sc[i], sc[i+1], sc[i+2], sc[i+3] = s0, s1, s2, s3
+	}
+	for ; i < len(cands); i++ {
+		c := uint64(cands[i])
 		var s float32
 		for j := range rows {
-			s += float32(int8(q[rows[j]+uint64(c)])) * es[j]
+			s += float32(int8(q[rows[j]+c])) * es[j]
 		}
 		sc[i] = s
 	}
