@@ -61,35 +61,36 @@ const wordCacheSize = 16384
 // wordWays is the number of entries of a set of a wordCache, and wordSetBits log2 of the
 // number of sets.
 const (
-	wordWays    = 4
-	wordSetBits = 12 // wordCacheSize / wordWays sets
+	wordWays    = 16
+	wordSetBits = 10 // wordCacheSize / wordWays sets
 )
 
 // wordCache holds the scores of the features of one word alone (see Tagger.cached) by a
-// non-zero 64-bit hash of the form and the role. It is 4-way set-associative: a key can
-// only be in the 4 slots of the set its Fibonacci hash picks (one cache line), and a new
-// key replaces the least recently used of them, so that frequent words stay cached
-// however many rare ones pass. The zero value is an empty cache; it allocates its slots
-// on the first add, and the scores of a slot when the slot is first filled.
+// non-zero 64-bit hash of the form and the role. It is 16-way set-associative: a key can
+// only be in the 16 slots of the set its Fibonacci hash picks (their keys fill two cache
+// lines), and a new key replaces the least recently used of them, so that frequent words
+// stay cached however many rare ones pass, and a vocabulary smaller than the cache
+// mostly fits. The zero value is an empty cache; it allocates its slots on the first
+// add, and the scores of a slot when the slot is first filled.
 type wordCache struct {
-	slots   *[wordCacheSize]wordSlot // set s is slots[wordWays*s:][:wordWays]
-	scores  []int32                  // the T scores of each slot, by its off
-	clock   uint32                   // ticks at every lookup, for the recency of slots
-	evicted int                      // entries replaced, for tests
+	slots   *wordSlots
+	scores  []int32 // the T scores of each slot, by its off
+	clock   uint32  // ticks at every lookup, for the recency of slots
+	evicted int     // entries replaced, for tests
 }
 
-// wordSlot is one slot of a wordCache: a key (0: empty), the offset + 1 of its scores in
-// wordCache.scores (0: none allocated yet) and when it was last used.
-type wordSlot struct {
-	key  uint64
-	off  int32
-	used uint32
+// wordSlots are the slots of a wordCache: set s is [wordWays*s, wordWays*(s+1)). A slot
+// holds a key (0: empty), the offset + 1 of its scores in wordCache.scores (0: none
+// allocated yet) and when it was last used.
+type wordSlots struct {
+	keys [wordCacheSize]uint64
+	off  [wordCacheSize]int32
+	used [wordCacheSize]uint32
 }
 
-// set returns the slots of key's set.
-func (c *wordCache) set(key uint64) []wordSlot {
-	s := key * 0x9E3779B97F4A7C15 >> (64 - wordSetBits)
-	return c.slots[wordWays*s:][:wordWays:wordWays]
+// set returns the first slot of key's set.
+func set(key uint64) int {
+	return int(key*0x9E3779B97F4A7C15>>(64-wordSetBits)) * wordWays
 }
 
 // get returns the T scores cached under key (non-zero), or nil. The slice is valid until
@@ -99,11 +100,11 @@ func (c *wordCache) get(key uint64, T int) []int32 {
 		return nil
 	}
 	c.clock++
-	set := c.set(key)
-	for i := range set {
-		if set[i].key == key {
-			set[i].used = c.clock
-			off := int(set[i].off - 1)
+	s := set(key)
+	for i, k := range c.slots.keys[s : s+wordWays] {
+		if k == key {
+			c.slots.used[s+i] = c.clock
+			off := int(c.slots.off[s+i] - 1)
 			return c.scores[off : off+T : off+T]
 		}
 	}
@@ -114,25 +115,24 @@ func (c *wordCache) get(key uint64, T int) []int32 {
 // recently used entry of its set and returns the cached copy, valid until the next add.
 func (c *wordCache) add(key uint64, sc []int32) []int32 {
 	if c.slots == nil {
-		c.slots = new([wordCacheSize]wordSlot)
+		c.slots = new(wordSlots)
 	}
-	set := c.set(key)
-	v := 0
-	for i := range set {
-		if set[i].used < set[v].used { // an empty slot was never used: 0
-
-			v = i
+	s := set(key)
+	v := s
+	for i, u := range c.slots.used[s : s+wordWays] {
+		if u < c.slots.used[v] { // an empty slot was never used: 0
+			v = s + i
 		}
 	}
-	if set[v].key != 0 {
+	if c.slots.keys[v] != 0 {
 		c.evicted++
 	}
-	if set[v].off == 0 {
+	if c.slots.off[v] == 0 {
 		c.scores = append(c.scores, sc...)
-		set[v].off = int32(len(c.scores) - len(sc) + 1)
+		c.slots.off[v] = int32(len(c.scores) - len(sc) + 1)
 	}
-	set[v].key, set[v].used = key, c.clock
-	off := int(set[v].off - 1)
+	c.slots.keys[v], c.slots.used[v] = key, c.clock
+	off := int(c.slots.off[v] - 1)
 	out := c.scores[off : off+len(sc) : off+len(sc)]
 	copy(out, sc)
 	return out
