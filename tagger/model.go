@@ -3,6 +3,7 @@ package tagger
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
@@ -58,40 +59,37 @@ type Tagger struct {
 // word takes up to three: its own, as a left and as a right neighbour).
 const wordCacheSize = 16384
 
-// wordWays is the number of entries of a set of a wordCache, and wordSetBits log2 of the
-// number of sets.
-const (
-	wordWays    = 16
-	wordSetBits = 10 // wordCacheSize / wordWays sets
-)
+// wordSlotBits is log2 of the slots of a wordCache: twice wordCacheSize.
+const wordSlotBits = 15
 
 // wordCache holds the scores of the features of one word alone (see Tagger.cached) by a
-// non-zero 64-bit hash of the form and the role. It is 16-way set-associative: a key can
-// only be in the 16 slots of the set its Fibonacci hash picks (their keys fill two cache
-// lines), and a new key replaces the least recently used of them, so that frequent words
-// stay cached however many rare ones pass, and a vocabulary smaller than the cache
-// mostly fits. The zero value is an empty cache; it allocates its slots on the first
-// add, and the scores of a slot when the slot is first filled.
+// non-zero 64-bit hash of the form and the role. It is an open-addressing table with
+// linear probing, at most half full, so that a lookup reads one or two slots. When it
+// holds wordCacheSize entries it is renewed: the entries used since they were added or
+// last kept (the most used ones, up to half of the cache) are kept, the others dropped.
+// A vocabulary smaller than the cache thus stays in it for good, and in a larger one the
+// frequent words stay cached however many rare ones pass. A key's first slot is its
+// Fibonacci hash (slot). The zero value is an empty cache that allocates its slots on the
+// first add.
 type wordCache struct {
-	slots   *wordSlots
-	scores  []int32 // the T scores of each slot, by its off
-	clock   uint32  // ticks at every lookup, for the recency of slots
-	evicted int     // entries replaced, for tests
+	slots   *[1 << wordSlotBits]wordSlot // key 0 = empty
+	n       int                          // entries
+	scores  []int32                      // the T scores of each entry, in order of addition
+	slotOf  []int32                      // the slot of each entry, while renewing
+	kept    []uint64                     // the keys kept, while renewing
+	renewed int                          // renewals, for tests
 }
 
-// wordSlots are the slots of a wordCache: set s is [wordWays*s, wordWays*(s+1)). A slot
-// holds a key (0: empty), the offset + 1 of its scores in wordCache.scores (0: none
-// allocated yet) and when it was last used.
-type wordSlots struct {
-	keys [wordCacheSize]uint64
-	off  [wordCacheSize]int32
-	used [wordCacheSize]uint32
+// wordSlot is one slot of a wordCache: a key, the offset of its scores and how many
+// times they were found since they were added or last kept.
+type wordSlot struct {
+	key  uint64
+	off  int32
+	hits uint32
 }
 
-// set returns the first slot of key's set.
-func set(key uint64) int {
-	return int(key*0x9E3779B97F4A7C15>>(64-wordSetBits)) * wordWays
-}
+// slot returns the first slot to probe for key.
+func slot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - wordSlotBits) }
 
 // get returns the T scores cached under key (non-zero), or nil. The slice is valid until
 // the next add.
@@ -99,43 +97,81 @@ func (c *wordCache) get(key uint64, T int) []int32 {
 	if c.slots == nil {
 		return nil
 	}
-	c.clock++
-	s := set(key)
-	for i, k := range c.slots.keys[s : s+wordWays] {
-		if k == key {
-			c.slots.used[s+i] = c.clock
-			off := int(c.slots.off[s+i] - 1)
+	const mask = 1<<wordSlotBits - 1
+	for i := slot(key); ; i = (i + 1) & mask {
+		switch c.slots[i].key {
+		case key:
+			c.slots[i].hits++
+			off := int(c.slots[i].off)
 			return c.scores[off : off+T : off+T]
+		case 0:
+			return nil
 		}
 	}
-	return nil
 }
 
-// add caches the scores sc under key (non-zero, not cached yet) in place of the least
-// recently used entry of its set and returns the cached copy, valid until the next add.
+// add caches the scores sc under key (non-zero, not cached yet) and returns the cached
+// copy, valid until the next add. It renews the cache first when it is full.
 func (c *wordCache) add(key uint64, sc []int32) []int32 {
 	if c.slots == nil {
-		c.slots = new(wordSlots)
+		c.slots = new([1 << wordSlotBits]wordSlot)
 	}
-	s := set(key)
-	v := s
-	for i, u := range c.slots.used[s : s+wordWays] {
-		if u < c.slots.used[v] { // an empty slot was never used: 0
-			v = s + i
+	if c.n >= wordCacheSize {
+		c.renew(len(sc))
+	}
+	off := len(c.scores)
+	c.scores = append(c.scores, sc...)
+	c.insert(wordSlot{key: key, off: int32(off)})
+	return c.scores[off : off+len(sc) : off+len(sc)]
+}
+
+// insert puts e in the first free slot from its key's, and counts it.
+func (c *wordCache) insert(e wordSlot) {
+	const mask = 1<<wordSlotBits - 1
+	i := slot(e.key)
+	for c.slots[i].key != 0 {
+		i = (i + 1) & mask
+	}
+	c.slots[i] = e
+	c.n++
+}
+
+// renew keeps the entries (of T scores each) found at least h times since they were
+// added or last kept, h ≥ 1 the smallest power of two that keeps at most half of the
+// cache, and drops the others. The kept scores move to the front of c.scores in their
+// order, and their counts restart from 0.
+func (c *wordCache) renew(T int) {
+	c.renewed++
+	// The slot of each entry, and the entries by the bit length of their hits: h = 2^(b−1)
+	// keeps those of length b and more.
+	var byLen [33]int
+	c.slotOf = reuse.Resize(c.slotOf, c.n)
+	for i, e := range c.slots {
+		if e.key != 0 {
+			byLen[bits.Len32(e.hits)]++
+			c.slotOf[int(e.off)/T] = int32(i)
 		}
 	}
-	if c.slots.keys[v] != 0 {
-		c.evicted++
+	minLen, n := len(byLen), 0
+	for minLen > 1 && n+byLen[minLen-1] <= wordCacheSize/2 {
+		minLen--
+		n += byLen[minLen]
 	}
-	if c.slots.off[v] == 0 {
-		c.scores = append(c.scores, sc...)
-		c.slots.off[v] = int32(len(c.scores) - len(sc) + 1)
+	// The kept entries in their order: each one's scores move down, never onto scores
+	// not moved yet.
+	c.kept = c.kept[:0]
+	for j, i := range c.slotOf {
+		if e := c.slots[i]; bits.Len32(e.hits) >= minLen {
+			k := len(c.kept)
+			copy(c.scores[k*T:(k+1)*T], c.scores[j*T:(j+1)*T])
+			c.kept = append(c.kept, e.key)
+		}
 	}
-	c.slots.keys[v], c.slots.used[v] = key, c.clock
-	off := int(c.slots.off[v] - 1)
-	out := c.scores[off : off+len(sc) : off+len(sc)]
-	copy(out, sc)
-	return out
+	clear(c.slots[:])
+	c.n, c.scores = 0, c.scores[:len(c.kept)*T]
+	for k, key := range c.kept {
+		c.insert(wordSlot{key: key, off: int32(k * T)})
+	}
 }
 
 // NewTagger returns a Tagger that uses m.
