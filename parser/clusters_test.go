@@ -69,7 +69,7 @@ func TestRoundTripWithClusters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m2.clusters == nil || !slices.Equal(m2.clusters.words, c.words) || m2.unkLex != m.unkLex || len(m2.lex) != len(m.lex) {
+	if m2.clusters == nil || !slices.Equal(m2.clusters.words, c.words) || m2.unkLex != m.unkLex || m2.lex.n != m.lex.n {
 		t.Fatal("clusters lost in the round trip")
 	}
 	data2, _ := m2.MarshalBinary()

@@ -32,6 +32,7 @@
 package parser
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -51,10 +52,10 @@ func NormalizeForm(form string) string { return wordform.Normalize(form) }
 // Model is a trained parser. It is read-only once built and safe to share between
 // goroutines; each goroutine parses with its own Parser from NewParser.
 type Model struct {
-	words    []string          // normalized forms by word id − idMin
-	clusters *Clusters         // word clusters, or nil
-	lex      map[string]uint64 // normalized form → word id | cluster<<32 (see buildLex)
-	unkLex   uint64            // lex entry of a form missing from lex
+	words    []string  // normalized forms by word id − idMin
+	clusters *Clusters // word clusters, or nil
+	lex      *lexTable // normalized form → word id | cluster<<32 (see buildLex)
+	unkLex   uint64    // lex entry of a form missing from lex
 	// cands[2*tag+dir] lists the label classes seen in training for a dependent with that
 	// tag id to the left (dir 0) or right (dir 1) of its head; allCands is every class
 	// but root, used for tags without candidates.
@@ -94,9 +95,14 @@ type Parser struct {
 	cs  []uint32 // fine+1 | (coarse+1)<<10 cluster atoms, 0 when none
 	ps  []uint32
 	buf []byte
-	af  [numActFeats]uint64
-	lf  [numLabFeats]uint64
-	lsc []float32
+	// The lexicon keys of the tokens and the first slot each probes (noSlot: a long form).
+	keys  []lexKey
+	slots []uint64
+	// touched keeps the bytes read only to start their memory loads early (encode).
+	touched byte
+	af      [numActFeats]uint64
+	lf      [numLabFeats]uint64
+	lsc     []float32
 	// Beam search (beam.go): 2 × width items, the front half the current beam.
 	beam  []*beamItem
 	cands []beamCand
@@ -140,25 +146,48 @@ func (p *Parser) Parse(s *syntax.Sentence) error {
 	return nil
 }
 
-// encode fills the word and tag ids of s (index 0 is the root).
+// encode fills the word and tag ids of s (index 0 is the root). The lexicon slots of all
+// tokens are read before any is probed, so that their cache misses overlap.
 func (p *Parser) encode(s *syntax.Sentence) {
 	n := len(s.Tokens)
 	p.ws = reuse.Resize(p.ws, n+1)
 	p.ps = reuse.Resize(p.ps, n+1)
 	p.cs = reuse.Resize(p.cs, n+1)
+	p.keys = reuse.Resize(p.keys, n)
+	p.slots = reuse.Resize(p.slots, n)
 	p.ws[0], p.ps[0], p.cs[0] = idRoot, idRoot, 0
+	lt := p.m.lex
+	var touched byte
 	for i := range s.Tokens {
 		t := &s.Tokens[i]
 		p.buf = wordform.Append(p.buf[:0], t.Form)
-		lx, ok := p.m.lex[string(p.buf)]
-		if !ok {
-			lx = p.m.unkLex
+		k, ok := makeLexKey(p.buf)
+		if ok {
+			p.keys[i], p.slots[i] = k, lt.first(&k)
+			touched ^= lt.touch(p.slots[i])
+		} else {
+			lx, ok := lt.long[string(p.buf)]
+			if !ok {
+				lx = p.m.unkLex
+			}
+			p.ws[i+1], p.cs[i+1], p.slots[i] = uint32(lx), uint32(lx>>32), noSlot
 		}
 		g, ok := p.m.tags[t.XPOS]
 		if !ok {
 			g = idUnk
 		}
-		p.ws[i+1], p.ps[i+1], p.cs[i+1] = uint32(lx), g, uint32(lx>>32)
+		p.ps[i+1] = g
+	}
+	p.touched = touched
+	for i, j := range p.slots {
+		if j == noSlot {
+			continue
+		}
+		lx, ok := lt.find(&p.keys[i], j)
+		if !ok {
+			lx = p.m.unkLex
+		}
+		p.ws[i+1], p.cs[i+1] = uint32(lx), uint32(lx>>32)
 	}
 }
 
@@ -182,29 +211,29 @@ func (m *Model) buildLex() bool {
 	if m.clusters != nil {
 		n += len(m.clusters.words)
 	}
-	m.lex = make(map[string]uint64, n)
+	lex := make(map[string]uint64, n)
 	for i, w := range m.words {
-		m.lex[w] = uint64(i + idMin)
+		lex[w] = uint64(i + idMin)
 	}
 	m.unkLex = idUnk
-	if len(m.lex) != len(m.words) {
+	if len(lex) != len(m.words) {
 		return false
 	}
-	if m.clusters == nil {
-		return true
-	}
-	for i, w := range m.clusters.words {
-		f := uint64(m.clusters.fine[i])
-		c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
-		lx, ok := m.lex[w]
-		if !ok {
-			lx = idUnk
+	if m.clusters != nil {
+		for i, w := range m.clusters.words {
+			f := uint64(m.clusters.fine[i])
+			c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
+			lx, ok := lex[w]
+			if !ok {
+				lx = idUnk
+			}
+			lex[w] = lx | c<<32
+			if w == "<unk>" {
+				m.unkLex = idUnk | c<<32
+			}
 		}
-		m.lex[w] = lx | c<<32
-		if w == "<unk>" {
-			m.unkLex = idUnk | c<<32
-		}
 	}
+	m.lex = newLexTable(lex)
 	return true
 }
 
@@ -245,21 +274,28 @@ func bestValid(st *state, sc *[numActs]float32) int {
 }
 
 // scoreActs scores the transitions with the 8-bit weights of a finished model. The row
-// offsets are computed first so that the memory loads of the summing loop overlap.
+// offsets are computed first, then the rows read in a loop that does nothing else, one
+// 4-byte load each, so that as many of their cache misses as the processor can track
+// overlap; then the rows are summed in feature order (the order of the float32 sums is
+// part of the result).
 func (m *Model) scoreActs(f *[numActFeats]uint64) [numActs]float32 {
-	var rows [numActFeats]uint64
+	var offs, rows [numActFeats]uint32
 	mask := uint64(1)<<m.actBits - 1
 	for i, k := range f {
-		rows[i] = (hashing.Fmix(k) & mask) * actStride
+		offs[i] = uint32((hashing.Fmix(k) & mask) * actStride)
+	}
+	w := m.actQ
+	for i := range offs { // by index: ranging over the array would copy it
+		r := offs[i]
+		rows[i] = binary.LittleEndian.Uint32(w[r : r+actStride : r+actStride])
 	}
 	var s0, s1, s2 float32
-	w := m.actQ
-	for _, r := range rows {
-		row := w[r : r+actStride : r+actStride]
-		e := expScale[row[0]]
-		s0 += float32(int8(row[1])) * e
-		s1 += float32(int8(row[2])) * e
-		s2 += float32(int8(row[3])) * e
+	for i := range rows {
+		r := rows[i] // exponent, then the three weights
+		e := expScale[uint8(r)]
+		s0 += float32(int8(r>>8)) * e
+		s1 += float32(int8(r>>16)) * e
+		s2 += float32(int8(r>>24)) * e
 	}
 	return [numActs]float32{s0, s1, s2}
 }
@@ -314,23 +350,42 @@ func (m *Model) labelCands(tag uint32, right bool) []uint8 {
 }
 
 // scoreLabels scores the candidate classes into sc with the 8-bit weights and returns
-// the best one.
+// the best one. The rows are located and their exponents read first, so that their memory
+// loads overlap; then each candidate's score is summed over the rows in feature order (the
+// order of the float32 sums is part of the result) in a register, four candidates at a
+// time, whose sums do not wait for one another.
 func (m *Model) scoreLabels(f *[numLabFeats]uint64, cands []uint8, sc []float32) int32 {
 	stride := uint64(1 + len(m.labels))
 	sc = sc[:len(cands)]
-	clear(sc)
 	mask := uint64(1)<<m.labBits - 1
-	var rows [numLabFeats]uint64
+	var rows [numLabFeats]uint64 // offset of each row's first weight
+	var es [numLabFeats]float32  // scale of each row
+	q := m.labQ
 	for i, k := range f {
-		rows[i] = (hashing.Fmix(k) & mask) * stride
+		r := (hashing.Fmix(k) & mask) * stride
+		rows[i] = r + 1
+		es[i] = expScale[q[r]]
 	}
-	for _, r := range rows {
-		row := m.labQ[r : r+stride : r+stride]
-		e := expScale[row[0]]
-		w := row[1:]
-		for i, c := range cands {
-			sc[i] += float32(int8(w[c])) * e
+	i := 0
+	for ; i+4 <= len(cands); i += 4 {
+		c0, c1, c2, c3 := cands[i], cands[i+1], cands[i+2], cands[i+3]
+		var s0, s1, s2, s3 float32
+		for j := range rows { // by index, as in scoreActs
+			w, e := q[rows[j]:], es[j]
+			s0 += float32(int8(w[c0])) * e
+			s1 += float32(int8(w[c1])) * e
+			s2 += float32(int8(w[c2])) * e
+			s3 += float32(int8(w[c3])) * e
 		}
+		sc[i], sc[i+1], sc[i+2], sc[i+3] = s0, s1, s2, s3
+	}
+	for ; i < len(cands); i++ {
+		c := uint64(cands[i])
+		var s float32
+		for j := range rows {
+			s += float32(int8(q[rows[j]+c])) * es[j]
+		}
+		sc[i] = s
 	}
 	return int32(cands[argmax(sc)])
 }

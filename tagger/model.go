@@ -1,7 +1,9 @@
 package tagger
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/qsc-nlp/qsc/internal/core/hashing"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
@@ -47,17 +49,130 @@ type Tagger struct {
 	scores [maxTags]int32
 	p1, p2 []int32 // tags of pass 1 and 2
 	runs   [][2]uint32
-	sure   []bool // the first pass is confident: no second pass
-	// words caches the scores of the features of one word alone (see cached) by a hash of
-	// the form and the role: the offset of the T scores in wordScores. Emptied when it
-	// holds wordCacheSize entries.
-	words      map[uint64]int32
-	wordScores []int32
+	// touched keeps the bytes addScores reads only to start their memory loads early.
+	touched byte
+	sure    []bool // the first pass is confident: no second pass
+	words   wordCache
 }
 
 // wordCacheSize bounds the entries a Tagger caches (about 200 bytes each with 49 tags; a
 // word takes up to three: its own, as a left and as a right neighbour).
 const wordCacheSize = 16384
+
+// wordSlotBits is log2 of the slots of a wordCache: twice wordCacheSize.
+const wordSlotBits = 15
+
+// wordCache holds the scores of the features of one word alone (see Tagger.cached) by a
+// non-zero 64-bit hash of the form and the role. It is an open-addressing table with
+// linear probing, at most half full, so that a lookup reads one or two slots. When it
+// holds wordCacheSize entries it is renewed: the entries used since they were added or
+// last kept (the most used ones, up to half of the cache) are kept, the others dropped.
+// A vocabulary smaller than the cache thus stays in it for good, and in a larger one the
+// frequent words stay cached however many rare ones pass. A key's first slot is its
+// Fibonacci hash (slot). The zero value is an empty cache that allocates its slots on the
+// first add.
+type wordCache struct {
+	slots   *[1 << wordSlotBits]wordSlot // key 0 = empty
+	n       int                          // entries
+	scores  []int32                      // the T scores of each entry, in order of addition
+	slotOf  []int32                      // the slot of each entry, while renewing
+	kept    []uint64                     // the keys kept, while renewing
+	renewed int                          // renewals, for tests
+}
+
+// wordSlot is one slot of a wordCache: a key, the offset of its scores and how many
+// times they were found since they were added or last kept.
+type wordSlot struct {
+	key  uint64
+	off  int32
+	hits uint32
+}
+
+// slot returns the first slot to probe for key.
+func slot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - wordSlotBits) }
+
+// get returns the T scores cached under key (non-zero), or nil. The slice is valid until
+// the next add.
+func (c *wordCache) get(key uint64, T int) []int32 {
+	if c.slots == nil {
+		return nil
+	}
+	const mask = 1<<wordSlotBits - 1
+	for i := slot(key); ; i = (i + 1) & mask {
+		switch c.slots[i].key {
+		case key:
+			c.slots[i].hits++
+			off := int(c.slots[i].off)
+			return c.scores[off : off+T : off+T]
+		case 0:
+			return nil
+		}
+	}
+}
+
+// add caches the scores sc under key (non-zero, not cached yet) and returns the cached
+// copy, valid until the next add. It renews the cache first when it is full.
+func (c *wordCache) add(key uint64, sc []int32) []int32 {
+	if c.slots == nil {
+		c.slots = new([1 << wordSlotBits]wordSlot)
+	}
+	if c.n >= wordCacheSize {
+		c.renew(len(sc))
+	}
+	off := len(c.scores)
+	c.scores = append(c.scores, sc...)
+	c.insert(wordSlot{key: key, off: int32(off)})
+	return c.scores[off : off+len(sc) : off+len(sc)]
+}
+
+// insert puts e in the first free slot from its key's, and counts it.
+func (c *wordCache) insert(e wordSlot) {
+	const mask = 1<<wordSlotBits - 1
+	i := slot(e.key)
+	for c.slots[i].key != 0 {
+		i = (i + 1) & mask
+	}
+	c.slots[i] = e
+	c.n++
+}
+
+// renew keeps the entries (of T scores each) found at least h times since they were
+// added or last kept, h ≥ 1 the smallest power of two that keeps at most half of the
+// cache, and drops the others. The kept scores move to the front of c.scores in their
+// order, and their counts restart from 0.
+func (c *wordCache) renew(T int) {
+	c.renewed++
+	// The slot of each entry, and the entries by the bit length of their hits: h = 2^(b−1)
+	// keeps those of length b and more.
+	var byLen [33]int
+	c.slotOf = reuse.Resize(c.slotOf, c.n)
+	for i, e := range c.slots {
+		if e.key != 0 {
+			byLen[bits.Len32(e.hits)]++
+			c.slotOf[int(e.off)/T] = int32(i)
+		}
+	}
+	minLen, n := len(byLen), 0
+	for minLen > 1 && n+byLen[minLen-1] <= wordCacheSize/2 {
+		minLen--
+		n += byLen[minLen]
+	}
+	// The kept entries in their order: each one's scores move down, never onto scores
+	// not moved yet.
+	c.kept = c.kept[:0]
+	for j, i := range c.slotOf {
+		if e := c.slots[i]; bits.Len32(e.hits) >= minLen {
+			k := len(c.kept)
+			copy(c.scores[k*T:(k+1)*T], c.scores[j*T:(j+1)*T])
+			c.kept = append(c.kept, e.key)
+		}
+	}
+	clear(c.slots[:])
+	c.n, c.scores = 0, c.scores[:len(c.kept)*T]
+	for k, key := range c.kept {
+		c.insert(wordSlot{key: key, off: int32(k * T)})
+	}
+}
 
 // NewTagger returns a Tagger that uses m.
 func (m *Model) NewTagger() *Tagger {
@@ -126,23 +241,16 @@ func (t *Tagger) Tag(s *syntax.Sentence) {
 // from the cache or computed and cached. Frequent words recur within and across
 // sentences, and these features are more than half of all feature lookups.
 func (t *Tagger) cached(x *attr, side int, clusters bool, T int) []int32 {
-	key := x.form
+	key := x.form // non-zero
 	if side != 0 {
 		salt := uint64(side) << 1
 		if clusters {
 			salt |= 1
 		}
-		key = hashing.Fmix(key ^ salt*0x9E3779B97F4A7C15)
+		key = nz(hashing.Fmix(key ^ salt*0x9E3779B97F4A7C15))
 	}
-	if off, ok := t.words[key]; ok {
-		return t.wordScores[off : int(off)+T]
-	}
-	if t.words == nil {
-		t.words = make(map[uint64]int32, wordCacheSize)
-	}
-	if len(t.words) >= wordCacheSize {
-		clear(t.words)
-		t.wordScores = t.wordScores[:0]
+	if sc := t.words.get(key, T); sc != nil {
+		return sc
 	}
 	clear(t.scores[:T])
 	if side == 0 {
@@ -151,10 +259,7 @@ func (t *Tagger) cached(x *attr, side int, clusters bool, T int) []int32 {
 		t.keys = appendNeighbour(t.keys[:0], x, side, clusters)
 	}
 	t.addScores(&t.scores, t.keys)
-	off := len(t.wordScores)
-	t.wordScores = append(t.wordScores, t.scores[:T]...)
-	t.words[key] = int32(off)
-	return t.wordScores[off : off+T]
+	return t.words.add(key, t.scores[:T])
 }
 
 // addVec adds src to dst.
@@ -166,7 +271,9 @@ func addVec(dst, src []int32) {
 }
 
 // addScores adds the weights of the features keys to sc. The rows of all keys are
-// located first, so that their memory loads overlap, then the entries are added.
+// located first, and the first byte of each key's bucket read, so that their memory loads
+// overlap (the scan that follows branches on the bytes it reads, which would otherwise
+// wait for each load in turn), then the entries are added.
 func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	f := &t.m.feats
 	if f.n == 0 {
@@ -174,10 +281,14 @@ func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	}
 	// The buckets of all keys, then their rows: each step's memory loads are independent.
 	runs := t.runs[:0]
+	var touched byte
+	last := len(f.data) - 1 // f.data holds a row at least
 	for _, k := range keys {
 		lo, hi := f.bucket(k)
+		touched |= f.data[min(lo, last)] // lo is len(f.data) in the empty last buckets
 		runs = append(runs, [2]uint32{uint32(lo), uint32(hi)})
 	}
+	t.touched = touched
 	n := 0
 	for i, k := range keys {
 		if lo, hi := f.scan(k, int(runs[i][0]), int(runs[i][1])); lo < hi {
@@ -187,8 +298,15 @@ func (t *Tagger) addScores(sc *[maxTags]int32, keys []uint64) {
 	}
 	runs = runs[:n]
 	t.runs = runs
+	data := f.data
 	for _, r := range runs {
-		for e := f.data[r[0]:r[1]]; len(e) >= 3; e = e[3:] {
+		// An entry with the byte after it reads as one uint32: tag, weight, next byte.
+		e := data[r[0]:min(int(r[1])+1, len(data))]
+		for ; len(e) >= 4; e = e[3:] {
+			v := binary.LittleEndian.Uint32(e)
+			sc[uint8(v)] += int32(int16(v >> 8))
+		}
+		if len(e) == 3 { // the last entry of data
 			sc[e[0]] += int32(int16(uint16(e[1]) | uint16(e[2])<<8))
 		}
 	}

@@ -10,7 +10,7 @@
 // string building and no allocations once a Tagger has warmed up. Frequent unambiguous words are tagged from a dictionary, and each Tagger
 // caches, by word form, the summed scores of the features that depend on one word alone:
 // the word's own and those it gives its left and right neighbours (more than half of the
-// lookups), up to 16,384 entries (about 3 MB).
+// lookups), up to 16,384 entries (about 3 MB); when full, it keeps the most used half.
 //
 // Optional word clusters learned from unlabeled text (see LearnClusters) help with words
 // unseen in the labeled training data. When that text also carries tags of its own, as the

@@ -1,0 +1,93 @@
+package parser
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/qsc-nlp/qsc/internal/core/hashing"
+)
+
+// lexKeyLen is the longest normalized form a lexTable holds (longer ones stay in a map).
+const lexKeyLen = 23
+
+// lexKey is a normalized form of at most lexKeyLen bytes as three little-endian words:
+// the bytes, zero-padded, with the length in the last byte. Distinct forms have distinct
+// keys.
+type lexKey [3]uint64
+
+// makeLexKey returns the key of form; ok is false when form is longer than lexKeyLen.
+func makeLexKey(form []byte) (k lexKey, ok bool) {
+	if len(form) > lexKeyLen {
+		return k, false
+	}
+	var b [lexKeyLen + 1]byte
+	copy(b[:], form)
+	b[lexKeyLen] = byte(len(form))
+	le := binary.LittleEndian
+	return lexKey{le.Uint64(b[:]), le.Uint64(b[8:]), le.Uint64(b[16:])}, true
+}
+
+// hash mixes the three words of k.
+func (k *lexKey) hash() uint64 {
+	return hashing.Fmix(k[0]*0x9E3779B97F4A7C15 ^ k[1]*0xC2B2AE3D27D4EB4F ^ k[2])
+}
+
+// lexTable maps the normalized forms of the lexicon (word ids and clusters, see
+// Model.buildLex) to their lex entries, for Parser.encode: an open-addressing table with
+// linear probing, at most half full, whose slots hold the form's bytes themselves, so that
+// a lookup reads one slot (half a cache line) where a Go map reads a control word, a slot
+// and the string's bytes. Forms longer than lexKeyLen bytes, rare, are in long. A lexTable
+// is read-only once built.
+type lexTable struct {
+	n     int       // entries, long ones included
+	slots []lexSlot // a power of two of them
+	shift uint8     // 64 − log2(len(slots)): hash >> shift is a key's first slot
+	long  map[string]uint64
+}
+
+// lexSlot is one slot of a lexTable; lex 0 marks an empty slot (a lex entry holds a word
+// id ≥ idUnk).
+type lexSlot struct {
+	key lexKey
+	lex uint64
+}
+
+// newLexTable builds the table of lex, whose entries must be non-zero.
+func newLexTable(lex map[string]uint64) *lexTable {
+	b := max(bits.Len(uint(2*len(lex))), 1)
+	t := &lexTable{n: len(lex), slots: make([]lexSlot, 1<<b), shift: uint8(64 - b), long: map[string]uint64{}}
+	mask := uint64(len(t.slots) - 1)
+	for w, lx := range lex {
+		k, ok := makeLexKey([]byte(w))
+		if !ok {
+			t.long[w] = lx
+			continue
+		}
+		i := k.hash() >> t.shift
+		for t.slots[i].lex != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = lexSlot{k, lx}
+	}
+	return t
+}
+
+// noSlot stands for the first slot of a form too long for the table.
+const noSlot = ^uint64(0)
+
+// first returns the first slot to probe for k.
+func (t *lexTable) first(k *lexKey) uint64 { return k.hash() >> t.shift }
+
+// touch reads slot i and returns a byte of it, so that its cache line is fetched.
+func (t *lexTable) touch(i uint64) byte { return byte(t.slots[i].lex) }
+
+// find returns the lex entry of key k, probing from slot i (first), or false.
+func (t *lexTable) find(k *lexKey, i uint64) (uint64, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for ; t.slots[i].lex != 0; i = (i + 1) & mask {
+		if t.slots[i].key == *k {
+			return t.slots[i].lex, true
+		}
+	}
+	return 0, false
+}
