@@ -52,24 +52,63 @@ type lexSlot struct {
 	lex uint64
 }
 
-// newLexTable builds the table of lex, whose entries must be non-zero.
-func newLexTable(lex map[string]uint64) *lexTable {
-	b := max(bits.Len(uint(2*len(lex))), 1)
-	t := &lexTable{n: len(lex), slots: make([]lexSlot, 1<<b), shift: uint8(64 - b), long: map[string]uint64{}}
+// newLexTable returns an empty table with room for n entries (at most half full); put
+// grows it when more come.
+func newLexTable(n int) *lexTable {
+	b := max(bits.Len(uint(2*n)), 1)
+	return &lexTable{slots: make([]lexSlot, 1<<b), shift: uint8(64 - b), long: map[string]uint64{}}
+}
+
+// put stores the entry lex (not 0, which marks an empty slot) of form w, in place of the
+// one w had, and reports whether it had one. The table doubles when it would be more than
+// half full.
+func (t *lexTable) put(w string, lex uint64) (had bool) {
+	k, ok := makeLexKey([]byte(w))
+	if !ok {
+		_, had = t.long[w]
+		t.long[w] = lex
+	} else {
+		if 2*(t.n+1) > len(t.slots) {
+			t.grow()
+		}
+		mask := uint64(len(t.slots) - 1)
+		i := k.hash() >> t.shift
+		for ; t.slots[i].lex != 0 && t.slots[i].key != k; i = (i + 1) & mask {
+		}
+		had = t.slots[i].lex != 0
+		t.slots[i] = lexSlot{k, lex}
+	}
+	if !had {
+		t.n++
+	}
+	return had
+}
+
+// grow doubles the slots of t and places its entries again.
+func (t *lexTable) grow() {
+	old := t.slots
+	t.slots, t.shift = make([]lexSlot, 2*len(old)), t.shift-1
 	mask := uint64(len(t.slots) - 1)
-	for w, lx := range lex {
-		k, ok := makeLexKey([]byte(w))
-		if !ok {
-			t.long[w] = lx
+	for _, sl := range old {
+		if sl.lex == 0 {
 			continue
 		}
-		i := k.hash() >> t.shift
+		i := sl.key.hash() >> t.shift
 		for t.slots[i].lex != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = lexSlot{k, lx}
+		t.slots[i] = sl
 	}
-	return t
+}
+
+// get returns the entry of form w, or false.
+func (t *lexTable) get(w string) (uint64, bool) {
+	k, ok := makeLexKey([]byte(w))
+	if !ok {
+		lex, found := t.long[w]
+		return lex, found
+	}
+	return t.find(&k, t.first(&k))
 }
 
 // noSlot stands for the first slot of a form too long for the table.

@@ -209,31 +209,30 @@ func (m *Model) buildAllCands() {
 func (m *Model) buildLex() bool {
 	n := len(m.words)
 	if m.clusters != nil {
-		n += len(m.clusters.words)
+		n = max(n, len(m.clusters.words)) // the clusters' words are mostly among the words
 	}
-	lex := make(map[string]uint64, n)
-	for i, w := range m.words {
-		lex[w] = uint64(i + idMin)
-	}
+	t := newLexTable(n)
 	m.unkLex = idUnk
-	if len(lex) != len(m.words) {
-		return false
+	for i, w := range m.words {
+		if t.put(w, uint64(i+idMin)) {
+			return false // a word twice
+		}
 	}
 	if m.clusters != nil {
 		for i, w := range m.clusters.words {
 			f := uint64(m.clusters.fine[i])
 			c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
-			lx, ok := lex[w]
+			lx, ok := t.get(w)
 			if !ok {
 				lx = idUnk
 			}
-			lex[w] = lx | c<<32
+			t.put(w, lx|c<<32)
 			if w == "<unk>" {
 				m.unkLex = idUnk | c<<32
 			}
 		}
 	}
-	m.lex = newLexTable(lex)
+	m.lex = t
 	return true
 }
 
