@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 	"github.com/qsc-nlp/qsc/wellformed"
@@ -141,6 +142,21 @@ const (
 	Nested
 )
 
+// display returns the best display of the compression kept of in (the display step of
+// the Snippet decoding, package runs, as the ILP shows its optimum): the runs of the
+// objective of runs.Default under the display rules, the width counted as displayed when
+// in.Fits is set, and kept itself when the rules yield to the query (then Yielded
+// reports it). c.lens and c.rules must be in's. The slice is c's memory or kept.
+func (c *Compressor) display(in Input, kept []int) []int {
+	pr := runs.Default()
+	pr.Display = in.Fits != nil
+	c.view = runs.Input{Sentence: in.Sentence, Tree: in.Tree, Lens: c.lens, Query: in.Query, Budget: in.Budget, Rules: &c.rules}
+	kept = c.shown.Show(&c.view, pr, kept)
+	c.view = runs.Input{}
+	c.yielded = c.rules.Yielded()
+	return kept
+}
+
 // decodingNames are the names of the decodings, by value.
 var decodingNames = [...]string{Paper: "paper", Snippet: "snippet", Nested: "nested"}
 
@@ -184,6 +200,8 @@ type Compressor struct {
 	lens    []int
 	all     []int
 	yielded bool
+	shown   runs.Program // the display step of VERTEX ADDITION under Snippet
+	view    runs.Input   // its view of the input
 }
 
 // Yielded reports whether the last Snippet compression could not keep the closure of its
@@ -259,7 +277,11 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		if c.Decoding == Nested {
 			return c.VA.Nested(in.Problem(), &c.rules, m)
 		}
-		return c.VA.Snippet(in.Problem(), &c.rules, m)
+		kept, err := c.VA.Snippet(in.Problem(), &c.rules, m)
+		if err != nil || len(kept) == n {
+			return kept, err // the whole sentence fits: it is its own snippet
+		}
+		return c.display(in, kept), nil
 	case nil:
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	}
