@@ -1,4 +1,4 @@
-package ilp_test
+package runs_test
 
 import (
 	"math/rand/v2"
@@ -6,26 +6,44 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/method/ilp"
+	_ "github.com/qsc-nlp/qsc/method/ablated"
+	_ "github.com/qsc-nlp/qsc/method/baseline" // random
+	_ "github.com/qsc-nlp/qsc/method/ilp"
+	_ "github.com/qsc-nlp/qsc/method/lr" // lr, ablated
+	_ "github.com/qsc-nlp/qsc/method/nn"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
-// TestSnippetDisplayRules checks the promise of the snippet decoding on 600 random
-// parsed sentences (300 with nouns, verbs, determiners, adjectives and prepositions, 300
-// with flat chains, negations, commas and case markers), each at budgets from the query's length to beyond the sentence's: unless
-// the rules yielded to the query, no output shows a one-word island, a cut right after a
-// function word or a name kept in part (wellformed.Chopper, which reads the relations
-// alone), and every output holds the query and fits the budget.
+// TestSnippetDisplayRules checks the promise of the snippet decoding, for every method
+// that honours it (the ILP and the VERTEX ADDITION methods, whose compressions the same
+// display step shows), on 600 random parsed sentences (300 with nouns, verbs,
+// determiners, adjectives and prepositions, 300 with flat chains, negations, commas and
+// case markers), each at budgets from the query's length to beyond the sentence's:
+// unless the rules yielded to the query, no output shows a one-word island, a cut right
+// after a function word or a name kept in part (wellformed.Chopper, which reads the
+// relations alone), and every output holds the query and fits the budget.
 func TestSnippetDisplayRules(t *testing.T) {
-	m, err := ilp.Load(ilp.Embedded())
-	if err != nil {
-		t.Fatal(err)
+	ins := inputs(t)
+	for _, name := range []string{"ilp", method.NameLR, method.NameAblated, "nn", "random"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := method.Open(name, nil, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDisplay(t, m, ins)
+		})
 	}
+}
+
+// checkDisplay checks the outputs of m under the Snippet decoding on ins (see
+// TestSnippetDisplayRules).
+func checkDisplay(t *testing.T, m method.Method, ins []method.Input) {
+	t.Helper()
 	c := method.Compressor{Decoding: method.Snippet}
 	var ck wellformed.Chopper
 	var total wellformed.Choppiness
 	checked, yielded := 0, 0
-	for _, in := range inputs(t) {
+	for _, in := range ins {
 		forms := in.Sentence.Forms()
 		full := len(forms) - 1
 		for _, f := range forms {
