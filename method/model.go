@@ -76,7 +76,10 @@ type Input struct {
 	// it under the Snippet and Nested decodings). A Solver that can return other
 	// near-optimal solutions (the ILP's dynamic program) returns the best one that fits,
 	// and under Nested the longest prefix of its order that fits; every other method
-	// ignores it, and the caller checks the output itself.
+	// does not call it, and the caller checks the output itself. Under the Snippet
+	// decoding, its being set means that the budget counts the display: the display step
+	// (package method/runs) then counts the spaces as shown and the width of each "…",
+	// for every method.
 	Fits func(kept []int) bool
 }
 
@@ -119,14 +122,18 @@ const (
 	// fits; the ILP maximises its arc scores under the budget.
 	Paper Decoding = iota
 	// Snippet is budget-true, well-formed decoding for a snippet box: when the sentence
-	// fits, it is the compression; otherwise every method keeps a set closed under the
-	// rules of package wellformed (no function word without its head, whole names,
-	// numbers with their symbols, negations and hedges with their heads, balanced
-	// quotes and brackets) and uses the budget: VERTEX ADDITION fills the budget left
-	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP shows
-	// its exact optimum as the best display under its display rules, in runs without a
-	// gap inside a phrase or a name and without one-word islands (method/ilp, runs.go).
-	// The oracle and the window baseline ignore it.
+	// fits, it is the compression; otherwise every method computes a compression C*
+	// closed under the rules of package wellformed (no function word without its head,
+	// whole names, numbers with their symbols, negations and hedges with their heads,
+	// balanced quotes and brackets), and one display step shared by every method shows
+	// it: the best display of C* under the display rules of wellformed.Runs and the
+	// weights of runs.Default, in runs without a gap inside a phrase or a name and
+	// without one-word islands (package method/runs), its width counted as displayed
+	// when Input.Fits is set. C* is the ILP's exact optimum (method/ilp), or VERTEX
+	// ADDITION's compression, which fills the budget left with the rejected candidates,
+	// best first (va.Compressor.Snippet). When the display rules and the budget leave no
+	// display, they yield to the query and C* is the result (Compressor.Yielded). The
+	// oracle and the window baseline ignore it.
 	Snippet
 	// Nested is the Snippet decoding under one more promise: for one sentence and
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for

@@ -105,3 +105,40 @@ func inputs(t *testing.T) []method.Input {
 	}
 	return ins
 }
+
+// TestSnippetAllocs checks that the Snippet decoding of a VERTEX ADDITION method, its
+// display step included, allocates nothing once the Compressor's memory has grown, with
+// the budget counted as tokens and as displayed (Input.Fits set).
+func TestSnippetAllocs(t *testing.T) {
+	m, err := method.Open(method.NameLR, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := inputs(t)[:100]
+	for i := range ins {
+		s := ins[i].Sentence
+		all := make([]int, s.Len())
+		for v := range all {
+			all[v] = v + 1
+		}
+		ins[i].Budget = max(1, 3*s.Length(all)/5)
+	}
+	fits := func([]int) bool { return true }
+	for _, display := range []bool{false, true} {
+		c := method.Compressor{Decoding: method.Snippet}
+		run := func() {
+			for _, in := range ins {
+				if display {
+					in.Fits = fits
+				}
+				if _, err := c.Compress(m, in); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		run()
+		if a := testing.AllocsPerRun(3, run); a != 0 {
+			t.Errorf("display %v: %.0f allocations per pass, want 0", display, a)
+		}
+	}
+}
