@@ -153,7 +153,8 @@ const (
 // the Snippet decoding, package runs, as the ILP shows its optimum): the runs of the
 // objective of runs.Default under the display rules, the width counted as displayed when
 // in.Fits is set, and kept itself when the rules yield to the query (then Yielded
-// reports it). c.lens and c.rules must be in's. The slice is c's memory or kept.
+// reports it); the trace of VERTEX ADDITION says which candidates the display left out or
+// added (va.Compressor.Shown). c.lens and c.rules must be in's. The slice is c's memory or kept.
 func (c *Compressor) display(in Input, kept []int) []int {
 	pr := runs.Default()
 	pr.Display = in.Fits != nil
@@ -161,6 +162,7 @@ func (c *Compressor) display(in Input, kept []int) []int {
 	kept = c.shown.Show(&c.view, pr, kept)
 	c.view = runs.Input{}
 	c.yielded = c.rules.Yielded()
+	c.VA.Shown(kept)
 	return kept
 }
 
