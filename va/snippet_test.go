@@ -59,6 +59,19 @@ func TestSnippetInvariants(t *testing.T) {
 	}
 }
 
+// randomSnippet returns a random ruled sentence of 2 to 31 tokens (synth.RuledSentence),
+// its tree, token lengths, a query of one token and a budget from ℓ(q) to ℓ(S).
+func randomSnippet(t *testing.T, rng *rand.Rand) (*syntax.Sentence, *syntax.Tree, []int, []int, int) {
+	t.Helper()
+	n := 2 + rng.IntN(30)
+	heads := randomHeads(rng, n)
+	s := synth.RuledSentence(rng, heads)
+	tree := mustTree(t, heads)
+	lens, total := lengths(s)
+	q := []int{1 + rng.IntN(n)}
+	return s, tree, lens, q, lens[q[0]-1] + rng.IntN(total)
+}
+
 // TestSnippetFills checks that the fill stops only when no rejected candidate fits.
 func TestSnippetFills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -66,13 +79,8 @@ func TestSnippetFills(t *testing.T) {
 	var r wellformed.Rules
 	r.Off = 1 << wellformed.FunctionEnd // no Trim, so that the fill's result is seen whole
 	for i := range 2000 {
-		n := 2 + rng.IntN(30)
-		heads := randomHeads(rng, n)
-		s := synth.RuledSentence(rng, heads)
-		tree := mustTree(t, heads)
-		lens, total := lengths(s)
-		q := []int{1 + rng.IntN(n)}
-		b := lens[q[0]-1] + rng.IntN(total)
+		s, tree, lens, q, b := randomSnippet(t, rng)
+		n := s.Len()
 		if err := r.Reset(s, tree, lens, q, b); err != nil || r.Yielded() {
 			continue
 		}
@@ -220,13 +228,8 @@ func TestShown(t *testing.T) {
 	var r wellformed.Rules
 	changed := 0
 	for i := range 500 {
-		n := 2 + rng.IntN(30)
-		heads := randomHeads(rng, n)
-		s := synth.RuledSentence(rng, heads)
-		tree := mustTree(t, heads)
-		lens, total := lengths(s)
-		q := []int{1 + rng.IntN(n)}
-		b := lens[q[0]-1] + rng.IntN(total)
+		s, tree, lens, q, b := randomSnippet(t, rng)
+		n := s.Len()
 		if err := r.Reset(s, tree, lens, q, b); err != nil {
 			t.Fatal(err)
 		}
