@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 	"github.com/qsc-nlp/qsc/wellformed"
@@ -75,7 +76,10 @@ type Input struct {
 	// it under the Snippet and Nested decodings). A Solver that can return other
 	// near-optimal solutions (the ILP's dynamic program) returns the best one that fits,
 	// and under Nested the longest prefix of its order that fits; every other method
-	// ignores it, and the caller checks the output itself.
+	// does not call it, and the caller checks the output itself. Under the Snippet
+	// decoding, its being set means that the budget counts the display: the display step
+	// (package method/runs) then counts the spaces as shown and the width of each "…",
+	// for every method.
 	Fits func(kept []int) bool
 }
 
@@ -118,14 +122,18 @@ const (
 	// fits; the ILP maximises its arc scores under the budget.
 	Paper Decoding = iota
 	// Snippet is budget-true, well-formed decoding for a snippet box: when the sentence
-	// fits, it is the compression; otherwise every method keeps a set closed under the
-	// rules of package wellformed (no function word without its head, whole names,
-	// numbers with their symbols, negations and hedges with their heads, balanced
-	// quotes and brackets) and uses the budget: VERTEX ADDITION fills the budget left
-	// with the rejected candidates, best first (va.Compressor.Snippet), and the ILP shows
-	// its exact optimum as the best display under its display rules, in runs without a
-	// gap inside a phrase or a name and without one-word islands (method/ilp, runs.go).
-	// The oracle and the window baseline ignore it.
+	// fits, it is the compression; otherwise every method computes a compression C*
+	// closed under the rules of package wellformed (no function word without its head,
+	// whole names, numbers with their symbols, negations and hedges with their heads,
+	// balanced quotes and brackets), and one display step shared by every method shows
+	// it: the best display of C* under the display rules of wellformed.Runs and the
+	// weights of runs.Default, in runs without a gap inside a phrase or a name and
+	// without one-word islands (package method/runs), its width counted as displayed
+	// when Input.Fits is set. C* is the ILP's exact optimum (method/ilp), or VERTEX
+	// ADDITION's compression, which fills the budget left with the rejected candidates,
+	// best first (va.Compressor.Snippet). When the display rules and the budget leave no
+	// display, they yield to the query and C* is the result (Compressor.Yielded). The
+	// oracle and the window baseline ignore it.
 	Snippet
 	// Nested is the Snippet decoding under one more promise: for one sentence and
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for
@@ -140,6 +148,23 @@ const (
 	// ignore it (the window is nested already).
 	Nested
 )
+
+// display returns the best display of the compression kept of in (the display step of
+// the Snippet decoding, package runs, as the ILP shows its optimum): the runs of the
+// objective of runs.Default under the display rules, the width counted as displayed when
+// in.Fits is set, and kept itself when the rules yield to the query (then Yielded
+// reports it); the trace of VERTEX ADDITION says which candidates the display left out or
+// added (va.Compressor.Shown). c.lens and c.rules must be in's. The slice is c's memory or kept.
+func (c *Compressor) display(in Input, kept []int) []int {
+	pr := runs.Default()
+	pr.Display = in.Fits != nil
+	c.view = runs.Input{Sentence: in.Sentence, Tree: in.Tree, Lens: c.lens, Query: in.Query, Budget: in.Budget, Rules: &c.rules}
+	kept = c.shown.Show(&c.view, pr, kept)
+	c.view = runs.Input{}
+	c.yielded = c.rules.Yielded()
+	c.VA.Shown(kept)
+	return kept
+}
 
 // decodingNames are the names of the decodings, by value.
 var decodingNames = [...]string{Paper: "paper", Snippet: "snippet", Nested: "nested"}
@@ -184,6 +209,8 @@ type Compressor struct {
 	lens    []int
 	all     []int
 	yielded bool
+	shown   runs.Program // the display step of VERTEX ADDITION under Snippet
+	view    runs.Input   // its view of the input
 }
 
 // Yielded reports whether the last Snippet compression could not keep the closure of its
@@ -259,7 +286,11 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		if c.Decoding == Nested {
 			return c.VA.Nested(in.Problem(), &c.rules, m)
 		}
-		return c.VA.Snippet(in.Problem(), &c.rules, m)
+		kept, err := c.VA.Snippet(in.Problem(), &c.rules, m)
+		if err != nil || len(kept) == n {
+			return kept, err // the whole sentence fits: it is its own snippet
+		}
+		return c.display(in, kept), nil
 	case nil:
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	}

@@ -11,11 +11,13 @@ import (
 )
 
 // Filled is the outcome of a candidate that the Decider rejected and that Snippet added
-// afterwards, to use the budget.
+// afterwards, to use the budget; or, after Shown, one rejected or skipped that the
+// display step shows.
 const Filled Outcome = Skipped + 1
 
 // Trimmed is the outcome of a candidate that was accepted or filled and then dropped by
-// wellformed.Rules.Trim, so that the compression does not end on a function word.
+// wellformed.Rules.Trim, so that the compression does not end on a function word; or,
+// after Shown, one that the display step leaves out.
 const Trimmed Outcome = Filled + 1
 
 // Cut is the outcome, under Nested, of a candidate that the ordering run accepted or
@@ -175,6 +177,27 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 		}
 	}
 	return kept, nil
+}
+
+// Shown records in the trace of the last Snippet (when Trace is set) that kept, ascending,
+// is shown instead of its compression (the display step of the Snippet decoding, package
+// method/runs): a candidate accepted or filled that kept leaves out becomes Trimmed, and
+// one rejected or skipped that kept holds becomes Filled. It costs O(s log |kept|) for s
+// steps and allocates nothing.
+func (c *Compressor) Shown(kept []int) {
+	if !c.Trace {
+		return
+	}
+	for i := range c.steps {
+		st := &c.steps[i]
+		_, in := slices.BinarySearch(kept, st.V)
+		switch {
+		case !in && (st.Outcome == Accepted || st.Outcome == Filled):
+			st.Outcome = Trimmed
+		case in && (st.Outcome == Rejected || st.Outcome == Skipped):
+			st.Outcome = Filled
+		}
+	}
 }
 
 // queryClosure starts C as the closure of Q under the rules (the query's units, and the

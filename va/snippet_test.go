@@ -59,6 +59,19 @@ func TestSnippetInvariants(t *testing.T) {
 	}
 }
 
+// randomSnippet returns a random ruled sentence of 2 to 31 tokens (synth.RuledSentence),
+// its tree, token lengths, a query of one token and a budget from ℓ(q) to ℓ(S).
+func randomSnippet(t *testing.T, rng *rand.Rand) (*syntax.Sentence, *syntax.Tree, []int, []int, int) {
+	t.Helper()
+	n := 2 + rng.IntN(30)
+	heads := randomHeads(rng, n)
+	s := synth.RuledSentence(rng, heads)
+	tree := mustTree(t, heads)
+	lens, total := lengths(s)
+	q := []int{1 + rng.IntN(n)}
+	return s, tree, lens, q, lens[q[0]-1] + rng.IntN(total)
+}
+
 // TestSnippetFills checks that the fill stops only when no rejected candidate fits.
 func TestSnippetFills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -66,13 +79,8 @@ func TestSnippetFills(t *testing.T) {
 	var r wellformed.Rules
 	r.Off = 1 << wellformed.FunctionEnd // no Trim, so that the fill's result is seen whole
 	for i := range 2000 {
-		n := 2 + rng.IntN(30)
-		heads := randomHeads(rng, n)
-		s := synth.RuledSentence(rng, heads)
-		tree := mustTree(t, heads)
-		lens, total := lengths(s)
-		q := []int{1 + rng.IntN(n)}
-		b := lens[q[0]-1] + rng.IntN(total)
+		s, tree, lens, q, b := randomSnippet(t, rng)
+		n := s.Len()
 		if err := r.Reset(s, tree, lens, q, b); err != nil || r.Yielded() {
 			continue
 		}
@@ -209,4 +217,53 @@ func ruledInstance(t testing.TB, rng *rand.Rand, maxN int) (*syntax.Sentence, *s
 		lq += lens[v] + 1
 	}
 	return s, tree, lens, total, q, lq
+}
+
+// TestShown checks that Shown rewrites the trace of a Snippet for another shown set: the
+// candidates accepted or filled that it leaves out become Trimmed, the rejected or
+// skipped ones it holds become Filled, and the others keep their outcomes.
+func TestShown(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var c va.Compressor
+	var r wellformed.Rules
+	changed := 0
+	for i := range 500 {
+		s, tree, lens, q, b := randomSnippet(t, rng)
+		n := s.Len()
+		if err := r.Reset(s, tree, lens, q, b); err != nil {
+			t.Fatal(err)
+		}
+		c.Trace = true
+		if _, err := c.Snippet(va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}, &r, coin{Seed: uint64(i), Num: 2}); err != nil {
+			t.Fatal(err)
+		}
+		before := slices.Clone(c.Steps())
+		var shown []int // a random other set
+		for v := 1; v <= n; v++ {
+			if rng.IntN(2) == 0 {
+				shown = append(shown, v)
+			}
+		}
+		c.Shown(shown)
+		for j, st := range c.Steps() {
+			in := slices.Contains(shown, st.V)
+			was := before[j].Outcome
+			want := was
+			switch {
+			case !in && (was == va.Accepted || was == va.Filled):
+				want = va.Trimmed
+			case in && (was == va.Rejected || was == va.Skipped):
+				want = va.Filled
+			}
+			if st.Outcome != want {
+				t.Fatalf("instance %d: step %d (token %d, %v) became %v, want %v", i, j, st.V, was, st.Outcome, want)
+			}
+			if want != was {
+				changed++
+			}
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no outcome changed")
+	}
 }

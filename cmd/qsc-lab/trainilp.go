@@ -10,6 +10,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/method/ilp"
+	"github.com/qsc-nlp/qsc/method/runs"
 )
 
 func init() {
@@ -52,9 +53,9 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	if *targetFill < 0 {
 		return cli.Usagef("--target-fill must not be negative")
 	}
-	var target *ilp.RunParams
+	var target *runs.Params
 	if *displayTarget {
-		pr := ilp.DefaultRuns()
+		pr := runs.Default()
 		pr.Fill = *targetFill
 		target = &pr
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -91,7 +92,7 @@ func benchProblems(b *testing.B, rng *rand.Rand, set func(*rand.Rand, *Problem))
 // BenchmarkSnippetDecoding times the snippet decoding's two programs on the same random
 // problems under rules (benchProblems, with random relations and forms): the tree
 // program's optimum C* (OptimizeFit, trimmed by the rules), and the run program's best
-// display of it (runDP.solve, budget in tokens): go test -run XXX -bench SnippetDecoding
+// display of it (runs.Program.Show, budget in tokens): go test -run XXX -bench SnippetDecoding
 // ./method/ilp
 func BenchmarkSnippetDecoding(b *testing.B) {
 	rng := rand.New(rand.NewPCG(25, 26))
@@ -121,13 +122,16 @@ func BenchmarkSnippetDecoding(b *testing.B) {
 		}
 	})
 	b.Run("runs", func(b *testing.B) {
-		var rd runDP
-		pr := DefaultRuns()
+		var rd runs.Program
+		pr := runs.Default()
+		views := make([]runs.Input, len(ps))
+		for i, p := range ps {
+			views[i] = p.view(sentences[p])
+		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			p := ps[i%len(ps)]
-			rd.solve(p, sentences[p], pr, opts[i%len(ps)])
+			rd.Show(&views[i%len(ps)], pr, opts[i%len(ps)])
 			i++
 		}
 	})

@@ -64,9 +64,15 @@ type TreeDP struct {
 
 type frame struct{ v, p, c int }
 
-// negInf is the score of no solution in the run program; inf the cost of none in the
-// tree program.
-var negInf, inf = math.Inf(-1), math.Inf(1)
+// inf is the cost of no solution in the tree program.
+var inf = math.Inf(1)
+
+// fill sets every element of s to x.
+func fill[T any](s []T, x T) {
+	for i := range s {
+		s[i] = x
+	}
+}
 
 // errInfeasible is returned when no feasible solution exists; validation rules it out.
 var errInfeasible = errors.New("ilp: no feasible solution")

@@ -27,6 +27,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -59,8 +60,8 @@ type Model struct {
 	cfg     features.Config
 	vocab   *features.Vocab
 	variant variant
-	backend string    // DP or GLPK
-	runs    RunParams // the snippet decoding's objective
+	backend string      // DP or GLPK
+	runs    runs.Params // the snippet decoding's objective
 	// Info describes the training.
 	Info Info
 }
@@ -147,8 +148,9 @@ type scratch struct {
 	// being solved, and trimmed as a func made once
 	sentence *syntax.Sentence
 	trim     func([]int) []int
-	ext      TreeDP // the decodings under rules with another backend than the DP
-	rd       runDP  // the snippet decoding
+	ext      TreeDP       // the decodings under rules with another backend than the DP
+	rd       runs.Program // the snippet decoding's display step
+	ri       runs.Input   // its view of p
 }
 
 // Solve returns the optimal compression of in: its kept token ids, ascending. The slice
@@ -202,8 +204,8 @@ func (m *Model) Solve(in method.Input, scratchp *any) ([]int, error) {
 }
 
 // decode solves the problem of sc under its rules: nested decoding, or the snippet
-// decoding, which is the best display of the exact optimum (runs.go).
-func (sc *scratch) decode(fits func([]int) bool, pr RunParams) ([]int, error) {
+// decoding, which is the best display of the exact optimum (package runs).
+func (sc *scratch) decode(fits func([]int) bool, pr runs.Params) ([]int, error) {
 	dp, isDP := sc.opt.(*TreeDP)
 	if !isDP {
 		dp = &sc.ext
@@ -226,10 +228,13 @@ func (sc *scratch) decode(fits func([]int) bool, pr RunParams) ([]int, error) {
 		}
 		opt = sc.trim(sc.sol.Kept)
 	}
-	// The best display of it (runs.go); when the display rules and the budget leave
-	// none, they yield to the query and C* is the result.
+	// The best display of it (package runs); when the display rules and the budget
+	// leave none, they yield to the query and C* is the result.
 	pr.Display = fits != nil
-	return sc.rd.shown(&sc.p, sc.sentence, pr, opt), nil
+	sc.ri = sc.p.view(sc.sentence)
+	kept := sc.rd.Show(&sc.ri, pr, opt)
+	sc.ri = runs.Input{}
+	return kept, nil
 }
 
 // trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).

@@ -111,8 +111,8 @@ func TestNestedRules(t *testing.T) {
 	}
 }
 
-// runs counts the maximal runs of consecutive ids in kept (ascending): a display's gaps.
-func runs(kept []int) int {
+// countRuns counts the maximal runs of consecutive ids in kept (ascending): a display's gaps.
+func countRuns(kept []int) int {
 	n := 0
 	for i, v := range kept {
 		if i == 0 || kept[i-1] != v-1 {
@@ -137,13 +137,13 @@ func TestOptimizeFit(t *testing.T) {
 		p.QueryViaRoot = false
 		p.Rules = randomRules(t, rng, p)
 		g := 1 + rng.IntN(3)
-		fits := func(kept []int) bool { return runs(kept) <= g }
+		fits := func(kept []int) bool { return countRuns(kept) <= g }
 		kept, ok, err := d.OptimizeFit(p, &sol, nil, fits)
 		if err != nil {
 			t.Fatalf("instance %d: %v", i, err)
 		}
 		if ok != fits(kept) || !closed(p.Rules, kept) {
-			t.Fatalf("instance %d: %v: ok %v, %d runs (at most %d), closed %v", i, kept, ok, runs(kept), g, closed(p.Rules, kept))
+			t.Fatalf("instance %d: %v: ok %v, %d runs (at most %d), closed %v", i, kept, ok, countRuns(kept), g, closed(p.Rules, kept))
 		}
 		score, feasible := p.Evaluate(kept)
 		if !feasible || !near(score, sol.Score) {

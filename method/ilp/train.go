@@ -15,6 +15,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
@@ -60,13 +61,13 @@ type TrainConfig struct {
 	Query bool
 	// Target, when not nil, trains for what the snippet decoding shows (docs/snippets.md,
 	// "Training for the display"): the target of each input is the best display of its
-	// gold, the run program of the snippet decoding (runs.go) with C* := the gold under
+	// gold, the run program of the snippet decoding (package runs) with C* := the gold under
 	// these weights, the input's query and the budget it is trained with (slack included;
 	// the tokens joined by spaces, Display false), instead of the gold itself; the gold
 	// when no display exists. Its arcs are built from that token set as they are from the
 	// gold. The epoch is chosen on the validation F1 of the Snippet decoding. It costs a
 	// run program per input.
-	Target *RunParams
+	Target *runs.Params
 	// ShowPrediction, with Target, compares the target with what the snippet decoding
 	// shows instead of with the optimum: the tree program's optimum under the
 	// well-formedness rules (trimmed, as the decoding computes C*), then its best display
@@ -91,7 +92,7 @@ const (
 	// DefaultSlack is the slack of qsc-lab train ilp (TrainConfig.Slack), 28 characters: the
 	// perceptron learns to stop where the gold stops although the budget would take more,
 	// so that the exact optimum does not change with the budget once it fits, and the
-	// snippet decoding fills the rest around it (RunParams.Fill). The model selection is
+	// snippet decoding fills the rest around it (runs.Params.Fill). The model selection is
 	// in docs/snippets.md ("Training with slack").
 	DefaultSlack = 28
 )
@@ -213,7 +214,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, runs: DefaultRuns(),
+		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, runs: runs.Default(),
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
 		ev, err := evaluate.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
@@ -257,15 +258,25 @@ type perceptron struct {
 	snippet bool             // decode as a snippet: with Q, under the rules
 	rules   wellformed.Rules // the rules of the input, when snippet, target or show
 
-	target   *RunParams // the display of the gold is the target (TrainConfig.Target)
-	show     bool       // the display of the optimum is the prediction (ShowPrediction)
-	atGold   bool       // the target's budget is the gold's length (TargetAtGold)
-	union    bool       // the gold stays in the target (TargetUnion)
-	rd       runDP
+	target   *runs.Params // the display of the gold is the target (TrainConfig.Target)
+	show     bool         // the display of the optimum is the prediction (ShowPrediction)
+	atGold   bool         // the target's budget is the gold's length (TargetAtGold)
+	union    bool         // the gold stays in the target (TargetUnion)
+	rd       runs.Program
+	ri       runs.Input        // rd's view of p
 	sentence *syntax.Sentence  // the input being trained on, for trim
 	trim     func([]int) []int // p.rules.Trim of sentence
 	in       []bool            // the predicted token set, when show
 	pred     []int             // its arcs
+}
+
+// shown returns the best display of opt (C*) for the problem p.p of sentence s, under pr
+// (runs.Program.Show). The slice is p's memory or opt.
+func (p *perceptron) shown(s *syntax.Sentence, pr runs.Params, opt []int) []int {
+	p.ri = p.p.view(s)
+	kept := p.rd.Show(&p.ri, pr, opt)
+	p.ri = runs.Input{}
+	return kept
 }
 
 // slackStream separates the random stream of Slack from that of the order.
@@ -330,7 +341,7 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		if !p.union {
 			clear(p.gold)
 		}
-		for _, v := range p.rd.shown(&p.p, in.Sentence, pr, in.Gold) {
+		for _, v := range p.shown(in.Sentence, pr, in.Gold) {
 			p.gold[v] = true
 		}
 		p.p.Rules, p.p.Budget = nil, b
@@ -357,7 +368,7 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		clear(p.in)
 		pr := *p.target
 		pr.Display = false
-		for _, v := range p.rd.shown(&p.p, in.Sentence, pr, opt) {
+		for _, v := range p.shown(in.Sentence, pr, opt) {
 			p.in[v] = true
 		}
 		p.pred = arcsOf(t, p.in, p.pred)

@@ -10,6 +10,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
@@ -46,7 +47,7 @@ func TestDisplayTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr := DefaultRuns()
+	pr := runs.Default()
 	pr.Fill = 0
 	for _, c := range []struct{ atGold, union bool }{{false, false}, {true, false}, {false, true}} {
 		p := &perceptron{cfg: fcfg, vocab: features.NewVocab(func(func(string) bool) {}), w: make([]float64, fcfg.Size()),
@@ -109,7 +110,7 @@ func TestDisplayTarget(t *testing.T) {
 // ShowPrediction without Target is refused.
 func TestTrainDisplay(t *testing.T) {
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	pr := DefaultRuns()
+	pr := runs.Default()
 	pr.Fill = 0
 	for _, show := range []bool{false, true} {
 		cfg := TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Workers: 2, Query: true, Slack: 4, Target: &pr, ShowPrediction: show}

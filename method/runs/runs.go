@@ -1,13 +1,22 @@
-package ilp
+// Package runs is the display step of the Snippet decoding, shared by every method: the
+// best display of a compression C* as runs of consecutive tokens, under the display
+// rules of wellformed.Runs and the weights of Params (docs/snippets.md, "The objective").
+//
+// A method computes its compression C* (the ILP its exact optimum, VERTEX ADDITION its
+// compression); a Program then shows it: one exact dynamic program over token positions
+// and width, which allocates nothing once its memory has grown.
+package runs
 
 import (
+	"math"
+
 	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
-// The snippet decoding: the model's optimum, shown as the best display.
+// The snippet decoding: a method's compression, shown as the best display.
 //
 // A reader sees a snippet as runs of kept words between "…" marks. The snippet decoding
 // has one objective over the compressions C ⊇ Q, seen as runs R_1 < … < R_k (stretches
@@ -20,13 +29,14 @@ import (
 // subject to Q ⊆ C, the display rules of wellformed.Runs for every run, and the width
 // Σ_{v∈C} w_v plus the width of the cuts at most b + 1, where w_v = ℓ(v) + 1 and:
 //
-//   - C*(b) is the model's exact optimum under the budget and the well-formedness rules
-//     (the tree program, OptimizeFit): the words the model wants, each worth its
+//   - C*(b) is the method's compression under the budget and the well-formedness rules
+//     (the ILP's exact optimum, ilp.TreeDP.OptimizeFit, or the compression of VERTEX
+//     ADDITION, va.Compressor.Snippet): the words the model wants, each worth its
 //     characters;
 //   - near(v) falls from 1 next to a token of C* ∪ Q to NearFloor at FillReach tokens
 //     away, so the room left is filled with the words around the kept ones first, as a
 //     window would, and a new run is started only where it is worth its cut;
-//   - the carriers are the words that hold a kept clause's point (runDP.carriers):
+//   - the carriers are the words that hold a kept clause's point (Program.carriers):
 //     numbers that modify a noun, years, hedges, the subjects of the query's clause and
 //     of the clauses above it, and the verbs of the clauses that frame it ("X said",
 //     "they hope", "tried to");
@@ -53,9 +63,9 @@ import (
 // or the run outgrows the budget. The work is O(Σ_runs (b + 1)), at most O(n·m·b) for m
 // the most tokens that fit in b, and nothing is allocated once the memory has grown.
 
-// RunParams are the weights of the snippet decoding's objective, in characters.
-type RunParams struct {
-	// Keep is the value of each character of the model's optimum C*.
+// Params are the weights of the snippet decoding's objective, in characters.
+type Params struct {
+	// Keep is the value of each character of the method's compression C*.
 	Keep float64
 	// Gap is the cost of each inner cut, a "…" between two runs.
 	Gap float64
@@ -73,14 +83,15 @@ type RunParams struct {
 	// Dangle is the cost of a run that ends on a word leaning on a cut one
 	// (wellformed.Runs.Dangles), unless the sentence ends there.
 	Dangle float64
-	// Display charges each cut its width: set when the budget counts the display.
+	// Display charges each cut its width and counts the spaces as the text shows them:
+	// set when the budget counts the display (method.Input.Fits is set).
 	Display bool
 }
 
-// DefaultRuns returns the weights of the snippet decoding, chosen by blind reading tests
-// and the validation split (docs/snippets.md, docs/reading.md).
-func DefaultRuns() RunParams {
-	return RunParams{Keep: 1, Gap: 15, Fill: 0.5, Carrier: 6, Dangle: 8, Short: 6, Edge: 6}
+// Default returns the weights of the snippet decoding, chosen by blind reading tests and
+// the validation split (docs/snippets.md, docs/reading.md), with Display false.
+func Default() Params {
+	return Params{Keep: 1, Gap: 15, Fill: 0.5, Carrier: 6, Dangle: 8, Short: 6, Edge: 6}
 }
 
 // FillReach is the distance in tokens from C* or Q at which the value of filling has
@@ -91,14 +102,39 @@ const (
 	NearFloor = 0.25
 )
 
-// MaxRunCells bounds the tables of the run program, (n + 1)·(b + 2) cells of 21 bytes:
-// a sentence of a thousand tokens under a budget of a thousand characters. Beyond it the
-// snippet decoding returns the optimum C* as it is, which the tree program finds in
-// O(ℓ(S)·b) (docs/snippets.md).
-const MaxRunCells = 1 << 20
+// MaxCells bounds the tables of the run program, (n + 1)·(b + 2) cells of 21 bytes: a
+// sentence of a thousand tokens under a budget of a thousand characters. Beyond it the
+// snippet decoding returns the method's compression C* as it is (docs/snippets.md).
+const MaxCells = 1 << 20
 
-// runDP is the snippet decoding's reusable memory. The zero value is ready.
-type runDP struct {
+// negInf is the score of no solution.
+var negInf = math.Inf(-1)
+
+// Input is the view of one problem that the run program reads: (S, Q, b) with its parse,
+// its token lengths and its well-formedness rules. It is read, never written, except
+// that Show may mark the rules as yielded.
+type Input struct {
+	// Sentence is S, parsed: every token has Head and Rel; its offsets, when set, place
+	// the spaces of the display.
+	Sentence *syntax.Sentence
+	// Tree is the dependency tree of Sentence.
+	Tree *syntax.Tree
+	// Lens[i] is the length of token i+1 in runes, ≥ 0, as the budget counts it.
+	Lens []int
+	// Query is Q: distinct token ids in 1..N; it may be empty.
+	Query []int
+	// Budget is b: in characters of the tokens joined by spaces, or of the display when
+	// Params.Display is set.
+	Budget int
+	// Rules are the well-formedness rules computed for this sentence, lengths, query
+	// and budget; they are required.
+	Rules *wellformed.Rules
+}
+
+// Program is the run program's reusable memory: it shows a compression as the best
+// display (Show). The zero value is ready; it is not safe for concurrent use, and once
+// its memory has grown to the largest problem it allocates nothing.
+type Program struct {
 	u        wellformed.Runs
 	val      []float64 // value(v)
 	w        []int
@@ -122,8 +158,8 @@ type runDP struct {
 }
 
 // nearness sets d.near from C* and Q, in two passes.
-func (d *runDP) nearness(n int) {
-	d.near = sized(d.near, n+1)
+func (d *Program) nearness(n int) {
+	d.near = reuse.Resize(d.near, n+1)
 	dist := FillReach
 	for v := 1; v <= n; v++ {
 		if d.opt[v] || d.u.Query(v) {
@@ -144,23 +180,25 @@ func (d *runDP) nearness(n int) {
 	}
 }
 
-// solve returns the best compression of p (with Rules) under pr, given the model's
-// optimum opt (C*), or ok false when the display rules and the budget leave none. It
-// also reports false, with big true, when the tables would exceed MaxRunCells. s is the
-// sentence of p. The slice is d's memory.
-func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (kept []int, ok, big bool) {
-	t := p.Tree
+// solve returns the best compression of p under pr, given the method's compression opt
+// (C*), or ok false when the display rules and the budget leave none. It also reports
+// false, with big true, when the tables would exceed MaxCells. The slice is d's memory.
+func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big bool) {
+	t, s := p.Tree, p.Sentence
+	if t == nil || s == nil || p.Rules == nil {
+		return nil, false, false
+	}
 	n := t.N()
-	if n == 0 || s == nil || s.Len() != n || p.Rules == nil {
+	if n == 0 || s.Len() != n || len(p.Lens) != n || p.Rules.N() != n {
 		return nil, false, false
 	}
 	d.u.Reset(s, t, p.Rules, p.Query)
 	u := &d.u
-	d.val = sized(d.val, n+1)
+	d.val = reuse.Resize(d.val, n+1)
 	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
 	d.qBefore, d.wordPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1)
 	d.carriers(s, t, p.Query)
-	d.opt = sized(d.opt, n+1)
+	d.opt = reuse.Resize(d.opt, n+1)
 	clear(d.opt)
 	for _, v := range opt {
 		if v >= 1 && v <= n {
@@ -189,7 +227,7 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		}
 		d.val[v] = x
 	}
-	K := p.capacity()
+	K := capacity(p.Lens, p.Budget)
 	cut := 0
 	if pr.Display {
 		// The cuts' widths may need more than the sentence: at most one before, after
@@ -198,20 +236,20 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
 	}
 	row := K + 1
-	if (n+1)*row > MaxRunCells {
+	if (n+1)*row > MaxCells {
 		return nil, false, true
 	}
-	d.best = sized(d.best, (n+1)*row)
-	d.from = sized(d.from, (n+1)*row)
-	d.gap = sized(d.gap, (n+1)*row)
-	d.gapFromB = sized(d.gapFromB, (n+1)*row)
+	d.best = reuse.Resize(d.best, (n+1)*row)
+	d.from = reuse.Resize(d.from, (n+1)*row)
+	d.gap = reuse.Resize(d.gap, (n+1)*row)
+	d.gapFromB = reuse.Resize(d.gapFromB, (n+1)*row)
 	d.hiC = zeroed(d.hiC, 2*(n+1))
 	d.loG = zeroed(d.loG, n+1)
 	// A row of B is set to −∞ when first written (rowSet); a row of G is written up to
 	// its hiC before it is read, and read no further.
-	d.rowSet = sized(d.rowSet, n+1)
+	d.rowSet = reuse.Resize(d.rowSet, n+1)
 	clear(d.rowSet)
-	d.rowTop = sized(d.rowTop, n+1)
+	d.rowTop = reuse.Resize(d.rowTop, n+1)
 	for i := range d.hiC {
 		d.hiC[i] = -1
 	}
@@ -398,18 +436,21 @@ func (d *runDP) solve(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) (
 	return d.kept, true, false
 }
 
-// shown returns what the snippet decoding shows for the optimum opt (C*) of p (with
-// Rules; s its sentence) under pr: the best display of opt (solve), or opt itself when
-// the display rules and the budget leave none, and then the rules yield to the query
-// (Rules.MarkYielded), or when the tables would exceed MaxRunCells. The slice is d's
-// memory or opt.
-func (d *runDP) shown(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) []int {
-	kept, ok, big := d.solve(p, s, pr, opt)
+// Show returns what the snippet decoding shows for the compression opt (C*, ascending,
+// closed under in.Rules) of in under pr: its best display, the runs that maximise the
+// objective of the package under the display rules and the budget. When the display rules
+// and the budget leave none (or in is inconsistent: sentence, tree, lengths and rules of
+// different sizes), the rules yield to the query: the result is opt itself, and
+// in.Rules.MarkYielded records it. Opt is returned as it is, unmarked, when the tables
+// would exceed MaxCells. The slice is d's memory or opt, valid until the next call. It
+// costs O(Σ_runs (b + 1)) and allocates nothing once d has grown.
+func (d *Program) Show(in *Input, pr Params, opt []int) []int {
+	kept, ok, big := d.solve(in, pr, opt)
 	switch {
 	case ok:
 		return kept
-	case !big && p.Rules != nil:
-		p.Rules.MarkYielded()
+	case !big && in.Rules != nil:
+		in.Rules.MarkYielded()
 	}
 	return opt
 }
@@ -417,7 +458,7 @@ func (d *runDP) shown(p *Problem, s *syntax.Sentence, pr RunParams, opt []int) [
 // width returns the width of the run [s, e] as the budget counts it, with one separator
 // before it: its tokens' characters and the spaces between them (as shown when the budget
 // counts the display, one between every two tokens otherwise), plus 1.
-func (d *runDP) width(s, e int) int {
+func (d *Program) width(s, e int) int {
 	return d.lpre[e] - d.lpre[s-1] + d.spre[e] - d.spre[s] + 1
 }
 
@@ -445,9 +486,9 @@ func spaceBefore(s *syntax.Sentence, v int, shown bool) int {
 // carriers marks the tokens that carry the point of the query's clause: numbers, hedges,
 // the subjects of the query's clause and of every clause above it, and the verbs of the
 // clauses that frame it (a clause whose complement holds the query: "X said", "tried to").
-func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
+func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	n := t.N()
-	d.carrier = sized(d.carrier, n+1)
+	d.carrier = reuse.Resize(d.carrier, n+1)
 	clear(d.carrier)
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
@@ -478,22 +519,20 @@ func (d *runDP) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	}
 }
 
-// sized returns s with length n, reusing its memory (grow).
-func sized[T any](s []T, n int) []T {
-	s = reuse.Resize(s, n)
-	return s
-}
-
-// fill sets every element of s to x.
-func fill[T any](s []T, x T) {
-	for i := range s {
-		s[i] = x
-	}
-}
-
 // zeroed returns s with length n, every element the zero value.
 func zeroed[T any](s []T, n int) []T {
-	s = sized(s, n)
+	s = reuse.Resize(s, n)
 	clear(s)
 	return s
+}
+
+// capacity is the bound on Σ_{v∈C} (lens[v] + 1) when the budget counts the tokens:
+// b + 1, with b capped at the weight of the whole sentence (a larger budget changes
+// nothing), so that the tables stay small.
+func capacity(lens []int, b int) int {
+	total := 0
+	for _, l := range lens {
+		total += l + 1
+	}
+	return min(b, total) + 1
 }

@@ -1,0 +1,144 @@
+package runs_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
+	"github.com/qsc-nlp/qsc/method"
+	_ "github.com/qsc-nlp/qsc/method/ablated"
+	_ "github.com/qsc-nlp/qsc/method/baseline" // random
+	_ "github.com/qsc-nlp/qsc/method/ilp"
+	_ "github.com/qsc-nlp/qsc/method/lr" // lr, ablated
+	_ "github.com/qsc-nlp/qsc/method/nn"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// TestSnippetDisplayRules checks the promise of the snippet decoding, for every method
+// that honours it (the ILP and the VERTEX ADDITION methods, whose compressions the same
+// display step shows), on 600 random parsed sentences (300 with nouns, verbs,
+// determiners, adjectives and prepositions, 300 with flat chains, negations, commas and
+// case markers), each at budgets from the query's length to beyond the sentence's:
+// unless the rules yielded to the query, no output shows a one-word island, a cut right
+// after a function word or a name kept in part (wellformed.Chopper, which reads the
+// relations alone), and every output holds the query and fits the budget.
+func TestSnippetDisplayRules(t *testing.T) {
+	ins := inputs(t)
+	for _, name := range []string{"ilp", method.NameLR, method.NameAblated, "nn", "random"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := method.Open(name, nil, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDisplay(t, m, ins)
+		})
+	}
+}
+
+// checkDisplay checks the outputs of m under the Snippet decoding on ins (see
+// TestSnippetDisplayRules).
+func checkDisplay(t *testing.T, m method.Method, ins []method.Input) {
+	t.Helper()
+	c := method.Compressor{Decoding: method.Snippet}
+	var ck wellformed.Chopper
+	var total wellformed.Choppiness
+	checked, yielded := 0, 0
+	for _, in := range ins {
+		forms := in.Sentence.Forms()
+		full := len(forms) - 1
+		for _, f := range forms {
+			full += len([]rune(f))
+		}
+		for _, frac := range []float64{0.3, 0.45, 0.6, 0.8, 1.1} {
+			in.Budget = max(1, int(frac*float64(full)))
+			kept, err := c.Compress(m, in)
+			if err != nil {
+				continue // a budget below the query's length
+			}
+			if c.Yielded() {
+				yielded++
+				continue
+			}
+			checked++
+			ch := ck.Chop(in.Sentence, in.Tree, kept, in.Query)
+			total.Add(ch)
+			if ch.Islands+ch.AfterFunction+ch.NamesCut > 0 {
+				t.Errorf("%q, Q %v, b %d: kept %v shows %+v", forms, in.Query, in.Budget, kept, ch)
+			}
+			n, hasQ := -1, map[int]bool{}
+			for _, v := range kept {
+				n += len([]rune(forms[v-1])) + 1
+				hasQ[v] = true
+			}
+			if n > in.Budget {
+				t.Errorf("%q, b %d: ℓ(C) = %d", forms, in.Budget, n)
+			}
+			for _, q := range in.Query {
+				if !hasQ[q] {
+					t.Errorf("%q, b %d: query token %d dropped", forms, in.Budget, q)
+				}
+			}
+		}
+	}
+	if checked < 2000 {
+		t.Fatalf("only %d outputs checked (%d yielded)", checked, yielded)
+	}
+	t.Logf("%d outputs checked, %d yielded; %.2f inner gaps per snippet", checked, yielded, float64(total.Gaps)/float64(total.Snippets))
+}
+
+// inputs returns the random problems of TestSnippetDisplayRules.
+func inputs(t *testing.T) []method.Input {
+	ins := synth.Inputs(11, 300)
+	rng := rand.New(rand.NewPCG(12, 13))
+	for len(ins) < 600 {
+		n := 3 + rng.IntN(25)
+		s := synth.RuledSentence(rng, synth.Heads(rng, n))
+		tree, err := method.TreeOf(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := 1 + rng.IntN(n)
+		if f := s.Tokens[q-1].Form; f == "," || f == "not" {
+			continue
+		}
+		ins = append(ins, method.Input{Sentence: s, Tree: tree, Query: []int{q}})
+	}
+	return ins
+}
+
+// TestSnippetAllocs checks that the Snippet decoding of a VERTEX ADDITION method, its
+// display step included, allocates nothing once the Compressor's memory has grown, with
+// the budget counted as tokens and as displayed (Input.Fits set).
+func TestSnippetAllocs(t *testing.T) {
+	m, err := method.Open(method.NameLR, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := inputs(t)[:100]
+	for i := range ins {
+		s := ins[i].Sentence
+		all := make([]int, s.Len())
+		for v := range all {
+			all[v] = v + 1
+		}
+		ins[i].Budget = max(1, 3*s.Length(all)/5)
+	}
+	fits := func([]int) bool { return true }
+	for _, display := range []bool{false, true} {
+		c := method.Compressor{Decoding: method.Snippet}
+		run := func() {
+			for _, in := range ins {
+				if display {
+					in.Fits = fits
+				}
+				if _, err := c.Compress(m, in); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		run()
+		if a := testing.AllocsPerRun(3, run); a != 0 {
+			t.Errorf("display %v: %.0f allocations per pass, want 0", display, a)
+		}
+	}
+}

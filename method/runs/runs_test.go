@@ -1,0 +1,137 @@
+package runs_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/qsc-nlp/qsc/internal/lab/synth"
+	"github.com/qsc-nlp/qsc/method/runs"
+	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/wellformed"
+)
+
+// randomInput returns a random problem of 1 to maxN tokens: a random tree (with several
+// root dependents an eighth of the time), forms and relations that the rules bind
+// (synth.RuledSentence), token lengths of 0 to 12, up to 3 query tokens and a budget from
+// ℓ(Q) to beyond ℓ(S), with its rules.
+func randomInput(t testing.TB, rng *rand.Rand, maxN int) *runs.Input {
+	t.Helper()
+	n := 1 + rng.IntN(maxN)
+	heads := synth.Heads(rng, n)
+	for v := range heads {
+		if heads[v] != 0 && rng.IntN(8) == 0 {
+			heads[v] = 0
+		}
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &runs.Input{Sentence: synth.RuledSentence(rng, heads), Tree: tree, Lens: make([]int, n)}
+	total := -1
+	for i := range n {
+		in.Lens[i] = rng.IntN(13)
+		total += in.Lens[i] + 1
+	}
+	lq := -1
+	for _, q := range rng.Perm(n)[:rng.IntN(min(n, 3)+1)] {
+		in.Query = append(in.Query, q+1)
+		lq += in.Lens[q] + 1
+	}
+	in.Budget = max(lq, 1) + rng.IntN(total+10)
+	in.Rules = new(wellformed.Rules)
+	if err := in.Rules.Reset(in.Sentence, tree, in.Lens, in.Query, in.Budget); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestRunDPBruteForce checks the run program against the enumeration of every token set
+// of 3,000 random problems under random weights: it finds a display exactly when one
+// exists, and its display scores the best.
+func TestRunDPBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var d runs.Program
+	found, none := 0, 0
+	for trial := 0; trial < 3000; trial++ {
+		p := randomInput(t, rng, 11)
+		pr := runs.Params{Keep: 1, Gap: float64(rng.IntN(12)), Fill: rng.Float64(), Carrier: float64(rng.IntN(3)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(5)), Display: rng.IntN(2) == 0}
+		var opt []int
+		n := p.Tree.N()
+		for v := 1; v <= n; v++ {
+			if rng.IntN(2) == 0 {
+				opt = append(opt, v)
+			}
+		}
+		kept, ok, _ := d.Solve(p, pr, opt)
+		best, bestOK := math.Inf(-1), false
+		in := make([]bool, n+1)
+		for mask := 0; mask < 1<<n; mask++ {
+			for v := 1; v <= n; v++ {
+				in[v] = mask&(1<<(v-1)) != 0
+			}
+			if sc, ok := d.Objective(p, pr, in); ok {
+				bestOK = true
+				best = max(best, sc)
+			}
+		}
+		if ok != bestOK {
+			t.Fatalf("trial %d: solve ok %v, brute force %v (kept %v)", trial, ok, bestOK, kept)
+		}
+		if !ok {
+			none++
+			continue
+		}
+		found++
+		clear(in)
+		for _, v := range kept {
+			in[v] = true
+		}
+		sc, feasible := d.Objective(p, pr, in)
+		if !feasible {
+			t.Fatalf("trial %d: solve returned %v, not allowed", trial, kept)
+		}
+		if math.Abs(sc-best) > 1e-9 {
+			t.Fatalf("trial %d: solve %v scores %g, the best is %g", trial, kept, sc, best)
+		}
+	}
+	if found == 0 || none == 0 {
+		t.Errorf("%d solved, %d without a solution: want some of each", found, none)
+	}
+	t.Logf("%d solved, %d without a solution", found, none)
+}
+
+// TestRunDPCap checks that a table beyond MaxCells is not built: solve reports it, and
+// Show returns the compression as it is, without marking the rules as yielded.
+func TestRunDPCap(t *testing.T) {
+	const n = 1200
+	heads := make([]int, n)
+	for v := range heads {
+		heads[v] = v // a chain: token v+1 hangs off token v, the first off the root
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	p := &runs.Input{Sentence: synth.RuledSentence(rng, heads), Tree: tree, Lens: make([]int, n), Query: []int{1}, Budget: 2000}
+	for i := range p.Lens {
+		p.Lens[i] = 4
+	}
+	p.Rules = new(wellformed.Rules)
+	if err := p.Rules.Reset(p.Sentence, tree, p.Lens, p.Query, p.Budget); err != nil {
+		t.Fatal(err)
+	}
+	var d runs.Program
+	if _, ok, big := d.Solve(p, runs.Default(), []int{1}); ok || !big {
+		t.Errorf("a table of %d cells: ok %v, big %v; want false, true", (n+1)*(p.Budget+2), ok, big)
+	}
+	if kept := d.Show(p, runs.Default(), []int{1}); len(kept) != 1 || kept[0] != 1 || p.Rules.Yielded() {
+		t.Errorf("a table of %d cells: Show %v, yielded %v; want [1], false", (n+1)*(p.Budget+2), kept, p.Rules.Yielded())
+	}
+	p.Budget = 200
+	if _, _, big := d.Solve(p, runs.Default(), []int{1}); big {
+		t.Errorf("a table of %d cells reported too big", (n+1)*(p.Budget+2))
+	}
+}
