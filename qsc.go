@@ -6,8 +6,9 @@
 // New loads the models embedded in the binary: the tokenizer, tagger and parser of the
 // built-in English pipeline and the default method, the ILP, decoded as a snippet
 // (DecodingSnippet: the sentence itself when it fits; otherwise well-formed under the
-// rules of package wellformed and, for the ILP, the best display of its optimum: few
-// runs of words between "…" marks, none cut inside a phrase or a name). The other methods are linked by
+// rules of package wellformed and shown as the best display of the method's compression:
+// few runs of words between "…" marks, none cut inside a phrase or a name; package
+// method/runs). The other methods are linked by
 // importing their packages (import _ "github.com/qsc-nlp/qsc/method/nn"), or all of them
 // with import _ "github.com/qsc-nlp/qsc/all"; a request for a method that is not linked
 // fails with an error that names the import. An Engine is safe for concurrent use. The

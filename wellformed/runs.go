@@ -68,7 +68,7 @@ func (u *Runs) CanEnd(v int) bool { return u.end[v] }
 // Dangles reports whether a run that ends on token v leaves it leaning on a word that is
 // cut: a dependent whose head comes after it, or a head whose object, complement or
 // particle comes after it. It is a preference, not a rule: the snippet decoding pays for
-// it (ilp.RunParams.Dangle).
+// it (runs.Params.Dangle).
 func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
 
 // Word reports whether token v is a word: not punctuation.
