@@ -108,3 +108,6 @@ func (d *Program) Objective(p *Input, pr Params, kept []bool) (float64, bool) {
 	}
 	return score, runs > 0 && width <= K
 }
+
+// Carrier reports whether the last Solve of d marked token v as a carrier.
+func (d *Program) Carrier(v int) bool { return d.carrier[v] }

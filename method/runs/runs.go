@@ -486,6 +486,7 @@ func spaceBefore(s *syntax.Sentence, v int, shown bool) int {
 // carriers marks the tokens that carry the point of the query's clause: numbers, hedges,
 // the subjects of the query's clause and of every clause above it, and the verbs of the
 // clauses that frame it (a clause whose complement holds the query: "X said", "tried to").
+// With no query, the subject of the main clause.
 func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	n := t.N()
 	d.carrier = reuse.Resize(d.carrier, n+1)
@@ -494,6 +495,20 @@ func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 		tok := &s.Tokens[v-1]
 		if ((tok.XPOS == "CD" || tok.UPOS == "NUM") && syntax.Universal(tok.Rel) == "nummod") || wellformed.IsYear(tok.Form) || wellformed.IsHedge(tok) {
 			d.carrier[v] = true
+		}
+	}
+	if len(query) == 0 {
+		// No query: the point is the main clause's, whose subject a snippet keeps.
+		for v := 1; v <= n; v++ {
+			if t.Head(v) != 0 {
+				continue
+			}
+			for _, k := range t.Children(v) {
+				switch syntax.Universal(s.Tokens[k-1].Rel) {
+				case "nsubj", "csubj", "expl":
+					d.carrier[k] = true
+				}
+			}
 		}
 	}
 	for _, q := range query {

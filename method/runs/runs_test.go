@@ -135,3 +135,31 @@ func TestRunDPCap(t *testing.T) {
 		t.Errorf("a table of %d cells reported too big", (n+1)*(p.Budget+2))
 	}
 }
+
+// TestCarriersWithoutQuery checks that, with no query, the subject of the main clause is
+// a carrier and the subject of a clause below it is not: "Police arrested two men ,
+// officials said ."
+func TestCarriersWithoutQuery(t *testing.T) {
+	forms := []string{"Police", "arrested", "two", "men", ",", "officials", "said", "."}
+	heads := []int{2, 7, 4, 2, 7, 7, 0, 7}
+	rels := []string{"nsubj", "ccomp", "nummod", "obj", "punct", "nsubj", "root", "punct"}
+	s := &syntax.Sentence{}
+	lens := make([]int, len(forms))
+	for i, f := range forms {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f, Head: heads[i], Rel: rels[i], Start: -1, End: -1})
+		lens[i] = len(f)
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &runs.Input{Sentence: s, Tree: tree, Lens: lens, Budget: 20, Rules: new(wellformed.Rules)}
+	if err := in.Rules.Reset(s, tree, lens, nil, in.Budget); err != nil {
+		t.Fatal(err)
+	}
+	var d runs.Program
+	d.Solve(in, runs.Default(), nil)
+	if !d.Carrier(6) || d.Carrier(1) {
+		t.Errorf("carriers: officials %v, Police %v; want the main clause's subject alone", d.Carrier(6), d.Carrier(1))
+	}
+}
