@@ -44,6 +44,13 @@ import (
 //
 // Runs reuses its memory: the zero value is ready, and once grown Reset allocates nothing.
 type Runs struct {
+	// Loose drops two rules that can make a long stretch one run: a conjunct of a list
+	// shares a run with the first one, and a head with its "whether" or "if" (which still
+	// needs the head). A decoder that finds no display under the full rules tries again
+	// with Loose before the rules yield to the query, so that a query term late in a long
+	// list ("… satellite imaging company Keyhole") is still shown under the other rules.
+	Loose bool
+
 	n           int
 	lo, hi      []int32
 	start, end  []bool
@@ -144,7 +151,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
 		if u.protected(s, base, v, h) {
 			u.bind(v, h)
-			if isQuestionMark(base, tok) || isPossessive(base, tok) || isMeasure(base, tok, &s.Tokens[h-1], v, h) {
+			if (isQuestionMark(base, tok) && !u.Loose) || isPossessive(base, tok) || isMeasure(base, tok, &s.Tokens[h-1], v, h) {
 				u.bind(h, v)
 			}
 		}
@@ -306,7 +313,7 @@ func (u *Runs) protected(s *syntax.Sentence, base string, v, h int) bool {
 	case "nmod":
 		return strings.HasSuffix(s.Tokens[v-1].Rel, ":poss")
 	case "conj":
-		return isNominal(&s.Tokens[v-1]) && isNominal(&s.Tokens[h-1])
+		return !u.Loose && isNominal(&s.Tokens[v-1]) && isNominal(&s.Tokens[h-1])
 	}
 	return false
 }

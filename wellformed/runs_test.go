@@ -164,3 +164,23 @@ func TestRunsOfComplementDangles(t *testing.T) {
 		t.Errorf(`a run ending on "Church" dangles`)
 	}
 }
+
+// TestRunsLoose checks that Loose drops the list and question-mark bindings alone: "They
+// acquired Urchin , Picasa and Keyhole , asking whether it mattered ."
+func TestRunsLoose(t *testing.T) {
+	forms := []string{"They", "acquired", "Urchin", ",", "Picasa", "and", "Keyhole", ",", "asking", "whether", "it", "mattered", "."}
+	xpos := []string{"PRP", "VBD", "NNP", ",", "NNP", "CC", "NNP", ",", "VBG", "IN", "PRP", "VBD", "."}
+	heads := []int{2, 0, 2, 5, 3, 7, 3, 9, 2, 12, 12, 9, 2}
+	rels := []string{"nsubj", "root", "obj", "punct", "conj", "cc", "conj", "punct", "advcl", "mark", "nsubj", "ccomp", "punct"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{7})
+	var u Runs
+	u.Reset(s, tr, r, []int{7})
+	if u.Lo(7) != 3 || u.Lo(12) != 10 {
+		t.Fatalf("full rules: Keyhole from %d, mattered from %d; want 3 and 10", u.Lo(7), u.Lo(12))
+	}
+	u.Loose = true
+	u.Reset(s, tr, r, []int{7})
+	if u.Lo(7) != 7 || u.Lo(12) != 12 || u.Hi(10) != 12 || u.Hi(6) != 7 {
+		t.Errorf("Loose: Keyhole from %d, mattered from %d, whether to %d, and to %d; want 7, 12, 12, 7", u.Lo(7), u.Lo(12), u.Hi(10), u.Hi(6))
+	}
+}

@@ -446,6 +446,16 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 // costs O(Σ_runs (b + 1)) and allocates nothing once d has grown.
 func (d *Program) Show(in *Input, pr Params, opt []int) []int {
 	kept, ok, big := d.solve(in, pr, opt)
+	if !ok && !big {
+		// No display under the full rules: the rules yield, first only those that make a
+		// list or a clause with "whether" one run (wellformed.Runs.Loose), then all.
+		d.u.Loose = true
+		kept, ok, big = d.solve(in, pr, opt)
+		d.u.Loose = false
+		if ok && in.Rules != nil {
+			in.Rules.MarkYielded()
+		}
+	}
 	switch {
 	case ok:
 		return kept

@@ -3,6 +3,7 @@ package runs_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
@@ -161,5 +162,41 @@ func TestCarriersWithoutQuery(t *testing.T) {
 	d.Solve(in, runs.Default(), nil)
 	if !d.Carrier(6) || d.Carrier(1) {
 		t.Errorf("carriers: officials %v, Police %v; want the main clause's subject alone", d.Carrier(6), d.Carrier(1))
+	}
+}
+
+// TestShowLoose checks that when the full display rules leave no display, Show tries again
+// without the list binding before it returns C*: "They acquired Urchin , Picasa and
+// Keyhole ." with the query "Keyhole" and room for little more than it.
+func TestShowLoose(t *testing.T) {
+	forms := []string{"They", "acquired", "Urchin", ",", "Picasa", "and", "Keyhole", "."}
+	xpos := []string{"PRP", "VBD", "NNP", ",", "NNP", "CC", "NNP", "."}
+	heads := []int{2, 0, 2, 5, 3, 7, 3, 2}
+	rels := []string{"nsubj", "root", "obj", "punct", "conj", "cc", "conj", "punct"}
+	s := &syntax.Sentence{}
+	lens := make([]int, len(forms))
+	for i, f := range forms {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f, XPOS: xpos[i], Head: heads[i], Rel: rels[i], Start: -1, End: -1})
+		lens[i] = len(f)
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &runs.Input{Sentence: s, Tree: tree, Lens: lens, Query: []int{7}, Budget: 16, Rules: new(wellformed.Rules)}
+	if err := in.Rules.Reset(s, tree, lens, in.Query, in.Budget); err != nil {
+		t.Fatal(err)
+	}
+	var d runs.Program
+	if _, ok, _ := d.Solve(in, runs.Default(), []int{7}); ok {
+		t.Fatal("a display under the full rules: the test needs none")
+	}
+	cstar := []int{5, 7} // a C* that the display must not be
+	kept := d.Show(in, runs.Default(), cstar)
+	if len(kept) == 0 || slices.Equal(kept, cstar) || !slices.Contains(kept, 7) || slices.Contains(kept, 3) {
+		t.Errorf("Show = %v; want a display of Keyhole without the list's start, not C* %v", kept, cstar)
+	}
+	if !in.Rules.Yielded() {
+		t.Error("the rules yielded in part, but Yielded is false")
 	}
 }
