@@ -137,27 +137,36 @@ func TestRunDPCap(t *testing.T) {
 	}
 }
 
-// TestCarriersWithoutQuery checks that, with no query, the subject of the main clause is
-// a carrier and the subject of a clause below it is not: "Police arrested two men ,
-// officials said ."
-func TestCarriersWithoutQuery(t *testing.T) {
-	forms := []string{"Police", "arrested", "two", "men", ",", "officials", "said", "."}
-	heads := []int{2, 7, 4, 2, 7, 7, 0, 7}
-	rels := []string{"nsubj", "ccomp", "nummod", "obj", "punct", "nsubj", "root", "punct"}
+// handInput returns the input of a sentence parsed by hand (forms, tags, heads and
+// relations), with its rules for the query and budget.
+func handInput(t *testing.T, forms, xpos []string, heads []int, rels []string, query []int, budget int) *runs.Input {
+	t.Helper()
 	s := &syntax.Sentence{}
 	lens := make([]int, len(forms))
 	for i, f := range forms {
-		s.Tokens = append(s.Tokens, syntax.Token{Form: f, Head: heads[i], Rel: rels[i], Start: -1, End: -1})
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f, XPOS: xpos[i], Head: heads[i], Rel: rels[i], Start: -1, End: -1})
 		lens[i] = len(f)
 	}
 	tree, err := syntax.NewTree(heads)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &runs.Input{Sentence: s, Tree: tree, Lens: lens, Budget: 20, Rules: new(wellformed.Rules)}
-	if err := in.Rules.Reset(s, tree, lens, nil, in.Budget); err != nil {
+	in := &runs.Input{Sentence: s, Tree: tree, Lens: lens, Query: query, Budget: budget, Rules: new(wellformed.Rules)}
+	if err := in.Rules.Reset(s, tree, lens, query, budget); err != nil {
 		t.Fatal(err)
 	}
+	return in
+}
+
+// TestCarriersWithoutQuery checks that, with no query, the subject of the main clause is
+// a carrier and the subject of a clause below it is not: "Police arrested two men ,
+// officials said ."
+func TestCarriersWithoutQuery(t *testing.T) {
+	forms := []string{"Police", "arrested", "two", "men", ",", "officials", "said", "."}
+	xpos := []string{"NNS", "VBD", "CD", "NNS", ",", "NNS", "VBD", "."}
+	heads := []int{2, 7, 4, 2, 7, 7, 0, 7}
+	rels := []string{"nsubj", "ccomp", "nummod", "obj", "punct", "nsubj", "root", "punct"}
+	in := handInput(t, forms, xpos, heads, rels, nil, 20)
 	var d runs.Program
 	d.Solve(in, runs.Default(), nil)
 	if !d.Carrier(6) || d.Carrier(1) {
@@ -173,20 +182,7 @@ func TestShowLoose(t *testing.T) {
 	xpos := []string{"PRP", "VBD", "NNP", ",", "NNP", "CC", "NNP", "."}
 	heads := []int{2, 0, 2, 5, 3, 7, 3, 2}
 	rels := []string{"nsubj", "root", "obj", "punct", "conj", "cc", "conj", "punct"}
-	s := &syntax.Sentence{}
-	lens := make([]int, len(forms))
-	for i, f := range forms {
-		s.Tokens = append(s.Tokens, syntax.Token{Form: f, XPOS: xpos[i], Head: heads[i], Rel: rels[i], Start: -1, End: -1})
-		lens[i] = len(f)
-	}
-	tree, err := syntax.NewTree(heads)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &runs.Input{Sentence: s, Tree: tree, Lens: lens, Query: []int{7}, Budget: 16, Rules: new(wellformed.Rules)}
-	if err := in.Rules.Reset(s, tree, lens, in.Query, in.Budget); err != nil {
-		t.Fatal(err)
-	}
+	in := handInput(t, forms, xpos, heads, rels, []int{7}, 16)
 	var d runs.Program
 	if _, ok, _ := d.Solve(in, runs.Default(), []int{7}); ok {
 		t.Fatal("a display under the full rules: the test needs none")
