@@ -510,8 +510,25 @@ func isTo(tok *syntax.Token) bool {
 // endsBadly reports whether a run may not end on a token of universal relation base: a
 // function word, "to", or a separator or opening half of a pair.
 func endsBadly(base string, tok *syntax.Token) bool {
-	return isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || pairOpen(tok.Form) > 0
+	return isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || pairOpen(tok.Form) > 0 || isFunctionTag(tok)
 }
+
+// isFunctionTag reports whether a token's tag makes it a function word that no run may end
+// on, whatever relation the parse gave it: a coordinating conjunction or an article
+// ("… training [24], and …", where "and" was parsed as a conjunct). A preposition may end
+// one, as a stranded one ends a sentence ("more time at.").
+func isFunctionTag(tok *syntax.Token) bool {
+	switch tok.XPOS {
+	case "CC":
+		return true
+	case "DT":
+		return articleForms.has(tok.Form)
+	}
+	return false
+}
+
+// articleForms are the articles, lowercased, whatever their relation (IsArticle asks for det).
+var articleForms = newLowerSet("a", "an", "the")
 
 // pairOpen is +1 for an opening quote or bracket, −1 for a closing one, 0 otherwise (a
 // straight quote counts as neither).

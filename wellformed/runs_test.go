@@ -184,3 +184,19 @@ func TestRunsLoose(t *testing.T) {
 		t.Errorf("Loose: Keyhole from %d, mattered from %d, whether to %d, and to %d; want 7, 12, 12, 7", u.Lo(7), u.Lo(12), u.Hi(10), u.Hi(6))
 	}
 }
+
+// TestRunsEndOnConjunctionTag checks that a run cannot end on a coordinating conjunction
+// or an article that the parse gave another relation: "training , and in another study",
+// "and" parsed as a conjunct of the comma.
+func TestRunsEndOnConjunctionTag(t *testing.T) {
+	forms := []string{"training", ",", "and", "in", "the", "study"}
+	xpos := []string{"NN", ",", "CC", "IN", "DT", "NN"}
+	heads := []int{0, 1, 2, 6, 6, 3}
+	rels := []string{"root", "punct", "conj", "case", "dep", "nmod"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
+	var u Runs
+	u.Reset(s, tr, r, []int{1})
+	if u.CanEnd(3) || u.CanEnd(5) || !u.CanEnd(1) || !u.CanEnd(6) {
+		t.Errorf("ends: and %v, the %v, training %v, study %v; want false, false, true, true", u.CanEnd(3), u.CanEnd(5), u.CanEnd(1), u.CanEnd(6))
+	}
+}
