@@ -3,6 +3,7 @@ package wellformed
 import (
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/lab/handparse"
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
@@ -10,13 +11,7 @@ import (
 // token lengths and rules for the query.
 func handParsed(t *testing.T, forms, xpos []string, heads []int, rels []string, query []int) (*syntax.Sentence, *syntax.Tree, *Rules) {
 	t.Helper()
-	s := &syntax.Sentence{}
-	lens := make([]int, len(forms))
-	for i := range forms {
-		s.Tokens = append(s.Tokens, syntax.Token{Form: forms[i], XPOS: xpos[i], Head: heads[i], Rel: rels[i], Start: -1, End: -1})
-		lens[i] = len(forms[i])
-	}
-	tr, err := syntax.NewTree(heads)
+	s, tr, lens, err := handparse.Sentence(forms, xpos, heads, rels)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/lab/handparse"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -141,13 +142,7 @@ func TestRunDPCap(t *testing.T) {
 // relations), with its rules for the query and budget.
 func handInput(t *testing.T, forms, xpos []string, heads []int, rels []string, query []int, budget int) *runs.Input {
 	t.Helper()
-	s := &syntax.Sentence{}
-	lens := make([]int, len(forms))
-	for i, f := range forms {
-		s.Tokens = append(s.Tokens, syntax.Token{Form: f, XPOS: xpos[i], Head: heads[i], Rel: rels[i], Start: -1, End: -1})
-		lens[i] = len(f)
-	}
-	tree, err := syntax.NewTree(heads)
+	s, tree, lens, err := handparse.Sentence(forms, xpos, heads, rels)
 	if err != nil {
 		t.Fatal(err)
 	}

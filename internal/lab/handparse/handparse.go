@@ -1,0 +1,30 @@
+// Package handparse builds sentences parsed by hand, for tests: the forms, tags, heads and
+// relations of each token written out, as the tests of the display rules and of the run
+// program state their cases.
+package handparse
+
+import (
+	"fmt"
+
+	"github.com/qsc-nlp/qsc/syntax"
+)
+
+// Sentence returns the sentence of the tokens forms[i] (tag xpos[i], head heads[i],
+// relation rels[i]; no offsets), its tree and its token lengths in bytes. The four slices
+// must have one length, and heads must make a tree.
+func Sentence(forms, xpos []string, heads []int, rels []string) (*syntax.Sentence, *syntax.Tree, []int, error) {
+	if len(xpos) != len(forms) || len(heads) != len(forms) || len(rels) != len(forms) {
+		return nil, nil, nil, fmt.Errorf("handparse: %d forms, %d tags, %d heads, %d relations", len(forms), len(xpos), len(heads), len(rels))
+	}
+	s := &syntax.Sentence{}
+	lens := make([]int, len(forms))
+	for i, f := range forms {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f, XPOS: xpos[i], Head: heads[i], Rel: rels[i], Start: -1, End: -1})
+		lens[i] = len(f)
+	}
+	tree, err := syntax.NewTree(heads)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return s, tree, lens, nil
+}
