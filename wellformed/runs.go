@@ -22,8 +22,8 @@ import (
 //     adjective between dropped) and "some of … advisers" cannot be shown.
 //   - A complementizer that makes a clause a question ("whether", "if") shares a run with
 //     the clause it opens, both ways: the clause is not shown as a claim. So does a
-//     possessive 's with the name it follows, and a number with the unit it measures
-//     ("1,200 kg", "2900 kilowatts").
+//     possessive 's with the name it follows, a verb with its particle ("wear out"), and a
+//     number with the unit it measures ("1,200 kg", "2900 kilowatts").
 //   - A short bracket after a nominal shares a run with it: "(WHO)" is shown after
 //     "World Health Organization", never alone (bindGlosses).
 //   - Names are shown whole: the proper nouns of a stretch that the parse joins by
@@ -151,7 +151,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
 		if u.protected(s, base, v, h) {
 			u.bind(v, h)
-			if (isQuestionMark(base, tok) && !u.Loose) || isPossessive(base, tok) || isMeasure(base, tok, &s.Tokens[h-1], v, h) {
+			if (isQuestionMark(base, tok) && !u.Loose) || isPossessive(base, tok) || isParticle(base, tok.Rel) || isMeasure(base, tok, &s.Tokens[h-1], v, h) {
 				u.bind(h, v)
 			}
 		}
@@ -462,6 +462,13 @@ func isPossessive(base string, tok *syntax.Token) bool {
 	return false
 }
 
+// isParticle reports whether a token (of universal relation base, relation rel) is the
+// particle of a phrasal verb, which a run shows with its verb both ways: "wear out", never
+// "to wear …", whose meaning differs.
+func isParticle(base, rel string) bool {
+	return base == "compound" && strings.HasSuffix(rel, ":prt")
+}
+
 // attachesLeft reports whether a token is written against the word before it, so that a
 // run cannot start on it: closing punctuation, a clitic such as 's or n't.
 func attachesLeft(tok *syntax.Token) bool {
@@ -480,7 +487,7 @@ func needsRight(base, rel string) bool {
 	case "obj", "iobj", "ccomp", "xcomp":
 		return true
 	case "compound":
-		return strings.HasSuffix(rel, ":prt")
+		return isParticle(base, rel)
 	}
 	return false
 }

@@ -195,3 +195,18 @@ func TestRunsEndOnConjunctionTag(t *testing.T) {
 		t.Errorf("ends: and %v, the %v, training %v, study %v; want false, false, true, true", u.CanEnd(3), u.CanEnd(5), u.CanEnd(1), u.CanEnd(6))
 	}
 }
+
+// TestRunsParticle checks that a verb and its particle share a run both ways: "the first
+// things to wear out on your overalls", never "to wear …".
+func TestRunsParticle(t *testing.T) {
+	forms := []string{"things", "to", "wear", "out", "on", "overalls"}
+	xpos := []string{"NNS", "TO", "VB", "RP", "IN", "NNS"}
+	heads := []int{0, 3, 1, 3, 6, 3}
+	rels := []string{"root", "mark", "acl", "compound:prt", "case", "obl"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{3})
+	var u Runs
+	u.Reset(s, tr, r, []int{3})
+	if u.Hi(3) != 4 || u.Lo(4) != 3 {
+		t.Errorf("wear needs up to %d, out from %d; want 4 and 3", u.Hi(3), u.Lo(4))
+	}
+}
