@@ -14,8 +14,10 @@
 //     scope goes with it, so that no snippet says the opposite of the sentence: a
 //     negative subject or object ("no nominee", "nothing", "nobody") is kept whenever
 //     its predicate is, and the complement clause of a negated predicate (xcomp, ccomp:
-//     "don't seem to like answering") is kept only with it; both when no punctuation
-//     stands between the two.
+//     "don't seem to like answering") or the relative clause of a negated nominal
+//     predicate (acl:relcl of a head with a copula: "were not in the situation where
+//     they were able …") is kept only with it; both when no punctuation stands between
+//     the two.
 //   - Articles: "a" or "an" is not followed by a word it does not agree with ("a
 //     investigation" from "a long investigation"). When a word after the article, up to
 //     and including its head, starts with the other sound, the article needs the first word after it
@@ -125,6 +127,7 @@ func IsNegation(tok *syntax.Token) bool {
 const (
 	negatedPredicate uint8 = 1 << iota // a child "not", "n't" or "never" negates it
 	negativeWord                       // a nominal with "no", or a negative pronoun
+	copular                            // a nominal predicate: it has a copula
 )
 
 // negations sets neg[v] (1-based; resized to s.Len()+1) to the negation marks of each
@@ -139,6 +142,9 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 			neg[v] |= negativeWord
 		}
 		h := head(v)
+		if h >= 1 && h <= n && syntax.Universal(tok.Rel) == "cop" {
+			neg[h] |= copular
+		}
 		if h < 1 || h > n || !IsNegation(tok) {
 			continue
 		}
@@ -149,6 +155,13 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 		}
 	}
 	return neg
+}
+
+// isRelativeOfCopula reports whether a token of relation rel is a relative clause of a
+// nominal predicate, whose negation marks are marks: "a place that sells drugs" in "this is
+// not a place that sells drugs".
+func isRelativeOfCopula(rel string, marks uint8) bool {
+	return rel == "acl:relcl" && marks&copular != 0
 }
 
 // punctBetween reports whether a punctuation token lies strictly between tokens a and b.
@@ -327,9 +340,10 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 		// "no nominee has been declared", "nothing happened": the predicate without its
 		// negative argument would say the opposite.
 		return WithHead, Negation
-	case neg[h]&negatedPredicate != 0 && (base == "xcomp" || base == "ccomp") && !punctBetween(s, v, h):
+	case neg[h]&negatedPredicate != 0 && (base == "xcomp" || base == "ccomp" || isRelativeOfCopula(tok.Rel, neg[h])) && !punctBetween(s, v, h):
 		// "don't seem to like answering questions": the complement without the negated
-		// predicate would say the opposite.
+		// predicate would say the opposite; so would the relative clause of a negated
+		// nominal predicate ("were not in the situation where they were able to help").
 		return NeedsHead, Negation
 	case IsHedge(tok):
 		return WithHead, Hedge

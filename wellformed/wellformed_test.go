@@ -353,3 +353,32 @@ and/CC/14/cc no/DT/12/det nominee/NN/14/nsubj:pass was/VBD/14/aux:pass named/VBN
 		t.Errorf("predicate without its negative subject: %d negation violations, want 1", got.Total[Negation])
 	}
 }
+
+// TestNegationScopeClause checks that the relative clause of a negated nominal predicate
+// is kept only with it: "were not in the situation where they were able to help" never shows
+// "they were able to help" alone, while the clause of a noun that is not negated stays free.
+func TestNegationScopeClause(t *testing.T) {
+	s, tree, lens := sent(t, `they/PRP/5/nsubj were/VBD/5/cop not/RB/5/advmod in/IN/5/case situation/NN/0/root
+where/WRB/9/advmod they/PRP/9/nsubj were/VBD/9/cop able/JJ/5/acl:relcl to/TO/11/mark help/VB/9/xcomp
+the/DT/13/det man/NN/11/obj who/WP/15/nsubj left/VBD/13/acl:relcl ./././5/punct`)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{9}, 500); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(9) != NeedsHead || r.Why(9) != Negation || r.Head(9) != 5 {
+		t.Errorf("able: binding %d (%s) to %d, want needs-head (negation) to 5", r.Binding(9), r.Why(9), r.Head(9))
+	}
+	if r.Binding(15) != Free {
+		t.Errorf("left, the clause of a noun that is not negated: binding %d, want free", r.Binding(15))
+	}
+	// A relative clause that the parse hangs on a negated verb is not in its scope:
+	// "HANO has not provided residents a preference", "residents" parsed acl:relcl.
+	s2, tree2, lens2 := sent(t, `HANO/NNP/4/nsubj has/VBZ/4/aux not/RB/4/advmod provided/VBN/0/root
+residents/NNS/4/acl:relcl a/DT/7/det preference/NN/5/obj ./././4/punct`)
+	if err := r.Reset(s2, tree2, lens2, []int{7}, 500); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(5) != Free {
+		t.Errorf("residents, a clause of a negated verb: binding %d, want free", r.Binding(5))
+	}
+}
