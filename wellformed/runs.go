@@ -58,6 +58,7 @@ type Runs struct {
 	top         []int32 // scratch: the head of v's name
 	spans       [][2]int32
 	inQ, dangle []bool
+	alone       []bool
 }
 
 // Lo returns the first token a run holding v must hold.
@@ -77,6 +78,12 @@ func (u *Runs) CanEnd(v int) bool { return u.end[v] }
 // particle comes after it. It is a preference, not a rule: the snippet decoding pays for
 // it (runs.Params.Dangle).
 func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
+
+// Alone reports whether token v reads as a run of its own word: a noun, a proper noun or
+// a number names something ("… Babstock …"), where a lone verb, adjective or adverb says
+// nothing ("… lazy …"). It is a preference, not a rule: the snippet decoding pays Short
+// for a one-word run of a query term that does not read alone.
+func (u *Runs) Alone(v int) bool { return u.alone[v] }
 
 // Word reports whether token v is a word: not punctuation.
 func (u *Runs) Word(v int) bool { return u.word[v] }
@@ -102,6 +109,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	u.top = reuse.Resize(u.top, n+1)
 	u.inQ = reuse.Resize(u.inQ, n+1)
 	u.dangle = reuse.Resize(u.dangle, n+1)
+	u.alone = reuse.Resize(u.alone, n+1)
 	clear(u.inQ)
 	for _, q := range query {
 		if q >= 1 && q <= n {
@@ -120,6 +128,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		punct := base == "punct" || tok.UPOS == "PUNCT"
 		open := pairOpen(tok.Form)
 		u.word[v] = !punct
+		u.alone[v] = readsAlone(tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
 		if punct && lastWord != 0 && !u.end[lastWord] {
@@ -396,6 +405,18 @@ func isNominal(tok *syntax.Token) bool {
 		return true
 	case "":
 		return strings.HasPrefix(tok.XPOS, "NN") || tok.XPOS == "CD" || strings.HasPrefix(tok.XPOS, "JJ")
+	}
+	return false
+}
+
+// readsAlone reports whether a token names something on its own: a noun, a proper noun,
+// a number or a symbol (see Runs.Alone).
+func readsAlone(tok *syntax.Token) bool {
+	switch tok.UPOS {
+	case "NOUN", "PROPN", "NUM", "SYM":
+		return true
+	case "":
+		return strings.HasPrefix(tok.XPOS, "NN") || tok.XPOS == "CD"
 	}
 	return false
 }

@@ -41,13 +41,14 @@ func (d *Program) Objective(p *Input, pr Params, kept []bool) (float64, bool) {
 			e++
 		}
 		// the run [v, e]
-		words, nq := 0, 0
+		words, nq, word := 0, 0, 0
 		for x := v; x <= e; x++ {
 			if u.Lo(x) < v || u.Hi(x) > e {
 				return 0, false
 			}
 			if u.Word(x) {
 				words++
+				word = x
 				if u.Query(x) {
 					nq++
 				}
@@ -65,7 +66,7 @@ func (d *Program) Objective(p *Input, pr Params, kept []bool) (float64, bool) {
 		if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
 			score -= pr.Dangle
 		}
-		if words < 3 && nq == 0 {
+		if words < 3 && nq == 0 || words == 1 && !u.Alone(word) {
 			score -= pr.Short
 		}
 		if v == 1 {

@@ -45,7 +45,9 @@ import (
 //     counts the tokens;
 //   - a run ends dangling on a word that leans on a cut one (wellformed.Runs.Dangles:
 //     "for which they …", "a place that sells …");
-//   - a short run has fewer than three words and no query term;
+//   - a short run has fewer than three words and no query term, or is one query term
+//     that does not read alone (wellformed.Runs.Alone: "… lazy …", where "… Babstock …"
+//     names something);
 //   - sentence-final punctuation that the rules leave free may follow the last run
 //     across a cut, as the compressions of the corpus keep it (the ellipsis rendering
 //     leaves it out).
@@ -74,8 +76,9 @@ type Params struct {
 	Fill float64
 	// Carrier is the bonus of each token that carries a kept clause's point.
 	Carrier float64
-	// Short is the cost of a run of fewer than three words without a query term: a
-	// fragment that says little on its own ("… very important …").
+	// Short is the cost of a run of fewer than three words without a query term, a
+	// fragment that says little on its own ("… very important …"), and of a run that is
+	// one query term that does not read alone ("… lazy …"; wellformed.Runs.Alone).
 	Short float64
 	// Edge is the bonus of a snippet that starts where the sentence starts, and again of
 	// one that ends where it ends, with no "…" there.
@@ -307,7 +310,7 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			}
 		}
 		d.front = front
-		val, lo, hi, words, nq := 0.0, st, st, 0, 0
+		val, lo, hi, words, nq, word := 0.0, st, st, 0, 0, 0
 		for e := st; e <= n; e++ {
 			val += d.val[e]
 			lo, hi = min(lo, u.Lo(e)), max(hi, u.Hi(e))
@@ -316,6 +319,7 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			}
 			if u.Word(e) {
 				words++
+				word = e
 				if u.Query(e) {
 					nq++
 				}
@@ -331,7 +335,7 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
 				v -= pr.Dangle
 			}
-			if words < 3 && nq == 0 {
+			if words < 3 && nq == 0 || words == 1 && !u.Alone(word) {
 				v -= pr.Short
 			}
 			b, from := d.best[e*row:(e+1)*row], d.from[e*row:(e+1)*row]

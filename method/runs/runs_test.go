@@ -191,3 +191,37 @@ func TestShowLoose(t *testing.T) {
 		t.Error("the rules yielded in part, but Yielded is false")
 	}
 }
+
+// TestLoneQueryTermIsShort checks that a run of one query term pays Short when the term
+// does not read alone ("… lazy …") and not when it names something ("… Bob …"): "Alice
+// finished the scans and Bob was lazy ." with the query "finished", "Bob" and "lazy".
+func TestLoneQueryTermIsShort(t *testing.T) {
+	forms := []string{"Alice", "finished", "the", "scans", "and", "Bob", "was", "lazy", "."}
+	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
+	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
+	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
+	in := handInput(t, forms, xpos, heads, rels, []int{2, 6, 8}, 60)
+	var d runs.Program
+	pr := runs.Default()
+	d.Solve(in, pr, nil)
+	free := pr
+	free.Short = 0
+	for _, c := range []struct {
+		kept []int
+		want float64
+		why  string
+	}{
+		{[]int{1, 2, 6, 8}, pr.Short, `"Alice finished … Bob … lazy": "lazy" alone pays, "Bob" alone does not`},
+		{[]int{1, 2, 6, 7, 8}, 0, `"Alice finished … Bob was lazy"`},
+	} {
+		set := make([]bool, len(forms)+1)
+		for _, v := range c.kept {
+			set[v] = true
+		}
+		a, okA := d.Objective(in, pr, set)
+		b, okB := d.Objective(in, free, set)
+		if !okA || !okB || b-a != c.want {
+			t.Errorf("%s: objective %g with Short, %g without (allowed: %v, %v); want them %g apart", c.why, a, b, okA, okB, c.want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func Heads(rng *rand.Rand, n int) []int {
 // RuledSentence gives the tokens of a tree (heads[i] is the head of token i+1) random
 // forms and relations drawn so that the well-formedness rules of package wellformed bind
 // some of them: determiners, case markers, flat chains, negations and commas among
-// plain objects.
+// plain objects, nouns and verbs.
 func RuledSentence(rng *rand.Rand, heads []int) *syntax.Sentence {
 	s := &syntax.Sentence{Tokens: make([]syntax.Token, len(heads))}
 	for i, h := range heads {
@@ -89,6 +89,8 @@ func RuledSentence(rng *rand.Rand, heads []int) *syntax.Sentence {
 			tok.Form, tok.Rel, tok.XPOS = ",", "punct", ","
 		case 4:
 			tok.Rel, tok.XPOS = "case", "IN"
+		case 5:
+			tok.XPOS = "VB" // a word that does not read alone (wellformed.Runs.Alone)
 		}
 		s.Tokens[i] = tok
 	}
