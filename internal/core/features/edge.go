@@ -12,12 +12,12 @@ var labelNeg = hashString("neg")
 // (bucket, value) of an arc to a slice that they hold in a local variable and return, so
 // that the slice's length stays in a register from one feature to the next instead of
 // being stored and loaded again through a pointer for each. EdgeScores queues them
-// (pending) to add their products with its weights, and sets sib to the weights of the
+// (pending) to add their products with its weights, and sets sib to the buckets of the
 // sibling features of the head being scored; Edge and Arc copy them to a Vector.
 type emitter struct {
 	shift uint8
 	num   Numeric
-	sib   []float32
+	sib   []uint32
 }
 
 // pending is the queue of EdgeScores' deferred products: the features of many arcs are
@@ -38,14 +38,11 @@ type pending struct {
 // pendingMax is the number of queued products beyond which pending sums the arcs queued.
 const pendingMax = 1 << 13
 
-// product is a deferred product w[id]·v, or v for sibID.
+// product is a deferred product w[id]·v.
 type product struct {
 	id uint32
 	v  float32
 }
-
-// sibID marks a queued value that is already a product (a sibling feature's weight).
-const sibID = ^uint32(0)
 
 // add appends to ps the feature of key k with value v.
 func (e *emitter) add(ps []product, k uint64, v float32) []product {
@@ -119,13 +116,8 @@ func add(z float32, ps []product, w []float32) float32 {
 	return z
 }
 
-// times returns the product w[id]·v, or v for sibID.
-func (p product) times(w []float32) float32 {
-	if p.id == sibID {
-		return p.v
-	}
-	return w[p.id] * p.v
-}
+// times returns the product w[id]·v.
+func (p product) times(w []float32) float32 { return w[p.id] * p.v }
 
 // numeric appends to ps numeric feature t with value v, raw and/or as bin b.
 func (e *emitter) numeric(ps []product, t uint64, v float64, b int) []product {
@@ -212,8 +204,8 @@ func (c *Config) arc(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n i
 		if int(s) == n {
 			continue
 		}
-		if e.sib != nil { // their products with w, which are the weights (value 1)
-			ps = append(ps, product{sibID, e.sib[2*i]}, product{sibID, e.sib[2*i+1]})
+		if e.sib != nil { // their buckets, hashed once for the head
+			ps = append(ps, product{e.sib[2*i], 1}, product{e.sib[2*i+1], 1})
 			continue
 		}
 		a, b := siblingKeys(x, h, int(s))
@@ -291,12 +283,12 @@ func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
 // EdgeScores sets edge[n-1] to Edge(x, n)·w and root[n-1] to Arc(x, 0, n, RootLabel)·w
 // (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
 // them, to the bit, without building them: the products are added in the same order, and
-// the weights of each child's sibling features are looked up once per head instead of once
+// the buckets of each child's sibling features are hashed once per head instead of once
 // per other child of the head. The features of many arcs are hashed first and their
 // weights loaded after (pending), in bounded memory of x that is reused. sib is
 // scratch memory, returned for the next call. edge and root must have room for N entries;
 // w must have Size() entries.
-func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
+func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []uint32) []uint32 {
 	t := x.tree
 	if t == nil {
 		return sib
@@ -312,7 +304,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
 		for i, s := range kids {
 			a, b := siblingKeys(x, h, int(s))
-			sib[2*i], sib[2*i+1] = w[uint32(a>>e.shift)], w[uint32(b>>e.shift)]
+			sib[2*i], sib[2*i+1] = uint32(a>>e.shift), uint32(b>>e.shift)
 		}
 		e.sib = sib
 		x.headKeys(&hk, h)

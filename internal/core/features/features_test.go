@@ -220,7 +220,7 @@ func TestEdgeScores(t *testing.T) {
 	var (
 		x     Sentence
 		vec   Vector
-		sib   []float32
+		sib   []uint32
 		edge  = make([]float64, 300)
 		root  = make([]float64, 300)
 		gotOK int
@@ -478,7 +478,7 @@ func BenchmarkEdgeScores(b *testing.B) {
 	}
 	var (
 		x    Sentence
-		sib  []float32
+		sib  []uint32
 		edge = make([]float64, 60)
 		root = make([]float64, 60)
 	)
