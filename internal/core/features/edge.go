@@ -72,9 +72,15 @@ func (q *pending) end() {
 // sums appends to q.z the sums of the products of the arcs queued, each added in the order
 // its products were queued, and empties the queue. Each sum is a chain of dependent
 // additions, but the chains of different arcs are independent: they are added four at a
-// time, interleaved, so that the processor overlaps them.
+// time, interleaved, so that the processor overlaps them. The weights are read at the
+// buckets masked by len(q.w) − 1, which are the buckets, len(q.w) being the weight
+// table's size, a power of two (EdgeScores): so the loads need no bounds test.
 func (q *pending) sums() {
 	w := q.w
+	if len(w) == 0 {
+		return
+	}
+	mask := uint(len(w) - 1)
 	start := func(a int) int32 {
 		if a == 0 {
 			return 0
@@ -91,10 +97,10 @@ func (q *pending) sums() {
 		p0, p1, p2, p3 = p0[:m], p1[:m], p2[:m], p3[:m]
 		var z0, z1, z2, z3 float32
 		for i := range p0 {
-			z0 += p0[i].times(w)
-			z1 += p1[i].times(w)
-			z2 += p2[i].times(w)
-			z3 += p3[i].times(w)
+			z0 += p0[i].times(w, mask)
+			z1 += p1[i].times(w, mask)
+			z2 += p2[i].times(w, mask)
+			z3 += p3[i].times(w, mask)
 		}
 		q.z = append(q.z,
 			add(z0, q.items[start(a)+int32(m):q.ends[a]], w),
@@ -108,16 +114,22 @@ func (q *pending) sums() {
 	q.items, q.ends = q.items[:0], q.ends[:0]
 }
 
-// add returns z plus the products ps with w, added in order.
+// add returns z plus the products ps with w, a table of a power of two weights, added in
+// order.
 func add(z float32, ps []product, w []float32) float32 {
+	if len(w) == 0 {
+		return z
+	}
+	mask := uint(len(w) - 1)
 	for _, p := range ps {
-		z += p.times(w)
+		z += p.times(w, mask)
 	}
 	return z
 }
 
-// times returns the product w[id]·v.
-func (p product) times(w []float32) float32 { return w[p.id] * p.v }
+// times returns the product w[id]·v, the bucket id masked by mask: len(w) − 1 for a table
+// of a power of two weights, which id is below (sums).
+func (p product) times(w []float32, mask uint) float32 { return w[uint(p.id)&mask] * p.v }
 
 // numeric appends to ps numeric feature t with value v, raw and/or as bin b.
 func (e *emitter) numeric(ps []product, t uint64, v float64, b int) []product {
@@ -294,7 +306,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 		return sib
 	}
 	q := &x.pend
-	q.w, q.items, q.ends, q.z = w, q.items[:0], q.ends[:0], q.z[:0]
+	q.w, q.items, q.ends, q.z = w[:c.Size()], q.items[:0], q.ends[:0], q.z[:0]
 	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
 	var hk headKeys
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
