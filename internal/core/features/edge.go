@@ -313,6 +313,9 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 	// whose head is not the root; then add their products.
 	for h := 0; h <= t.N(); h++ {
 		kids := t.Children(h)
+		if len(kids) == 0 && h != 0 {
+			continue // a leaf heads no arc: its keys are not needed
+		}
 		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
 		for i, s := range kids {
 			a, b := siblingKeys(x, h, int(s))
