@@ -291,7 +291,12 @@ func (a *Annotation) AppendSentence(dst []syntax.Token, j int, text string, t *T
 		if e > len(text) {
 			return dst, fmt.Errorf("%w: token %d of sentence %d ends at byte %d, beyond the text (%d bytes)", ErrText, i-lo+1, j+1, e, len(text))
 		}
-		dst = append(dst, syntax.Token{Form: text[s:e], XPOS: t.Tags[tag], Head: int(a.Head[i]), Rel: t.Labels[lab], Start: s, End: e})
+		// Field by field into dst's room: a composite literal was built on the stack
+		// and then copied.
+		dst = dst[:len(dst)+1]
+		tok := &dst[len(dst)-1]
+		tok.Form, tok.Lemma, tok.UPOS, tok.XPOS, tok.Rel = text[s:e], "", "", t.Tags[tag], t.Labels[lab]
+		tok.Head, tok.Start, tok.End = int(a.Head[i]), s, e
 	}
 	return dst, nil
 }

@@ -141,7 +141,7 @@ type scratch struct {
 	backend string
 	opt     Optimizer
 	x       features.Sentence
-	sib     []float32 // EdgeScores' scratch
+	sib     []uint32 // EdgeScores' scratch
 	p       Problem
 	sol     Solution
 	// for the decodings under rules (OptimizeFit, NestedFit, the runs): the sentence
@@ -243,7 +243,7 @@ func (sc *scratch) trimmed(kept []int) []int {
 }
 
 // problem fills p with the arc scores of in under m's weights.
-func (m *Model) problem(p *Problem, x *features.Sentence, sib *[]float32, in method.Input, q []int) {
+func (m *Model) problem(p *Problem, x *features.Sentence, sib *[]uint32, in method.Input, q []int) {
 	setLens(p, in)
 	p.Query, p.Budget = q, in.Budget
 	*sib = m.cfg.EdgeScores(x, m.w, p.Edge, p.Root, *sib)

@@ -251,7 +251,7 @@ func TestQueryModel(t *testing.T) {
 	// The same sentence scored for two queries.
 	var x features.Sentence
 	var p1, p2 Problem
-	var sib []float32
+	var sib []uint32
 	differ := 0
 	for _, in := range valid[:50] {
 		if err := x.Reset(in.Sentence, in.Tree, m.vocab); err != nil {

@@ -12,12 +12,12 @@ var labelNeg = hashString("neg")
 // (bucket, value) of an arc to a slice that they hold in a local variable and return, so
 // that the slice's length stays in a register from one feature to the next instead of
 // being stored and loaded again through a pointer for each. EdgeScores queues them
-// (pending) to add their products with its weights, and sets sib to the weights of the
+// (pending) to add their products with its weights, and sets sib to the buckets of the
 // sibling features of the head being scored; Edge and Arc copy them to a Vector.
 type emitter struct {
 	shift uint8
 	num   Numeric
-	sib   []float32
+	sib   []uint32
 }
 
 // pending is the queue of EdgeScores' deferred products: the features of many arcs are
@@ -38,14 +38,11 @@ type pending struct {
 // pendingMax is the number of queued products beyond which pending sums the arcs queued.
 const pendingMax = 1 << 13
 
-// product is a deferred product w[id]·v, or v for sibID.
+// product is a deferred product w[id]·v.
 type product struct {
 	id uint32
 	v  float32
 }
-
-// sibID marks a queued value that is already a product (a sibling feature's weight).
-const sibID = ^uint32(0)
 
 // add appends to ps the feature of key k with value v.
 func (e *emitter) add(ps []product, k uint64, v float32) []product {
@@ -75,9 +72,15 @@ func (q *pending) end() {
 // sums appends to q.z the sums of the products of the arcs queued, each added in the order
 // its products were queued, and empties the queue. Each sum is a chain of dependent
 // additions, but the chains of different arcs are independent: they are added four at a
-// time, interleaved, so that the processor overlaps them.
+// time, interleaved, so that the processor overlaps them. The weights are read at the
+// buckets masked by len(q.w) − 1, which are the buckets, len(q.w) being the weight
+// table's size, a power of two (EdgeScores): so the loads need no bounds test.
 func (q *pending) sums() {
 	w := q.w
+	if len(w) == 0 {
+		return
+	}
+	mask := uint(len(w) - 1)
 	start := func(a int) int32 {
 		if a == 0 {
 			return 0
@@ -94,10 +97,10 @@ func (q *pending) sums() {
 		p0, p1, p2, p3 = p0[:m], p1[:m], p2[:m], p3[:m]
 		var z0, z1, z2, z3 float32
 		for i := range p0 {
-			z0 += p0[i].times(w)
-			z1 += p1[i].times(w)
-			z2 += p2[i].times(w)
-			z3 += p3[i].times(w)
+			z0 += p0[i].times(w, mask)
+			z1 += p1[i].times(w, mask)
+			z2 += p2[i].times(w, mask)
+			z3 += p3[i].times(w, mask)
 		}
 		q.z = append(q.z,
 			add(z0, q.items[start(a)+int32(m):q.ends[a]], w),
@@ -111,21 +114,22 @@ func (q *pending) sums() {
 	q.items, q.ends = q.items[:0], q.ends[:0]
 }
 
-// add returns z plus the products ps with w, added in order.
+// add returns z plus the products ps with w, a table of a power of two weights, added in
+// order.
 func add(z float32, ps []product, w []float32) float32 {
+	if len(w) == 0 {
+		return z
+	}
+	mask := uint(len(w) - 1)
 	for _, p := range ps {
-		z += p.times(w)
+		z += p.times(w, mask)
 	}
 	return z
 }
 
-// times returns the product w[id]·v, or v for sibID.
-func (p product) times(w []float32) float32 {
-	if p.id == sibID {
-		return p.v
-	}
-	return w[p.id] * p.v
-}
+// times returns the product w[id]·v, the bucket id masked by mask: len(w) − 1 for a table
+// of a power of two weights, which id is below (sums).
+func (p product) times(w []float32, mask uint) float32 { return w[uint(p.id)&mask] * p.v }
 
 // numeric appends to ps numeric feature t with value v, raw and/or as bin b.
 func (e *emitter) numeric(ps []product, t uint64, v float64, b int) []product {
@@ -212,8 +216,8 @@ func (c *Config) arc(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n i
 		if int(s) == n {
 			continue
 		}
-		if e.sib != nil { // their products with w, which are the weights (value 1)
-			ps = append(ps, product{sibID, e.sib[2*i]}, product{sibID, e.sib[2*i+1]})
+		if e.sib != nil { // their buckets, hashed once for the head
+			ps = append(ps, product{e.sib[2*i], 1}, product{e.sib[2*i+1], 1})
 			continue
 		}
 		a, b := siblingKeys(x, h, int(s))
@@ -291,28 +295,31 @@ func siblingKeys(x *Sentence, h, s int) (uint64, uint64) {
 // EdgeScores sets edge[n-1] to Edge(x, n)·w and root[n-1] to Arc(x, 0, n, RootLabel)·w
 // (0 where head(n) is the root) for every token n, as Vector.Dot of those vectors gives
 // them, to the bit, without building them: the products are added in the same order, and
-// the weights of each child's sibling features are looked up once per head instead of once
+// the buckets of each child's sibling features are hashed once per head instead of once
 // per other child of the head. The features of many arcs are hashed first and their
 // weights loaded after (pending), in bounded memory of x that is reused. sib is
 // scratch memory, returned for the next call. edge and root must have room for N entries;
 // w must have Size() entries.
-func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []float32) []float32 {
+func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib []uint32) []uint32 {
 	t := x.tree
 	if t == nil {
 		return sib
 	}
 	q := &x.pend
-	q.w, q.items, q.ends, q.z = w, q.items[:0], q.ends[:0], q.z[:0]
+	q.w, q.items, q.ends, q.z = w[:c.Size()], q.items[:0], q.ends[:0], q.z[:0]
 	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
 	var hk headKeys
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
 	// whose head is not the root; then add their products.
 	for h := 0; h <= t.N(); h++ {
 		kids := t.Children(h)
+		if len(kids) == 0 && h != 0 {
+			continue // a leaf heads no arc: its keys are not needed
+		}
 		sib = slices.Grow(sib[:0], 2*len(kids))[:2*len(kids)]
 		for i, s := range kids {
 			a, b := siblingKeys(x, h, int(s))
-			sib[2*i], sib[2*i+1] = w[uint32(a>>e.shift)], w[uint32(b>>e.shift)]
+			sib[2*i], sib[2*i+1] = uint32(a>>e.shift), uint32(b>>e.shift)
 		}
 		e.sib = sib
 		x.headKeys(&hk, h)

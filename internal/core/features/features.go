@@ -117,10 +117,20 @@ func (x *Vector) Dot(w []float32) float32 { return x.DotFrom(0, w) }
 
 // DotFrom returns z + Σ w[id]·val, the products added to z one at a time in x's order:
 // so the Dot of a vector made of the entries of a and then those of b is, to the bit,
-// b.DotFrom(a.Dot(w), w). Every id must index w.
+// b.DotFrom(a.Dot(w), w). Every id must index w. A weight table of a power of two
+// entries (Config.Size) is read at the ids masked by its size less one, which are the
+// ids, so that the loads need no bounds test.
 func (x *Vector) DotFrom(z float32, w []float32) float32 {
+	vals := x.Vals[:len(x.IDs)]
+	if n := uint(len(w)); n > 0 && n&(n-1) == 0 {
+		mask := n - 1
+		for i, id := range x.IDs {
+			z += w[uint(id)&mask] * vals[i]
+		}
+		return z
+	}
 	for i, id := range x.IDs {
-		z += w[id] * x.Vals[i]
+		z += w[id] * vals[i]
 	}
 	return z
 }

@@ -211,6 +211,36 @@ func TestSentenceMismatch(t *testing.T) {
 	}
 }
 
+// TestDotFrom checks Vector.DotFrom against the products added one at a time in the
+// vector's order, to the bit, with tables of a power of two weights (read at masked ids)
+// and of other sizes, and ids up to the last weight.
+func TestDotFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, size := range []int{1, 2, 3, 64, 100, 1 << 12, 1<<12 + 1} {
+		w := make([]float32, size)
+		for i := range w {
+			w[i] = float32(rng.NormFloat64()) * float32(rng.IntN(1000)+1) / 7
+		}
+		for trial := range 50 {
+			var x Vector
+			for range rng.IntN(200) {
+				x.IDs = append(x.IDs, uint32(rng.IntN(size)))
+				x.Vals = append(x.Vals, float32(rng.IntN(5))+float32(rng.NormFloat64()))
+			}
+			x.IDs = append(x.IDs, uint32(size-1))
+			x.Vals = append(x.Vals, 1.5)
+			z0 := float32(rng.NormFloat64())
+			want := z0
+			for i, id := range x.IDs {
+				want += w[id] * x.Vals[i]
+			}
+			if got := x.DotFrom(z0, w); math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("table of %d, trial %d: DotFrom %v, want %v", size, trial, got, want)
+			}
+		}
+	}
+}
+
 // TestEdgeScores checks that EdgeScores gives, to the bit, what Vector.Dot gives for the
 // vectors of Edge and Arc(ROOT), on random trees and weights, with every numeric
 // representation and the scratch memory reused. One sentence in 25 is long (150 to 299
@@ -220,7 +250,7 @@ func TestEdgeScores(t *testing.T) {
 	var (
 		x     Sentence
 		vec   Vector
-		sib   []float32
+		sib   []uint32
 		edge  = make([]float64, 300)
 		root  = make([]float64, 300)
 		gotOK int
@@ -478,7 +508,7 @@ func BenchmarkEdgeScores(b *testing.B) {
 	}
 	var (
 		x    Sentence
-		sib  []float32
+		sib  []uint32
 		edge = make([]float64, 60)
 		root = make([]float64, 60)
 	)
