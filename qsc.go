@@ -205,8 +205,10 @@ const (
 	DecodingSnippet = "snippet"
 	// DecodingNested is DecodingSnippet with one more promise, for a snippet that grows
 	// (a "more" button, a wider column): for one sentence and query, a larger budget
-	// keeps every word a smaller one kept. Each method orders the tokens once and keeps
-	// the longest prefix of that order that fits, which uses less of the budget and is
+	// keeps every word a smaller one kept. Each method orders the tokens once, and the
+	// display grows from that order by one sequence of displays under the same display
+	// rules as DecodingSnippet (no gap inside a phrase or a name, no one-word island);
+	// the snippet is the last of them that fits, which uses less of the budget and is
 	// less faithful at any one budget than DecodingSnippet (docs/snippets.md).
 	DecodingNested = "nested"
 	// DecodingPaper is the paper's decoder: VERTEX ADDITION accepts a candidate iff

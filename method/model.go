@@ -75,7 +75,7 @@ type Input struct {
 	// can be checked against, such as the displayed length of a snippet (package qsc sets
 	// it under the Snippet and Nested decodings). A Solver that can return other
 	// near-optimal solutions (the ILP's dynamic program) returns the best one that fits,
-	// and under Nested the longest prefix of its order that fits; every other method
+	// and under Nested the last display of its sequence that fits; every other method
 	// does not call it, and the caller checks the output itself. Under the Snippet
 	// decoding, its being set means that the budget counts the display: the display step
 	// (package method/runs) then counts the spaces as shown and the width of each "…",
@@ -139,15 +139,36 @@ const (
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for
 	// b < b′ (as long as the rules do not yield to the query at one budget and not at
 	// the other), so a snippet that grows never drops a word. Every method orders the
-	// tokens once, whatever the budget, and keeps the longest prefix of that order that
-	// fits: the ILP by the price of a character at which each token enters the optimum
-	// of its relaxation (ilp.TreeDP.NestedOptimize), VERTEX ADDITION by the order in
-	// which it would add the tokens with the whole sentence's budget
-	// (va.Compressor.Nested). It gives up budget use, and the exact optimum at one
-	// budget, for that promise (docs/snippets.md). The oracle and the window baseline
-	// ignore it (the window is nested already).
+	// tokens once, whatever the budget: the ILP by the price of a character at which
+	// each token enters the optimum of its relaxation (the entry prices of
+	// ilp.TreeDP.NestedOptimize), VERTEX ADDITION by the order in which it would add the
+	// tokens with a budget of a fraction of the sentence (va.Compressor.Nested). The
+	// display step then grows one sequence of displays from that order, each obeying the
+	// display rules of wellformed.Runs, and shows the last one that fits
+	// (runs.Program.Nested): its values are the objective of the Snippet decoding with
+	// the order in place of C*. When the display rules and the budget leave no display,
+	// they yield to the query and the result is the longest prefix of the order that
+	// fits (Compressor.Yielded). It gives up budget use, and the exact optimum at one
+	// budget, for that promise (docs/snippets.md, "Nested display"). The oracle and the
+	// window baseline ignore it (the window is nested already).
 	Nested
 )
+
+// nestedDisplay returns the nested display of in (runs.Program.Nested) for the order of
+// the last VA.Nested, whose compression was kept: the last state of one sequence of
+// displays that fits, its width counted as displayed when in.Fits is set. When the
+// display rules leave no display that holds Q within the budget, they yield to the
+// query and kept is the result (then Yielded reports it). c.lens and c.rules must be
+// in's. The slice is c's memory or kept.
+func (c *Compressor) nestedDisplay(in Input, kept []int) []int {
+	order, wanted := c.VA.NestedOrder()
+	if shown, ok := c.shown.Nested(&c.view, c.look(in), order, wanted, nil); ok {
+		kept = shown
+	} else {
+		c.rules.MarkYielded()
+	}
+	return c.shownAs(kept)
+}
 
 // display returns the best display of the compression kept of in (the display step of
 // the Snippet decoding, package runs, as the ILP shows its optimum): the runs of the
@@ -156,10 +177,23 @@ const (
 // reports it); the trace of VERTEX ADDITION says which candidates the display left out or
 // added (va.Compressor.Shown). c.lens and c.rules must be in's. The slice is c's memory or kept.
 func (c *Compressor) display(in Input, kept []int) []int {
+	kept = c.shown.Show(&c.view, c.look(in), kept)
+	return c.shownAs(kept)
+}
+
+// look sets c.view to the display step's view of in (c.lens and c.rules must be in's)
+// and returns the weights of runs.Default, the width counted as displayed when in.Fits
+// is set.
+func (c *Compressor) look(in Input) runs.Params {
 	pr := runs.Default()
 	pr.Display = in.Fits != nil
 	c.view = runs.Input{Sentence: in.Sentence, Tree: in.Tree, Lens: c.lens, Query: in.Query, Budget: in.Budget, Rules: &c.rules}
-	kept = c.shown.Show(&c.view, pr, kept)
+	return pr
+}
+
+// shownAs records that the display step showed kept: it forgets c.view, notes whether
+// the rules yielded and tells the trace of VERTEX ADDITION (va.Compressor.Shown).
+func (c *Compressor) shownAs(kept []int) []int {
 	c.view = runs.Input{}
 	c.yielded = c.rules.Yielded()
 	c.VA.Shown(kept)
@@ -284,7 +318,11 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		return kept, err
 	case va.Decider:
 		if c.Decoding == Nested {
-			return c.VA.Nested(in.Problem(), &c.rules, m)
+			kept, err := c.VA.Nested(in.Problem(), &c.rules, m)
+			if err != nil || len(kept) == n {
+				return kept, err
+			}
+			return c.nestedDisplay(in, kept), nil
 		}
 		kept, err := c.VA.Snippet(in.Problem(), &c.rules, m)
 		if err != nil || len(kept) == n {

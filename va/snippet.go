@@ -88,6 +88,7 @@ type snippetState struct {
 	filled bool
 	joined int     // len(c.s.order) after closure(Q): what joined C after it follows (for Nested)
 	order  []int32 // Nested's order
+	wanted int     // the tokens of order that its run added
 	// prefix grows C along Nested's order.
 	prefix wellformed.Prefix
 }
@@ -179,11 +180,18 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 	return kept, nil
 }
 
-// Shown records in the trace of the last Snippet (when Trace is set) that kept, ascending,
-// is shown instead of its compression (the display step of the Snippet decoding, package
-// method/runs): a candidate accepted or filled that kept leaves out becomes Trimmed, and
-// one rejected or skipped that kept holds becomes Filled. It costs O(s log |kept|) for s
-// steps and allocates nothing.
+// NestedOrder returns the order of the tokens of the last Nested call and how many of
+// its first tokens the run that made it added (the others follow, left to right): the
+// reference of the nested display (runs.Program.Nested). The slice is c's memory, valid
+// until the next call; it is empty when the whole sentence fitted.
+func (c *Compressor) NestedOrder() ([]int32, int) { return c.snip.order, c.snip.wanted }
+
+// Shown records in the trace of the last Snippet or Nested (when Trace is set) that kept,
+// ascending, is shown instead of its compression (the display step of the Snippet and
+// Nested decodings, package method/runs): a candidate accepted or filled that kept
+// leaves out becomes Trimmed, one rejected or skipped that kept holds becomes Filled, and
+// one cut by Nested's prefix that kept holds becomes Accepted again. It costs
+// O(s log |kept|) for s steps and allocates nothing.
 func (c *Compressor) Shown(kept []int) {
 	if !c.Trace {
 		return
@@ -196,6 +204,8 @@ func (c *Compressor) Shown(kept []int) {
 			st.Outcome = Trimmed
 		case in && (st.Outcome == Rejected || st.Outcome == Skipped):
 			st.Outcome = Filled
+		case in && st.Outcome == Cut:
+			st.Outcome = Accepted
 		}
 	}
 }
@@ -372,6 +382,7 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 		return nil, err
 	}
 	s := &c.s
+	c.snip.order, c.snip.wanted = c.snip.order[:0], 0
 	if all, ok := Whole(c.out[:0], s.lens[1:], p.Budget); ok {
 		c.out = all
 		return c.Snippet(p, r, d)
@@ -393,6 +404,7 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	for _, v := range s.order[sn.joined:] {
 		sn.order = append(sn.order, int32(v))
 	}
+	sn.wanted = len(sn.order)
 	for v := 1; v <= s.N(); v++ {
 		if s.status[v] != stC { // not added: last, left to right
 			sn.order = append(sn.order, int32(v))

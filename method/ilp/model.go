@@ -211,8 +211,7 @@ func (sc *scratch) decode(fits func([]int) bool, pr runs.Params) ([]int, error) 
 		dp = &sc.ext
 	}
 	if sc.p.Nested {
-		kept, _, err := dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
-		return kept, err
+		return sc.nested(dp, fits, pr)
 	}
 	// C*: the exact optimum under the rules, by the backend (the DP: under fits too).
 	var opt []int
@@ -235,6 +234,27 @@ func (sc *scratch) decode(fits func([]int) bool, pr runs.Params) ([]int, error) 
 	kept := sc.rd.Show(&sc.ri, pr, opt)
 	sc.ri = runs.Input{}
 	return kept, nil
+}
+
+// nested solves the problem of sc by the Nested decoding: the nested display
+// (runs.Program.Nested) of the nested order of dp (the tokens by falling entry price).
+// When the display rules leave no display that holds Q within the budget, they yield to
+// the query, and the result is the longest prefix of the order that fits (NestedFit).
+func (sc *scratch) nested(dp *TreeDP, fits func([]int) bool, pr runs.Params) ([]int, error) {
+	order, wanted, err := dp.nestedOrder(&sc.p)
+	if err != nil {
+		return nil, err
+	}
+	pr.Display = fits != nil
+	sc.ri = sc.p.view(sc.sentence)
+	kept, ok := sc.rd.Nested(&sc.ri, pr, order, wanted, fits)
+	sc.ri = runs.Input{}
+	if ok {
+		return kept, nil
+	}
+	sc.p.Rules.MarkYielded()
+	kept, _, err = dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
+	return kept, err
 }
 
 // trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).

@@ -81,6 +81,27 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 	return d.finish(p, sol, post, fits)
 }
 
+// nestedOrder returns the entry price of every token of p (which must carry Rules) and
+// the tokens by falling price, in the order of nested decoding (entryPrices), with the
+// number of them whose price is positive: the tokens the relaxation keeps when a
+// character costs nothing. The slices alias d's memory.
+func (d *TreeDP) nestedOrder(p *Problem) ([]int32, int, error) {
+	if _, _, err := d.setup(p); err != nil {
+		return nil, 0, err
+	}
+	if !d.entryPrices(p) {
+		return nil, 0, errInfeasible
+	}
+	wanted := 0
+	for _, v := range d.byRank {
+		if !(d.rank[v] > 0) {
+			break
+		}
+		wanted++
+	}
+	return d.byRank, wanted, nil
+}
+
 // setup validates p, which must carry its rules, and prepares d for them: the query marks,
 // the token weights and order over the rule tree as solve does, and the distances to Q
 // (d.far), which only nested decoding reads.

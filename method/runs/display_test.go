@@ -2,6 +2,7 @@ package runs_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
@@ -14,14 +15,15 @@ import (
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
-// TestSnippetDisplayRules checks the promise of the snippet decoding, for every method
-// that honours it (the ILP and the VERTEX ADDITION methods, whose compressions the same
-// display step shows), on 600 random parsed sentences (300 with nouns, verbs,
+// TestSnippetDisplayRules checks the promise of the snippet and nested decodings, for
+// every method that honours them (the ILP and the VERTEX ADDITION methods, whose
+// compressions the same display step shows), on 600 random parsed sentences (300 with nouns, verbs,
 // determiners, adjectives and prepositions, 300 with flat chains, negations, commas and
 // case markers), each at budgets from the query's length to beyond the sentence's:
 // unless the rules yielded to the query, no output shows a one-word island, a cut right
 // after a function word or a name kept in part (wellformed.Chopper, which reads the
-// relations alone), and every output holds the query and fits the budget.
+// relations alone), every output holds the query and fits the budget, and under the
+// nested decoding a larger budget keeps what a smaller one kept.
 func TestSnippetDisplayRules(t *testing.T) {
 	ins := inputs(t)
 	for _, name := range []string{"ilp", method.NameLR, method.NameAblated, "nn", "random"} {
@@ -30,16 +32,19 @@ func TestSnippetDisplayRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkDisplay(t, m, ins)
+			for _, dec := range []method.Decoding{method.Snippet, method.Nested} {
+				t.Run(dec.String(), func(t *testing.T) { checkDisplay(t, m, dec, ins) })
+			}
 		})
 	}
 }
 
-// checkDisplay checks the outputs of m under the Snippet decoding on ins (see
-// TestSnippetDisplayRules).
-func checkDisplay(t *testing.T, m method.Method, ins []method.Input) {
+// checkDisplay checks the outputs of m under the decoding dec on ins (see
+// TestSnippetDisplayRules); under Nested, that a larger budget keeps what a smaller one
+// kept, when the rules yield at neither.
+func checkDisplay(t *testing.T, m method.Method, dec method.Decoding, ins []method.Input) {
 	t.Helper()
-	c := method.Compressor{Decoding: method.Snippet}
+	c := method.Compressor{Decoding: dec}
 	var ck wellformed.Chopper
 	var total wellformed.Choppiness
 	checked, yielded := 0, 0
@@ -49,6 +54,7 @@ func checkDisplay(t *testing.T, m method.Method, ins []method.Input) {
 		for _, f := range forms {
 			full += len([]rune(f))
 		}
+		var prev []int // the last output, under Nested
 		for _, frac := range []float64{0.3, 0.45, 0.6, 0.8, 1.1} {
 			in.Budget = max(1, int(frac*float64(full)))
 			kept, err := c.Compress(m, in)
@@ -57,9 +63,19 @@ func checkDisplay(t *testing.T, m method.Method, ins []method.Input) {
 			}
 			if c.Yielded() {
 				yielded++
+				prev = nil
 				continue
 			}
 			checked++
+			if dec == method.Nested {
+				for _, v := range prev {
+					if !slices.Contains(kept, v) {
+						t.Errorf("%q, Q %v, b %d: kept %v drops %d, which a smaller budget kept (%v)", forms, in.Query, in.Budget, kept, v, prev)
+						break
+					}
+				}
+				prev = append(prev[:0], kept...)
+			}
 			ch := ck.Chop(in.Sentence, in.Tree, kept, in.Query)
 			total.Add(ch)
 			if ch.Islands+ch.AfterFunction+ch.NamesCut > 0 {

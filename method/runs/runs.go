@@ -156,8 +156,9 @@ type Program struct {
 	front    []int32   // the undominated widths of the G row being read
 	kept     []int
 	carrier  []bool
-	opt      []bool    // C*
-	near     []float64 // near(v)
+	opt      []bool      // C*
+	near     []float64   // near(v)
+	ns       nestedState // the nested display (Nested)
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -183,17 +184,20 @@ func (d *Program) nearness(n int) {
 	}
 }
 
-// solve returns the best compression of p under pr, given the method's compression opt
-// (C*), or ok false when the display rules and the budget leave none. It also reports
-// false, with big true, when the tables would exceed MaxCells. The slice is d's memory.
-func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big bool) {
+// prepare sets d's per-token tables for p under pr: the display rules, the widths and
+// prefix counts, the carriers, near(v) from d.opt (the tokens that Fill is near, with Q)
+// and value(v), whose Keep term is d.opt's, or keep[v]·Keep·w_v when keep is not nil. It
+// returns the capacity K that the width of the shown runs may not exceed and the width
+// of a cut beyond its space, or ok false when p is inconsistent (sentence, tree, lengths
+// and rules of different sizes).
+func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok bool) {
 	t, s := p.Tree, p.Sentence
 	if t == nil || s == nil || p.Rules == nil {
-		return nil, false, false
+		return 0, 0, false
 	}
 	n := t.N()
 	if n == 0 || s.Len() != n || len(p.Lens) != n || p.Rules.N() != n {
-		return nil, false, false
+		return 0, 0, false
 	}
 	d.u.Reset(s, t, p.Rules, p.Query)
 	u := &d.u
@@ -201,13 +205,6 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
 	d.qBefore, d.wordPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1)
 	d.carriers(s, t, p.Query)
-	d.opt = reuse.Resize(d.opt, n+1)
-	clear(d.opt)
-	for _, v := range opt {
-		if v >= 1 && v <= n {
-			d.opt[v] = true
-		}
-	}
 	d.nearness(n)
 	for v := 1; v <= n; v++ {
 		d.w[v] = p.Lens[v-1] + 1
@@ -222,7 +219,10 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			d.wordPre[v]++
 		}
 		x := pr.Fill * float64(d.w[v]) * d.near[v]
-		if d.opt[v] {
+		switch {
+		case keep != nil:
+			x += pr.Keep * float64(d.w[v]) * keep[v]
+		case d.opt[v]:
 			x += pr.Keep * float64(d.w[v])
 		}
 		if d.carrier[v] {
@@ -230,14 +230,36 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 		}
 		d.val[v] = x
 	}
-	K := capacity(p.Lens, p.Budget)
-	cut := 0
+	K = capacity(p.Lens, p.Budget)
 	if pr.Display {
 		// The cuts' widths may need more than the sentence: at most one before, after
 		// and between every two tokens.
 		cut = 2
 		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
 	}
+	return K, cut, true
+}
+
+// solve returns the best compression of p under pr, given the method's compression opt
+// (C*), or ok false when the display rules and the budget leave none. It also reports
+// false, with big true, when the tables would exceed MaxCells. The slice is d's memory.
+func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big bool) {
+	if p.Tree == nil || p.Sentence == nil || p.Rules == nil {
+		return nil, false, false
+	}
+	n := p.Tree.N()
+	d.opt = reuse.Resize(d.opt, n+1)
+	clear(d.opt)
+	for _, v := range opt {
+		if v >= 1 && v <= n {
+			d.opt[v] = true
+		}
+	}
+	K, cut, ok := d.prepare(p, pr, nil)
+	if !ok {
+		return nil, false, false
+	}
+	u := &d.u
 	row := K + 1
 	if (n+1)*row > MaxCells {
 		return nil, false, true
@@ -335,7 +357,7 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
 				v -= pr.Dangle
 			}
-			if words < 3 && nq == 0 || words == 1 && !u.Alone(word) {
+			if d.short(words, nq, word) {
 				v -= pr.Short
 			}
 			b, from := d.best[e*row:(e+1)*row], d.from[e*row:(e+1)*row]
@@ -373,10 +395,7 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 	// The best end: no query token after it, the trailing cut fits. Sentence-final
 	// punctuation that the rules leave free may follow the last run across a cut (the
 	// ellipsis rendering leaves it out; the plain one shows the sentence's end).
-	final := 0
-	if fin := n; !u.Word(fin) && !u.Query(fin) && p.Rules.Binding(fin) == wellformed.Free && u.Lo(fin) == fin && u.Hi(fin) == fin {
-		final = fin
-	}
+	final := d.finalPunct(p.Rules, n)
 	bestV, bestE, bestC, addFinal := negInf, 0, 0, false
 	for e := max(lastQ, 1); e <= n; e++ {
 		trail := 0
@@ -438,6 +457,34 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 		d.kept[i], d.kept[j] = d.kept[j], d.kept[i]
 	}
 	return d.kept, true, false
+}
+
+// finalPunct returns n when the last token (of n, after prepare) is sentence-final
+// punctuation that the rules r leave free, which may follow the last run across a cut;
+// 0 otherwise.
+func (d *Program) finalPunct(r *wellformed.Rules, n int) int {
+	u := &d.u
+	if !u.Word(n) && !u.Query(n) && r.Binding(n) == wellformed.Free && u.Lo(n) == n && u.Hi(n) == n {
+		return n
+	}
+	return 0
+}
+
+// short reports whether a run of words words, nq of them query terms, word its last word,
+// is a short run, which pays Params.Short: fewer than three words and no query term, or
+// one query term that does not read alone (wellformed.Runs.Alone).
+func (d *Program) short(words, nq, word int) bool {
+	return words < 3 && nq == 0 || words == 1 && !d.u.Alone(word)
+}
+
+// lastWord returns the last word of the run [s, e], 0 if it holds none.
+func (d *Program) lastWord(s, e int) int {
+	for v := e; v >= s; v-- {
+		if d.u.Word(v) {
+			return v
+		}
+	}
+	return 0
 }
 
 // Show returns what the snippet decoding shows for the compression opt (C*, ascending,
