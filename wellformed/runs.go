@@ -24,6 +24,7 @@ import (
 //     the clause it opens, both ways: the clause is not shown as a claim. So does a
 //     possessive 's with the name it follows, a verb with its particle ("wear out"), and a
 //     number with the unit it measures ("1,200 kg", "2900 kilowatts").
+//   - A name and its "et al." share a run ("Hartsell-Gundy et al.").
 //   - A short bracket after a nominal shares a run with it: "(WHO)" is shown after
 //     "World Health Organization", never alone (bindGlosses).
 //   - Names are shown whole: the proper nouns of a stretch that the parse joins by
@@ -136,6 +137,14 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 		if !punct {
 			lastWord = v
+		}
+		if v > 1 && v < n && isEtAl(tok, &s.Tokens[v]) {
+			// "Hartsell-Gundy et al.": the name and its "et al." are one, whatever the
+			// parse; never "… al., 2015".
+			u.bind(v-1, v+1)
+			u.bind(v, v-1)
+			u.bind(v, v+1)
+			u.bind(v+1, v-1)
 		}
 		if v > 1 && hasExponent(tok.Form) && isQuantityPart(&s.Tokens[v-2]) {
 			u.bind(v, v-1) // "W m⁻¹ K⁻¹", "5 m²": the unit's parts, whatever the parse
@@ -481,6 +490,11 @@ func isPossessive(base string, tok *syntax.Token) bool {
 		return true
 	}
 	return false
+}
+
+// isEtAl reports whether tok and the token after it are "et al.".
+func isEtAl(tok, next *syntax.Token) bool {
+	return strings.EqualFold(tok.Form, "et") && (strings.EqualFold(next.Form, "al.") || strings.EqualFold(next.Form, "al"))
 }
 
 // isParticle reports whether a token (of universal relation base, relation rel) is the

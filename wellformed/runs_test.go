@@ -210,3 +210,20 @@ func TestRunsParticle(t *testing.T) {
 		t.Errorf("wear needs up to %d, out from %d; want 4 and 3", u.Hi(3), u.Lo(4))
 	}
 }
+
+// TestRunsEtAl checks that a name and its "et al." share a run whatever the parse:
+// "( Hartsell-Gundy et al. , 2015 )", "et" parsed as a noun and "al." as its conjunct.
+func TestRunsEtAl(t *testing.T) {
+	forms := []string{"entails", "(", "Hartsell-Gundy", "et", "al.", ",", "2015", ")"}
+	xpos := []string{"VBZ", "-LRB-", "NNP", "NN", "FW", ",", "CD", "-RRB-"}
+	heads := []int{0, 4, 4, 1, 4, 7, 4, 4}
+	rels := []string{"root", "punct", "compound", "appos", "conj", "punct", "nmod:unmarked", "punct"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
+	var u Runs
+	u.Reset(s, tr, r, []int{1})
+	for v := 3; v <= 5; v++ {
+		if u.Lo(v) > 3 || u.Hi(v) < 5 {
+			t.Errorf("token %d %q spans [%d, %d]; want at least [3, 5]", v, forms[v-1], u.Lo(v), u.Hi(v))
+		}
+	}
+}
