@@ -15,10 +15,12 @@ import (
 
 // TestDisplayFit compares the two ways of meeting a display budget with the default
 // method, in one run: the solver choosing its best compression that fits as displayed
-// (method.Input.Fits), and recompressing at a smaller budget until the display fits. The
-// budget is the displayed length of the gold compression. Over the out-of-domain set and
-// the first 1,000 sentences of the Google test split, the first must be no worse in token
-// F1 (within 0.002) and must need fewer compressions.
+// (method.Input.Fits), and the solver blind to it, recompressing at a smaller budget
+// until the display fits. The display step is the Compressor's, the same in both (it
+// counts the display whenever the budget does). The budget is the displayed length of
+// the gold compression. Over the out-of-domain set and the first 1,000 sentences of the
+// Google test split, the first must need no more compressions, and must beat the window
+// baseline's F1 at the same budgets.
 func TestDisplayFit(t *testing.T) {
 	eng, err := New()
 	if err != nil {
@@ -54,9 +56,9 @@ func TestDisplayFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	solver, ok := m.(method.Solver)
+	solver, ok := m.(method.RuleSolver)
 	if !ok {
-		t.Fatalf("the default method %s is not a Solver", m.Name())
+		t.Fatalf("the default method %s is not a RuleSolver", m.Name())
 	}
 	defer eng.setMethod(m)
 	for _, set := range sets {
@@ -66,7 +68,7 @@ func TestDisplayFit(t *testing.T) {
 		for k, fit := range []bool{true, false} {
 			// The default method, counting its compressions and, for the rounds alone,
 			// without the display constraint.
-			eng.setMethod(&countingSolver{Solver: solver, noFit: !fit, n: &n[k]})
+			eng.setMethod(&countingSolver{RuleSolver: solver, noFit: !fit, n: &n[k]})
 			for i, tp := range set.tuples {
 				forms := tp.Forms()
 				v := formsView(forms)
@@ -110,7 +112,7 @@ func TestDisplayFit(t *testing.T) {
 		if f1[0] < win/m+0.02 {
 			t.Errorf("%s: F1 %.4f with the solver's fit, window %.4f", set.name, f1[0], win/m)
 		}
-		if n[0] >= n[1] {
+		if n[0] > n[1] {
 			t.Errorf("%s: %d compressions with the solver's fit, %d with rounds alone", set.name, n[0], n[1])
 		}
 	}
@@ -135,10 +137,11 @@ func tokenF1(kept, gold []int) float64 {
 	return 2 * p * r / (p + r)
 }
 
-// countingSolver counts the compressions of a Solver and, with noFit, hides the display
-// constraint (method.Input.Fits) from it.
+// countingSolver counts the compressions of a RuleSolver and, with noFit, hides the
+// display constraint (method.Input.Fits) from it; the display step, the Compressor's,
+// still counts the display.
 type countingSolver struct {
-	method.Solver
+	method.RuleSolver
 	noFit bool
 	n     *int64
 }
@@ -148,7 +151,7 @@ func (c *countingSolver) Solve(in method.Input, scratch *any) ([]int, error) {
 	if c.noFit {
 		in.Fits = nil
 	}
-	return c.Solver.Solve(in, scratch)
+	return c.RuleSolver.Solve(in, scratch)
 }
 
 // setMethod makes m the Engine's method of its name.

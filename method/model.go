@@ -42,13 +42,18 @@ type GoldMethod interface {
 	KeepsGold()
 }
 
-// Solver is a Method that compresses a whole Input at once, such as an ILP.
+// Solver is a Method that compresses a whole Input at once, such as an ILP. It computes
+// a compression and nothing more: under the Snippet and Nested decodings, the Compressor
+// shows the compression of a Solver that honours the rules (a RuleSolver) with the
+// display step of every method, and a Solver that does not is its own result.
 type Solver interface {
 	Method
-	// Solve returns the kept token ids of in, ascending, with Q ⊆ C and ℓ(C) ≤ b. scratch
-	// is memory owned by the calling Compressor, which the solver may keep reusable state
-	// in; the returned slice may alias it and is valid until the next call with scratch.
-	// An Input with an empty Query is allowed (the unconstrained task).
+	// Solve returns the kept token ids of in, ascending, with Q ⊆ C and ℓ(C) ≤ b: with
+	// in.Rules set, for a RuleSolver that honours them, its compression under the rules,
+	// which is C* under Snippet and, under Nested, the result when the display rules
+	// yield. scratch is memory owned by the calling Compressor, which the solver may keep
+	// reusable state in; the returned slice may alias it and is valid until the next call
+	// with scratch. An Input with an empty Query is allowed (the unconstrained task).
 	Solve(in Input, scratch *any) ([]int, error)
 }
 
@@ -65,21 +70,22 @@ type Input struct {
 	// Gold is the gold compression C_g (1-based ids). The oracle and training need it.
 	Gold []int
 	// Rules are the well-formedness rules of the input under the Snippet and Nested
-	// decodings, set by the Compressor for a Solver (nil under the Paper decoding). A
-	// Solver that honours them returns a compression closed under them; a baseline may
-	// ignore them.
+	// decodings, set by the Compressor (nil under the Paper decoding). A Solver that
+	// honours them (RuleSolver) returns a compression closed under them; a baseline may
+	// ignore them. The display step (DisplayStep) reads them and records their yield.
 	Rules *wellformed.Rules
-	// Nested asks a Solver for the Nested decoding (set by the Compressor with Rules).
+	// Nested asks a Solver for its compression under the Nested decoding (set by the
+	// Compressor with Rules).
 	Nested bool
 	// Fits, when not nil, is a further constraint on the whole output that only the output
 	// can be checked against, such as the displayed length of a snippet (package qsc sets
 	// it under the Snippet and Nested decodings). A Solver that can return other
-	// near-optimal solutions (the ILP's dynamic program) returns the best one that fits,
-	// and under Nested the last display of its sequence that fits; every other method
-	// does not call it, and the caller checks the output itself. Under the Snippet
-	// decoding, its being set means that the budget counts the display: the display step
-	// (package method/runs) then counts the spaces as shown and the width of each "…",
-	// for every method.
+	// near-optimal solutions (the ILP's dynamic program) returns the best one that fits;
+	// under Nested, the Compressor shows a RuleSolver's order as the last display of its
+	// sequence that fits. VERTEX ADDITION does not call it, and the caller checks the
+	// output itself. Under the Snippet and Nested decodings, its being set means that
+	// the budget counts the display: the display step (DisplayStep) then counts the
+	// spaces as shown and the width of each "…", for every method.
 	Fits func(kept []int) bool
 }
 
@@ -125,15 +131,16 @@ const (
 	// fits, it is the compression; otherwise every method computes a compression C*
 	// closed under the rules of package wellformed (no function word without its head,
 	// whole names, numbers with their symbols, negations and hedges with their heads,
-	// balanced quotes and brackets), and one display step shared by every method shows
-	// it: the best display of C* under the display rules of wellformed.Runs and the
-	// weights of runs.Default, in runs without a gap inside a phrase or a name and
-	// without one-word islands (package method/runs), its width counted as displayed
-	// when Input.Fits is set. C* is the ILP's exact optimum (method/ilp), or VERTEX
-	// ADDITION's compression, which fills the budget left with the rejected candidates,
-	// best first (va.Compressor.Snippet). When the display rules and the budget leave no
-	// display, they yield to the query and C* is the result (Compressor.Yielded). The
-	// oracle and the window baseline ignore it.
+	// balanced quotes and brackets), and the Compressor shows it with one display step
+	// for every method (DisplayStep): the best display of C* under the display rules of
+	// wellformed.Runs and the weights of runs.Default, in runs without a gap inside a
+	// phrase or a name and without one-word islands (package method/runs), its width
+	// counted as displayed when Input.Fits is set. C* is a RuleSolver's compression under
+	// the rules (the ILP's exact optimum, method/ilp), or VERTEX ADDITION's compression,
+	// which fills the budget left with the rejected candidates, best first
+	// (va.Compressor.Snippet). When the display rules and the budget leave no display,
+	// they yield to the query and C* is the result (Compressor.Yielded). The oracle and
+	// the window baseline ignore it.
 	Snippet
 	// Nested is the Snippet decoding under one more promise: for one sentence and
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for
@@ -143,62 +150,18 @@ const (
 	// each token enters the optimum of its relaxation (the entry prices of
 	// ilp.TreeDP.NestedOptimize), VERTEX ADDITION by the order in which it would add the
 	// tokens with a budget of a fraction of the sentence (va.Compressor.Nested). The
-	// display step then grows one sequence of displays from that order, each obeying the
-	// display rules of wellformed.Runs, and shows the last one that fits
-	// (runs.Program.Nested): its values are the objective of the Snippet decoding with
-	// the order in place of C*. When the display rules and the budget leave no display,
-	// they yield to the query and the result is the longest prefix of the order that
-	// fits (Compressor.Yielded). It gives up budget use, and the exact optimum at one
-	// budget, for that promise (docs/snippets.md, "Nested display"). The oracle and the
-	// window baseline ignore it (the window is nested already).
+	// Compressor's display step then grows one sequence of displays from that order
+	// (RuleSolver.NestedOrder, va.Compressor.NestedOrder), each obeying the display
+	// rules of wellformed.Runs, and shows the last one that fits (DisplayStep.Nested):
+	// its values are the objective of the Snippet decoding with the order in place of
+	// C*. When the display rules and the budget leave no display, they yield to the
+	// query and the result is the method's compression under the rules, the longest
+	// prefix of the order that fits (Compressor.Yielded). It gives up budget use, and the
+	// exact optimum at one budget, for that promise (docs/snippets.md, "Nested
+	// display"). The oracle and the window baseline ignore it (the window is nested
+	// already).
 	Nested
 )
-
-// nestedDisplay returns the nested display of in (runs.Program.Nested) for the order of
-// the last VA.Nested, whose compression was kept: the last state of one sequence of
-// displays that fits, its width counted as displayed when in.Fits is set. When the
-// display rules leave no display that holds Q within the budget, they yield to the
-// query and kept is the result (then Yielded reports it). c.lens and c.rules must be
-// in's. The slice is c's memory or kept.
-func (c *Compressor) nestedDisplay(in Input, kept []int) []int {
-	order, wanted := c.VA.NestedOrder()
-	if shown, ok := c.shown.Nested(&c.view, c.look(in), order, wanted, nil); ok {
-		kept = shown
-	} else {
-		c.rules.MarkYielded()
-	}
-	return c.shownAs(kept)
-}
-
-// display returns the best display of the compression kept of in (the display step of
-// the Snippet decoding, package runs, as the ILP shows its optimum): the runs of the
-// objective of runs.Default under the display rules, the width counted as displayed when
-// in.Fits is set, and kept itself when the rules yield to the query (then Yielded
-// reports it); the trace of VERTEX ADDITION says which candidates the display left out or
-// added (va.Compressor.Shown). c.lens and c.rules must be in's. The slice is c's memory or kept.
-func (c *Compressor) display(in Input, kept []int) []int {
-	kept = c.shown.Show(&c.view, c.look(in), kept)
-	return c.shownAs(kept)
-}
-
-// look sets c.view to the display step's view of in (c.lens and c.rules must be in's)
-// and returns the weights of runs.Default, the width counted as displayed when in.Fits
-// is set.
-func (c *Compressor) look(in Input) runs.Params {
-	pr := runs.Default()
-	pr.Display = in.Fits != nil
-	c.view = runs.Input{Sentence: in.Sentence, Tree: in.Tree, Lens: c.lens, Query: in.Query, Budget: in.Budget, Rules: &c.rules}
-	return pr
-}
-
-// shownAs records that the display step showed kept: it forgets c.view, notes whether
-// the rules yielded and tells the trace of VERTEX ADDITION (va.Compressor.Shown).
-func (c *Compressor) shownAs(kept []int) []int {
-	c.view = runs.Input{}
-	c.yielded = c.rules.Yielded()
-	c.VA.Shown(kept)
-	return kept
-}
 
 // decodingNames are the names of the decodings, by value.
 var decodingNames = [...]string{Paper: "paper", Snippet: "snippet", Nested: "nested"}
@@ -225,9 +188,12 @@ func ParseDecoding(name string) (Decoding, error) {
 // or Nested.
 func (d Decoding) Budgeted() bool { return d == Snippet || d == Nested }
 
-// Compressor compresses Inputs with a Method. It reuses its buffers, so that compressing
-// allocates nothing once they have grown; it is not safe for concurrent use (use one per
-// goroutine). The zero value is ready to use and decodes as the paper does.
+// Compressor compresses Inputs with a Method. Under the Snippet and Nested decodings it
+// is the one place that turns a method's compression (C*, or the nested order) into what
+// the decoding shows, for a va.Decider as for a RuleSolver (DisplayStep), and that
+// records whether the rules yielded (Yielded). It reuses its buffers, so that
+// compressing allocates nothing once they have grown; it is not safe for concurrent use
+// (use one per goroutine). The zero value is ready to use and decodes as the paper does.
 type Compressor struct {
 	// VA is the underlying engine; set VA.Trace to record the steps (VA.Steps).
 	VA va.Compressor
@@ -243,8 +209,7 @@ type Compressor struct {
 	lens    []int
 	all     []int
 	yielded bool
-	shown   runs.Program // the display step of VERTEX ADDITION under Snippet
-	view    runs.Input   // its view of the input
+	disp    DisplayStep // the display step of every method under Snippet and Nested
 }
 
 // Yielded reports whether the last Snippet compression could not keep the closure of its
@@ -290,7 +255,9 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
 }
 
-// snippet compresses in with m under the Snippet or the Nested decoding.
+// snippet compresses in with m under the Snippet or the Nested decoding: the method's
+// compression under the rules (C*, or the nested order), then the display step
+// (c.display) for every method that honours the rules.
 func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	n := in.Tree.N()
 	if in.Sentence.Len() != n {
@@ -310,27 +277,81 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		return nil, fmt.Errorf("%w: %v", va.ErrInvalidInput, err)
 	}
 	c.yielded = c.rules.Yielded()
+	in.Rules, in.Nested = &c.rules, c.Decoding == Nested
+	var (
+		kept   []int
+		order  []int32
+		wanted int
+		err    error
+	)
+	var rs RuleSolver // nil for VERTEX ADDITION
 	switch m := m.(type) {
 	case Solver:
-		in.Rules, in.Nested = &c.rules, c.Decoding == Nested
-		kept, err := m.Solve(in, &c.scratch)
-		c.yielded = c.rules.Yielded() // a solver may have let the rules yield (Rules.MarkYielded)
-		return kept, err
+		if rs, _ = m.(RuleSolver); rs == nil || !rs.HonoursRules() {
+			// The window baseline, the ILP's evaluation variants: the rules are not
+			// theirs, and their compression is the result.
+			kept, err := m.Solve(in, &c.scratch)
+			c.yielded = c.rules.Yielded()
+			return kept, err
+		}
+		if in.Nested {
+			order, wanted, err = rs.NestedOrder(in, &c.scratch)
+		} else {
+			kept, err = m.Solve(in, &c.scratch) // C*
+		}
 	case va.Decider:
-		if c.Decoding == Nested {
-			kept, err := c.VA.Nested(in.Problem(), &c.rules, m)
-			if err != nil || len(kept) == n {
-				return kept, err
-			}
-			return c.nestedDisplay(in, kept), nil
+		if in.Nested {
+			kept, err = c.VA.Nested(in.Problem(), &c.rules, m)
+			order, wanted = c.VA.NestedOrder()
+		} else {
+			kept, err = c.VA.Snippet(in.Problem(), &c.rules, m)
 		}
-		kept, err := c.VA.Snippet(in.Problem(), &c.rules, m)
-		if err != nil || len(kept) == n {
-			return kept, err // the whole sentence fits: it is its own snippet
+		if err == nil && len(kept) == n {
+			return kept, nil // the whole sentence fits: it is its own snippet
 		}
-		return c.display(in, kept), nil
 	case nil:
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
+	default:
+		return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
 	}
-	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
+	if err != nil {
+		return nil, err
+	}
+	return c.show(in, rs, kept, order, wanted)
+}
+
+// show is the display step of the Snippet and Nested decodings for every method that
+// honours the rules (c.disp, runs.Default's weights): under Snippet, the best display of
+// C* (kept); under Nested, the nested display of order, checked against in.Fits for a
+// solver (Input.Fits), and, when the display rules yield to the query, the method's
+// compression under the rules alone: kept for VERTEX ADDITION, Solve's for the solver rs
+// (nil for VERTEX ADDITION). It notes whether the rules yielded (Yielded) and tells the
+// trace of VERTEX ADDITION what was shown (va.Compressor.Shown). c.lens and c.rules must
+// be in's. The slice is c's memory or kept.
+func (c *Compressor) show(in Input, rs RuleSolver, kept []int, order []int32, wanted int) ([]int, error) {
+	pr := runs.Default()
+	if !in.Nested {
+		kept = c.disp.Show(&in, c.lens, pr, kept)
+	} else {
+		var fits func([]int) bool
+		if rs != nil {
+			fits = in.Fits
+		}
+		shown, ok := c.disp.Nested(&in, c.lens, pr, order, wanted, fits)
+		switch {
+		case ok:
+			kept = shown
+		case rs != nil:
+			var err error
+			if kept, err = rs.Solve(in, &c.scratch); err != nil {
+				c.yielded = c.rules.Yielded()
+				return nil, err
+			}
+		}
+	}
+	c.yielded = c.rules.Yielded()
+	if rs == nil {
+		c.VA.Shown(kept)
+	}
+	return kept, nil
 }

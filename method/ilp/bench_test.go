@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -92,7 +93,7 @@ func benchProblems(b *testing.B, rng *rand.Rand, set func(*rand.Rand, *Problem))
 // BenchmarkSnippetDecoding times the snippet decoding's two programs on the same random
 // problems under rules (benchProblems, with random relations and forms): the tree
 // program's optimum C* (OptimizeFit, trimmed by the rules), and the run program's best
-// display of it (runs.Program.Show, budget in tokens): go test -run XXX -bench SnippetDecoding
+// display of it (method.DisplayStep.Show, budget in tokens): go test -run XXX -bench SnippetDecoding
 // ./method/ilp
 func BenchmarkSnippetDecoding(b *testing.B) {
 	rng := rand.New(rand.NewPCG(25, 26))
@@ -122,16 +123,17 @@ func BenchmarkSnippetDecoding(b *testing.B) {
 		}
 	})
 	b.Run("runs", func(b *testing.B) {
-		var rd runs.Program
+		var disp method.DisplayStep
 		pr := runs.Default()
-		views := make([]runs.Input, len(ps))
+		ins := make([]method.Input, len(ps))
 		for i, p := range ps {
-			views[i] = p.view(sentences[p])
+			ins[i] = method.Input{Sentence: sentences[p], Tree: p.Tree, Query: p.Query, Budget: p.Budget, Rules: p.Rules}
 		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			rd.Show(&views[i%len(ps)], pr, opts[i%len(ps)])
+			k := i % len(ps)
+			disp.Show(&ins[k], ps[k].Lens, pr, opts[k])
 			i++
 		}
 	})

@@ -13,8 +13,10 @@
 // tree knapsack over characters; pure Go, the default) and MIP, the integer program
 // solved by GLPK, only in builds with the tag glpk (GLPK is GPL-3). The weights are
 // learned by an averaged structured perceptron (Train), and a Model compresses a
-// method.Input as a method.Solver. The unconstrained variant (Model.Unconstrained) drops Q,
-// as the authors' "vanilla" ILP evaluation with b = ℓ(gold) does.
+// method.Input as a method.RuleSolver: under the snippet and nested decodings it computes
+// C* or its nested order, which the method.Compressor shows with the display step of
+// every method. The unconstrained variant (Model.Unconstrained) drops Q, as the authors'
+// "vanilla" ILP evaluation with b = ℓ(gold) does.
 //
 // The package embeds its model file (FileName) and registers the method "ilp", the
 // library's default, and the evaluation-only variants "ilp-unconstrained" and
@@ -27,7 +29,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method"
-	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 )
@@ -60,8 +61,7 @@ type Model struct {
 	cfg     features.Config
 	vocab   *features.Vocab
 	variant variant
-	backend string      // DP or GLPK
-	runs    runs.Params // the snippet decoding's objective
+	backend string // DP or GLPK
 	// Info describes the training.
 	Info Info
 }
@@ -136,7 +136,7 @@ func (m *Model) WithBackend(backend string) (*Model, error) {
 	return &c, nil
 }
 
-// scratch is a Compressor's reusable memory for Solve.
+// scratch is a Compressor's reusable memory for Solve and NestedOrder.
 type scratch struct {
 	backend string
 	opt     Optimizer
@@ -144,19 +144,61 @@ type scratch struct {
 	sib     []uint32 // EdgeScores' scratch
 	p       Problem
 	sol     Solution
-	// for the decodings under rules (OptimizeFit, NestedFit, the runs): the sentence
-	// being solved, and trimmed as a func made once
+	// for the decodings under rules (OptimizeFit, NestedFit): the sentence being
+	// solved, and trimmed as a func made once
 	sentence *syntax.Sentence
 	trim     func([]int) []int
-	ext      TreeDP       // the decodings under rules with another backend than the DP
-	rd       runs.Program // the snippet decoding's display step
-	ri       runs.Input   // its view of p
+	ext      TreeDP // the decodings under rules with another backend than the DP
 }
 
-// Solve returns the optimal compression of in: its kept token ids, ascending. The slice
-// aliases *scratch. Errors wrap method.ErrNoSentence or the va errors of a bad query or
-// budget (va.ErrNotInSentence, va.ErrDuplicate, va.ErrBadBudget, va.ErrBudgetTooSmall).
+// Solve returns the compression of in: its kept token ids, ascending. Without in.Rules
+// (the Paper decoding), and for the evaluation variants, which do not honour them, it is
+// the optimum of the program. With them, for Name (HonoursRules), it is the compression
+// under the well-formedness rules that the method.Compressor shows with the display step
+// of every method (method.RuleSolver): C*, the exact optimum under the rules (with the
+// DP backend, the best one that fits in.Fits, TreeDP.OptimizeFit); under in.Nested, the
+// longest prefix of the nested order that fits (TreeDP.NestedFit), the result when the
+// display rules yield to the query. The slice aliases *scratch. Errors wrap
+// method.ErrNoSentence or the va errors of a bad query or budget (va.ErrNotInSentence,
+// va.ErrDuplicate, va.ErrBadBudget, va.ErrBudgetTooSmall).
 func (m *Model) Solve(in method.Input, scratchp *any) ([]int, error) {
+	sc, err := m.prepare(in, scratchp)
+	if err != nil {
+		return nil, err
+	}
+	if sc.p.Rules == nil {
+		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
+			return nil, err
+		}
+		return sc.sol.Kept, nil
+	}
+	sc.sentence = in.Sentence
+	kept, err := sc.decode(in.Fits)
+	sc.sentence = nil
+	return kept, err
+}
+
+// HonoursRules reports whether the model honours method.Input.Rules: the
+// query-constrained model (Name) does, the evaluation variants do not.
+func (m *Model) HonoursRules() bool { return m.variant == constrained }
+
+// NestedOrder returns the nested order of in, whose Rules must be set: the tokens by
+// falling entry price (TreeDP.NestedOptimize; ties nearer the query first, then left to
+// right), with the number of them whose price is positive, the tokens the relaxation
+// keeps when a character costs nothing (method.RuleSolver). The slice aliases *scratch.
+// Errors are those of Solve, and one wrapping va.ErrInvalidInput without the rules or
+// for a model that does not honour them.
+func (m *Model) NestedOrder(in method.Input, scratchp *any) ([]int32, int, error) {
+	sc, err := m.prepare(in, scratchp)
+	if err != nil {
+		return nil, 0, err
+	}
+	return sc.dp().nestedOrder(&sc.p)
+}
+
+// prepare returns the scratch of scratchp (made for m's backend when it is not) holding
+// the problem of in under m's weights, with in's rules when m honours them.
+func (m *Model) prepare(in method.Input, scratchp *any) (*scratch, error) {
 	if scratchp == nil {
 		scratchp = new(any)
 	}
@@ -167,6 +209,7 @@ func (m *Model) Solve(in method.Input, scratchp *any) ([]int, error) {
 			return nil, err
 		}
 		sc = &scratch{backend: m.backend, opt: opt}
+		sc.trim = sc.trimmed
 		*scratchp = sc
 	}
 	if in.Sentence == nil || in.Tree == nil {
@@ -185,76 +228,36 @@ func (m *Model) Solve(in method.Input, scratchp *any) ([]int, error) {
 	m.problem(&sc.p, &sc.x, &sc.sib, in, q)
 	sc.p.QueryViaRoot = m.variant == rootQuery
 	sc.p.Rules, sc.p.Nested = nil, false
-	if in.Rules != nil && m.variant == constrained {
+	if in.Rules != nil && m.HonoursRules() {
 		sc.p.Rules, sc.p.Nested = in.Rules, in.Nested
 	}
-	if sc.p.Rules == nil {
-		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
-			return nil, err
-		}
-		return sc.sol.Kept, nil
-	}
-	sc.sentence = in.Sentence
-	if sc.trim == nil {
-		sc.trim = sc.trimmed
-	}
-	kept, err := sc.decode(in.Fits, m.runs)
-	sc.sentence = nil
-	return kept, err
+	return sc, nil
 }
 
-// decode solves the problem of sc under its rules: nested decoding, or the snippet
-// decoding, which is the best display of the exact optimum (package runs).
-func (sc *scratch) decode(fits func([]int) bool, pr runs.Params) ([]int, error) {
-	dp, isDP := sc.opt.(*TreeDP)
-	if !isDP {
-		dp = &sc.ext
+// dp returns the TreeDP of the decodings under rules: the backend's, or sc.ext.
+func (sc *scratch) dp() *TreeDP {
+	if dp, ok := sc.opt.(*TreeDP); ok {
+		return dp
 	}
+	return &sc.ext
+}
+
+// decode solves the problem of sc under its rules: C*, the exact optimum, by the backend
+// (the DP: under fits too), or under Nested the longest prefix of the nested order that
+// fits.
+func (sc *scratch) decode(fits func([]int) bool) ([]int, error) {
 	if sc.p.Nested {
-		return sc.nested(dp, fits, pr)
+		kept, _, err := sc.dp().NestedFit(&sc.p, &sc.sol, sc.trim, fits)
+		return kept, err
 	}
-	// C*: the exact optimum under the rules, by the backend (the DP: under fits too).
-	var opt []int
-	if isDP {
+	if dp, isDP := sc.opt.(*TreeDP); isDP {
 		kept, _, err := dp.OptimizeFit(&sc.p, &sc.sol, sc.trim, fits)
-		if err != nil {
-			return nil, err
-		}
-		opt = kept
-	} else {
-		if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
-			return nil, err
-		}
-		opt = sc.trim(sc.sol.Kept)
+		return kept, err
 	}
-	// The best display of it (package runs); when the display rules and the budget
-	// leave none, they yield to the query and C* is the result.
-	pr.Display = fits != nil
-	sc.ri = sc.p.view(sc.sentence)
-	kept := sc.rd.Show(&sc.ri, pr, opt)
-	sc.ri = runs.Input{}
-	return kept, nil
-}
-
-// nested solves the problem of sc by the Nested decoding: the nested display
-// (runs.Program.Nested) of the nested order of dp (the tokens by falling entry price).
-// When the display rules leave no display that holds Q within the budget, they yield to
-// the query, and the result is the longest prefix of the order that fits (NestedFit).
-func (sc *scratch) nested(dp *TreeDP, fits func([]int) bool, pr runs.Params) ([]int, error) {
-	order, wanted, err := dp.nestedOrder(&sc.p)
-	if err != nil {
+	if err := sc.opt.Optimize(&sc.p, &sc.sol); err != nil {
 		return nil, err
 	}
-	pr.Display = fits != nil
-	sc.ri = sc.p.view(sc.sentence)
-	kept, ok := sc.rd.Nested(&sc.ri, pr, order, wanted, fits)
-	sc.ri = runs.Input{}
-	if ok {
-		return kept, nil
-	}
-	sc.p.Rules.MarkYielded()
-	kept, _, err = dp.NestedFit(&sc.p, &sc.sol, sc.trim, fits)
-	return kept, err
+	return sc.trim(sc.sol.Kept), nil
 }
 
 // trimmed is kept trimmed by the rules of the problem being solved (Rules.Trim).

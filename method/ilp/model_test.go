@@ -12,8 +12,10 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/synth"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/metrics"
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // trained returns a model trained on synthetic inputs, and its validation inputs.
@@ -309,4 +311,54 @@ func roundTrip(t *testing.T, m *Model) ([]byte, *Model) {
 		t.Fatal(err)
 	}
 	return data, l
+}
+
+// TestRuleSolver checks the method.RuleSolver contract as the Compressor uses it: under
+// the Snippet decoding the result is the display step's best display of Solve's C*
+// under the input's rules; the evaluation variants do not honour the rules, so that
+// their compression is the result, and NestedOrder refuses them.
+func TestRuleSolver(t *testing.T) {
+	m, _, valid := trained(t)
+	if !m.HonoursRules() || m.Unconstrained().HonoursRules() || m.RootQuery().HonoursRules() {
+		t.Fatalf("HonoursRules: %v, unconstrained %v, root query %v", m.HonoursRules(), m.Unconstrained().HonoursRules(), m.RootQuery().HonoursRules())
+	}
+	c := method.Compressor{Decoding: method.Snippet}
+	var (
+		disp  method.DisplayStep
+		rules wellformed.Rules
+		sc    any
+	)
+	moved := 0
+	for i, in := range valid {
+		got, err := c.Compress(m, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lens := in.Sentence.AppendLens(nil)
+		if _, whole := va.Whole(nil, lens, in.Budget); whole {
+			continue
+		}
+		if err := rules.Reset(in.Sentence, in.Tree, lens, in.Query, in.Budget); err != nil {
+			t.Fatal(err)
+		}
+		in.Rules = &rules
+		opt, err := m.Solve(in, &sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt = slices.Clone(opt)
+		if want := disp.Show(&in, lens, runs.Default(), opt); !slices.Equal(got, want) {
+			t.Fatalf("input %d: Compress %v, the display of C* %v is %v", i, got, opt, want)
+		}
+		if !slices.Equal(got, opt) {
+			moved++
+		}
+		if _, _, err := m.Unconstrained().NestedOrder(in, &sc); !errors.Is(err, va.ErrInvalidInput) {
+			t.Fatalf("input %d: NestedOrder of the unconstrained model: %v, want va.ErrInvalidInput", i, err)
+		}
+	}
+	if moved == 0 {
+		t.Error("the display step never changed C*: the test shows nothing")
+	}
+	t.Logf("%d of %d inputs shown otherwise than C*", moved, len(valid))
 }

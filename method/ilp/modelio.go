@@ -8,7 +8,6 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
-	"github.com/qsc-nlp/qsc/method/runs"
 )
 
 // Model file: the modelfile container, kind "ilp", version 2, payload
@@ -110,7 +109,7 @@ func Load(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	m := &Model{w: w, cfg: cfg, backend: DP, runs: runs.Default(), Info: info}
+	m := &Model{w: w, cfg: cfg, backend: DP, Info: info}
 	if len(hs) > 0 {
 		m.vocab = features.VocabOf(hs)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
 	"github.com/qsc-nlp/qsc/wellformed"
@@ -63,12 +62,6 @@ func (p *Problem) N() int {
 		return 0
 	}
 	return p.Tree.N()
-}
-
-// view returns the run program's view of p, whose sentence is s (the display step of the
-// snippet decoding, package runs).
-func (p *Problem) view(s *syntax.Sentence) runs.Input {
-	return runs.Input{Sentence: s, Tree: p.Tree, Lens: p.Lens, Query: p.Query, Budget: p.Budget, Rules: p.Rules}
 }
 
 // Solution is an optimal assignment of a Problem.

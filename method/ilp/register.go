@@ -16,8 +16,8 @@ var file []byte
 
 // The compile-time checks of what the method package provides.
 var (
-	_ method.Method = (*Model)(nil)
-	_ method.Solver = (*Model)(nil)
+	_ method.Method     = (*Model)(nil)
+	_ method.RuleSolver = (*Model)(nil)
 )
 
 // init registers the ILP (the library's default method) and its two evaluation-only

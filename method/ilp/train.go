@@ -214,7 +214,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		if dropped == len(train) {
 			return nil, ErrNoData
 		}
-		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP, runs: runs.Default(),
+		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP,
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
 		ev, err := evaluate.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
 		if err != nil {
@@ -258,25 +258,23 @@ type perceptron struct {
 	snippet bool             // decode as a snippet: with Q, under the rules
 	rules   wellformed.Rules // the rules of the input, when snippet, target or show
 
-	target   *runs.Params // the display of the gold is the target (TrainConfig.Target)
-	show     bool         // the display of the optimum is the prediction (ShowPrediction)
-	atGold   bool         // the target's budget is the gold's length (TargetAtGold)
-	union    bool         // the gold stays in the target (TargetUnion)
-	rd       runs.Program
-	ri       runs.Input        // rd's view of p
-	sentence *syntax.Sentence  // the input being trained on, for trim
-	trim     func([]int) []int // p.rules.Trim of sentence
-	in       []bool            // the predicted token set, when show
-	pred     []int             // its arcs
+	target   *runs.Params       // the display of the gold is the target (TrainConfig.Target)
+	show     bool               // the display of the optimum is the prediction (ShowPrediction)
+	atGold   bool               // the target's budget is the gold's length (TargetAtGold)
+	union    bool               // the gold stays in the target (TargetUnion)
+	disp     method.DisplayStep // what the snippet decoding shows, for target and show
+	sentence *syntax.Sentence   // the input being trained on, for trim
+	trim     func([]int) []int  // p.rules.Trim of sentence
+	in       []bool             // the predicted token set, when show
+	pred     []int              // its arcs
 }
 
-// shown returns the best display of opt (C*) for the problem p.p of sentence s, under pr
-// (runs.Program.Show). The slice is p's memory or opt.
-func (p *perceptron) shown(s *syntax.Sentence, pr runs.Params, opt []int) []int {
-	p.ri = p.p.view(s)
-	kept := p.rd.Show(&p.ri, pr, opt)
-	p.ri = runs.Input{}
-	return kept
+// shown returns what the snippet decoding shows of opt (C*) for the problem p.p of
+// sentence s, under the target's weights, the budget counting the tokens joined by
+// spaces (method.DisplayStep.Show). The slice is p's memory or opt.
+func (p *perceptron) shown(s *syntax.Sentence, opt []int) []int {
+	in := method.Input{Sentence: s, Tree: p.p.Tree, Query: p.p.Query, Budget: p.p.Budget, Rules: p.p.Rules}
+	return p.disp.Show(&in, p.p.Lens, *p.target, opt)
 }
 
 // slackStream separates the random stream of Slack from that of the order.
@@ -336,12 +334,10 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 			return false, err
 		}
 		p.p.Rules = &p.rules
-		pr := *p.target
-		pr.Display = false
 		if !p.union {
 			clear(p.gold)
 		}
-		for _, v := range p.shown(in.Sentence, pr, in.Gold) {
+		for _, v := range p.shown(in.Sentence, in.Gold) {
 			p.gold[v] = true
 		}
 		p.p.Rules, p.p.Budget = nil, b
@@ -366,9 +362,7 @@ func (p *perceptron) step(in method.Input, extra int) (bool, error) {
 		}
 		p.in = reuse.Resize(p.in, n+1)
 		clear(p.in)
-		pr := *p.target
-		pr.Display = false
-		for _, v := range p.shown(in.Sentence, pr, opt) {
+		for _, v := range p.shown(in.Sentence, opt) {
 			p.in[v] = true
 		}
 		p.pred = arcsOf(t, p.in, p.pred)

@@ -4,7 +4,8 @@
 //
 // A method computes its compression C* (the ILP its exact optimum, VERTEX ADDITION its
 // compression); a Program then shows it: one exact dynamic program over token positions
-// and width, which allocates nothing once its memory has grown.
+// and width, which allocates nothing once its memory has grown. The method.Compressor
+// calls it for every method, through method.DisplayStep.
 package runs
 
 import (
