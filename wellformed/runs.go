@@ -556,12 +556,13 @@ func endsBadly(base string, tok *syntax.Token) bool {
 }
 
 // isFunctionTag reports whether a token's tag makes it a function word that no run may end
-// on, whatever relation the parse gave it: a coordinating conjunction or an article
-// ("… training [24], and …", where "and" was parsed as a conjunct). A preposition may end
+// on, whatever relation the parse gave it: a coordinating conjunction, an article ("…
+// training [24], and …", where "and" was parsed as a conjunct), or a wh-word that opens a
+// clause ("the Charukola Institute, which …"). A preposition may end
 // one, as a stranded one ends a sentence ("more time at.").
 func isFunctionTag(tok *syntax.Token) bool {
 	switch tok.XPOS {
-	case "CC":
+	case "CC", "WDT", "WP", "WP$", "WRB":
 		return true
 	case "DT":
 		return articleForms.has(tok.Form)

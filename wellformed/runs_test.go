@@ -227,3 +227,18 @@ func TestRunsEtAl(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsEndOnWhWord checks that a run cannot end on a wh-word that opens a clause,
+// whatever its relation: "the Institute , which makes masks".
+func TestRunsEndOnWhWord(t *testing.T) {
+	forms := []string{"the", "Institute", ",", "which", "makes", "masks"}
+	xpos := []string{"DT", "NNP", ",", "WDT", "VBZ", "NNS"}
+	heads := []int{2, 0, 5, 5, 2, 5}
+	rels := []string{"det", "root", "punct", "nsubj", "acl:relcl", "obj"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{2})
+	var u Runs
+	u.Reset(s, tr, r, []int{2})
+	if u.CanEnd(4) || !u.CanEnd(2) || !u.CanEnd(6) {
+		t.Errorf("ends: which %v, Institute %v, masks %v; want false, true, true", u.CanEnd(4), u.CanEnd(2), u.CanEnd(6))
+	}
+}
