@@ -257,7 +257,7 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 
 // snippet compresses in with m under the Snippet or the Nested decoding: the method's
 // compression under the rules (C*, or the nested order), then the display step
-// (c.display) for every method that honours the rules.
+// (c.show) for every method that honours the rules.
 func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 	n := in.Tree.N()
 	if in.Sentence.Len() != n {

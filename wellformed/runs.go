@@ -132,6 +132,9 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.alone[v] = readsAlone(tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
+		if isWh(tok) {
+			u.end[v] = false // a wh-word opens the clause after it: "which …"
+		}
 		if punct && lastWord != 0 && !u.end[lastWord] {
 			u.end[v] = false // "the city a." ends on "a" as shown
 		}
@@ -181,6 +184,20 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 				}
 			}
 		}
+	}
+	// A wh-word that is the sentence's last word ends its clause ("nobody knows why."): it
+	// may end a run, and so may the punctuation after it.
+	for v := n; v >= 1; v-- {
+		if !u.word[v] {
+			continue
+		}
+		if tok := &s.Tokens[v-1]; isWh(tok) && !endsBadly(syntax.Universal(tok.Rel), tok) {
+			u.end[v] = true
+			for x := v + 1; x <= n; x++ {
+				u.end[x] = !endsBadly(syntax.Universal(s.Tokens[x-1].Rel), &s.Tokens[x-1])
+			}
+		}
+		break
 	}
 	u.bindGlosses(s)
 	// Names, whole.
@@ -556,16 +573,27 @@ func endsBadly(base string, tok *syntax.Token) bool {
 }
 
 // isFunctionTag reports whether a token's tag makes it a function word that no run may end
-// on, whatever relation the parse gave it: a coordinating conjunction, an article ("…
-// training [24], and …", where "and" was parsed as a conjunct), or a wh-word that opens a
-// clause ("the Charukola Institute, which …"). A preposition may end
-// one, as a stranded one ends a sentence ("more time at.").
+// on, whatever relation the parse gave it: a coordinating conjunction or an article ("…
+// training [24], and …", where "and" was parsed as a conjunct). A preposition may end
+// one, as a stranded one ends a sentence ("more time at."). A wh-word may not end a run
+// when it opens the clause after it (isWh, Runs.Reset).
 func isFunctionTag(tok *syntax.Token) bool {
 	switch tok.XPOS {
-	case "CC", "WDT", "WP", "WP$", "WRB":
+	case "CC":
 		return true
 	case "DT":
 		return articleForms.has(tok.Form)
+	}
+	return false
+}
+
+// isWh reports whether a token is a wh-word by its tag: "which", "who", "whose", "what",
+// "where", "why". No run ends on one, which opens the clause after it ("the Institute,
+// which …"), unless it is the sentence's last word ("nobody knows why.").
+func isWh(tok *syntax.Token) bool {
+	switch tok.XPOS {
+	case "WDT", "WP", "WP$", "WRB":
+		return true
 	}
 	return false
 }

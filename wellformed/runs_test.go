@@ -242,3 +242,18 @@ func TestRunsEndOnWhWord(t *testing.T) {
 		t.Errorf("ends: which %v, Institute %v, masks %v; want false, true, true", u.CanEnd(4), u.CanEnd(2), u.CanEnd(6))
 	}
 }
+
+// TestRunsEndOnClosingWhWord checks that a wh-word that ends its clause, its head before
+// it, may end a run, and so may the sentence's period after it: "Nobody knows why ."
+func TestRunsEndOnClosingWhWord(t *testing.T) {
+	forms := []string{"Nobody", "knows", "why", "."}
+	xpos := []string{"NN", "VBZ", "WRB", "."}
+	heads := []int{2, 0, 2, 2}
+	rels := []string{"nsubj", "root", "advmod", "punct"}
+	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{3})
+	var u Runs
+	u.Reset(s, tr, r, []int{3})
+	if !u.CanEnd(3) || !u.CanEnd(4) {
+		t.Errorf("ends: why %v, period %v; want true, true", u.CanEnd(3), u.CanEnd(4))
+	}
+}

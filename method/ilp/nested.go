@@ -81,9 +81,9 @@ func (d *TreeDP) NestedFit(p *Problem, sol *Solution, post func([]int) []int, fi
 	return d.finish(p, sol, post, fits)
 }
 
-// nestedOrder returns the entry price of every token of p (which must carry Rules) and
-// the tokens by falling price, in the order of nested decoding (entryPrices), with the
-// number of them whose price is positive: the tokens the relaxation keeps when a
+// nestedOrder returns the tokens of p (which must carry Rules) by falling entry price,
+// in the order of nested decoding (entryPrices), with the number of them whose price is
+// positive: the tokens the relaxation keeps when a
 // character costs nothing. The slices alias d's memory.
 func (d *TreeDP) nestedOrder(p *Problem) ([]int32, int, error) {
 	if _, _, err := d.setup(p); err != nil {
