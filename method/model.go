@@ -285,20 +285,22 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		err    error
 	)
 	var rs RuleSolver // nil for VERTEX ADDITION
+	// One type switch, no further assertion: the runtime fills the cache of a type
+	// assertion's call site on a random few of its calls, allocating then, so a hot path
+	// with one more site would allocate now and then long after its memory has grown.
 	switch m := m.(type) {
-	case Solver:
-		if rs, _ = m.(RuleSolver); rs == nil || !rs.HonoursRules() {
-			// The window baseline, the ILP's evaluation variants: the rules are not
-			// theirs, and their compression is the result.
-			kept, err := m.Solve(in, &c.scratch)
-			c.yielded = c.rules.Yielded()
-			return kept, err
+	case RuleSolver:
+		if !m.HonoursRules() {
+			return c.solvedAlone(m, in)
 		}
+		rs = m
 		if in.Nested {
 			order, wanted, err = rs.NestedOrder(in, &c.scratch)
 		} else {
 			kept, err = m.Solve(in, &c.scratch) // C*
 		}
+	case Solver:
+		return c.solvedAlone(m, in)
 	case va.Decider:
 		if in.Nested {
 			kept, err = c.VA.Nested(in.Problem(), &c.rules, m)
@@ -318,6 +320,15 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		return nil, err
 	}
 	return c.show(in, rs, kept, order, wanted)
+}
+
+// solvedAlone returns the compression of a solver that does not honour the rules (the
+// window baseline, the ILP's evaluation variants): the rules are not its own, and its
+// compression is the result.
+func (c *Compressor) solvedAlone(m Solver, in Input) ([]int, error) {
+	kept, err := m.Solve(in, &c.scratch)
+	c.yielded = c.rules.Yielded()
+	return kept, err
 }
 
 // show is the display step of the Snippet and Nested decodings for every method that
