@@ -123,17 +123,23 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	u.start[0], u.end[0], u.word[0] = false, false, false
 	clear(u.dangle)
 	lastWord := 0 // the last word before v
+	final := n    // the sentence's last word, 0 if none
+	for final >= 1 && isPunct(&s.Tokens[final-1]) {
+		final--
+	}
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
 		base := syntax.Universal(tok.Rel)
-		punct := base == "punct" || tok.UPOS == "PUNCT"
+		punct := isPunct(tok)
 		open := pairOpen(tok.Form)
 		u.word[v] = !punct
 		u.alone[v] = readsAlone(tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
-		if isWh(tok) {
-			u.end[v] = false // a wh-word opens the clause after it: "which …"
+		if isWh(tok) && v != final {
+			// A wh-word opens the clause after it ("which …"), unless it ends the
+			// sentence ("nobody knows why.").
+			u.end[v] = false
 		}
 		if punct && lastWord != 0 && !u.end[lastWord] {
 			u.end[v] = false // "the city a." ends on "a" as shown
@@ -184,20 +190,6 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 				}
 			}
 		}
-	}
-	// A wh-word that is the sentence's last word ends its clause ("nobody knows why."): it
-	// may end a run, and so may the punctuation after it.
-	for v := n; v >= 1; v-- {
-		if !u.word[v] {
-			continue
-		}
-		if tok := &s.Tokens[v-1]; isWh(tok) && !endsBadly(syntax.Universal(tok.Rel), tok) {
-			u.end[v] = true
-			for x := v + 1; x <= n; x++ {
-				u.end[x] = !endsBadly(syntax.Universal(s.Tokens[x-1].Rel), &s.Tokens[x-1])
-			}
-		}
-		break
 	}
 	u.bindGlosses(s)
 	// Names, whole.

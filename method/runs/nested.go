@@ -265,7 +265,11 @@ func (d *Program) runValue(s, e, n int) float64 {
 	if d.u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
 		x -= pr.Dangle
 	}
-	if words := d.wordPre[e] - d.wordPre[s-1]; d.short(words, ns.qPre[e]-ns.qPre[s-1], d.lastWord(s, e)) {
+	words, word := d.wordPre[e]-d.wordPre[s-1], 0
+	if words == 1 {
+		word = d.lastWord(s, e) // short reads the word of a one-word run only
+	}
+	if d.short(words, ns.qPre[e]-ns.qPre[s-1], word) {
 		x -= pr.Short
 	}
 	if s == 1 {
