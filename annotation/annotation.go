@@ -34,11 +34,11 @@
 //
 // # Size and speed
 //
-// On news text (the demo collection: 2,000 documents of 5 sentences, 26.6 tokens a
-// sentence) an annotation takes 4.28 bytes a token, 573 bytes a document, 0.77 bytes per
-// byte of text. Decode reads it in one pass, checksum first: 20–30 ns a token (3–4 µs a
-// document) on the 2-vCPU development machine under load, with no allocation when the
-// Annotation is reused (go test ./annotation -bench Decode, which reports these figures).
+// An annotation grows with its tokens, most of which take the 4 bytes above, over a
+// header and checksum of 30 bytes and the uvarints of the text size and counts. Decode
+// reads it in one pass, checksum first, in time linear in its size, with no allocation
+// when the Annotation is reused. docs/scale.md has the size and speed measured on news
+// text; go test ./annotation -bench Decode reports them.
 //
 // The tags and labels are small integers. Their names are those of the models that made
 // the annotation (tagger.Model.Tags, parser.Model.Labels), so an annotation identified by
@@ -108,8 +108,8 @@ var (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // TextCRC returns the CRC-32C of text, as an annotation records it. It does not copy text:
-// a reader checks the text of every annotation it uses, and a copy of a whole document per
-// check was a tenth of the bytes a result page allocated.
+// readers check every annotation's text on the query path, where a copy would allocate the
+// whole document once per check. It reads each byte of text once.
 func TextCRC(text string) uint32 {
 	// crc32.Update only reads its bytes, so the string's own bytes are safe to hand it.
 	return crc32.Update(0, castagnoli, unsafe.Slice(unsafe.StringData(text), len(text)))
@@ -291,8 +291,8 @@ func (a *Annotation) AppendSentence(dst []syntax.Token, j int, text string, t *T
 		if e > len(text) {
 			return dst, fmt.Errorf("%w: token %d of sentence %d ends at byte %d, beyond the text (%d bytes)", ErrText, i-lo+1, j+1, e, len(text))
 		}
-		// Field by field into dst's room: a composite literal was built on the stack
-		// and then copied.
+		// Field by field into dst's room: a composite literal would be built apart and
+		// then copied, once per token shown.
 		dst = dst[:len(dst)+1]
 		tok := &dst[len(dst)-1]
 		tok.Form, tok.Lemma, tok.UPOS, tok.XPOS, tok.Rel = text[s:e], "", "", t.Tags[tag], t.Labels[lab]

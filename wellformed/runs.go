@@ -3,6 +3,7 @@ package wellformed
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
@@ -147,9 +148,10 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if !punct {
 			lastWord = v
 		}
-		if v > 1 && v < n && isEtAl(tok, &s.Tokens[v]) {
+		if v > 1 && v < n && isEtAl(tok, &s.Tokens[v]) && canBeAuthor(&s.Tokens[v-2]) {
 			// "Hartsell-Gundy et al.": the name and its "et al." are one, whatever the
-			// parse; never "… al., 2015".
+			// parse; never "… al., 2015". Only a word that can be a name takes it: not
+			// the comma of "Smith, et al." nor a verb.
 			u.bind(v-1, v+1)
 			u.bind(v, v-1)
 			u.bind(v, v+1)
@@ -504,6 +506,24 @@ func isPossessive(base string, tok *syntax.Token) bool {
 // isEtAl reports whether tok and the token after it are "et al.".
 func isEtAl(tok, next *syntax.Token) bool {
 	return strings.EqualFold(tok.Form, "et") && (strings.EqualFold(next.Form, "al.") || strings.EqualFold(next.Form, "al"))
+}
+
+// canBeAuthor reports whether a token can be the name an "et al." follows: a noun or a
+// proper noun by its tags, or a word that begins with a capital letter whatever its tags
+// ("Hartsell-Gundy", "Smith"). Punctuation never is.
+func canBeAuthor(tok *syntax.Token) bool {
+	if isPunct(tok) {
+		return false
+	}
+	switch tok.UPOS {
+	case "NOUN", "PROPN":
+		return true
+	}
+	if strings.HasPrefix(tok.XPOS, "NN") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(tok.Form)
+	return unicode.IsUpper(r)
 }
 
 // isParticle reports whether a token (of universal relation base, relation rel) is the

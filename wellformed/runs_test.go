@@ -212,18 +212,66 @@ func TestRunsParticle(t *testing.T) {
 }
 
 // TestRunsEtAl checks that a name and its "et al." share a run whatever the parse:
-// "( Hartsell-Gundy et al. , 2015 )", "et" parsed as a noun and "al." as its conjunct.
+// "( Hartsell-Gundy et al. , 2015 )", "et" parsed as a noun and "al." as its conjunct;
+// and that a token that cannot be a name, a comma or a verb, does not.
 func TestRunsEtAl(t *testing.T) {
-	forms := []string{"entails", "(", "Hartsell-Gundy", "et", "al.", ",", "2015", ")"}
-	xpos := []string{"VBZ", "-LRB-", "NNP", "NN", "FW", ",", "CD", "-RRB-"}
-	heads := []int{0, 4, 4, 1, 4, 7, 4, 4}
-	rels := []string{"root", "punct", "compound", "appos", "conj", "punct", "nmod:unmarked", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
-	var u Runs
-	u.Reset(s, tr, r, []int{1})
-	for v := 3; v <= 5; v++ {
-		if u.Lo(v) > 3 || u.Hi(v) < 5 {
-			t.Errorf("token %d %q spans [%d, %d]; want at least [3, 5]", v, forms[v-1], u.Lo(v), u.Hi(v))
+	for _, c := range []struct {
+		name  string
+		forms []string
+		xpos  []string
+		heads []int
+		rels  []string
+		prev  int  // the token before "et"
+		bound bool // whether prev shares a run with "et al."
+	}{
+		{
+			name:  "name",
+			forms: []string{"entails", "(", "Hartsell-Gundy", "et", "al.", ",", "2015", ")"},
+			xpos:  []string{"VBZ", "-LRB-", "NNP", "NN", "FW", ",", "CD", "-RRB-"},
+			heads: []int{0, 4, 4, 1, 4, 7, 4, 4},
+			rels:  []string{"root", "punct", "compound", "appos", "conj", "punct", "nmod:unmarked", "punct"},
+			prev:  3, bound: true,
+		},
+		{
+			name:  "capitalised, mistagged",
+			forms: []string{"entails", "(", "Smith", "et", "al.", ",", "2015", ")"},
+			xpos:  []string{"VBZ", "-LRB-", "JJ", "NN", "FW", ",", "CD", "-RRB-"},
+			heads: []int{0, 4, 1, 1, 4, 7, 4, 4},
+			rels:  []string{"root", "punct", "dep", "appos", "conj", "punct", "nmod:unmarked", "punct"},
+			prev:  3, bound: true,
+		},
+		{
+			name:  "comma",
+			forms: []string{"entails", "(", "Smith", ",", "et", "al.", ",", "2015", ")"},
+			xpos:  []string{"VBZ", "-LRB-", "NNP", ",", "NN", "FW", ",", "CD", "-RRB-"},
+			heads: []int{0, 3, 1, 5, 3, 5, 8, 5, 3},
+			rels:  []string{"root", "punct", "obj", "punct", "appos", "conj", "punct", "nmod:unmarked", "punct"},
+			prev:  4, bound: false,
+		},
+		{
+			name:  "verb",
+			forms: []string{"as", "reported", "et", "al.", "2015"},
+			xpos:  []string{"IN", "VBN", "NN", "FW", "CD"},
+			heads: []int{2, 0, 2, 3, 3},
+			rels:  []string{"mark", "root", "obl", "conj", "nmod:unmarked"},
+			prev:  2, bound: false,
+		},
+	} {
+		s, tr, r := handParsed(t, c.forms, c.xpos, c.heads, c.rels, []int{1})
+		var u Runs
+		u.Reset(s, tr, r, []int{1})
+		p, et, al := c.prev, c.prev+1, c.prev+2
+		if c.bound {
+			for v := p; v <= al; v++ {
+				if u.Lo(v) > p || u.Hi(v) < al {
+					t.Errorf("%s: token %d %q spans [%d, %d]; want at least [%d, %d]", c.name, v, c.forms[v-1], u.Lo(v), u.Hi(v), p, al)
+				}
+			}
+			continue
+		}
+		if u.Hi(p) >= et || u.Lo(et) <= p || u.Lo(al) <= p {
+			t.Errorf("%s: %q spans [%d, %d], %q from %d, %q from %d; want %q apart from \"et al.\"",
+				c.name, c.forms[p-1], u.Lo(p), u.Hi(p), c.forms[et-1], u.Lo(et), c.forms[al-1], u.Lo(al), c.forms[p-1])
 		}
 	}
 }

@@ -73,8 +73,9 @@ func (q *pending) end() {
 // its products were queued, and empties the queue. Each sum is a chain of dependent
 // additions, but the chains of different arcs are independent: they are added four at a
 // time, interleaved, so that the processor overlaps them. The weights are read at the
-// buckets masked by len(q.w) − 1, which are the buckets, len(q.w) being the weight
-// table's size, a power of two (EdgeScores): so the loads need no bounds test.
+// buckets masked by len(q.w) − 1, which are the buckets: q.w is the table of Size()
+// weights, a power of two, of the Config that made them (EdgeScores, Config.Bucket); so
+// the loads need no bounds test.
 func (q *pending) sums() {
 	w := q.w
 	if len(w) == 0 {
@@ -128,7 +129,7 @@ func add(z float32, ps []product, w []float32) float32 {
 }
 
 // times returns the product w[id]·v, the bucket id masked by mask: len(w) − 1 for a table
-// of a power of two weights, which id is below (sums).
+// of a power of two weights, which id is below (Config.Bucket).
 func (p product) times(w []float32, mask uint) float32 { return w[uint(p.id)&mask] * p.v }
 
 // numeric appends to ps numeric feature t with value v, raw and/or as bin b.
@@ -307,7 +308,7 @@ func (c *Config) EdgeScores(x *Sentence, w []float32, edge, root []float64, sib 
 	}
 	q := &x.pend
 	q.w, q.items, q.ends, q.z = w[:c.Size()], q.items[:0], q.ends[:0], q.z[:0]
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
+	e := emitter{shift: c.shift(), num: c.Numeric}
 	var hk headKeys
 	// Queue the arcs, each head's children in turn, then the arcs ROOT → n of the tokens
 	// whose head is not the root; then add their products.
@@ -363,7 +364,7 @@ func (c *Config) Edge(x *Sentence, n int, out *Vector) {
 	if x.tree == nil || n < 1 || n > x.tree.N() {
 		return
 	}
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
+	e := emitter{shift: c.shift(), num: c.Numeric}
 	var hk headKeys
 	h := x.tree.Head(n)
 	x.headKeys(&hk, h)
@@ -391,7 +392,7 @@ func (c *Config) Arc(x *Sentence, h, n int, rel string, out *Vector) {
 	if rel != RootLabel {
 		r = hashString(rel)
 	}
-	e := emitter{shift: 64 - c.Bits, num: c.Numeric}
+	e := emitter{shift: c.shift(), num: c.Numeric}
 	var hk headKeys
 	x.headKeys(&hk, h)
 	x.emitted = c.arc(x.emitted[:0], &e, x, &hk, h, n, r)

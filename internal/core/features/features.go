@@ -119,7 +119,7 @@ func (x *Vector) Dot(w []float32) float32 { return x.DotFrom(0, w) }
 // so the Dot of a vector made of the entries of a and then those of b is, to the bit,
 // b.DotFrom(a.Dot(w), w). Every id must index w. A weight table of a power of two
 // entries (Config.Size) is read at the ids masked by its size less one, which are the
-// ids, so that the loads need no bounds test.
+// ids (Config.Bucket), so that the loads need no bounds test.
 func (x *Vector) DotFrom(z float32, w []float32) float32 {
 	vals := x.Vals[:len(x.IDs)]
 	if n := uint(len(w)); n > 0 && n&(n-1) == 0 {
@@ -225,5 +225,16 @@ func BinKey(t uint64, b int) uint64 { return mix(mix(key(tBin), t), uint64(b)) }
 // (Sentence.Label).
 func LabelKey(l uint64) uint64 { return mix(key(tDep), l) }
 
-// Bucket returns the weight bucket of key k, below Size().
-func (c *Config) Bucket(k uint64) uint32 { return uint32(k >> (64 - c.Bits)) }
+// Bucket returns the weight bucket of key k: its top Bits bits, so below Size() whatever
+// k. This is where the bound of every feature id is established: the edge features reduce
+// their keys by the same shift, and a method's own features (FirstMethodTemplate) are
+// reduced by Bucket. A weight table for c has exactly Size() entries: a model file
+// records Bits, and its loader (method/lr, method/ilp) allocates the table from them and
+// extracts the features with the same Config. So every id indexes the table, and
+// Vector.DotFrom and EdgeScores read a table of a power of two entries at id & (Size()-1),
+// which is id, with no bounds test. The mask is not a check: ids of a Config with more
+// Bits, read against this table, would read other weights without an error.
+func (c *Config) Bucket(k uint64) uint32 { return uint32(k >> c.shift()) }
+
+// shift is the right shift that reduces a 64-bit key to its bucket (Bucket).
+func (c *Config) shift() uint8 { return 64 - c.Bits }

@@ -524,3 +524,50 @@ func BenchmarkEdgeScores(b *testing.B) {
 		i++
 	}
 }
+
+// TestIDsBelowSize checks the invariant the masked weight loads rely on (Config.Bucket):
+// every id of Edge, Arc and Bucket is below Size(), for small tables too, so that a table
+// of Size() weights is read at the ids themselves.
+func TestIDsBelowSize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var (
+		x   Sentence
+		vec Vector
+	)
+	checked := 0
+	for _, bits := range []uint8{1, 3, 12, MaxBits} {
+		for k := range 9 {
+			cfg := Config{Bits: bits, Numeric: Numeric(k % 3), Conjoined: k >= 3, Query: k >= 6}
+			size := uint32(cfg.Size())
+			for _, key := range []uint64{0, 1, 1 << 63, math.MaxUint64, rng.Uint64()} {
+				if b := cfg.Bucket(key); b >= size {
+					t.Fatalf("%v: Bucket(%#x) = %d, not below %d", cfg, key, b, size)
+				}
+			}
+			for range 20 {
+				n := 1 + rng.IntN(30)
+				s, tree := randomSentence(t, rng, n)
+				if err := x.Reset(s, tree, nil); err != nil {
+					t.Fatal(err)
+				}
+				if cfg.Query {
+					x.SetQuery([]int{1 + rng.IntN(n)})
+				}
+				vec.Reset()
+				for v := 1; v <= n; v++ {
+					cfg.Edge(&x, v, &vec)
+					cfg.Arc(&x, 0, v, RootLabel, &vec)
+				}
+				for _, id := range vec.IDs {
+					if id >= size {
+						t.Fatalf("%v: feature id %d, not below %d", cfg, id, size)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no id checked")
+	}
+}

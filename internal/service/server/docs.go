@@ -64,14 +64,35 @@ type searchResponse struct {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// docLink is the path of the page of document id: /doc/ and the id, each of its
-// "/"-separated parts escaped.
-func docLink(id string) string {
+// docLink is the path of the page of document id: /doc/ and idPath(id).
+func docLink(id string) string { return "/doc/" + idPath(id) }
+
+// idPath writes a document id as the end of a canonical path (canonicalPaths), which
+// the mux's {id...} wildcard reads back as id: each "/"-separated part escaped, a "." or
+// ".." part as %2E or %2E%2E, and a "/" next to an empty part as %2F ("a//b" is
+// a%2F%2Fb); a final "/" stays.
+func idPath(id string) string {
 	parts := strings.Split(id, "/")
+	var b strings.Builder
+	b.Grow(len(id))
 	for i, p := range parts {
-		parts[i] = url.PathEscape(p)
+		if i > 0 {
+			if parts[i-1] == "" || p == "" && i < len(parts)-1 {
+				b.WriteString("%2F")
+			} else {
+				b.WriteByte('/')
+			}
+		}
+		switch p {
+		case ".":
+			b.WriteString("%2E")
+		case "..":
+			b.WriteString("%2E%2E")
+		default:
+			b.WriteString(url.PathEscape(p))
+		}
 	}
-	return "/doc/" + strings.Join(parts, "/")
+	return b.String()
 }
 
 // queryParam reads the required query parameter q: at most maxQueryBytes of UTF-8.

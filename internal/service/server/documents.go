@@ -299,15 +299,12 @@ func (s *Server) putDocument(w http.ResponseWriter, r *http.Request) {
 	case docindex.Rejected:
 		s.fail(w, r, badRequest("%v", rep.Err))
 	case docindex.Added:
-		w.Header().Set("Location", "/v1/documents/"+escapeID(id))
+		w.Header().Set("Location", "/v1/documents/"+idPath(id))
 		writeJSON(w, http.StatusCreated, writeResponse{ID: id, Result: rep.Outcome.String(), Link: docLink(id)})
 	default:
 		writeJSON(w, http.StatusOK, writeResponse{ID: id, Result: rep.Outcome.String(), Link: docLink(id)})
 	}
 }
-
-// escapeID escapes each "/"-separated part of a document id for a path.
-func escapeID(id string) string { return docLink(id)[len("/doc/"):] }
 
 // deleteDocument serves DELETE /v1/documents/{id}: 200 once the document is removed, 404
 // when there is none.

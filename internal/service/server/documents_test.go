@@ -694,3 +694,49 @@ func TestConcurrentWritesOfOneID(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestDocumentIDPaths: an id whose parts are empty, "." or ".." is written in Location
+// and link as a canonical path (idPath), which the server serves as that id; the same id
+// written raw is an unknown path (404), never a redirect to another document.
+func TestDocumentIDPaths(t *testing.T) {
+	d := newDocServer(t, Config{}, "")
+	for _, id := range []string{"a//b", "../d", "/lead", "a/./b", "x/", "..", ".", "/", "a b/ü", "c/.."} {
+		p := idPath(id)
+		if !canonicalPath("/v1/documents/" + p) {
+			t.Errorf("id %q: path %q is not canonical", id, p)
+			continue
+		}
+		put := d.ts.URL + "/v1/documents/" + p
+		req, _ := http.NewRequest("PUT", put, strings.NewReader(`{"text":"The judge ruled on Tuesday."}`))
+		resp, err := d.ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != 201 || loc != "/v1/documents/"+p {
+			t.Errorf("PUT %q: %d, Location %q", id, resp.StatusCode, loc)
+			continue
+		}
+		resp, err = d.ts.Client().Get(d.ts.URL + loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got documentResponse
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || got.ID != id || got.Link != "/doc/"+p {
+			t.Errorf("GET %s: %d %+v %v; want id %q", loc, resp.StatusCode, got, err, id)
+		}
+	}
+	// "c/.." written raw is not canonical: 404, and document "." ("c/.." cleaned) stays.
+	req, _ := http.NewRequest("DELETE", d.ts.URL+"/v1/documents/c/..", nil)
+	resp, err := d.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if _, ok, _ := d.x.Document("."); resp.StatusCode != 404 || !ok {
+		t.Errorf("DELETE /v1/documents/c/..: %d; document \".\" kept %v", resp.StatusCode, ok)
+	}
+}

@@ -127,8 +127,11 @@ func (m *metrics) compressed(method string, n int) {
 }
 
 // routeOf is the route label of a request: the pattern of the mux that serves it, "other"
-// for a path the server does not have.
+// for a path the server does not have (a path that is not canonical included).
 func routeOf(mux *http.ServeMux, r *http.Request) string {
+	if !canonicalPath(r.URL.EscapedPath()) {
+		return "other"
+	}
 	_, pattern := mux.Handler(r)
 	if pattern == "" || pattern == "/" {
 		return "other"

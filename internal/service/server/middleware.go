@@ -142,6 +142,43 @@ func secureHeaders(next http.Handler) http.Handler {
 	})
 }
 
+// canonicalPaths answers 404, as for any path the server does not have, to a request
+// whose path is not canonical (canonicalPath), where net/http.ServeMux would redirect to
+// the cleaned path with an HTML body: a JSON client cannot read that answer, and the
+// cleaned path may name another resource (DELETE /v1/documents/a/../b is not a delete of
+// document "b"). The paths the server writes are canonical (idPath).
+func canonicalPaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.EscapedPath(); !canonicalPath(p) {
+			writeError(w, http.StatusNotFound, fmt.Sprintf(
+				`no such path: %s (a path has no empty, "." or ".." segment; in a document id, write "/" as %%2F and "." as %%2E where they would make one)`, p))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// canonicalPath reports whether the escaped path p is one net/http.ServeMux serves as it
+// is: it begins with "/" and has no empty, "." or ".." segment, a final "/" aside. It
+// reads p once and does not allocate.
+func canonicalPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	for i := 1; i <= len(p); {
+		j := strings.IndexByte(p[i:], '/')
+		if j < 0 {
+			j = len(p) - i
+		}
+		seg, last := p[i:i+j], i+j == len(p)
+		if seg == "" && !last || seg == "." || seg == ".." {
+			return false
+		}
+		i += j + 1
+	}
+	return true
+}
+
 // setSecurityHeaders sets the headers of secureHeaders in h.
 func setSecurityHeaders(h http.Header) {
 	h["X-Content-Type-Options"] = nosniff

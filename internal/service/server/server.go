@@ -24,7 +24,7 @@
 // unknown method; 413 for a body over the limit; 422 for a well-formed request that cannot
 // be met (a query term not in the sentence, a budget shorter than the query); 409 for a
 // write to a collection in memory (documents.go); 404 and 405 for unknown paths and
-// methods. 500 is kept for faults of the server (a panic is
+// methods (a path with an empty, "." or ".." segment is unknown: no redirect). 500 is kept for faults of the server (a panic is
 // recovered, logged and answered with 500), 503 for a request that ran out of time.
 // Each request is logged as one line (method, path, status, duration, bytes).
 //
@@ -249,7 +249,7 @@ func NewLoading(cfg Config) (*Server, error) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
 	})
 	s.mux = mux
-	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(mux))))
+	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(canonicalPaths(mux)))))
 	return s, nil
 }
 

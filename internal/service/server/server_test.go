@@ -324,6 +324,48 @@ func TestClientErrors(t *testing.T) {
 	}
 }
 
+// TestNonCanonicalPaths: a path with an empty, "." or ".." segment gets the JSON 404 of
+// an unknown path, for every method, not the mux's redirect (an HTML body, and maybe
+// another resource); canonical paths, the search page's among them, are served.
+func TestNonCanonicalPaths(t *testing.T) {
+	ts, _ := newServer(t, Config{})
+	h := ts.Config.Handler
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v1/../healthz"}, {"GET", "//healthz"}, {"GET", "/./"}, {"GET", "//"},
+		{"POST", "/v1//compress"}, {"POST", "/v1/./compress"}, {"GET", "/v1/search/..?q=dogs"},
+		{"GET", "/doc/d1/../d2"}, {"DELETE", "/v1/documents/a/../d1"}, {"GET", "/static/../index.html"},
+		{"HEAD", "/v1/documents//d1"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		var e struct {
+			Error string `json:"error"`
+		}
+		err := json.Unmarshal(rec.Body.Bytes(), &e)
+		if c.method == "HEAD" {
+			err = nil // no body
+		}
+		if rec.Code != 404 || err != nil || (c.method != "HEAD" && !strings.Contains(e.Error, "no such path")) ||
+			rec.Header().Get("Content-Type") != "application/json" || rec.Header().Get("Location") != "" {
+			t.Errorf("%s %s: %d, Content-Type %q, Location %q, body %q; want a JSON 404", c.method, c.path,
+				rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Location"), rec.Body)
+		}
+	}
+	for _, c := range []struct {
+		path, ct string
+		status   int
+	}{
+		{"/", "text/html", 200}, {"/healthz", "application/json", 200}, {"/v1/documents/d1", "application/json", 200},
+		{"/doc/d1", "text/html", 200}, {"/v1/documents/%2E%2E", "application/json", 404},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", c.path, nil))
+		if rec.Code != c.status || !strings.HasPrefix(rec.Header().Get("Content-Type"), c.ct) || strings.Contains(rec.Body.String(), "no such path") {
+			t.Errorf("GET %s: %d %q %.80q; want %d %s", c.path, rec.Code, rec.Header().Get("Content-Type"), rec.Body, c.status, c.ct)
+		}
+	}
+}
+
 func TestSnippets(t *testing.T) {
 	ts, _ := newServer(t, Config{})
 	doc := testDocs[0].Text
