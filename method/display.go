@@ -54,18 +54,17 @@ func (d *DisplayStep) Show(in *Input, lens []int, pr runs.Params, kept []int) []
 // Nested returns the nested display of in (runs.Program.Nested) under the weights of pr
 // for order, of which the first wanted are the tokens the method keeps at all (as
 // RuleSolver.NestedOrder gives them): the last state of one budget-free sequence of
-// displays that fits in.Budget, passed through fits when it is not nil (in.Rules are
-// required, lens as for Show). When the display rules leave no display that holds Q
-// within the budget, they yield to the query: Nested reports false, in.Rules.Yielded
-// reports the yield, and the caller's result is its compression under the
-// well-formedness rules alone. The slice is d's memory, valid until the next call. It
-// costs O(n²·runs.Lookahead) closures.
+// displays that fits in.Budget and passes fits when it is not nil (in.Rules are
+// required, lens as for Show), or, when no state does, the snippet decoding's best
+// display under the same values, which a larger budget need not hold. When the display
+// rules leave no display that holds Q within the budget, they yield to the query: Nested
+// reports false, in.Rules.Yielded reports the yield, and the caller's result is its
+// compression under the well-formedness rules alone. The slice is d's memory, valid
+// until the next call. It costs O(n²·runs.Lookahead) closures, plus the snippet
+// decoding's program when no state fits.
 func (d *DisplayStep) Nested(in *Input, lens []int, pr runs.Params, order []int32, wanted int, fits func([]int) bool) ([]int, bool) {
 	kept, ok := d.prog.Nested(d.look(in, lens, &pr), pr, order, wanted, fits)
 	d.view = runs.Input{}
-	if !ok && in.Rules != nil {
-		in.Rules.MarkYielded()
-	}
 	return kept, ok
 }
 

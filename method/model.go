@@ -145,18 +145,21 @@ const (
 	// Nested is the Snippet decoding under one more promise: for one sentence and
 	// query, a larger budget keeps everything a smaller one kept, C(b) ⊆ C(b′) for
 	// b < b′ (as long as the rules do not yield to the query at one budget and not at
-	// the other), so a snippet that grows never drops a word. Every method orders the
-	// tokens once, whatever the budget: the ILP by the price of a character at which
-	// each token enters the optimum of its relaxation (the entry prices of
-	// ilp.TreeDP.NestedOptimize), VERTEX ADDITION by the order in which it would add the
-	// tokens with a budget of a fraction of the sentence (va.Compressor.Nested). The
+	// the other, and both show a display of the sequence below), so a snippet that
+	// grows never drops a word. Every method orders the tokens once, whatever the
+	// budget: the ILP by the price of a character at which each token enters the
+	// optimum of its relaxation (the entry prices of ilp.TreeDP.NestedOptimize),
+	// VERTEX ADDITION by the order in which it would add the tokens with a budget of a
+	// fraction of the sentence (va.Compressor.Nested). The
 	// Compressor's display step then grows one sequence of displays from that order
 	// (RuleSolver.NestedOrder, va.Compressor.NestedOrder), each obeying the display
 	// rules of wellformed.Runs, and shows the last one that fits (DisplayStep.Nested):
 	// its values are the objective of the Snippet decoding with the order in place of
-	// C*. When the display rules and the budget leave no display, they yield to the
-	// query and the result is the method's compression under the rules, the longest
-	// prefix of the order that fits (Compressor.Yielded). It gives up budget use, and the
+	// C*. When none fits but another display does, it shows the Snippet decoding's best
+	// display under those values, which a larger budget need not keep. When the display
+	// rules and the budget leave no display, they yield to the query and the result is
+	// the method's compression under the rules, the longest prefix of the order that
+	// fits (Compressor.Yielded). It gives up budget use, and the
 	// exact optimum at one budget, for that promise (docs/snippets.md, "Nested
 	// display"). The oracle and the window baseline ignore it (the window is nested
 	// already).

@@ -112,3 +112,7 @@ func (d *Program) Objective(p *Input, pr Params, kept []bool) (float64, bool) {
 
 // Carrier reports whether the last Solve of d marked token v as a carrier.
 func (d *Program) Carrier(v int) bool { return d.carrier[v] }
+
+// NestedFell reports whether the last Nested of d showed the snippet decoding's best
+// display because no state of its sequence fitted.
+func (d *Program) NestedFell() bool { return d.ns.fell }

@@ -29,11 +29,22 @@ import (
 // of the sequence is a display the rules allow. The sequence stops when no move gains.
 // The display at b is the last state of the sequence whose width fits b: a prefix of
 // one sequence, so C(b) ⊆ C(b′) for b < b′ whenever the rules (computed for each budget)
-// yield at neither.
+// yield at neither and both are states of the sequence. The widths of the sequence do
+// not always grow: a move that joins two runs across a comma replaces " … " by ", ", and
+// one that reaches the sentence's start drops the leading "…". So the sequence is
+// followed past a state that does not fit as long as a later one still may (floor), and
+// the state shown is the last that fits, not the one before the first that does not.
+//
+// When no state of the sequence fits b (its first states are wider than b, or wider
+// than a display that the sequence passes by), the display at b is the snippet
+// decoding's best display under the same values (bestDisplay): budget-true and allowed
+// by the rules, where the rules would otherwise yield to the query. It is not a state of
+// the sequence, so a larger budget's display need not hold it.
 //
 // Each step costs O((k + n)·Lookahead) closures of an interval (k runs, n tokens), and
-// there are at most n steps: O(n²·Lookahead) closures in the worst case, and nothing is
-// allocated once the memory has grown.
+// there are at most n steps: O(n²·Lookahead) closures in the worst case, plus the
+// snippet decoding's program when no state fits; nothing is allocated once the memory
+// has grown.
 
 // Lookahead is the number of allowed boundaries a move of the nested display may reach
 // past a run's end (or start) when its gain is weighed.
@@ -73,35 +84,42 @@ type nestedState struct {
 	runs       []span
 	moveTok    []int32 // the tokens each move showed, in turn
 	moveEnd    []int   // where each move ends in moveTok
+	moveW      []int   // the width of the display after each move
+	fell       bool    // no state fitted: the display is the snippet decoding's (bestDisplay)
 	final, cut int     // the free final punctuation (0: none); the width of a cut
 	finalOn    bool    // the final punctuation is shown after a cut
 }
 
 // Nested returns the nested display of in under pr (see above) for the reference order
 // (distinct token ids, the most wanted first; tokens it leaves out are worth nothing) of
-// which the first wanted are the tokens the method keeps at all, passed through fits
-// when it is not nil (the moves are undone, last first, until the display fits). When
-// the display rules and the budget leave no allowed runs that hold Q, the rules yield as
-// in Show: first those of wellformed.Runs.Loose (and in.Rules.MarkYielded records it),
-// then all, and Nested reports false, so that the caller returns its compression under
-// the well-formedness rules alone and marks the rules yielded. The slice is d's memory,
-// valid until the next call. It costs O(n²·Lookahead) closures and allocates nothing once
-// d has grown.
+// which the first wanted are the tokens the method keeps at all: the last state of the
+// sequence whose width fits in.Budget and that passes fits when fits is not nil. When no
+// state does, it is the snippet decoding's best display under the same values (which
+// also passes fits; none when its tables would exceed MaxCells), which a larger budget's
+// display need not hold. When the display
+// rules and the budget leave no display (or in is inconsistent), the rules yield as in
+// Show: first those of wellformed.Runs.Loose, then all, and Nested reports false, so that
+// the caller returns its compression under the well-formedness rules alone; in.Rules.
+// MarkYielded records either yield. The slice is d's memory, valid until the next call.
+// It costs O(n²·Lookahead) closures, plus the snippet decoding's program when no state
+// fits, and allocates nothing once d has grown.
 func (d *Program) Nested(in *Input, pr Params, order []int32, wanted int, fits func([]int) bool) ([]int, bool) {
-	if kept, ok := d.nested(in, pr, order, wanted, fits); ok {
-		return kept, true
-	}
-	d.u.Loose = true
 	kept, ok := d.nested(in, pr, order, wanted, fits)
-	d.u.Loose = false
-	if ok && in.Rules != nil {
-		in.Rules.MarkYielded()
+	if !ok {
+		d.u.Loose = true
+		kept, ok = d.nested(in, pr, order, wanted, fits)
+		d.u.Loose = false
+		if in.Rules != nil {
+			in.Rules.MarkYielded()
+		}
 	}
 	return kept, ok
 }
 
-// nested is Nested under the display rules of d.u as they are (Loose or not).
+// nested is Nested under the display rules of d.u as they are (Loose or not): the last
+// state of the sequence that fits, or else the snippet decoding's best display.
 func (d *Program) nested(in *Input, pr Params, order []int32, wanted int, fits func([]int) bool) ([]int, bool) {
+	d.ns.fell = false
 	if in.Tree == nil || len(in.Lens) != in.Tree.N() {
 		return nil, false
 	}
@@ -128,6 +146,24 @@ func (d *Program) nested(in *Input, pr Params, order []int32, wanted int, fits f
 		}
 	}
 	pr.Keep *= NestedKeep
+	if kept, ok := d.sequence(in, pr, fits); ok {
+		return kept, true
+	}
+	// No state fits: the best display under the same values, if any.
+	kept, ok, _ := d.bestDisplay(in, pr, ns.keepw)
+	if !ok || (fits != nil && !fits(kept)) {
+		return nil, false
+	}
+	ns.fell = true
+	return kept, true
+}
+
+// sequence grows the sequence of displays for the values of ns.keepw and d.opt and
+// returns its last state whose width fits in.Budget and that passes fits (when not nil),
+// or false when none does.
+func (d *Program) sequence(in *Input, pr Params, fits func([]int) bool) ([]int, bool) {
+	n := in.Tree.N()
+	ns := &d.ns
 	K, cut, ok := d.prepare(in, pr, ns.keepw)
 	if !ok {
 		return nil, false
@@ -160,40 +196,63 @@ func (d *Program) nested(in *Input, pr Params, order []int32, wanted int, fits f
 		}
 		mv := d.place(a, b, n)
 		W += mv.width
-		d.apply(mv.s, mv.e, mv.mi, mv.mj)
+		d.apply(mv.s, mv.e, mv.mi, mv.mj, W)
 	}
-	if W > K {
-		return nil, false
-	}
-	ns.moveEnd, ns.moveTok = ns.moveEnd[:0], ns.moveTok[:0]
-	// The moves, while the next one gains and fits.
-	for W <= K {
+	seeded, W0 := len(ns.runs) > 0, W // without a query, the seed shows nothing: no state
+	ns.moveEnd, ns.moveTok, ns.moveW = ns.moveEnd[:0], ns.moveTok[:0], ns.moveW[:0]
+	// The moves, while the next one gains and a later state may still fit.
+	for d.floor(W, n) <= K {
 		mv, found := d.bestMove(n)
 		if !found {
 			break
 		}
 		moves := len(ns.moveEnd)
 		if W, ok = d.take(mv, W, K, n); !ok || len(ns.moveEnd) == moves {
-			break // a move that does not fit, or (never expected) one that shows nothing
+			break // no later state fits, or (never expected) a move that shows nothing
 		}
 	}
-	if len(ns.runs) == 0 {
-		return nil, false
-	}
-	kept := d.keptRuns(n)
-	for fits != nil && !fits(kept) && len(ns.moveEnd) > 0 {
-		k := len(ns.moveEnd) - 1
-		from := 0
+	// The last state that fits: the moves are undone, last first, until one does.
+	for {
+		k := len(ns.moveEnd)
+		w := W0
 		if k > 0 {
-			from = ns.moveEnd[k-1]
+			w = ns.moveW[k-1]
 		}
-		for _, v := range ns.moveTok[from:ns.moveEnd[k]] {
+		if w <= K && (k > 0 || seeded) {
+			if kept := d.keptRuns(n); fits == nil || fits(kept) {
+				return kept, true
+			}
+		}
+		if k == 0 {
+			return nil, false
+		}
+		from := 0
+		if k > 1 {
+			from = ns.moveEnd[k-2]
+		}
+		for _, v := range ns.moveTok[from:ns.moveEnd[k-1]] {
 			ns.cov[v] = false
 		}
-		ns.moveTok, ns.moveEnd = ns.moveTok[:from], ns.moveEnd[:k]
-		kept = d.keptRuns(n)
+		ns.moveTok, ns.moveEnd, ns.moveW = ns.moveTok[:from], ns.moveEnd[:k-1], ns.moveW[:k-1]
 	}
-	return kept, true
+}
+
+// floor returns a bound below the width of every display that shows what the runs of
+// width W show: the display can be narrower only where the cut between two runs is wider
+// than the tokens between them, or where a leading or trailing "…" gives way to the
+// tokens before or after. O(k) for k runs.
+func (d *Program) floor(W, n int) int {
+	ns := &d.ns
+	k := len(ns.runs)
+	if k == 0 {
+		return W
+	}
+	for i := 1; i < k; i++ {
+		a, b := ns.runs[i-1].e, ns.runs[i].s
+		between := d.lpre[b-1] - d.lpre[a] + d.spre[b] - d.spre[a] // the gap's tokens and spaces
+		W -= max(0, 1+ns.cut-between)
+	}
+	return W - d.lead(ns.runs[0].s) - d.trail(ns.runs[k-1].e, n)
 }
 
 // keptRuns returns the shown tokens, ascending, in d.kept.
@@ -282,10 +341,14 @@ func (d *Program) runValue(s, e, n int) float64 {
 }
 
 // place returns the move that adds the allowed run [a, b] to the runs: the runs it
-// overlaps or touches merge with it (the runs [mi, mj)), with the change of the
-// objective (gain) and of the width.
+// overlaps or touches merge with it (the runs [mi, mj)), and so does the final
+// punctuation shown after a cut, with the change of the objective (gain) and of the
+// width.
 func (d *Program) place(a, b, n int) move {
 	ns := &d.ns
+	if ns.finalOn && b == ns.final-1 {
+		b = ns.final // one run that ends the sentence, not a run and the punctuation after it
+	}
 	k := len(ns.runs)
 	i := 0
 	for i < k && ns.runs[i].e < a-1 {
@@ -351,8 +414,8 @@ func (d *Program) finalWidth() int {
 }
 
 // apply replaces the runs [i, j) by [a, b] (inserts it at i when i = j), showing its
-// tokens and recording them as one move.
-func (d *Program) apply(a, b, i, j int) {
+// tokens and recording them as one move, after which the display's width is W.
+func (d *Program) apply(a, b, i, j, W int) {
 	ns := &d.ns
 	for v := a; v <= b; v++ {
 		if !ns.cov[v] {
@@ -363,7 +426,7 @@ func (d *Program) apply(a, b, i, j int) {
 	if ns.finalOn && b >= ns.final {
 		ns.finalOn = false
 	}
-	ns.moveEnd = append(ns.moveEnd, len(ns.moveTok))
+	ns.moveEnd, ns.moveW = append(ns.moveEnd, len(ns.moveTok)), append(ns.moveW, W)
 	if j == i {
 		ns.runs = append(ns.runs, span{})
 		copy(ns.runs[i+1:], ns.runs[i:])
@@ -441,19 +504,18 @@ func (d *Program) bestMove(n int) (move, bool) {
 	return best, found
 }
 
-// take plays mv one allowed boundary at a time from the width W, while each step fits
-// K, and returns the new width and whether all of mv was played.
+// take plays mv one allowed boundary at a time from the width W, each step a move of its
+// own, and returns the new width and whether it went on to the end of mv: it stops after
+// a step past which no state fits K (floor).
 func (d *Program) take(mv move, W, K, n int) (int, bool) {
 	ns := &d.ns
 	if mv.final {
-		if W+mv.width > K {
-			return W, false
-		}
+		W += mv.width
 		ns.finalOn = true
 		ns.cov[ns.final] = true
 		ns.moveTok = append(ns.moveTok, int32(ns.final))
-		ns.moveEnd = append(ns.moveEnd, len(ns.moveTok))
-		return W + mv.width, true
+		ns.moveEnd, ns.moveW = append(ns.moveEnd, len(ns.moveTok)), append(ns.moveW, W)
+		return W, d.floor(W, n) <= K
 	}
 	a, b := mv.s, mv.e
 	if mv.fresh {
@@ -467,12 +529,9 @@ func (d *Program) take(mv move, W, K, n int) (int, bool) {
 			return true
 		}
 		st := d.place(a, b, n)
-		if W+st.width > K {
-			return false
-		}
 		W += st.width
-		d.apply(st.s, st.e, st.mi, st.mj)
-		return true
+		d.apply(st.s, st.e, st.mi, st.mj, W)
+		return d.floor(W, n) <= K
 	}
 	if mv.fresh && !play(a, b) {
 		return W, false

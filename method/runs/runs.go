@@ -256,10 +256,19 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			d.opt[v] = true
 		}
 	}
-	K, cut, ok := d.prepare(p, pr, nil)
+	return d.bestDisplay(p, pr, nil)
+}
+
+// bestDisplay is solve for the values that prepare sets from d.opt (of p's size) and keep:
+// the display of the best objective under the display rules of d.u and the budget, or ok
+// false when there is none (or p is inconsistent), with big true when the tables would
+// exceed MaxCells. The slice is d's memory.
+func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, ok, big bool) {
+	K, cut, ok := d.prepare(p, pr, keep)
 	if !ok {
 		return nil, false, false
 	}
+	n := p.Tree.N()
 	u := &d.u
 	row := K + 1
 	if (n+1)*row > MaxCells {
