@@ -220,8 +220,8 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		out[i].Score = score(c.terms, c.start(), len(doc))
 	}
 	// Sentences to parse are spread over the cores; sentences from an annotation, already
-	// parsed, are compressed in turn on this goroutine: each takes tens of µs, so waking
-	// other threads for them cost a fifth more CPU and saved no time (docs/scale.md).
+	// parsed, are compressed in turn on this goroutine: each takes tens of µs, less than
+	// waking another thread costs in CPU, and a page's latency does not gain (docs/scale.md).
 	workers := len(jobs)
 	if ann != nil {
 		workers = 1
