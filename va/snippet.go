@@ -391,6 +391,10 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S).
 	big := p
 	big.Budget = int(NestedOrderBudget * float64(total))
+	if s.length > big.Budget {
+		// Q alone is longer than that budget: Snippet would fail (and allocate its error).
+		big.Budget = total - 1
+	}
 	if _, err := c.Snippet(big, r, d); err != nil {
 		// The closure of Q does not fit that budget: the order is then the one with
 		// the whole sentence's budget but one character.

@@ -122,14 +122,12 @@ func inputs(t *testing.T) []method.Input {
 	return ins
 }
 
-// TestSnippetAllocs checks that the Snippet decoding of a VERTEX ADDITION method, its
-// display step included, allocates nothing once the Compressor's memory has grown, with
-// the budget counted as tokens and as displayed (Input.Fits set).
+// TestSnippetAllocs checks that the Snippet and Nested decodings of the ILP and of a
+// VERTEX ADDITION method, their display step included, allocate nothing once the
+// Compressor's memory has grown, with the budget counted as tokens and as displayed
+// (Input.Fits set). The inputs include queries longer than the share of the sentence
+// from which the Nested decoding orders the tokens (va.NestedOrderBudget).
 func TestSnippetAllocs(t *testing.T) {
-	m, err := method.Open(method.NameLR, nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ins := inputs(t)[:100]
 	for i := range ins {
 		s := ins[i].Sentence
@@ -140,21 +138,29 @@ func TestSnippetAllocs(t *testing.T) {
 		ins[i].Budget = max(1, 3*s.Length(all)/5)
 	}
 	fits := func([]int) bool { return true }
-	for _, display := range []bool{false, true} {
-		c := method.Compressor{Decoding: method.Snippet}
-		run := func() {
-			for _, in := range ins {
-				if display {
-					in.Fits = fits
+	for _, name := range []string{"ilp", method.NameLR} {
+		m, err := method.Open(name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dec := range []method.Decoding{method.Snippet, method.Nested} {
+			for _, display := range []bool{false, true} {
+				c := method.Compressor{Decoding: dec}
+				run := func() {
+					for _, in := range ins {
+						if display {
+							in.Fits = fits
+						}
+						if _, err := c.Compress(m, in); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
-				if _, err := c.Compress(m, in); err != nil {
-					t.Fatal(err)
+				run()
+				if a := testing.AllocsPerRun(3, run); a != 0 {
+					t.Errorf("%s, decoding %v, display %v: %.0f allocations per pass, want 0", name, dec, display, a)
 				}
 			}
-		}
-		run()
-		if a := testing.AllocsPerRun(3, run); a != 0 {
-			t.Errorf("display %v: %.0f allocations per pass, want 0", display, a)
 		}
 	}
 }
