@@ -198,6 +198,7 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	decoding := fs.String("decoding", "", `add "decoding" to every record of the -qsc file (snippet, nested, paper)`)
 	pudNews := fs.Bool("pud-news", false, "also draw from UD_English-PUD's news sentences (sent_id n...); by default only its Wikipedia half (w...)")
 	gum := fs.Bool("gum-dev", false, "draw only from UD_English-GUM's dev split less its news, for a reading test on fresh text of many genres (GUM is non-commercial: experiments only; its test split is held out and never read)")
+	gentle := fs.String("gentle", "", "`FILE`: draw only from UD_English-GENTLE's en_gentle-ud-test.conllu (eight genres outside news: dictionary, esports, legal, medical, poetry, proof, syllabus, threat; non-commercial: experiments only), a source qsc never trains or tunes on")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -209,9 +210,14 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	}
 	var pools []pool
 	var err error
-	if *gum {
+	switch {
+	case *gum && *gentle != "":
+		return fmt.Errorf("items: give -gum-dev or -gentle, not both")
+	case *gum:
 		pools, err = loadGUM(*data, stderr)
-	} else {
+	case *gentle != "":
+		pools, err = loadGENTLE(*gentle, stderr)
+	default:
 		pools, err = loadPools(*data, *pudNews, stderr)
 	}
 	if err != nil {
@@ -311,6 +317,30 @@ func loadGUM(data string, stderr io.Writer) ([]pool, error) {
 	}
 	fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", gum.name, len(gum.cands))
 	return []pool{gum}, nil
+}
+
+// loadGENTLE reads UD_English-GENTLE (https://github.com/UniversalDependencies/UD_English-GENTLE),
+// one file of eight genres; the sources are named "gentle-" and the genre of the document
+// ("gentle-legal"), from the sentence ids (GENTLE_legal_service-12).
+func loadGENTLE(path string, stderr io.Writer) ([]pool, error) {
+	g := pool{name: "UD_English-GENTLE", share: 1}
+	sents, err := readConllu(path)
+	if err != nil {
+		return nil, err
+	}
+	addAll(&g, sents, func(s *conllu.Sentence) string {
+		id, _ := s.Meta("sent_id")
+		genre, _, ok := strings.Cut(strings.TrimPrefix(id, "GENTLE_"), "_")
+		if !ok || genre == "" {
+			return "gentle"
+		}
+		return "gentle-" + genre
+	})
+	if len(g.cands) == 0 {
+		return nil, fmt.Errorf("items: %s has no eligible sentence (is it UD_English-GENTLE's CoNLL-U file?)", path)
+	}
+	fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", g.name, len(g.cands))
+	return []pool{g}, nil
 }
 
 // addFiles adds the eligible sentences of the CoNLL-U files of dir that match pattern

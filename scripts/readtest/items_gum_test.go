@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestHeldOut checks that of UD_English-GUM only the dev split may be read.
 func TestHeldOut(t *testing.T) {
@@ -13,5 +19,34 @@ func TestHeldOut(t *testing.T) {
 		if err := heldOut(path); (err == nil) != ok {
 			t.Errorf("heldOut(%q) = %v, want allowed %v", path, err, ok)
 		}
+	}
+}
+
+// TestLoadGENTLE checks that -gentle names each sentence's source by its genre and refuses a
+// file without an eligible sentence.
+func TestLoadGENTLE(t *testing.T) {
+	var b strings.Builder
+	for i, genre := range []string{"legal", "poetry", "legal"} {
+		words := strings.Fields("The court held that the statute was valid because the state had shown a compelling interest in the health of its citizens today")
+		fmt.Fprintf(&b, "# sent_id = GENTLE_%s_doc-%d\n# text = %s\n", genre, i+1, strings.Join(words, " "))
+		for k, w := range words {
+			fmt.Fprintf(&b, "%d\t%s\t%s\tNOUN\tNN\t_\t0\troot\t_\t_\n", k+1, w, strings.ToLower(w))
+		}
+		b.WriteString("\n")
+	}
+	dir := t.TempDir()
+	pools, err := loadGENTLE(writeFile(t, dir, "en_gentle-ud-test.conllu", b.String()), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range pools[0].cands {
+		got = append(got, c.source)
+	}
+	if want := []string{"gentle-legal", "gentle-poetry", "gentle-legal"}; !slices.Equal(got, want) {
+		t.Errorf("sources %v, want %v", got, want)
+	}
+	if _, err := loadGENTLE(writeFile(t, dir, "empty.conllu", "# text = Short.\n1\tShort\tshort\tADJ\tJJ\t_\t0\troot\t_\t_\n\n"), io.Discard); err == nil {
+		t.Error("a file without an eligible sentence: no error")
 	}
 }
