@@ -387,21 +387,26 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 		c.out = all
 		return c.Snippet(p, r, d)
 	}
+	if r.N() != s.N() {
+		return nil, errRules(r.N(), s.N())
+	}
+	// ℓ(closure of Q), which no budget changes: a Snippet run fails exactly when its
+	// budget is not positive or below it, so the budget of the order is chosen here
+	// rather than by a failed run, whose error would be allocated only to be dropped.
+	c.snip.rules, c.snip.filled = r, false
+	if err := c.queryClosure(); err != nil {
+		return nil, err // the rules were computed for another budget
+	}
 	total := wholeLen(s.lens[1:])
-	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S).
+	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S), or, when that is not
+	// positive or the closure of Q does not fit it, with ℓ(S) − 1.
 	big := p
 	big.Budget = int(NestedOrderBudget * float64(total))
-	if s.length > big.Budget {
-		// Q alone is longer than that budget: Snippet would fail (and allocate its error).
+	if big.Budget <= 0 || s.length > big.Budget {
 		big.Budget = total - 1
 	}
 	if _, err := c.Snippet(big, r, d); err != nil {
-		// The closure of Q does not fit that budget: the order is then the one with
-		// the whole sentence's budget but one character.
-		big.Budget = total - 1
-		if _, err := c.Snippet(big, r, d); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	sn := &c.snip
 	sn.order = sn.order[:0]

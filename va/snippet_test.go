@@ -120,27 +120,69 @@ func TestSnippetWholeSentence(t *testing.T) {
 	}
 }
 
+// TestSnippetAllocs checks that Rules.Reset with Snippet, and with Nested, allocate
+// nothing once their memory has grown, on random problems of three kinds for Nested,
+// each of which must occur: the closure of Q under the rules fits NestedOrderBudget·ℓ(S),
+// from which Nested orders the tokens; only Q does; Q does not either (the order is
+// then made at ℓ(S) − 1).
 func TestSnippetAllocs(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	heads := randomHeads(rng, 60)
-	s := synth.RuledSentence(rng, heads)
-	tree := mustTree(t, heads)
-	lens, _ := lengths(s)
+	rng := rand.New(rand.NewPCG(21, 22))
 	var r wellformed.Rules
 	var c va.Compressor
-	p := va.Problem{Sentence: s, Tree: tree, Query: []int{3}, Budget: 60}
-	run := func() {
-		if err := r.Reset(s, tree, lens, p.Query, p.Budget); err != nil {
+	var inC []bool
+	var kinds [3]int
+	for i := range 400 {
+		s, tree, lens, total, q, lq := ruledInstance(t, rng, 30)
+		b := (total + lq) / 2
+		if b < lq || b >= total {
+			continue // the whole sentence fits, or no budget between
+		}
+		if err := r.Reset(s, tree, lens, q, b); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Snippet(p, &r, coin{Seed: 1, Num: 5}); err != nil {
-			t.Fatal(err)
+		inC = slices.Grow(inC[:0], s.Len()+1)[:s.Len()+1]
+		clear(inC)
+		for _, v := range q {
+			inC[v] = true
+		}
+		lc := lq + r.QueryClosure(q, func(v int) bool { return inC[v] }, func(v int) { inC[v] = true })
+		share := int(va.NestedOrderBudget * float64(total))
+		kind := 0 // the closure fits the share
+		if lq > share {
+			kind = 2
+		} else if lc > share {
+			kind = 1
+		}
+		kinds[kind]++
+		p := va.Problem{Sentence: s, Tree: tree, Query: q, Budget: b}
+		var d va.Decider = coin{Seed: uint64(i), Num: 5} // boxed once
+		for _, nested := range []bool{false, true} {
+			run := func() {
+				if err := r.Reset(s, tree, lens, q, b); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				if nested {
+					_, err = c.Nested(p, &r, d)
+				} else {
+					_, err = c.Snippet(p, &r, d)
+				}
+				if err != nil {
+					t.Fatalf("instance %d, nested %v: %v", i, nested, err)
+				}
+			}
+			run()
+			if a := testing.AllocsPerRun(10, run); a != 0 {
+				t.Errorf("instance %d (kind %d), nested %v: Rules.Reset and the decoding allocate %v times per run", i, kind, nested, a)
+			}
 		}
 	}
-	run()
-	if a := testing.AllocsPerRun(100, run); a != 0 {
-		t.Errorf("Rules.Reset + Snippet allocate %v times per run", a)
+	for k, n := range kinds {
+		if n == 0 {
+			t.Errorf("no problem of kind %d among the instances (%v)", k, kinds)
+		}
 	}
+	t.Logf("problems of each kind: %v", kinds)
 }
 
 // lengths returns the token lengths of s and ℓ(S).
