@@ -198,6 +198,7 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	decoding := fs.String("decoding", "", `add "decoding" to every record of the -qsc file (snippet, nested, paper)`)
 	pudNews := fs.Bool("pud-news", false, "also draw from UD_English-PUD's news sentences (sent_id n...); by default only its Wikipedia half (w...)")
 	gum := fs.Bool("gum-dev", false, "draw only from UD_English-GUM's dev split less its news, for a reading test on fresh text of many genres (GUM is non-commercial: experiments only; its test split is held out and never read)")
+	exclude := fs.String("exclude", "", "`FILES`: comma-separated items files of earlier tests (readtest items -out); their sentences are not drawn again")
 	gentle := fs.String("gentle", "", "`FILE`: draw only from UD_English-GENTLE's en_gentle-ud-test.conllu (eight genres outside news: dictionary, esports, legal, medical, poetry, proof, syllabus, threat; non-commercial: experiments only), a source qsc never trains or tunes on")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -222,6 +223,11 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *exclude != "" {
+		if pools, err = excludeRead(pools, strings.Split(*exclude, ","), stderr); err != nil {
+			return err
+		}
 	}
 	items, err := sampleItems(pools, *n, *seed)
 	if err != nil {
@@ -341,6 +347,43 @@ func loadGENTLE(path string, stderr io.Writer) ([]pool, error) {
 	}
 	fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", g.name, len(g.cands))
 	return []pool{g}, nil
+}
+
+// excludeRead removes from the pools every sentence whose text (textKey) is that of an
+// item of the files (JSONL items files, as readtest items writes them), so that a new test
+// reads only sentences no earlier test has read. A line that is not an item is an error
+// naming its file and line.
+func excludeRead(pools []pool, files []string, stderr io.Writer) ([]pool, error) {
+	read := map[string]bool{}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("items: -exclude: %w", err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			var it Item
+			if err := json.Unmarshal([]byte(line), &it); err != nil || it.Text == "" {
+				return nil, fmt.Errorf("items: -exclude: %s:%d: not an item of readtest items (a JSON object with \"text\")", path, i+1)
+			}
+			read[textKey(it.Text)] = true
+		}
+	}
+	out := make([]pool, len(pools))
+	for i, p := range pools {
+		q := p
+		q.cands = nil
+		for _, c := range p.cands {
+			if !read[textKey(c.text)] {
+				q.cands = append(q.cands, c)
+			}
+		}
+		fmt.Fprintf(stderr, "items: %s: %d eligible sentences not read by the -exclude files\n", p.name, len(q.cands))
+		out[i] = q
+	}
+	return out, nil
 }
 
 // addFiles adds the eligible sentences of the CoNLL-U files of dir that match pattern

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -48,5 +50,32 @@ func TestLoadGENTLE(t *testing.T) {
 	}
 	if _, err := loadGENTLE(writeFile(t, dir, "empty.conllu", "# text = Short.\n1\tShort\tshort\tADJ\tJJ\t_\t0\troot\t_\t_\n\n"), io.Discard); err == nil {
 		t.Error("a file without an eligible sentence: no error")
+	}
+}
+
+func TestExcludeRead(t *testing.T) {
+	dir := t.TempDir()
+	read := filepath.Join(dir, "items.jsonl")
+	line := `{"id":"b60-1","protocol":"b60","source":"x","text":"The  cat sat.","query":["cat"],"budget":9,"budget_counts":"display"}`
+	if err := os.WriteFile(read, []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pools := []pool{{name: "p", share: 1, cands: []candidate{{text: "the cat sat."}, {text: "A dog ran."}}}}
+	got, err := excludeRead(pools, []string{read}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got[0].cands) != 1 || got[0].cands[0].text != "A dog ran." {
+		t.Fatalf("after -exclude: %+v, want only the unread sentence", got[0].cands)
+	}
+	if len(pools[0].cands) != 2 {
+		t.Fatalf("excludeRead changed its argument: %+v", pools[0].cands)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(line+"\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := excludeRead(pools, []string{bad}, io.Discard); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
+		t.Fatalf("a bad line: err %v, want one naming bad.jsonl:2", err)
 	}
 }
