@@ -361,7 +361,7 @@ func errRules(rn, n int) error {
 // NestedOrderBudget is the budget, as a fraction of ℓ(S), of the Snippet run that orders
 // the tokens for Nested: VA_LR's decisions are trained at the gold's length, about 40% of
 // ℓ(S), and with a budget near ℓ(S) it accepts most candidates in the order they come.
-// docs/snippets.md ("Nested decoding") compares it with other fractions.
+// docs/snippets-history.md ("Nested decoding") compares it with other fractions.
 const NestedOrderBudget = 0.45
 
 // Nested compresses p for a snippet under the Nested decoding (method.Nested): as Snippet,

@@ -39,7 +39,8 @@ import (
 // (ties: nearer the query first, then left to right), each with its closure, while the
 // next one fits: C(b) is a prefix of one order, so C(b) ⊆ C(b') for b < b'. The price of
 // that guarantee is the budget left when the next unit does not fit, which a smaller
-// unit further down the order could have used (docs/snippets.md, "Nested decoding").
+// unit further down the order could have used (docs/snippets-history.md, "Nested
+// decoding").
 
 // hinge is one breakpoint of a piecewise-linear function: it adds dw·max(0, mu − μ).
 type hinge struct{ mu, dw float64 }

@@ -52,8 +52,8 @@ type TrainConfig struct {
 	// Slack, if positive, trains each input with a budget longer than its gold by 0 to
 	// Slack characters (drawn from Seed, per epoch), so that the weights, not the budget,
 	// tell where a compression ends: the exact optimum then stays the same when the budget
-	// grows past it, as a snippet that grows needs (docs/snippets.md, "Training with
-	// slack").
+	// grows past it, as a snippet that grows needs (docs/snippets-history.md, "Training
+	// with slack").
 	Slack int
 	// Query adds the query features (features.Config.Query) and solves each training
 	// input with its query (Q ⊆ C; without Snippet, without the rules), so that the
@@ -93,7 +93,7 @@ const (
 	// perceptron learns to stop where the gold stops although the budget would take more,
 	// so that the exact optimum does not change with the budget once it fits, and the
 	// snippet decoding fills the rest around it (runs.Params.Fill). The model selection is
-	// in docs/snippets.md ("Training with slack").
+	// in docs/snippets-history.md ("Training with slack").
 	DefaultSlack = 28
 )
 
