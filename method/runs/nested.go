@@ -315,22 +315,16 @@ func (d *Program) legal(a, b int) bool {
 	return words > 1 || (words == 1 && ns.qPre[b] > ns.qPre[a-1])
 }
 
-// runValue is a run's term of the objective: its tokens' values, less Dangle and Short,
-// plus Edge at either end of the sentence.
+// runValue is a run's term of the objective: its tokens' values with the per-run terms
+// (runTerms), plus Edge at either end of the sentence.
 func (d *Program) runValue(s, e, n int) float64 {
 	ns := &d.ns
 	pr := &ns.pr
-	x := ns.valPre[e] - ns.valPre[s-1]
-	if d.u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
-		x -= pr.Dangle
-	}
 	words, word := d.wordPre[e]-d.wordPre[s-1], 0
 	if words == 1 {
 		word = d.lastWord(s, e) // short reads the word of a one-word run only
 	}
-	if d.short(words, ns.qPre[e]-ns.qPre[s-1], word) {
-		x -= pr.Short
-	}
+	x := d.runTerms(ns.valPre[e]-ns.valPre[s-1], pr, e, n, words, ns.qPre[e]-ns.qPre[s-1], word)
 	if s == 1 {
 		x += pr.Edge
 	}

@@ -363,13 +363,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 			if hi > e || !u.CanEnd(e) || words == 0 || (words == 1 && nq == 0) {
 				continue
 			}
-			v := val
-			if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
-				v -= pr.Dangle
-			}
-			if d.short(words, nq, word) {
-				v -= pr.Short
-			}
+			v := d.runTerms(val, &pr, e, n, words, nq, word)
 			b, from := d.best[e*row:(e+1)*row], d.from[e*row:(e+1)*row]
 			if !d.rowSet[e] {
 				for c := range b {
@@ -478,6 +472,25 @@ func (d *Program) finalPunct(r *wellformed.Rules, n int) int {
 		return n
 	}
 	return 0
+}
+
+// runTerms returns x, the value of a run's tokens, with the terms of the objective that
+// the run pays as a run: less Dangle when it ends dangling (wellformed.Runs.Dangles) at e
+// with words after it (of n tokens), less Short when it is short (short: words words, nq
+// of them query terms, word its last word, read only when words is 1). It is the one
+// statement of the per-run terms, read by the run program and the nested display alike;
+// Edge, which depends on where the run stands among the others, is each caller's. The
+// terms are subtracted from x in this order, so that every caller's sums are the same to
+// the last bit. It is called in the run program's inner loop: it stays small enough to be
+// inlined, costs O(1) and allocates nothing.
+func (d *Program) runTerms(x float64, pr *Params, e, n, words, nq, word int) float64 {
+	if d.u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
+		x -= pr.Dangle
+	}
+	if d.short(words, nq, word) {
+		x -= pr.Short
+	}
+	return x
 }
 
 // short reports whether a run of words words, nq of them query terms, word its last word,
