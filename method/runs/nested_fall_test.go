@@ -96,21 +96,14 @@ func TestNestedNarrowerLater(t *testing.T) {
 // sequence nest.
 func TestNestedFindsWhatSnippetFinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var d runs.Program
 	found, fell, pairs := 0, 0, 0
-	for trial := 0; trial < 600; trial++ {
-		p := vocabInput(t, rng, 10)
+	nestedTrials(t, rng, 600, vocabInput, 10, func(trial int, d *runs.Program, p *runs.Input, order []int32) {
 		n := p.Tree.N()
-		order := randomOrder(rng, n)
 		wanted := rng.IntN(n + 1)
 		pr := runs.Default()
 		pr.Display = rng.IntN(2) == 0
-		total := -1
-		for _, l := range p.Lens {
-			total += l + 1
-		}
 		var prev []int // the display of the last budget, when a state of the sequence
-		for b := 1; b <= total+3*n+4; b++ {
+		for b := 1; b <= sentenceWidth(p.Lens)+3*n+4; b++ {
 			p.Budget = b
 			if resetRules(t, p) {
 				prev = nil
@@ -134,13 +127,7 @@ func TestNestedFindsWhatSnippetFinds(t *testing.T) {
 				continue
 			}
 			found++
-			in := make([]bool, n+1)
-			for _, v := range kept {
-				in[v] = true
-			}
-			if _, allowed := d.Objective(p, pr, in); !allowed {
-				t.Fatalf("trial %d, b = %d: %v is not an allowed display", trial, b, kept)
-			}
+			mustAllow(t, trial, d, p, pr, kept)
 			if d.NestedFell() {
 				fell++
 				prev = nil
@@ -148,15 +135,11 @@ func TestNestedFindsWhatSnippetFinds(t *testing.T) {
 			}
 			if prev != nil {
 				pairs++
-				for _, v := range prev {
-					if !slices.Contains(kept, v) {
-						t.Fatalf("trial %d: b = %d keeps %v, b − 1 kept %v", trial, b, kept, prev)
-					}
-				}
+				mustNest(t, trial, b, prev, kept)
 			}
 			prev = slices.Clone(kept)
 		}
-	}
+	})
 	if found == 0 || fell == 0 || pairs == 0 {
 		t.Fatalf("%d displays, %d of them the snippet decoding's, %d pairs: want some of each", found, fell, pairs)
 	}

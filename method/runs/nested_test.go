@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/method/runs"
-	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // TestNestedBruteForce checks the nested display on 2,000 random problems, each at every
@@ -17,29 +16,20 @@ import (
 // are states of the sequence; and a display exists whenever a budget below it had one.
 func TestNestedBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	var d runs.Program
 	checked, pairs := 0, 0
-	for trial := 0; trial < 2000; trial++ {
-		p := randomInput(t, rng, 11)
+	nestedTrials(t, rng, 2000, randomInput, 11, func(trial int, d *runs.Program, p *runs.Input, order []int32) {
 		n := p.Tree.N()
-		pr := runs.Params{Keep: 1, Gap: float64(rng.IntN(20)), Fill: rng.Float64(), Carrier: float64(rng.IntN(7)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(7)), Display: rng.IntN(2) == 0}
-		order := randomOrder(rng, n)
+		pr := randomParams(rng, 20, 7, 7)
 		wanted := rng.IntN(n + 1)
-		total, lq := -1, -1
-		for _, l := range p.Lens {
-			total += l + 1
-		}
+		lq := -1
 		for _, q := range p.Query {
 			lq += p.Lens[q-1] + 1
 		}
 		var prev []int
 		had := false // a smaller budget had a display
-		for b := max(lq, 1); b <= total+3*n+4; b++ {
+		for b := max(lq, 1); b <= sentenceWidth(p.Lens)+3*n+4; b++ {
 			p.Budget = b
-			p.Rules = new(wellformed.Rules)
-			if err := p.Rules.Reset(p.Sentence, p.Tree, p.Lens, p.Query, b); err != nil {
-				t.Fatal(err)
-			}
+			resetRules(t, p)
 			kept, ok := d.Nested(p, pr, order, wanted, nil)
 			if !ok || p.Rules.Yielded() {
 				if had && !p.Rules.Yielded() {
@@ -48,13 +38,7 @@ func TestNestedBruteForce(t *testing.T) {
 				prev, had = nil, false
 				continue
 			}
-			in := make([]bool, n+1)
-			for _, v := range kept {
-				in[v] = true
-			}
-			if _, allowed := d.Objective(p, pr, in); !allowed {
-				t.Fatalf("trial %d, b = %d: %v is not an allowed display", trial, b, kept)
-			}
+			mustAllow(t, trial, d, p, pr, kept)
 			checked++
 			if d.NestedFell() {
 				prev, had = nil, true // the snippet decoding's display: not a state to nest
@@ -62,15 +46,11 @@ func TestNestedBruteForce(t *testing.T) {
 			}
 			if had && prev != nil {
 				pairs++
-				for _, v := range prev {
-					if !slices.Contains(kept, v) {
-						t.Fatalf("trial %d: b = %d keeps %v, b − 1 kept %v", trial, b, kept, prev)
-					}
-				}
+				mustNest(t, trial, b, prev, kept)
 			}
 			prev, had = slices.Clone(kept), true
 		}
-	}
+	})
 	if checked == 0 || pairs == 0 {
 		t.Fatalf("no display checked (%d) or no pair compared (%d)", checked, pairs)
 	}
@@ -84,16 +64,12 @@ func TestNestedBruteForce(t *testing.T) {
 // the rules yield.
 func TestNestedFits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	var d runs.Program
 	tested, fell, none := 0, 0, 0
-	for trial := 0; trial < 500; trial++ {
-		p := randomInput(t, rng, 11)
-		n := p.Tree.N()
-		order := randomOrder(rng, n)
-		pr := runs.Default()
+	nestedTrials(t, rng, 500, randomInput, 11, func(trial int, d *runs.Program, p *runs.Input, order []int32) {
+		n, pr := p.Tree.N(), runs.Default()
 		full, ok := d.Nested(p, pr, order, n, nil)
 		if !ok || p.Rules.Yielded() || len(full) < 2 {
-			continue
+			return
 		}
 		full = slices.Clone(full)
 		m := len(full) - 1 - rng.IntN(len(full)-1)
@@ -103,7 +79,7 @@ func TestNestedFits(t *testing.T) {
 				t.Fatalf("trial %d: no display under fits, and the rules do not yield", trial)
 			}
 			none++
-			continue
+			return
 		}
 		if len(kept) > m {
 			t.Fatalf("trial %d: under fits (at most %d tokens) %v", trial, m, kept)
@@ -123,7 +99,7 @@ func TestNestedFits(t *testing.T) {
 			}
 		}
 		tested++
-	}
+	})
 	if tested == fell || fell+none == 0 {
 		t.Fatalf("%d problems with a display under fits (%d of them the snippet decoding's), %d with none: want states of the sequence, and some of the others", tested, fell, none)
 	}
@@ -138,4 +114,41 @@ func randomOrder(rng *rand.Rand, n int) []int32 {
 		order = append(order, int32(v+1))
 	}
 	return order
+}
+
+// nestedTrials calls check on count random problems drawn by draw (1 to maxN tokens) from
+// rng, each with a random reference order of its tokens (drawn after it) and one Program
+// shared by the calls: the setup of the tests that walk the nested display over random
+// problems. Check may draw from rng too; the draws stay in one seeded sequence.
+func nestedTrials(t *testing.T, rng *rand.Rand, count int, draw func(testing.TB, *rand.Rand, int) *runs.Input, maxN int, check func(trial int, d *runs.Program, p *runs.Input, order []int32)) {
+	t.Helper()
+	var d runs.Program
+	for trial := range count {
+		p := draw(t, rng, maxN)
+		check(trial, &d, p, randomOrder(rng, p.Tree.N()))
+	}
+}
+
+// mustAllow fails t when kept is not a display that the objective's definition allows
+// for p under pr (Objective, after the last call of d on p).
+func mustAllow(t *testing.T, trial int, d *runs.Program, p *runs.Input, pr runs.Params, kept []int) {
+	t.Helper()
+	in := make([]bool, p.Tree.N()+1)
+	for _, v := range kept {
+		in[v] = true
+	}
+	if _, allowed := d.Objective(p, pr, in); !allowed {
+		t.Fatalf("trial %d, b = %d: %v is not an allowed display", trial, p.Budget, kept)
+	}
+}
+
+// mustNest fails t when kept, the display at budget b, drops a token of prev, the display
+// at b − 1.
+func mustNest(t *testing.T, trial, b int, prev, kept []int) {
+	t.Helper()
+	for _, v := range prev {
+		if !slices.Contains(kept, v) {
+			t.Fatalf("trial %d: b = %d keeps %v, b − 1 kept %v", trial, b, kept, prev)
+		}
+	}
 }

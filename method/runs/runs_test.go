@@ -31,11 +31,10 @@ func randomInput(t testing.TB, rng *rand.Rand, maxN int) *runs.Input {
 		t.Fatal(err)
 	}
 	in := &runs.Input{Sentence: synth.RuledSentence(rng, heads), Tree: tree, Lens: make([]int, n)}
-	total := -1
 	for i := range n {
 		in.Lens[i] = rng.IntN(13)
-		total += in.Lens[i] + 1
 	}
+	total := sentenceWidth(in.Lens)
 	lq := -1
 	for _, q := range rng.Perm(n)[:rng.IntN(min(n, 3)+1)] {
 		in.Query = append(in.Query, q+1)
@@ -49,6 +48,22 @@ func randomInput(t testing.TB, rng *rand.Rand, maxN int) *runs.Input {
 	return in
 }
 
+// sentenceWidth returns the width of a sentence of tokens of lengths lens joined by spaces.
+func sentenceWidth(lens []int) int {
+	w := -1
+	for _, l := range lens {
+		w += l + 1
+	}
+	return w
+}
+
+// randomParams returns random weights of the objective: Keep 1, Fill in [0, 1), Dangle
+// below 9, Short below 7, Gap, Carrier and Edge below gap, carrier and edge (each > 0),
+// and Display true or false.
+func randomParams(rng *rand.Rand, gap, carrier, edge int) runs.Params {
+	return runs.Params{Keep: 1, Gap: float64(rng.IntN(gap)), Fill: rng.Float64(), Carrier: float64(rng.IntN(carrier)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(edge)), Display: rng.IntN(2) == 0}
+}
+
 // TestRunDPBruteForce checks the run program against the enumeration of every token set
 // of 3,000 random problems under random weights: it finds a display exactly when one
 // exists, and its display scores the best.
@@ -58,7 +73,7 @@ func TestRunDPBruteForce(t *testing.T) {
 	found, none := 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		p := randomInput(t, rng, 11)
-		pr := runs.Params{Keep: 1, Gap: float64(rng.IntN(12)), Fill: rng.Float64(), Carrier: float64(rng.IntN(3)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(5)), Display: rng.IntN(2) == 0}
+		pr := randomParams(rng, 12, 3, 5)
 		var opt []int
 		n := p.Tree.N()
 		for v := 1; v <= n; v++ {
