@@ -4,22 +4,17 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/handparse"
-	"github.com/qsc-nlp/qsc/syntax"
 )
 
-// handParsed returns a sentence from forms, tags, heads and relations, with its tree,
-// token lengths and rules for the query.
-func handParsed(t *testing.T, forms, xpos []string, heads []int, rels []string, query []int) (*syntax.Sentence, *syntax.Tree, *Rules) {
+// handRuns returns the display rules of a sentence parsed by hand (forms, tags, heads and
+// relations) for the query, under the rules for a budget of 1000.
+func handRuns(t *testing.T, forms, xpos []string, heads []int, rels []string, query []int) *Runs {
 	t.Helper()
-	s, tr, lens, err := handparse.Sentence(forms, xpos, heads, rels)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := new(Rules)
-	if err := r.Reset(s, tr, lens, query, 1000); err != nil {
-		t.Fatal(err)
-	}
-	return s, tr, r
+	s, tr, _ := handparse.Parsed(t, r, forms, xpos, heads, rels, query, 1000)
+	u := new(Runs)
+	u.Reset(s, tr, r, query)
+	return u
 }
 
 // TestRuns checks the display rules on "The duped client 's lawyer sued Saks Fifth Avenue
@@ -29,9 +24,7 @@ func TestRuns(t *testing.T) {
 	xpos := []string{"DT", "JJ", "NN", "POS", "NN", "VBD", "NNP", "NNP", "NNP", ",", "NNP", "NNP", "NNP", "NNP", "VBD", "."}
 	heads := []int{3, 3, 5, 3, 6, 15, 9, 9, 6, 15, 12, 13, 15, 13, 0, 15}
 	rels := []string{"det", "amod", "nmod:poss", "case", "nsubj", "ccomp", "compound", "compound", "obj", "punct", "compound", "nmod:desc", "nsubj", "flat", "root", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{5})
-	var u Runs
-	u.Reset(s, tr, r, []int{5})
+	u := handRuns(t, forms, xpos, heads, rels, []int{5})
 	for _, c := range []struct {
 		v, lo, hi int
 		why       string
@@ -76,9 +69,7 @@ func TestRunsDate(t *testing.T) {
 	xpos := []string{"NNS", "VBD", "IN", "NNP", "CD", ",", "CD", "."}
 	heads := []int{2, 0, 4, 2, 4, 4, 4, 2}
 	rels := []string{"nsubj", "root", "case", "obl", "nummod", "punct", "nummod", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
-	var u Runs
-	u.Reset(s, tr, r, []int{1})
+	u := handRuns(t, forms, xpos, heads, rels, []int{1})
 	if u.Lo(5) != 3 && u.Lo(5) != 4 || u.Hi(4) != 7 {
 		t.Errorf("May 5, 2019: month spans [%d, %d], day from %d; want the date whole", u.Lo(4), u.Hi(4), u.Lo(5))
 	}
@@ -92,9 +83,7 @@ func TestRunsQuantityAndGloss(t *testing.T) {
 	xpos := []string{"DT", "NN", "VBZ", "CD", "NN", "-LRB-", "CD", "NN", "-RRB-", ",", "NNP", "VBD", "-LRB-", ":", "-RRB-", "."}
 	heads := []int{2, 3, 12, 5, 3, 3, 8, 3, 3, 12, 12, 0, 12, 12, 12, 12}
 	rels := []string{"det", "nsubj", "ccomp", "nummod", "obj", "punct", "nummod", "dep", "punct", "punct", "nsubj", "root", "punct", "punct", "punct", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{2})
-	var u Runs
-	u.Reset(s, tr, r, []int{2})
+	u := handRuns(t, forms, xpos, heads, rels, []int{2})
 	if u.Lo(5) > 4 {
 		t.Errorf(`"kg" may be shown without "1,200": its run starts at %d`, u.Lo(5))
 	}
@@ -115,9 +104,7 @@ func TestRunsExponent(t *testing.T) {
 	xpos := []string{"RB", "CD", "CD", "NNP", "NNP", "IN", "NN", "NN"}
 	heads := []int{2, 3, 0, 3, 4, 8, 8, 3}
 	rels := []string{"advmod", "compound", "root", "nmod:unmarked", "flat", "case", "compound", "nmod"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{8})
-	var u Runs
-	u.Reset(s, tr, r, []int{8})
+	u := handRuns(t, forms, xpos, heads, rels, []int{8})
 	if u.Hi(3) < 4 || u.Lo(4) > 3 || u.Hi(4) < 5 || u.Lo(5) > 4 {
 		t.Errorf("W [%d, %d], m⁻¹ [%d, %d], K⁻¹ [%d, %d]: want each bound to its neighbours in the unit",
 			u.Lo(3), u.Hi(3), u.Lo(4), u.Hi(4), u.Lo(5), u.Hi(5))
@@ -134,9 +121,7 @@ func TestRunsInstitutionOf(t *testing.T) {
 	xpos := []string{"VBG", "IN", "DT", "NNP", "NNP", "IN", "NNP", "NN"}
 	heads := []int{5, 1, 5, 5, 0, 8, 8, 5}
 	rels := []string{"case", "fixed", "det", "compound", "root", "case", "compound", "nmod"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
-	var u Runs
-	u.Reset(s, tr, r, []int{1})
+	u := handRuns(t, forms, xpos, heads, rels, []int{1})
 	if u.Hi(5) < 7 || u.Lo(7) > 4 {
 		t.Errorf("School [%d, %d], Medicine [%d, %d]: want Yale School of Medicine whole", u.Lo(5), u.Hi(5), u.Lo(7), u.Hi(7))
 	}
@@ -149,9 +134,7 @@ func TestRunsOfComplementDangles(t *testing.T) {
 	xpos := []string{"PRP", "VBD", "DT", "NN", "IN", "DT", "NNP", "."}
 	heads := []int{2, 0, 4, 2, 7, 7, 4, 2}
 	rels := []string{"nsubj", "root", "det", "xcomp", "case", "det", "nmod", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
-	var u Runs
-	u.Reset(s, tr, r, []int{1})
+	u := handRuns(t, forms, xpos, heads, rels, []int{1})
 	if !u.Dangles(4) {
 		t.Errorf(`a run ending on "member" before "of the Church" does not dangle`)
 	}
@@ -167,7 +150,8 @@ func TestRunsLoose(t *testing.T) {
 	xpos := []string{"PRP", "VBD", "NNP", ",", "NNP", "CC", "NNP", ",", "VBG", "IN", "PRP", "VBD", "."}
 	heads := []int{2, 0, 2, 5, 3, 7, 3, 9, 2, 12, 12, 9, 2}
 	rels := []string{"nsubj", "root", "obj", "punct", "conj", "cc", "conj", "punct", "advcl", "mark", "nsubj", "ccomp", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{7})
+	r := new(Rules)
+	s, tr, _ := handparse.Parsed(t, r, forms, xpos, heads, rels, []int{7}, 1000)
 	var u Runs
 	u.Reset(s, tr, r, []int{7})
 	if u.Lo(7) != 3 || u.Lo(12) != 10 {
@@ -188,9 +172,7 @@ func TestRunsEndOnConjunctionTag(t *testing.T) {
 	xpos := []string{"NN", ",", "CC", "IN", "DT", "NN"}
 	heads := []int{0, 1, 2, 6, 6, 3}
 	rels := []string{"root", "punct", "conj", "case", "dep", "nmod"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{1})
-	var u Runs
-	u.Reset(s, tr, r, []int{1})
+	u := handRuns(t, forms, xpos, heads, rels, []int{1})
 	if u.CanEnd(3) || u.CanEnd(5) || !u.CanEnd(1) || !u.CanEnd(6) {
 		t.Errorf("ends: and %v, the %v, training %v, study %v; want false, false, true, true", u.CanEnd(3), u.CanEnd(5), u.CanEnd(1), u.CanEnd(6))
 	}
@@ -203,9 +185,7 @@ func TestRunsParticle(t *testing.T) {
 	xpos := []string{"NNS", "TO", "VB", "RP", "IN", "NNS"}
 	heads := []int{0, 3, 1, 3, 6, 3}
 	rels := []string{"root", "mark", "acl", "compound:prt", "case", "obl"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{3})
-	var u Runs
-	u.Reset(s, tr, r, []int{3})
+	u := handRuns(t, forms, xpos, heads, rels, []int{3})
 	if u.Hi(3) != 4 || u.Lo(4) != 3 {
 		t.Errorf("wear needs up to %d, out from %d; want 4 and 3", u.Hi(3), u.Lo(4))
 	}
@@ -257,9 +237,7 @@ func TestRunsEtAl(t *testing.T) {
 			prev:  2, bound: false,
 		},
 	} {
-		s, tr, r := handParsed(t, c.forms, c.xpos, c.heads, c.rels, []int{1})
-		var u Runs
-		u.Reset(s, tr, r, []int{1})
+		u := handRuns(t, c.forms, c.xpos, c.heads, c.rels, []int{1})
 		p, et, al := c.prev, c.prev+1, c.prev+2
 		if c.bound {
 			for v := p; v <= al; v++ {
@@ -283,9 +261,7 @@ func TestRunsEndOnWhWord(t *testing.T) {
 	xpos := []string{"DT", "NNP", ",", "WDT", "VBZ", "NNS"}
 	heads := []int{2, 0, 5, 5, 2, 5}
 	rels := []string{"det", "root", "punct", "nsubj", "acl:relcl", "obj"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{2})
-	var u Runs
-	u.Reset(s, tr, r, []int{2})
+	u := handRuns(t, forms, xpos, heads, rels, []int{2})
 	if u.CanEnd(4) || !u.CanEnd(2) || !u.CanEnd(6) {
 		t.Errorf("ends: which %v, Institute %v, masks %v; want false, true, true", u.CanEnd(4), u.CanEnd(2), u.CanEnd(6))
 	}
@@ -298,9 +274,7 @@ func TestRunsEndOnClosingWhWord(t *testing.T) {
 	xpos := []string{"NN", "VBZ", "WRB", "."}
 	heads := []int{2, 0, 2, 2}
 	rels := []string{"nsubj", "root", "advmod", "punct"}
-	s, tr, r := handParsed(t, forms, xpos, heads, rels, []int{3})
-	var u Runs
-	u.Reset(s, tr, r, []int{3})
+	u := handRuns(t, forms, xpos, heads, rels, []int{3})
 	if !u.CanEnd(3) || !u.CanEnd(4) {
 		t.Errorf("ends: why %v, period %v; want true, true", u.CanEnd(3), u.CanEnd(4))
 	}

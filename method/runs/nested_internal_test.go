@@ -18,14 +18,8 @@ func TestNestedGainIsTheObjectivesChange(t *testing.T) {
 	xpos := []string{"NNP", "VBD", "NNP", "IN", "NNP", "."}
 	heads := []int{2, 0, 2, 5, 2, 2}
 	rels := []string{"nsubj", "root", "obj", "case", "obl", "punct"}
-	s, tree, lens, err := handparse.Sentence(forms, xpos, heads, rels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &Input{Sentence: s, Tree: tree, Lens: lens, Query: []int{1}, Budget: 100, Rules: new(wellformed.Rules)}
-	if err := in.Rules.Reset(s, tree, lens, in.Query, in.Budget); err != nil {
-		t.Fatal(err)
-	}
+	in := &Input{Query: []int{1}, Budget: 100, Rules: new(wellformed.Rules)}
+	in.Sentence, in.Tree, in.Lens = handparse.Parsed(t, in.Rules, forms, xpos, heads, rels, in.Query, in.Budget)
 	pr := Default()
 	var d Program
 	if _, ok := d.Nested(in, pr, []int32{1, 2, 3, 4, 5, 6}, 3, nil); !ok || in.Rules.Yielded() {

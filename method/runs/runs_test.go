@@ -157,15 +157,9 @@ func TestRunDPCap(t *testing.T) {
 // relations), with its rules for the query and budget.
 func handInput(t *testing.T, forms, xpos []string, heads []int, rels []string, query []int, budget int) *runs.Input {
 	t.Helper()
-	s, tree, lens, err := handparse.Sentence(forms, xpos, heads, rels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &runs.Input{Sentence: s, Tree: tree, Lens: lens, Query: query, Budget: budget, Rules: new(wellformed.Rules)}
-	if err := in.Rules.Reset(s, tree, lens, query, budget); err != nil {
-		t.Fatal(err)
-	}
-	return in
+	r := new(wellformed.Rules)
+	s, tree, lens := handparse.Parsed(t, r, forms, xpos, heads, rels, query, budget)
+	return &runs.Input{Sentence: s, Tree: tree, Lens: lens, Query: query, Budget: budget, Rules: r}
 }
 
 // TestCarriersWithoutQuery checks that, with no query, the subject of the main clause is

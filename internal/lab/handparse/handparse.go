@@ -5,6 +5,7 @@ package handparse
 
 import (
 	"fmt"
+	"testing"
 
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -27,4 +28,26 @@ func Sentence(forms, xpos []string, heads []int, rels []string) (*syntax.Sentenc
 		return nil, nil, nil, err
 	}
 	return s, tree, lens, nil
+}
+
+// Rules is what Parsed asks of the rules it computes: wellformed.Rules, named by its
+// method here because handparse may not import wellformed (whose own tests import
+// handparse).
+type Rules interface {
+	Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []int, budget int) error
+}
+
+// Parsed is Sentence for a test: it returns the sentence, its tree and its token lengths
+// after resetting r for them, the query and the budget, and fails tb (Fatal) when the
+// slices do not make a sentence or r does not accept it.
+func Parsed(tb testing.TB, r Rules, forms, xpos []string, heads []int, rels []string, query []int, budget int) (*syntax.Sentence, *syntax.Tree, []int) {
+	tb.Helper()
+	s, tree, lens, err := Sentence(forms, xpos, heads, rels)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := r.Reset(s, tree, lens, query, budget); err != nil {
+		tb.Fatal(err)
+	}
+	return s, tree, lens
 }
