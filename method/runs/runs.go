@@ -568,9 +568,9 @@ func spaceBefore(s *syntax.Sentence, v int, shown bool) int {
 }
 
 // carriers marks the tokens that carry the point of the query's clause: numbers, hedges,
-// the subjects of the query's clause and of every clause above it, and the verbs of the
-// clauses that frame it (a clause whose complement holds the query: "X said", "tried to").
-// With no query, the subject of the main clause.
+// the subjects of the query's clause (q's own when q heads it) and of every clause above
+// it, and the verbs of the clauses that frame it (a clause whose complement holds the
+// query: "X said", "tried to"). With no query, the subject of the main clause.
 func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 	n := t.N()
 	d.carrier = reuse.Resize(d.carrier, n+1)
@@ -587,33 +587,36 @@ func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
 			if t.Head(v) != 0 {
 				continue
 			}
-			for _, k := range t.Children(v) {
-				switch syntax.Universal(s.Tokens[k-1].Rel) {
-				case "nsubj", "csubj", "expl":
-					d.carrier[k] = true
-				}
-			}
+			d.markSubjects(s, t, v)
 		}
 	}
 	for _, q := range query {
 		if q < 1 || q > n {
 			continue
 		}
-		// Up from q: each clause head met marks its subject; a clause reached through a
+		// From q up: each clause head met marks its subject, q's own when q heads a clause
+		// ("Bush was … not associating", q "associating"); a clause reached through a
 		// complement marks its verb too.
-		prev := q
-		for a, steps := t.Head(q), 0; a != 0 && steps < n; a, steps = t.Head(a), steps+1 {
-			switch syntax.Universal(s.Tokens[prev-1].Rel) {
-			case "ccomp", "xcomp", "csubj":
-				d.carrier[a] = true
-			}
-			for _, k := range t.Children(a) {
-				switch syntax.Universal(s.Tokens[k-1].Rel) {
-				case "nsubj", "csubj", "expl":
-					d.carrier[k] = true
+		prev := 0
+		for a, steps := q, 0; a != 0 && steps <= n; a, steps = t.Head(a), steps+1 {
+			if prev != 0 {
+				switch syntax.Universal(s.Tokens[prev-1].Rel) {
+				case "ccomp", "xcomp", "csubj":
+					d.carrier[a] = true
 				}
 			}
+			d.markSubjects(s, t, a)
 			prev = a
+		}
+	}
+}
+
+// markSubjects marks the subjects of token a (nsubj, csubj, expl) as carriers.
+func (d *Program) markSubjects(s *syntax.Sentence, t *syntax.Tree, a int) {
+	for _, k := range t.Children(a) {
+		switch syntax.Universal(s.Tokens[k-1].Rel) {
+		case "nsubj", "csubj", "expl":
+			d.carrier[k] = true
 		}
 	}
 }

@@ -178,6 +178,24 @@ func TestCarriersWithoutQuery(t *testing.T) {
 	}
 }
 
+// TestCarriersQueryClause checks that when the query term heads its clause, its own
+// subject is a carrier, with the frame above it: "Police arrested two men , officials
+// said ." with the query "arrested" marks Police, officials and said, and not men.
+func TestCarriersQueryClause(t *testing.T) {
+	forms := []string{"Police", "arrested", "two", "men", ",", "officials", "said", "."}
+	xpos := []string{"NNS", "VBD", "CD", "NNS", ",", "NNS", "VBD", "."}
+	heads := []int{2, 7, 4, 2, 7, 7, 0, 7}
+	rels := []string{"nsubj", "ccomp", "nummod", "obj", "punct", "nsubj", "root", "punct"}
+	in := handInput(t, forms, xpos, heads, rels, []int{2}, 30)
+	var d runs.Program
+	d.Solve(in, runs.Default(), []int{2})
+	for v, want := range map[int]bool{1: true, 6: true, 7: true, 4: false} {
+		if d.Carrier(v) != want {
+			t.Errorf("carrier %q = %v, want %v", forms[v-1], d.Carrier(v), want)
+		}
+	}
+}
+
 // TestShowLoose checks that when the full display rules leave no display, Show tries again
 // without the list binding before it returns C*: "They acquired Urchin , Picasa and
 // Keyhole ." with the query "Keyhole" and room for little more than it.
