@@ -22,9 +22,11 @@ import (
 //     bodies held in memory, read or being read, are bounded, whatever the number of
 //     connections: the others wait unread in their sockets.
 //  2. A turn to compress (turns): at most Config.MaxInFlight requests compress at once,
-//     and large ones at most MaxInFlight-1 of them (at least 1), so that a slot is left to
+//     and large ones at most MaxInFlight-1 of them, so that a slot is always left to
 //     small requests; a freed slot goes to the first waiting small request, if any, before
-//     the first large one.
+//     the first large one. With MaxInFlight 1 (one CPU) the large lane has a slot of its
+//     own beside the small one: one small and one large request may compress at once,
+//     never two of a lane, so a query never waits for a batch of documents.
 //
 // A request is small when it announces a body of at most smallBody bytes (or none, as a
 // GET); the others are large. Within a lane it is first come, first served; every wait
@@ -89,16 +91,27 @@ type turns struct {
 	free     int // slots not taken
 	large    int // slots taken by large requests
 	maxLarge int
+	small    int // slots taken by small requests
+	maxSmall int
 	waiting  [2][]chan struct{} // per lane, in arrival order; closed when granted
 }
 
+// newTurns returns the turns of slots (≥ 1) requests at once, large ones at most
+// slots-1 of them; with one slot, the large lane has one of its own beside it.
 func newTurns(slots int) *turns {
-	return &turns{free: slots, maxLarge: max(1, slots-1)}
+	slots = max(1, slots)
+	if slots == 1 {
+		return &turns{free: 2, maxSmall: 1, maxLarge: 1}
+	}
+	return &turns{free: slots, maxSmall: slots, maxLarge: slots - 1}
 }
 
 // canTake reports whether a request of lane l may take a slot now; t.mu is held.
 func (t *turns) canTake(l lane) bool {
-	return t.free > 0 && (l == small || t.large < t.maxLarge)
+	if l == small {
+		return t.free > 0 && t.small < t.maxSmall
+	}
+	return t.free > 0 && t.large < t.maxLarge
 }
 
 // take takes a slot for lane l; t.mu is held.
@@ -106,6 +119,8 @@ func (t *turns) take(l lane) {
 	t.free--
 	if l == large {
 		t.large++
+	} else {
+		t.small++
 	}
 }
 
@@ -147,6 +162,8 @@ func (t *turns) release(l lane) {
 	t.free++
 	if l == large {
 		t.large--
+	} else {
+		t.small--
 	}
 	for _, l := range [...]lane{small, large} {
 		for len(t.waiting[l]) > 0 && t.canTake(l) {

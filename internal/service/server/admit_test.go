@@ -53,17 +53,27 @@ func TestTurns(t *testing.T) {
 	if tr.free != 2 || tr.large != 0 || len(tr.waiting[small])+len(tr.waiting[large]) != 0 {
 		t.Errorf("after all releases: %+v", tr)
 	}
-	// A request whose deadline passes leaves the queue; one slot, no others.
+	// One slot (one CPU): a large request does not take the small requests' slot, and
+	// never two of a lane at once.
 	tr = newTurns(1)
-	tr.acquire(ctx, small)
-	short2, cancel2 := context.WithTimeout(ctx, 10*time.Millisecond)
-	defer cancel2()
-	if err := tr.acquire(short2, large); err == nil {
-		t.Fatal("acquired a taken slot")
+	if err := tr.acquire(ctx, large); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.acquire(ctx, small); err != nil { // beside the large one
+		t.Fatal(err)
+	}
+	// A request whose deadline passes leaves the queue.
+	for _, l := range []lane{small, large} {
+		short2, cancel2 := context.WithTimeout(ctx, 10*time.Millisecond)
+		if err := tr.acquire(short2, l); err == nil {
+			t.Fatalf("lane %d: a second request of one slot's lane took a turn", l)
+		}
+		cancel2()
 	}
 	tr.release(small)
-	if tr.free != 1 || len(tr.waiting[large]) != 0 {
-		t.Errorf("a request out of time stayed in the queue: %+v", tr)
+	tr.release(large)
+	if tr.free != 2 || tr.small != 0 || tr.large != 0 || len(tr.waiting[small])+len(tr.waiting[large]) != 0 {
+		t.Errorf("a request out of time stayed in the queue, or a slot was lost: %+v", tr)
 	}
 }
 
@@ -147,5 +157,17 @@ func TestReclaim(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if calls.Load() != 1 || m.returns.Load() != 1 {
 		t.Errorf("%d returns after one burst", calls.Load())
+	}
+}
+
+// TestOneSlotQueryBesideBatch checks that with one slot (a server on one CPU) a query is
+// answered while a large request, such as a batch of documents being ingested, holds the
+// large lane's turn.
+func TestOneSlotQueryBesideBatch(t *testing.T) {
+	d := newDocServer(t, Config{MaxInFlight: 1, RequestTimeout: 5 * time.Second}, "")
+	release := holdLargeTurns(t, d.s)
+	defer release()
+	if ex := do(t, d.ts, "POST", "/v1/compress", `{"text":"Dogs bark.","query":["dogs"],"budget":20}`, true); ex.status != 200 {
+		t.Errorf("compress while the large lane is busy: %d %s", ex.status, ex.body)
 	}
 }

@@ -86,8 +86,9 @@ type Config struct {
 	// MaxInFlight is the number of requests that compress at once (default GOMAXPROCS):
 	// the others wait for their turn, within their deadline. More at once would not be
 	// faster (compressing is CPU-bound), and the queue keeps the latency of a burst fair.
-	// Requests with a large body (over 192 KiB) take at most MaxInFlight-1 of the turns
-	// (at least 1), and a freed turn goes to a waiting small request first (admit.go).
+	// Requests with a large body (over 192 KiB) take at most MaxInFlight-1 of the turns,
+	// and a freed turn goes to a waiting small request first (admit.go); with
+	// MaxInFlight 1, one large request may compress beside the one small request.
 	MaxInFlight int
 	// MaxBodyBytesInFlight bounds the request bodies held in memory at once, in each of
 	// two lanes: small bodies (up to 192 KiB) and large ones (default 4 × MaxBodyBytes).
