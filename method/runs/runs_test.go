@@ -162,36 +162,29 @@ func handInput(t *testing.T, forms, xpos []string, heads []int, rels []string, q
 	return &runs.Input{Sentence: s, Tree: tree, Lens: lens, Query: query, Budget: budget, Rules: r}
 }
 
-// TestCarriersWithoutQuery checks that, with no query, the subject of the main clause is
-// a carrier and the subject of a clause below it is not: "Police arrested two men ,
-// officials said ."
-func TestCarriersWithoutQuery(t *testing.T) {
+// TestCarriers checks the carriers of "Police arrested two men , officials said .": with
+// no query, the subject of the main clause and not that of a clause below it; with the
+// query "arrested", which heads its clause, its own subject too, with the frame above it
+// ("officials said"), and not its object.
+func TestCarriers(t *testing.T) {
 	forms := []string{"Police", "arrested", "two", "men", ",", "officials", "said", "."}
 	xpos := []string{"NNS", "VBD", "CD", "NNS", ",", "NNS", "VBD", "."}
 	heads := []int{2, 7, 4, 2, 7, 7, 0, 7}
 	rels := []string{"nsubj", "ccomp", "nummod", "obj", "punct", "nsubj", "root", "punct"}
-	in := handInput(t, forms, xpos, heads, rels, nil, 20)
-	var d runs.Program
-	d.Solve(in, runs.Default(), nil)
-	if !d.Carrier(6) || d.Carrier(1) {
-		t.Errorf("carriers: officials %v, Police %v; want the main clause's subject alone", d.Carrier(6), d.Carrier(1))
-	}
-}
-
-// TestCarriersQueryClause checks that when the query term heads its clause, its own
-// subject is a carrier, with the frame above it: "Police arrested two men , officials
-// said ." with the query "arrested" marks Police, officials and said, and not men.
-func TestCarriersQueryClause(t *testing.T) {
-	forms := []string{"Police", "arrested", "two", "men", ",", "officials", "said", "."}
-	xpos := []string{"NNS", "VBD", "CD", "NNS", ",", "NNS", "VBD", "."}
-	heads := []int{2, 7, 4, 2, 7, 7, 0, 7}
-	rels := []string{"nsubj", "ccomp", "nummod", "obj", "punct", "nsubj", "root", "punct"}
-	in := handInput(t, forms, xpos, heads, rels, []int{2}, 30)
-	var d runs.Program
-	d.Solve(in, runs.Default(), []int{2})
-	for v, want := range map[int]bool{1: true, 6: true, 7: true, 4: false} {
-		if d.Carrier(v) != want {
-			t.Errorf("carrier %q = %v, want %v", forms[v-1], d.Carrier(v), want)
+	for _, tc := range []struct {
+		query []int
+		want  map[int]bool
+	}{
+		{nil, map[int]bool{6: true, 1: false}},
+		{[]int{2}, map[int]bool{1: true, 6: true, 7: true, 4: false}},
+	} {
+		in := handInput(t, forms, xpos, heads, rels, tc.query, 30)
+		var d runs.Program
+		d.Solve(in, runs.Default(), tc.query)
+		for v, want := range tc.want {
+			if d.Carrier(v) != want {
+				t.Errorf("query %v: carrier %q = %v, want %v", tc.query, forms[v-1], d.Carrier(v), want)
+			}
 		}
 	}
 }
