@@ -3,7 +3,6 @@ package parser
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"iter"
 	"slices"
 
@@ -24,13 +23,7 @@ type Clusters struct {
 func (c *Clusters) Len() int { return len(c.words) }
 
 // NumClusters returns the number of fine and coarse clusters.
-func (c *Clusters) NumClusters() (fine, coarse int) {
-	n := 0
-	for _, v := range c.coarse {
-		n = max(n, int(v)+1)
-	}
-	return len(c.coarse), n
-}
+func (c *Clusters) NumClusters() (fine, coarse int) { return clusters.Count(c.coarse) }
 
 // Lookup returns the fine and coarse cluster of a normalized form.
 func (c *Clusters) Lookup(norm string) (fine, coarse int, ok bool) {
@@ -59,29 +52,10 @@ func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 		return nil, err
 	}
 	defer r.Close()
-	var readErr error
-	corpus := func(yield func([]string) bool) {
-		var forms []string
-		for {
-			s, err := r.Next()
-			if err != nil {
-				if err != io.EOF {
-					readErr = err
-				}
-				return
-			}
-			forms = forms[:0]
-			for i := range s.Words {
-				forms = append(forms, s.Words[i].Form)
-			}
-			if !yield(forms) {
-				return
-			}
-		}
-	}
+	corpus, readErr := clusters.Forms(r, nil)
 	c, err := LearnClusters(corpus, opts)
-	if readErr != nil {
-		return nil, readErr
+	if err := readErr(); err != nil {
+		return nil, err
 	}
 	return c, err
 }

@@ -2,7 +2,6 @@ package tagger
 
 import (
 	"fmt"
-	"io"
 	"iter"
 	"unicode"
 
@@ -31,13 +30,7 @@ type Clusters struct {
 func (c *Clusters) Len() int { return c.words }
 
 // NumClusters returns the number of fine and coarse clusters.
-func (c *Clusters) NumClusters() (fine, coarse int) {
-	n := 0
-	for _, v := range c.coarse {
-		n = max(n, int(v)+1)
-	}
-	return len(c.coarse), n
-}
+func (c *Clusters) NumClusters() (fine, coarse int) { return clusters.Count(c.coarse) }
 
 // slot returns the slot of word key k.
 func (c *Clusters) slot(k uint64) (uint64, bool) {
@@ -160,34 +153,16 @@ func LearnClustersFile(path string, opts ClusterOptions) (*Clusters, error) {
 		return nil, err
 	}
 	defer r.Close()
-	var readErr error
 	tc := newTagCounter()
 	var buf []rune
-	corpus := func(yield func([]string) bool) {
-		var forms []string
-		for {
-			s, err := r.Next()
-			if err != nil {
-				if err != io.EOF {
-					readErr = err
-				}
-				return
-			}
-			forms = forms[:0]
-			for _, w := range s.Words {
-				forms = append(forms, w.Form)
-				var k uint64
-				k, buf = normalizeKey(w.Form, buf)
-				tc.add(k, w.XPOS)
-			}
-			if !yield(forms) {
-				return
-			}
-		}
-	}
+	corpus, readErr := clusters.Forms(r, func(w *conllu.Word) {
+		var k uint64
+		k, buf = normalizeKey(w.Form, buf)
+		tc.add(k, w.XPOS)
+	})
 	c, err := LearnClusters(corpus, opts)
-	if readErr != nil {
-		return nil, readErr
+	if err := readErr(); err != nil {
+		return nil, err
 	}
 	if tc.extra != "" {
 		return nil, fmt.Errorf("tagger: %s has more than 64 distinct XPOS tags (%q is the 65th): tag profiles hold at most 64", path, tc.extra)

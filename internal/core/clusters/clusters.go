@@ -1,6 +1,7 @@
 // Package clusters learns distributional word clusters from unlabeled text, for the
-// parser's and the tagger's cluster features. Each package keeps its own defaults and
-// its own lookup structure; the learning is here, once.
+// parser's and the tagger's cluster features. Each package keeps its own defaults, word
+// normalization and lookup structure; the learning (Learn), the reading of the text from
+// a CoNLL-U file (Forms) and the count of clusters (Count) are here, once.
 package clusters
 
 import (
