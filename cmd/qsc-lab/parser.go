@@ -1,15 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/qsc-nlp/qsc/conllu"
-	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
@@ -54,15 +51,9 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	train, err := readTreebank(*trainPath)
+	train, dev, err := readTrainDev(*trainPath, *devPath)
 	if err != nil {
 		return err
-	}
-	var dev []*syntax.Sentence
-	if *devPath != "" {
-		if dev, err = readTreebank(*devPath); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(stderr, "train: %s (%d sentences); dev: %s (%d sentences)\n", *trainPath, len(train), *devPath, len(dev))
 	if *taggerPath != "" {
@@ -83,28 +74,20 @@ func runTrainParser(args []string, stdout, stderr io.Writer) error {
 		train = append(train, silver...)
 	}
 	opts := parser.TrainOptions{Seed: *seed, Epochs: *epochs, Runs: *runs, ActionBits: *actBits, LabelBits: *labBits, Beam: *beam, Log: stderr}
-	if *clusterPath != "" {
-		t0 := time.Now()
-		if opts.Clusters, err = parser.LearnClustersFile(*clusterPath, parser.ClusterOptions{}); err != nil {
-			return err
-		}
-		f, c := opts.Clusters.NumClusters()
-		fmt.Fprintf(stderr, "word clusters: %d words, %d fine, %d coarse from %s in %s\n", opts.Clusters.Len(), f, c, *clusterPath, time.Since(t0).Round(time.Millisecond))
+	if opts.Clusters, err = learnClusters(*clusterPath, parser.LearnClustersFile, stderr, "word clusters"); err != nil {
+		return err
 	}
 	m, rep, err := parser.Train(train, dev, opts)
 	if err != nil {
 		return err
 	}
-	data, err := m.MarshalBinary()
+	size, err := writeModel(*out, m)
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%d sentences, %d words; %d non-projective trees (%d arcs lifted); %d skipped\n",
 		rep.Sentences, rep.Words, rep.NonProjective, rep.Lifted, rep.Skipped)
-	fmt.Fprintf(stdout, "wrote %s (%d bytes): mean of %d runs (epochs %v)", *out, len(data), len(rep.BestEpochs), rep.BestEpochs)
+	fmt.Fprintf(stdout, "wrote %s (%d bytes): mean of %d runs (epochs %v)", *out, size, len(rep.BestEpochs), rep.BestEpochs)
 	if len(dev) > 0 {
 		fmt.Fprintf(stdout, ", dev %v", rep.Dev)
 	}
@@ -137,13 +120,9 @@ func runEvalParser(args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("no files given and the shared EWT data was not found")
 		}
 	}
-	data, err := cli.ModelBytes(*modelPath, name)
+	m, err := loadModel(*modelPath, name, parser.Load)
 	if err != nil {
 		return err
-	}
-	m, err := parser.Load(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, name), err)
 	}
 	var tag func(*syntax.Sentence) error
 	if !*goldTags {
@@ -221,21 +200,6 @@ func defaultModel(name string) string {
 		dir = parent
 	}
 	return filepath.Join("internal", "core", "pipeline", name)
-}
-
-func readTreebank(path string) ([]*syntax.Sentence, error) {
-	cs, err := conllu.ReadAll(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(cs) == 0 {
-		return nil, fmt.Errorf("%s: no sentences", path)
-	}
-	out := make([]*syntax.Sentence, len(cs))
-	for i, c := range cs {
-		out[i] = syntax.FromCoNLLU(c)
-	}
-	return out, nil
 }
 
 // loadTagger returns a function that tags a sentence with the tagger model at path.

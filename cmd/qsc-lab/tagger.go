@@ -1,16 +1,13 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
-	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tagger"
 )
 
@@ -52,15 +49,9 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("--prune must be 1 to 32767")
 	}
 	start := time.Now()
-	train, err := readTreebank(*trainPath)
+	train, dev, err := readTrainDev(*trainPath, *devPath)
 	if err != nil {
 		return err
-	}
-	var dev []*syntax.Sentence
-	if *devPath != "" {
-		if dev, err = readTreebank(*devPath); err != nil {
-			return err
-		}
 	}
 	opts := tagger.TrainOptions{Epochs: *epochs, Seed: *seed, Mix: *mixN, GoldCopies: *sf.goldCopies, Prune: *prune}
 	if opts.Silver, err = sf.read(); err != nil {
@@ -69,14 +60,8 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	if opts.Silver != nil {
 		fmt.Fprintf(stdout, "silver: %d sentences from %s, gold seen %d times per epoch\n", len(opts.Silver), *sf.path, *sf.goldCopies)
 	}
-	if *clusterPath != "" {
-		t0 := time.Now()
-		if opts.Clusters, err = tagger.LearnClustersFile(*clusterPath, tagger.ClusterOptions{}); err != nil {
-			return err
-		}
-		f, c := opts.Clusters.NumClusters()
-		fmt.Fprintf(stdout, "clusters: %d words, %d fine, %d coarse from %s in %s\n",
-			opts.Clusters.Len(), f, c, *clusterPath, time.Since(t0).Round(time.Millisecond))
+	if opts.Clusters, err = learnClusters(*clusterPath, tagger.LearnClustersFile, stdout, "clusters"); err != nil {
+		return err
 	}
 	opts.OnEpoch = func(e tagger.EpochReport) {
 		if len(dev) > 0 {
@@ -89,16 +74,13 @@ func runTrainTagger(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	data, err := m.MarshalBinary()
+	size, err := writeModel(*out, m)
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "kept epochs %v, mixed model dev %.2f%%; %d tags, %d features; training %s, total %s\n",
 		rep.BestEpochs, 100*rep.DevAcc, rep.Tags, rep.Features, rep.Duration.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, len(data))
+	fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", *out, size)
 	return nil
 }
 
@@ -111,13 +93,9 @@ func runEvalTagger(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return cli.Usagef("no CoNLL-U files given")
 	}
-	data, err := cli.ModelBytes(*modelPath, pipeline.TaggerName)
+	m, err := loadModel(*modelPath, pipeline.TaggerName, tagger.Load)
 	if err != nil {
 		return err
-	}
-	m, err := tagger.Load(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cmp.Or(*modelPath, pipeline.TaggerName), err)
 	}
 	for _, path := range fs.Args() {
 		gold, err := readTreebank(path)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -10,6 +12,45 @@ import (
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method"
 )
+
+// tupleFlags are the flags with which train lr, ilp and nn choose their data: the parsed
+// train file, the seed of the split, and how many training and validation tuples to use.
+type tupleFlags struct {
+	train  *string
+	seed   *uint64
+	trainN *int
+	validN *int
+	sample bool
+}
+
+// tupleSpec is what differs between the trainers' tuple flags.
+type tupleSpec struct {
+	seed       string // the usage of --seed: what the seed drives beyond the split
+	sample     bool   // --train-n draws a seeded random sample, not the first N tuples
+	validN     int    // the default of --valid-n
+	validUsage string // the usage of --valid-n; "" for "use only the first N validation tuples (0: all)"
+}
+
+// addTupleFlags defines --train, --seed, --train-n and --valid-n on fs, as spec says.
+func addTupleFlags(fs *flag.FlagSet, spec tupleSpec) *tupleFlags {
+	trainNUsage := "use only the first N training tuples (0: all)"
+	if spec.sample {
+		trainNUsage = "train on a seeded random sample of N training tuples (0: all)"
+	}
+	return &tupleFlags{
+		train:  fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)"),
+		seed:   fs.Uint64("seed", 1, spec.seed),
+		trainN: fs.Int("train-n", 0, trainNUsage),
+		validN: fs.Int("valid-n", spec.validN, cmp.Or(spec.validUsage, "use only the first N validation tuples (0: all)")),
+		sample: spec.sample,
+	}
+}
+
+// load returns the training and validation tuples that the flags choose (trainingInputs),
+// logging to stderr.
+func (f *tupleFlags) load(stderr io.Writer) (train, valid []method.Input, err error) {
+	return trainingInputs(*f.train, *f.seed, *f.trainN, *f.validN, f.sample, stderr)
+}
 
 // trainingInputs loads the parsed Google train file (trainPath, or the parse cache of qsc
 // data parse when empty) and returns the training and validation tuples of seed as model

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/method/ilp"
 	"github.com/qsc-nlp/qsc/method/runs"
@@ -19,15 +18,12 @@ func init() {
 
 func runTrainILP(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train ilp", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
+	tf := addTupleFlags(fs, tupleSpec{seed: "seed of the query sampling, the validation split and the order of the training sentences"})
 	out := fs.String("out", filepath.Join("method", "ilp", ilp.FileName), "model file to write")
 	epochs := fs.Int("epochs", ilp.DefaultEpochs, "perceptron epochs; the epoch with the best validation F1 is kept")
-	seed := fs.Uint64("seed", 1, "seed of the query sampling, the validation split and the order of the training sentences")
 	bits := fs.Int("bits", ilp.DefaultBits, "log2 of the number of hashed feature buckets")
 	numeric := fs.String("numeric", ilp.DefaultNumeric, "numeric edge features: raw (the authors), binned or both")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines of the validation (the model does not depend on it)")
-	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
-	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
 	snippet := fs.Bool("snippet", false, "train for the snippet decoding: solve each training tuple with its query under the well-formedness rules, and choose the epoch on the snippet decoding's validation F1")
 	conjoined := fs.Bool("conjoined", true, "add the conjoined edge features beyond Filippova & Altun's (docs/features.md); false: the paper's features")
 	keep := fs.Int("keep", 0, "keep only the N weights of largest magnitude (0: all)")
@@ -60,22 +56,18 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		target = &pr
 	}
 	start := time.Now()
-	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
+	train, valid, err := tf.load(stderr)
 	if err != nil {
 		return err
 	}
-
-	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *seed, Bits: *bits, Numeric: *numeric,
+	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *tf.seed, Bits: *bits, Numeric: *numeric,
 		Workers: *workers, Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query, Slack: *slack,
 		Target: target, ShowPrediction: *showPrediction, TargetAtGold: *targetAtGold, TargetUnion: *targetUnion})
 	if err != nil {
 		return err
 	}
-	data, err := res.Model.MarshalBinary()
+	size, err := writeModel(*out, res.Model)
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	how := "Q = ∅, b = gold length"
@@ -104,13 +96,13 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		how += fmt.Sprintf(", plus 0–%d characters of slack (--slack)", *slack)
 	}
 	fmt.Fprintf(stdout, "ILP arc weights: averaged structured perceptron, %d training tuples (%s), numeric features %s, 2^%d buckets, seed %d\n",
-		len(train), how, *numeric, *bits, *seed)
+		len(train), how, *numeric, *bits, *tf.seed)
 	fmt.Fprintf(stdout, "| epoch | mistakes | validation F1 | validation CR | unconstrained F1 | unconstrained CR | time |\n|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, e := range res.Epochs {
 		fmt.Fprintf(stdout, "| %d | %d | %.4f | %.4f | %.4f | %.4f | %s |\n", e.Epoch, e.Mistakes, e.F1, e.CR, e.FreeF1, e.FreeCR, e.Elapsed.Round(time.Second))
 	}
 	best := res.Epochs[res.Best]
 	fmt.Fprintf(stdout, "chosen: epoch %d (validation F1 %.4f on %d tuples); %d dropped training tuples; %d non-zero weights; wrote %s (%d bytes); total time %s\n",
-		best.Epoch, best.F1, len(valid), res.Dropped, res.Model.NonZero(), *out, len(data), time.Since(start).Round(time.Second))
+		best.Epoch, best.F1, len(valid), res.Dropped, res.Model.NonZero(), *out, size, time.Since(start).Round(time.Second))
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/cputime"
 	"github.com/qsc-nlp/qsc/internal/core/features"
@@ -31,18 +30,15 @@ func init() {
 
 func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train lr", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
 	out := fs.String("out", "", "model file to write (default: the embedded default's path, method/lr/"+lr.FileName+" or method/ablated/"+ablated.FileName+")")
 	feats := fs.String("features", "lr", "feature set: lr (edge+stateful+interaction) or ablated (edge/local only)")
 	cs := fs.String("c", "0.01,0.1,1,10", "inverse regularisation strengths to try, comma-separated (best validation F1 wins)")
-	seed := fs.Uint64("seed", 1, "seed of the query sampling and validation split")
+	tf := addTupleFlags(fs, tupleSpec{seed: "seed of the query sampling and validation split"})
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
 	maxIter := fs.Int("max-iter", 1000, "L-BFGS iteration limit per C (scikit-learn's max_iter in the authors' code)")
 	thresholds := fs.String("thresholds", "-0.5,-0.4,-0.3,-0.2,-0.1,0,0.1,0.2,0.3,0.4,0.5", "decision thresholds (logits) tried on validation at the chosen C, comma-separated (0: p > 0.5, the authors')")
 	maxCRGap := fs.Float64("max-cr-gap", 0.015, "choose only among thresholds whose validation compression ratio is within this of the gold ratio at 95% confidence (0: no constraint)")
 	tol := fs.Float64("tol", lr.DefaultTol, "convergence tolerance: the largest |gradient component| of the mean objective (scikit-learn's tol)")
-	trainN := fs.Int("train-n", 0, "use only the first N training tuples (0: all)")
-	validN := fs.Int("valid-n", 0, "use only the first N validation tuples (0: all)")
 	skipped := fs.Bool("skipped", true, "train also on the candidates the runtime skips as over budget")
 	def := lr.Features()
 	gov := fs.String("gov", [...]string{"incoming", "child"}[def.GovEdge], "edge of a GOVERNOR decision: incoming (v's own edge, the authors' code) or child (the edge to its child in C, the paper)")
@@ -109,21 +105,17 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("--max-cr-gap %v: want a ratio ≥ 0", *maxCRGap)
 	}
 	start := time.Now()
-	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, false, stderr)
+	train, valid, err := tf.load(stderr)
 	if err != nil {
 		return err
 	}
-
 	res, err := lr.Train(train, valid, lr.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
 		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, MaxCRGap: *maxCRGap, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
 	if err != nil {
 		return err
 	}
-	data, err := res.Model.MarshalBinary()
+	size, err := writeModel(*out, res.Model)
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "features: %s (%s)\n", *feats, cfg)
@@ -144,7 +136,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "\nchosen threshold %+.2f\n", res.Model.Info.Threshold)
 	}
 	fmt.Fprintf(stdout, "chosen C = %g (validation F1 %.4f at threshold 0 on %d tuples); %d non-zero weights; wrote %s (%d bytes); total time %s wall, %s CPU\n",
-		res.Grid[res.Best].C, res.Grid[res.Best].F1, res.Validation, res.Model.NonZero(), *out, len(data), time.Since(start).Round(time.Second), cputime.Used().Round(time.Second))
+		res.Grid[res.Best].C, res.Grid[res.Best].F1, res.Validation, res.Model.NonZero(), *out, size, time.Since(start).Round(time.Second), cputime.Used().Round(time.Second))
 	return nil
 }
 

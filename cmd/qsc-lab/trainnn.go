@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/qsc-nlp/qsc/internal/core/atomicfile"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method/nn"
@@ -22,7 +21,8 @@ func init() {
 
 func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train nn", "", stderr)
-	trainPath := fs.String("train", "", "parsed Google train file, CoNLL-U with HEAD/DEPREL (default: the parse cache of qsc-lab data parse)")
+	tf := addTupleFlags(fs, tupleSpec{seed: "seed of the query sampling, validation split, subsample, initialisation and order", sample: true,
+		validN: 2000, validUsage: "validate on the first N validation tuples (0: all)"})
 	out := fs.String("out", filepath.Join("method", "nn", nn.FileName), "model file to write")
 	embed := fs.Int("embed", 128, "embedding size per state table (the paper: 315)")
 	hidden := fs.Int("hidden", 48, "LSTM hidden size per direction; the pooled vector has twice as many (the paper: 158 in all)")
@@ -32,10 +32,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	clip := fs.Float64("clip", 5, "gradient clipping per component (the authors: 5; 0 for none)")
 	minCount := fs.Int("min-count", 2, "minimum training count of a vocabulary word")
 	maxVocab := fs.Int("max-vocab", 15000, "vocabulary cap including <unk> (bounds the model file: 4 tables × words × embed × 2 bytes)")
-	seed := fs.Uint64("seed", 1, "seed of the query sampling, validation split, subsample, initialisation and order")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (the model does not depend on it)")
-	trainN := fs.Int("train-n", 0, "train on a seeded random sample of N training tuples (0: all)")
-	validN := fs.Int("valid-n", 2000, "validate on the first N validation tuples (0: all)")
 	checkEvery := fs.Int("check-every", 0, "also validate every N training sentences within an epoch (0: at the end of each epoch only); the best checkpoint is kept")
 	maxChecks := fs.Int("max-checks", 0, "stop after N checkpoints (0: no limit)")
 	maxTime := fs.Duration("max-time", 0, "stop at the checkpoint past which another interval would exceed this time (0: no limit); --max-checks with the number run reproduces the model")
@@ -49,7 +46,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("%v", err)
 	}
 	start := time.Now()
-	train, valid, err := trainingInputs(*trainPath, *seed, *trainN, *validN, true, stderr)
+	train, valid, err := tf.load(stderr)
 	if err != nil {
 		return err
 	}
@@ -71,15 +68,12 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	res, err := nn.Train(train, valid, nn.TrainConfig{Sizes: sizes, Epochs: *epochs, LearnRate: *lr, BatchSize: *batch, Clip: *clip,
-		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Labels: *labels, Seed: *seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Stop: interrupted, Workers: *workers, Log: stderr})
+		MinCount: *minCount, MaxVocab: *maxVocab, UseSkipped: *skipped, Labels: *labels, Seed: *tf.seed, CheckEvery: *checkEvery, MaxChecks: *maxChecks, MaxTime: *maxTime, Stop: interrupted, Workers: *workers, Log: stderr})
 	if err != nil {
 		return err
 	}
-	data, err := res.Model.MarshalBinary()
+	size, err := writeModel(*out, res.Model)
 	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(*out, data); err != nil {
 		return err
 	}
 	ev, err := evaluate.Evaluate(res.Model, valid, *workers)
@@ -88,7 +82,7 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 	}
 	info := res.Model.Info
 	fmt.Fprintf(stdout, "sizes: embed %d, hidden %d per direction; vocabulary %d words (min count %d), %d dependency labels; batch %d, AdaGrad lr %g, clip %g, seed %d\n",
-		sizes.Embed, sizes.Hidden, info.VocabWords, *minCount, info.Labels, *batch, *lr, *clip, *seed)
+		sizes.Embed, sizes.Hidden, info.VocabWords, *minCount, info.Labels, *batch, *lr, *clip, *tf.seed)
 	fmt.Fprintf(stdout, "training decisions: %d per epoch (skipped candidates included: %t) from %d tuples (%d dropped), marginal p(y=1) = %.4f; validation decisions: %d\n",
 		res.Decisions, *skipped, len(train), res.Dropped, info.Marginal, res.ValidDecisions)
 	fmt.Fprintf(stdout, "checkpoints run: %d (reproduce with --max-checks %d)\n", info.Checkpoints, info.Checkpoints)
@@ -97,6 +91,6 @@ func runTrainNN(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "| %d | %d | %d | %.4f | %.4f | %.4f | %s |\n", i+1, e.Epoch, e.Sentences, e.Loss, e.TrainAcc, e.ValidAcc, e.Elapsed.Round(time.Second))
 	}
 	fmt.Fprintf(stdout, "chosen checkpoint %d after %d sentences (validation accuracy %.4f); validation F1 %.4f, CR %.4f on %d tuples; wrote %s (%d bytes); total time %s\n",
-		info.BestCheck, info.BestSentences, info.ValidAcc, ev.F1, ev.CR, len(valid), *out, len(data), time.Since(start).Round(time.Second))
+		info.BestCheck, info.BestSentences, info.ValidAcc, ev.F1, ev.CR, len(valid), *out, size, time.Since(start).Round(time.Second))
 	return nil
 }
