@@ -26,7 +26,7 @@ import (
 //     small requests; a freed slot goes to the first waiting small request, if any, before
 //     the first large one. With MaxInFlight 1 (one CPU) the large lane has a slot of its
 //     own beside the small one: one small and one large request may compress at once,
-//     never two of a lane, so a query never waits for a batch of documents.
+//     never two of a lane, so that small requests keep a turn of their own there too.
 //
 // A request is small when it announces a body of at most smallBody bytes (or none, as a
 // GET); the others are large. Within a lane it is first come, first served; every wait
