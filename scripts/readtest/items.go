@@ -351,23 +351,16 @@ func loadGENTLE(path string, stderr io.Writer) ([]pool, error) {
 
 // excludeRead removes from the pools every sentence whose text (textKey) is that of an
 // item of the files (JSONL items files, as readtest items writes them), so that a new test
-// reads only sentences no earlier test has read. A line that is not an item is an error
-// naming its file and line.
+// reads only sentences no earlier test has read. The files are read by readItems, whose
+// errors name the file and line.
 func excludeRead(pools []pool, files []string, stderr io.Writer) ([]pool, error) {
 	read := map[string]bool{}
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		items, err := readItems(path)
 		if err != nil {
 			return nil, fmt.Errorf("items: -exclude: %w", err)
 		}
-		for i, line := range strings.Split(string(data), "\n") {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			var it Item
-			if err := json.Unmarshal([]byte(line), &it); err != nil || it.Text == "" {
-				return nil, fmt.Errorf("items: -exclude: %s:%d: not an item of readtest items (a JSON object with \"text\")", path, i+1)
-			}
+		for _, it := range items {
 			read[textKey(it.Text)] = true
 		}
 	}
