@@ -60,7 +60,9 @@ type page struct {
 	docs []index.Document
 }
 
-func searchPage(tb testing.TB, idx bleve.Index, query string, k int) page {
+// searchHits returns the first k hits of a search of idx for query, with the locations of
+// their terms, best first (ties by id).
+func searchHits(tb testing.TB, idx bleve.Index, query string, k int) search.DocumentMatchCollection {
 	tb.Helper()
 	req := bleve.NewSearchRequestOptions(bleve.NewMatchQuery(query), k, 0, false)
 	req.IncludeLocations = true
@@ -69,8 +71,15 @@ func searchPage(tb testing.TB, idx bleve.Index, query string, k int) page {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return res.Hits
+}
+
+// searchPage returns the first page of k hits of a search of idx for query, with their
+// stored documents.
+func searchPage(tb testing.TB, idx bleve.Index, query string, k int) page {
+	tb.Helper()
 	var p page
-	for _, h := range res.Hits {
+	for _, h := range searchHits(tb, idx, query, k) {
 		d, err := idx.Document(h.ID)
 		if err != nil {
 			tb.Fatal(err)
@@ -239,21 +248,39 @@ func cpuTime(tb testing.TB) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// cpuPerPage runs the loop of a row of BenchmarkResultPage, where page(i) makes the i-th
+// page and returns how many fragments it got, and reports the process's CPU time per page
+// (cpu-µs/page), the fragments per page (fragments/page) and the allocations per page.
+func cpuPerPage(b *testing.B, page func(i int) int) {
+	b.ReportAllocs()
+	runtime.GC()
+	cpu0, i, n := cpuTime(b), 0, 0
+	for b.Loop() {
+		n += page(i)
+		i++
+	}
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+	b.ReportMetric(float64(n)/float64(b.N), "fragments/page")
+}
+
 // BenchmarkResultPage measures the snippets of search result pages of the demo collection
 // (10 documents, 3 snippets each, 80 characters), from stored annotations and by parsing,
-// side by side, with the default method and with lr; one op is one page. cpu-µs/page is the process's CPU time (every core) per
-// page: DoSnippets compresses a document's sentences in parallel. The bleve-html row is
-// bleve's default highlighter ("html") on the same hits, 3 fragments of 80 characters
-// (bleveHTML; TestBleveHTMLPage checks it). fragments/page is how many fragments a page got:
-// at most 30, fewer when a document has fewer matching sentences (qsc) or non-overlapping
-// windows around its hits (bleve).
+// side by side, with the default method and with lr; one op is one page. cpu-µs/page is the
+// process's CPU time (every core) per page: DoSnippets compresses a document's sentences in
+// parallel. The bleve-html row is bleve's default highlighter ("html") on the same hits, 3
+// fragments of 80 characters (bleveHTML; TestBleveHTMLPage checks it). fragments/page is how
+// many fragments a page got: at most 30, fewer when a document has fewer matching sentences
+// (qsc) or non-overlapping windows around its hits (bleve).
+//
+// Those rows time the highlighter alone: the pages are searched and their documents loaded
+// once, before the loop. The rows under page/ time whole pages instead, each op a search,
+// the loading of the hits' stored documents and their highlighting (wholePageRows;
+// TestWholePage checks that they get the same fragments): the search alone and the search
+// with the loading, as the floor of every page; bleve-html and qsc's parse on an index
+// without annotations (what a bleve user without qsc has); qsc from annotations on the
+// index that stores them, whose documents are larger to load.
 func BenchmarkResultPage(b *testing.B) {
-	eng, err := qsc.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	idx := annotatedIndex(b, eng, demoDocs(b), true)
-	defer idx.Close()
+	eng, idx, plain := demoIndexes(b)
 	var pages []page
 	for _, q := range pageQueries {
 		pages = append(pages, searchPage(b, idx, q, 10))
@@ -273,27 +300,27 @@ func BenchmarkResultPage(b *testing.B) {
 					b.Fatal(err)
 				}
 				resetFragments(pages)
-				runtime.GC()
-				cpu0, i, n := cpuTime(b), 0, 0
-				for b.Loop() {
-					n += countFragments(pages[i%len(pages)].fragments(h, mode.annotated, 3))
-					i++
-				}
-				b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
-				b.ReportMetric(float64(n)/float64(b.N), "fragments/page")
+				cpuPerPage(b, func(i int) int {
+					return countFragments(pages[i%len(pages)].fragments(h, mode.annotated, 3))
+				})
 			})
 		}
 	}
 	b.Run("bleve-html", func(b *testing.B) {
 		h := bleveHTML(b, 80)
 		resetFragments(pages)
-		runtime.GC()
-		cpu0, i, n := cpuTime(b), 0, 0
-		for b.Loop() {
-			n += countFragments(pages[i%len(pages)].bleveFragments(h, 3))
-			i++
-		}
-		b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
-		b.ReportMetric(float64(n)/float64(b.N), "fragments/page")
+		cpuPerPage(b, func(i int) int { return countFragments(pages[i%len(pages)].bleveFragments(h, 3)) })
 	})
+	h, err := New(eng, Options{Budget: 80, Fragments: 3, Method: qsc.DefaultMethod})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, row := range wholePageRows(h, bleveHTML(b, 80), idx, plain) {
+		b.Run("page/"+row.name, func(b *testing.B) {
+			cpuPerPage(b, func(i int) int {
+				_, frags := row.page(b, pageQueries[i%len(pageQueries)])
+				return countFragments(frags)
+			})
+		})
+	}
 }
