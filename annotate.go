@@ -216,7 +216,7 @@ func (e *Engine) CompressAnnotated(ctx context.Context, req *Request, ann *annot
 	if s.Tokens, err = ann.AppendSentence(nil, 0, req.Text, t); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadRequest, err)
 	}
-	return e.do(ctx, req, &s, explain)
+	return e.do(ctx, req, &s, explain, nil)
 }
 
 // annotatedDoc is a document's annotation, the source of DoSnippets' sentences in place of

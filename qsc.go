@@ -34,6 +34,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/method"
+	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/tokenize"
 	"github.com/qsc-nlp/qsc/va"
@@ -299,12 +300,42 @@ func (r *Result) Snippet() Snippet {
 // MaxQueryTerms query terms, a term over MaxTermWords words) or whose strings are not
 // valid UTF-8 fails with ErrBadRequest.
 func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, error) {
-	return e.do(ctx, req, nil, explain)
+	return e.do(ctx, req, nil, explain, nil)
+}
+
+// Weigh compresses req as Do does, and weighs the result and each of alts under the
+// objective of the snippet decoding (package method/runs; docs/snippets.md, "The
+// objective"): terms[0] are the terms of Result.Kept, terms[i] those of alts[i-1], each a
+// set of 1-based token ids of the same sentence (Result.Sentence), for instance a window's
+// or another decoding's display of it aligned to its tokens. The terms are counted with
+// the compression's C* and rules, under the width model of req.BudgetCounts, and
+// runs.Terms.Score with runs.Default() gives the objective; the result's score is the
+// highest of every set that runs.Terms.Allowed admits. terms is nil when no display was
+// chosen: the sentence fits whole, the method does not honour the rules (MethodWindow, a
+// language other than English) or the decoding is not DecodingSnippet. Ids outside the
+// sentence are ignored. It costs what Do costs, plus O(n) a set.
+func (e *Engine) Weigh(ctx context.Context, req *Request, alts [][]int) (res *Result, terms []runs.Terms, err error) {
+	res, err = e.do(ctx, req, nil, false, func(mc *method.Compressor, kept []int) {
+		t, ok := mc.Measure(kept)
+		if !ok {
+			return
+		}
+		terms = append(terms, t)
+		for _, a := range alts {
+			t, _ := mc.Measure(a)
+			terms = append(terms, t)
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, terms, nil
 }
 
 // do is Do; pre, when not nil, is the sentence of req, tagged and parsed (from an annotation:
-// CompressAnnotated).
-func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, explain bool) (*Result, error) {
+// CompressAnnotated). weigh, when not nil, is called with the compressor and the
+// compression before the worker is released (Weigh).
+func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, explain bool, weigh func(*method.Compressor, []int)) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -376,6 +407,9 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
 	if err != nil {
 		return nil, err
+	}
+	if weigh != nil {
+		weigh(&w.mc, kept)
 	}
 	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs),
 		Lang: lang, Method: m.Name()}

@@ -68,6 +68,16 @@ func (d *DisplayStep) Nested(in *Input, lens []int, pr runs.Params, order []int3
 	return kept, ok
 }
 
+// Measure returns the terms of the objective of package runs (runs.Program.Measure) for
+// the tokens kept of in, whose compression under the rules is opt (C*), under the weights
+// of pr and the width model of in (the display when in.Fits is set); lens as for Show.
+// It costs O(n).
+func (d *DisplayStep) Measure(in *Input, lens []int, pr runs.Params, opt, kept []int) runs.Terms {
+	t := d.prog.Measure(d.look(in, lens, &pr), pr, opt, kept)
+	d.view = runs.Input{}
+	return t
+}
+
 // look sets d.view to the run program's view of in with the token lengths lens, sets the
 // width model of pr (the display when in.Fits is set) and returns the view.
 func (d *DisplayStep) look(in *Input, lens []int, pr *runs.Params) *runs.Input {

@@ -213,6 +213,8 @@ type Compressor struct {
 	all     []int
 	yielded bool
 	disp    DisplayStep // the display step of every method under Snippet and Nested
+	shown   Input       // the Input of the last best display (show under Snippet), for Measure
+	opt     []int       // its C*
 }
 
 // Yielded reports whether the last Snippet compression could not keep the closure of its
@@ -233,7 +235,7 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 		return nil, ErrNoSentence
 	}
 	p := in.Problem()
-	c.yielded = false
+	c.yielded, c.shown = false, Input{}
 	_, oracle := m.(GoldMethod)
 	if !oracle && c.Decoding.Budgeted() {
 		return c.snippet(m, in)
@@ -256,6 +258,20 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	}
 	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
+}
+
+// Measure returns the terms of the snippet decoding's objective (runs.Terms, under
+// runs.Default's width model and the rules of the compression) for the tokens kept of the
+// sentence of the last Compress under the Snippet decoding that showed a best display, with
+// that compression's C*: so a display that the decoding did not choose can be weighed
+// against the one it chose. It reports false when the last Compress showed none (the
+// sentence fit whole, the method does not honour the rules, or the decoding was not
+// Snippet). It costs O(n) and allocates nothing once c has grown.
+func (c *Compressor) Measure(kept []int) (runs.Terms, bool) {
+	if c.shown.Sentence == nil {
+		return runs.Terms{}, false
+	}
+	return c.disp.Measure(&c.shown, c.lens, runs.Default(), c.opt, kept), true
 }
 
 // snippet compresses in with m under the Snippet or the Nested decoding: the method's
@@ -345,6 +361,7 @@ func (c *Compressor) solvedAlone(m Solver, in Input) ([]int, error) {
 func (c *Compressor) show(in Input, rs RuleSolver, kept []int, order []int32, wanted int) ([]int, error) {
 	pr := runs.Default()
 	if !in.Nested {
+		c.shown, c.opt = in, append(c.opt[:0], kept...)
 		kept = c.disp.Show(&in, c.lens, pr, kept)
 	} else {
 		var fits func([]int) bool

@@ -33,9 +33,11 @@ func TestNestedGainIsTheObjectivesChange(t *testing.T) {
 	clear(ns.cov)
 	ns.runs = append(ns.runs[:0], span{1, 2})
 	ns.cov[1], ns.cov[2], ns.cov[n], ns.finalOn = true, true, true, true
+	weighed := pr // the weights the nested display reckons with
+	weighed.Keep *= NestedKeep
 	before := make([]bool, n+1)
 	copy(before, ns.cov)
-	was, ok := d.Objective(in, pr, before)
+	was, ok := d.Objective(in, weighed, before)
 	if !ok {
 		t.Fatal("the state is not an allowed display")
 	}
@@ -51,7 +53,7 @@ func TestNestedGainIsTheObjectivesChange(t *testing.T) {
 		for v := a; v <= b; v++ {
 			after[v] = true
 		}
-		is, ok := d.Objective(in, pr, after)
+		is, ok := d.Objective(in, weighed, after)
 		if !ok {
 			t.Fatalf("[%d, %d] is not an allowed display", a, b)
 		}

@@ -158,6 +158,8 @@ type Program struct {
 	kept     []int
 	carrier  []bool
 	opt      []bool      // C*
+	keepv    []float64   // the Keep term's share of each token, when not nil (prepare's keep)
+	set      []bool      // the set that Measure weighs
 	near     []float64   // near(v)
 	ns       nestedState // the nested display (Nested)
 }
@@ -205,6 +207,7 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 	d.val = reuse.Resize(d.val, n+1)
 	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
 	d.qBefore, d.wordPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1)
+	d.keepv = keep
 	d.carriers(s, t, p.Query)
 	d.nearness(n)
 	for v := 1; v <= n; v++ {
@@ -248,7 +251,13 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 	if p.Tree == nil || p.Sentence == nil || p.Rules == nil {
 		return nil, false, false
 	}
-	n := p.Tree.N()
+	d.setOpt(p.Tree.N(), opt)
+	return d.bestDisplay(p, pr, nil)
+}
+
+// setOpt sets d.opt to the set opt (C*) of a sentence of n tokens; ids outside 1..n are
+// ignored.
+func (d *Program) setOpt(n int, opt []int) {
 	d.opt = reuse.Resize(d.opt, n+1)
 	clear(d.opt)
 	for _, v := range opt {
@@ -256,7 +265,6 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 			d.opt[v] = true
 		}
 	}
-	return d.bestDisplay(p, pr, nil)
 }
 
 // bestDisplay is solve for the values that prepare sets from d.opt (of p's size) and keep:

@@ -66,7 +66,7 @@ func randomParams(rng *rand.Rand, gap, carrier, edge int) runs.Params {
 
 // TestRunDPBruteForce checks the run program against the enumeration of every token set
 // of 3,000 random problems under random weights: it finds a display exactly when one
-// exists, and its display scores the best.
+// exists, and its display scores the best, as Measure weighs it too.
 func TestRunDPBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var d runs.Program
@@ -111,6 +111,11 @@ func TestRunDPBruteForce(t *testing.T) {
 		}
 		if math.Abs(sc-best) > 1e-9 {
 			t.Fatalf("trial %d: solve %v scores %g, the best is %g", trial, kept, sc, best)
+		}
+		// Measure, from nothing but C*, weighs the display as the definition does.
+		kept = slices.Clone(kept)
+		if m := d.Measure(p, pr, opt, kept); !m.Allowed || math.Abs(m.Score(pr)-best) > 1e-9 {
+			t.Fatalf("trial %d: Measure of %v: %+v, score %g, want allowed and %g", trial, kept, m, m.Score(pr), best)
 		}
 	}
 	if found == 0 || none == 0 {
@@ -243,5 +248,31 @@ func TestLoneQueryTermIsShort(t *testing.T) {
 		if !okA || !okB || b-a != c.want {
 			t.Errorf("%s: objective %g with Short, %g without (allowed: %v, %v); want them %g apart", c.why, a, b, okA, okB, c.want)
 		}
+	}
+}
+
+// TestMeasureCountsTerms checks the terms Measure counts for displays the program would
+// not choose, on "Alice finished the scans and Bob was lazy ." with the query "Bob" and
+// C* "Alice finished … Bob was lazy": a window that holds "and" without its head is
+// weighed but not allowed; a display of two runs pays one gap and earns both edges.
+func TestMeasureCountsTerms(t *testing.T) {
+	forms := []string{"Alice", "finished", "the", "scans", "and", "Bob", "was", "lazy", "."}
+	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
+	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
+	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
+	in := handInput(t, forms, xpos, heads, rels, []int{6}, 60)
+	var d runs.Program
+	pr := runs.Default()
+	opt := []int{1, 2, 6, 7, 8}
+	window := d.Measure(in, pr, opt, []int{3, 4, 5, 6})
+	if window.Allowed || window.Breaks != runs.BreakBound || window.Gaps != 0 || window.Edges != 0 || window.Keep != 4 {
+		t.Errorf("window \"the scans and Bob\": %+v; want not allowed (\"and\" without \"lazy\"), no gap, no edge, Keep 4 (\"Bob\")", window)
+	}
+	two := d.Measure(in, pr, opt, []int{1, 2, 6, 7, 8, 9})
+	if !two.Allowed || two.Gaps != 1 || two.Edges != 2 || two.Keep != 6+9+4+4+5 {
+		t.Errorf("\"Alice finished … Bob was lazy.\": %+v; want allowed, one gap, two edges, Keep 28", two)
+	}
+	if got, want := two.Score(pr), pr.Keep*two.Keep+pr.Fill*two.Fill+pr.Carrier*float64(two.Carriers)-pr.Gap+2*pr.Edge-pr.Dangle*float64(two.Dangles)-pr.Short*float64(two.Shorts); got != want {
+		t.Errorf("Score %g, want %g", got, want)
 	}
 }

@@ -5,6 +5,7 @@
 //	go run ./scripts/readtest tally -key DIR/NAME.key.json -j1 verdicts1.txt -j2 verdicts2.txt [-json FILE]
 //	go run ./scripts/readtest examples -items items.jsonl -sys new=A.jsonl -sys window=B.jsonl [-n 20]
 //	go run ./scripts/readtest chop -items items.jsonl -sys new=A.jsonl -sys window=B.jsonl
+//	go run ./scripts/readtest terms -out terms.jsonl DIR/NAME.key.json …
 //
 // items samples sentences from outside the news (UD_English-EWT dev and test, qsc's
 // out-of-domain set, UD_English-PUD's Wikipedia half; never UD_English-GUM) with one- or
@@ -31,6 +32,7 @@ commands:
   tally   map the judges' verdicts back to the systems and count them
   examples  print fixed examples of several systems' snippets as a markdown table
   chop    count inner gaps, one-word islands and cuts after a function word in displayed snippets
+  terms   weigh both snippets of every shown pair of keys under the snippet decoding's objective
 
 Run a command with -h for its flags. The protocol is in docs/reading.md.
 `
@@ -60,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdExamples(args[1:], stdout, stderr)
 	case "chop":
 		return cmdChop(args[1:], stdout, stderr)
+	case "terms":
+		return cmdTerms(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

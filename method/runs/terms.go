@@ -1,0 +1,197 @@
+package runs
+
+import "github.com/qsc-nlp/qsc/wellformed"
+
+// Terms are the terms of the snippet decoding's objective (the package comment) for one set
+// of tokens C of one problem, before they are weighed: what the objective counts, so that a
+// display that the program did not choose (a window, another decoding's, a reader's
+// favourite) can be compared with its choice term by term.
+type Terms struct {
+	// Keep is Σ_{v∈C} w_v·[v ∈ C*]: the characters (with their spaces) of the method's
+	// compression that C keeps (Params.Keep's unit).
+	Keep float64
+	// Fill is Σ_{v∈C} w_v·near(v) (Params.Fill's unit).
+	Fill float64
+	// Carriers is the number of kept tokens that carry a kept clause's point.
+	Carriers int
+	// Gaps is the number of inner cuts, k − 1 for k runs.
+	Gaps int
+	// Dangles is the number of runs that end dangling (wellformed.Runs.Dangles) before
+	// words that C drops.
+	Dangles int
+	// Shorts is the number of short runs.
+	Shorts int
+	// Edges is 1 for C starting where the sentence starts, and 1 more for C ending where
+	// it ends (0, 1 or 2).
+	Edges int
+	// Width is C's width as the budget counts it (Params.Display), plus 1, as the
+	// program's capacity counts it.
+	Width int
+	// Allowed reports whether the program could choose C: Q ⊆ C, C holds a run, every
+	// run is allowed by the display rules, and Width is within the capacity.
+	Allowed bool
+	// Breaks are the ways C is not allowed (the Break flags), 0 when it is.
+	Breaks Break
+}
+
+// Break is a set of the ways a set of tokens breaks what the run program may show.
+type Break uint8
+
+// The ways of Break.
+const (
+	BreakQuery  Break = 1 << iota // a query token is not kept
+	BreakBound                    // a run holds a token without the token it is bound to (a phrase, a name, a list…)
+	BreakStart                    // a run starts where no run may start (attached punctuation: "'s", a comma)
+	BreakEnd                      // a run ends where no run may end (a function word, "to", a comma…)
+	BreakIsland                   // a run holds no word, or one word that is not a query term
+	BreakWidth                    // C is wider than the budget
+	BreakEmpty                    // C holds no run
+)
+
+// Score returns the objective of t under the weights pr.
+func (t Terms) Score(pr Params) float64 {
+	return pr.Keep*t.Keep + pr.Fill*t.Fill + pr.Carrier*float64(t.Carriers) - pr.Gap*float64(t.Gaps) -
+		pr.Dangle*float64(t.Dangles) - pr.Short*float64(t.Shorts) + pr.Edge*float64(t.Edges)
+}
+
+// Measure returns the terms of the objective of package runs for the tokens kept (ids in
+// 1..N, in any order; others are ignored) of the problem in with the method's
+// compression opt (C*), under the width model of pr (pr.Display): the objective read from
+// its definition, which the program's optimum attains (Show returns a C of the highest
+// Score among those Allowed). It costs O(n) and allocates nothing once d has grown.
+func (d *Program) Measure(in *Input, pr Params, opt, kept []int) Terms {
+	var t Terms
+	if in.Tree == nil || in.Sentence == nil || in.Rules == nil {
+		return t
+	}
+	n := in.Tree.N()
+	d.setOpt(n, opt)
+	if _, _, ok := d.prepare(in, pr, nil); !ok {
+		return t
+	}
+	d.set = zeroed(d.set, n+1)
+	for _, v := range kept {
+		if v >= 1 && v <= n {
+			d.set[v] = true
+		}
+	}
+	return d.terms(in, pr, d.set)
+}
+
+// terms returns the terms of the set in (in[v] for v in 1..N) of p under pr, from the
+// tables of the last prepare of d on p: the one reading of the objective's definition,
+// with which Measure and the tests weigh a set the program did not choose.
+func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
+	u, s := &d.u, p.Sentence
+	n := p.Tree.N()
+	var t Terms
+	add := func(v int) {
+		w := float64(d.w[v])
+		t.Fill += w * d.near[v]
+		switch {
+		case d.keepv != nil:
+			t.Keep += w * d.keepv[v]
+		case d.opt[v]:
+			t.Keep += w
+		}
+		if d.carrier[v] {
+			t.Carriers++
+		}
+	}
+	for _, q := range p.Query {
+		if q >= 1 && q <= n && !in[q] {
+			t.Breaks |= BreakQuery
+		}
+	}
+	cut := 0
+	if pr.Display {
+		cut = 2
+	}
+	// Free sentence-final punctuation after a cut is not a run.
+	last := n
+	if n >= 2 && in[n] && !in[n-1] && !u.Query(n) && !u.Word(n) && p.Rules.Binding(n) == wellformed.Free && u.Lo(n) == n && u.Hi(n) == n {
+		add(n)
+		t.Width += p.Lens[n-1] + spaceBefore(s, n, pr.Display)
+		last = n - 1
+	}
+	lastRun := 0 // the end of the last run
+	for v := last; v >= 1; v-- {
+		if in[v] {
+			lastRun = v
+			break
+		}
+	}
+	runs := 0
+	for v := 1; v <= last; {
+		if !in[v] {
+			v++
+			continue
+		}
+		e := v
+		for e+1 <= last && in[e+1] {
+			e++
+		}
+		words, nq := 0, 0
+		for x := v; x <= e; x++ {
+			if u.Lo(x) < v || u.Hi(x) > e {
+				t.Breaks |= BreakBound
+			}
+			if u.Word(x) {
+				words++
+				if u.Query(x) {
+					nq++
+				}
+			}
+			t.Width += p.Lens[x-1]
+			if x > v {
+				t.Width += spaceBefore(s, x, pr.Display)
+			}
+			add(x)
+		}
+		t.Width++ // the separator before the run
+		if !u.CanStart(v) {
+			t.Breaks |= BreakStart
+		}
+		if !u.CanEnd(e) {
+			t.Breaks |= BreakEnd
+		}
+		if words == 0 || (words == 1 && nq == 0) {
+			t.Breaks |= BreakIsland
+		}
+		if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
+			t.Dangles++
+		}
+		if words > 0 && d.short(words, nq, d.lastWord(v, e)) {
+			t.Shorts++
+		}
+		if v == 1 {
+			t.Edges++
+		}
+		if e == n {
+			t.Edges++
+		}
+		if runs > 0 {
+			t.Gaps++
+			t.Width += cut
+		} else if d.wordPre[v-1] > 0 {
+			t.Width += cut
+		}
+		if e == lastRun && d.wordPre[n] > d.wordPre[e] {
+			t.Width += cut // the trailing cut
+		}
+		runs++
+		v = e + 1
+	}
+	K := capacity(p.Lens, p.Budget)
+	if pr.Display {
+		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
+	}
+	if runs == 0 {
+		t.Breaks |= BreakEmpty
+	}
+	if t.Width > K {
+		t.Breaks |= BreakWidth
+	}
+	t.Allowed = t.Breaks == 0
+	return t
+}
