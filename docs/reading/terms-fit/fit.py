@@ -11,6 +11,8 @@ well the terms predict a reader, beside the objective's own score under today's 
 (divided by Keep's), the unit of runs.Params.
 
 Run from the repository's root: python3 docs/reading/terms-fit/fit.py terms.jsonl
+(with -rules after the file: the verdicts against the window by the display rules its
+snippet breaks, in seconds).
 Standard library only; deterministic.
 """
 import glob
@@ -72,6 +74,39 @@ def held_out(data, names, tests):
     return right / max(total, 1), total, loss / len(data)
 
 
+# runs.Break flags, in order.
+BREAKS = ['query', 'bound', 'start', 'end', 'island', 'width', 'empty']
+
+
+def by_rule(path):
+    """Counts the verdicts of the pairs against the window by the rules its snippet breaks."""
+    judges, counts = {}, {}
+    for line in open(path, encoding='utf-8'):
+        r = json.loads(line)
+        if r.get('error') or 'window' not in (r['label_a'], r['label_b']):
+            continue
+        key = r['key']
+        if key not in judges:
+            judges[key] = [verdicts(f) for f in sorted(glob.glob(key[:-len('.key.json')] + '-j*.txt'))]
+        w = r['a'] if r['label_a'] == 'window' else r['b']
+        names = [b for i, b in enumerate(BREAKS) if w.get('Breaks', 0) >> i & 1] or ['none (allowed)']
+        for j in judges[key]:
+            v = j.get(r['pair'])
+            if v not in ('1', '2'):
+                continue
+            won = ((v == '1') == (r['first'] == 'A')) == (r['label_a'] == 'window')
+            for n in names + (['any'] if w.get('Breaks', 0) else []):
+                c = counts.setdefault(n, [0, 0])
+                c[0 if won else 1] += 1
+    print()
+    print('| the window breaks | window wins | the other wins | window share |')
+    print('|---|--:|--:|--:|')
+    for n in ['none (allowed)', 'any'] + BREAKS:
+        if n in counts:
+            a, b = counts[n]
+            print(f'| {n} | {a} | {b} | {a / (a + b):.2f} |')
+
+
 def main():
     raw = rows(sys.argv[1])
     names = TERMS + ['Broken', 'score']
@@ -94,4 +129,7 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    if len(sys.argv) > 2 and sys.argv[2] == '-rules':
+        by_rule(sys.argv[1])
+    else:
+        main()
