@@ -198,6 +198,7 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	decoding := fs.String("decoding", "", `add "decoding" to every record of the -qsc file (snippet, nested, paper)`)
 	pudNews := fs.Bool("pud-news", false, "also draw from UD_English-PUD's news sentences (sent_id n...); by default only its Wikipedia half (w...)")
 	gum := fs.Bool("gum-dev", false, "draw only from UD_English-GUM's dev split less its news, for a reading test on fresh text of many genres (GUM is non-commercial: experiments only; its test split is held out and never read)")
+	gumTrain := fs.Bool("gum-train", false, "draw only from UD_English-GUM's train split less its news, as -gum-dev does from its dev split (qsc's models never train on GUM)")
 	exclude := fs.String("exclude", "", "`FILES`: comma-separated items files of earlier tests (readtest items -out); their sentences are not drawn again")
 	gentle := fs.String("gentle", "", "`FILE`: draw only from UD_English-GENTLE's en_gentle-ud-test.conllu (eight genres outside news: dictionary, esports, legal, medical, poetry, proof, syllabus, threat; non-commercial: experiments only), a source qsc never trains or tunes on")
 	if err := parseFlags(fs, args); err != nil {
@@ -212,10 +213,12 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	var pools []pool
 	var err error
 	switch {
-	case *gum && *gentle != "":
-		return fmt.Errorf("items: give -gum-dev or -gentle, not both")
+	case btoi(*gum)+btoi(*gumTrain)+btoi(*gentle != "") > 1:
+		return fmt.Errorf("items: give one of -gum-dev, -gum-train and -gentle")
 	case *gum:
-		pools, err = loadGUM(*data, stderr)
+		pools, err = loadGUM(*data, "dev", stderr)
+	case *gumTrain:
+		pools, err = loadGUM(*data, "train", stderr)
 	case *gentle != "":
 		pools, err = loadGENTLE(*gentle, stderr)
 	default:
@@ -263,7 +266,7 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 
 // loadPools reads the three sources: qsc's out-of-domain set (embedded in internal/lab/ood),
 // UD_English-EWT's dev and test files, and UD_English-PUD. It never reads UD_English-GUM
-// (loadGUM does, with -gum-dev).
+// (loadGUM does, with -gum-dev or -gum-train).
 func loadPools(data string, pudNews bool, stderr io.Writer) ([]pool, error) {
 	oodSents, err := ood.Sentences()
 	if err != nil {
@@ -301,13 +304,13 @@ func loadPools(data string, pudNews bool, stderr io.Writer) ([]pool, error) {
 	return pools, nil
 }
 
-// loadGUM reads UD_English-GUM's dev split alone, the source of -gum-dev, less its news
-// documents; the sources are named "gum-" and the genre of the document ("gum-academic",
-// "gum-fiction"). It never reads GUM's test split, which is held out for the maintainers'
-// own reading test.
-func loadGUM(data string, stderr io.Writer) ([]pool, error) {
-	gum := pool{name: "UD_English-GUM dev", share: 1}
-	err := addFiles(&gum, filepath.Join(data, "ud-english", "UD_English-GUM"), "*-dev.conllu*", func(s *conllu.Sentence) string {
+// loadGUM reads one split of UD_English-GUM, dev (the source of -gum-dev) or train
+// (-gum-train), less its news documents; the sources are named "gum-" and the genre of the
+// document ("gum-academic", "gum-fiction"). It never reads GUM's test split, which is held
+// out for the maintainers' own reading test.
+func loadGUM(data, split string, stderr io.Writer) ([]pool, error) {
+	gum := pool{name: "UD_English-GUM " + split, share: 1}
+	err := addFiles(&gum, filepath.Join(data, "ud-english", "UD_English-GUM"), "*-"+split+".conllu*", func(s *conllu.Sentence) string {
 		id, _ := s.Meta("sent_id")
 		genre, _, ok := strings.Cut(strings.TrimPrefix(id, "GUM_"), "_")
 		switch {
@@ -436,13 +439,21 @@ func readConllu(path string) ([]*conllu.Sentence, error) {
 }
 
 // heldOut refuses UD_English-GUM's test split, held out for the maintainers' own reading
-// test, and any other GUM file but its dev split (-gum-dev).
+// test, and any other GUM file but its dev and train splits (-gum-dev, -gum-train).
 func heldOut(path string) error {
 	base := strings.ToLower(filepath.Base(path))
-	if strings.Contains(strings.ToLower(path), "gum") && !strings.Contains(base, "-dev.") {
-		return fmt.Errorf("items: refusing to read %s: of UD_English-GUM only the dev split may be read (its test split is held out)", path)
+	if strings.Contains(strings.ToLower(path), "gum") && !strings.Contains(base, "-dev.") && !strings.Contains(base, "-train.") {
+		return fmt.Errorf("items: refusing to read %s: of UD_English-GUM only the dev and train splits may be read (its test split is held out)", path)
 	}
 	return nil
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sampleItems draws n sentences from the pools by their shares (each pool in turn, in the
