@@ -46,3 +46,29 @@ func TestFileSizes(t *testing.T) {
 		t.Fatal("git ls-files listed no file")
 	}
 }
+
+// TestCIRunsTheREADMECommand checks that .ci/run runs the README's test command as it is
+// written, and fails when it fails: under set -e an && list whose failing command is not
+// its last does not stop the script, so .ci/run must test the list's status.
+func TestCIRunsTheREADMECommand(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := os.ReadFile("../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmd string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if c, ok := strings.CutSuffix(strings.TrimSpace(line), "# the tests, as CI runs them"); ok {
+			cmd = strings.TrimSpace(c)
+		}
+	}
+	if cmd == "" {
+		t.Fatal(`README.md has no line ending "# the tests, as CI runs them"`)
+	}
+	if want := "if ! (" + cmd + "); then"; !strings.Contains(string(run), want) {
+		t.Errorf(".ci/run does not check the status of the README's test command: want a line %q", want)
+	}
+}
