@@ -303,19 +303,20 @@ func (e *Engine) Do(ctx context.Context, req *Request, explain bool) (*Result, e
 	return e.do(ctx, req, nil, explain, nil)
 }
 
-// Weigh compresses req as Do does, and weighs the result and each of alts under the
-// objective of the snippet decoding (package method/runs; docs/snippets.md, "The
-// objective"): terms[0] are the terms of Result.Kept, terms[i] those of alts[i-1], each a
-// set of 1-based token ids of the same sentence (Result.Sentence), for instance a window's
-// or another decoding's display of it aligned to its tokens. The terms are counted with
-// the compression's C* and rules, under the width model of req.BudgetCounts, and
-// runs.Terms.Score with runs.Default() gives the objective; the result's score is the
-// highest of every set that runs.Terms.Allowed admits. terms is nil when no display was
-// chosen: the sentence fits whole, the method does not honour the rules (MethodWindow, a
-// language other than English) or the decoding is not DecodingSnippet. Ids outside the
-// sentence are ignored. It costs what Do costs, plus O(n) a set.
-func (e *Engine) Weigh(ctx context.Context, req *Request, alts [][]int) (res *Result, terms []runs.Terms, err error) {
-	res, err = e.do(ctx, req, nil, false, func(mc *method.Compressor, kept []int) {
+// Weigh compresses req as Do does (explain as for Do), and weighs the result and each of
+// alts under the objective of the snippet decoding (package method/runs; docs/snippets.md,
+// "The objective"): terms[0] are the terms of Result.Kept, terms[i] those of alts[i-1],
+// each a set of 1-based token ids of the same sentence (Result.Sentence), for instance a
+// window's or another decoding's display of it aligned to its tokens. The terms are
+// counted with the compression's C* and rules, under the width model of
+// req.BudgetCounts, and runs.Terms.Score with runs.Default() gives the objective; the
+// result's score is the highest of every set that runs.Terms.Allowed admits. terms is nil
+// when no display was chosen: the sentence fits whole, the method does not honour the
+// rules (MethodWindow, a language other than English) or the decoding is not
+// DecodingSnippet. Ids outside the sentence are ignored. It costs what Do costs, plus
+// O(n) a set.
+func (e *Engine) Weigh(ctx context.Context, req *Request, explain bool, alts [][]int) (res *Result, terms []runs.Terms, err error) {
+	res, err = e.do(ctx, req, nil, explain, func(mc *method.Compressor, kept []int) {
 		t, ok := mc.Measure(kept)
 		if !ok {
 			return

@@ -24,7 +24,7 @@ func ExampleEngine_Weigh() {
 		BudgetCounts: qsc.BudgetDisplay,
 	}
 	other := []int{1, 2, 3, 4, 13, 14, 15, 16, 17, 18} // "Police in Syracuse arrested … into a string of burglaries."
-	res, terms, err := eng.Weigh(context.Background(), req, [][]int{other})
+	res, terms, err := eng.Weigh(context.Background(), req, false, [][]int{other})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestWeigh(t *testing.T) {
 			}
 		}
 	}
-	res2, terms, err := eng.Weigh(context.Background(), req, windows)
+	res2, terms, err := eng.Weigh(context.Background(), req, false, windows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestWeigh(t *testing.T) {
 		{Text: "Police arrested two men.", Query: []string{"police"}, Budget: 60, BudgetCounts: qsc.BudgetDisplay},
 		{Text: req.Text, Query: req.Query, Budget: 70, Decoding: qsc.DecodingPaper},
 	} {
-		if _, terms, err := eng.Weigh(context.Background(), r, nil); err != nil || terms != nil {
+		if _, terms, err := eng.Weigh(context.Background(), r, false, nil); err != nil || terms != nil {
 			t.Errorf("%q (decoding %q): terms %v, error %v; want none", r.Text, r.Decoding, terms, err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
+	"github.com/qsc-nlp/qsc/method/runs"
 )
 
 func init() {
@@ -32,7 +33,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, `print the result as POST /v1/compress answers it: {"kept", "compression", "compression_ellipsis", "lang", "method"}`)
 	lang := langFlag(fs)
 	method := methodFlag(fs, "method")
-	explain := fs.Bool("explain", false, "also print every decision: the candidate, p, and whether it was accepted")
+	explain := fs.Bool("explain", false, "also print every decision (the candidate, p, and whether it was accepted) and the terms of the display's objective")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
 	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
@@ -68,7 +69,13 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	req := &qsc.Request{Text: text, Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, Method: string(*method), Decoding: *decoding, Lang: *lang}
-	res, err := eng.Do(context.Background(), req, *explain)
+	var res *qsc.Result
+	var terms []runs.Terms
+	if *explain {
+		res, terms, err = eng.Weigh(context.Background(), req, true, nil)
+	} else {
+		res, err = eng.Do(context.Background(), req, false)
+	}
 	if err != nil {
 		return err
 	}
@@ -111,7 +118,53 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%4d  %-20s  %6s  %-8s  %d\n", st.Token, st.Form, p, st.Outcome, st.Length)
 		}
 	}
+	if *explain {
+		explainDisplay(stdout, terms, req.Decoding)
+	}
 	return nil
+}
+
+// explainDisplay prints why the snippet decoding showed what it did: the terms of its
+// objective for the display and their weights (runs.Default), or why no display was chosen.
+func explainDisplay(w io.Writer, terms []runs.Terms, decoding string) {
+	if len(terms) == 0 {
+		switch {
+		case decoding != "" && decoding != qsc.DecodingSnippet:
+			fmt.Fprintf(w, "\ndisplay: the %s decoding has no display step\n", decoding)
+		default:
+			fmt.Fprintln(w, "\ndisplay: no display step (the sentence fits whole, or its method shows a window)")
+		}
+		return
+	}
+	t, pr := terms[0], runs.Default()
+	runsWord := "runs"
+	if t.Gaps == 0 {
+		runsWord = "run"
+	}
+	why := "the most of any display the rules allow"
+	if !t.Allowed {
+		why = "no display the rules allow fits the budget, so they yield to the query: this is the method's compression as it is"
+	}
+	fmt.Fprintf(w, "\ndisplay: %d %s; objective %.1f, %s (docs/snippets.md, \"The objective\")\n", t.Gaps+1, runsWord, t.Score(pr), why)
+	for _, r := range []struct {
+		name   string
+		count  float64
+		weight float64
+	}{
+		{"characters of C* (the method's compression)", t.Keep, pr.Keep},
+		{"fill (characters weighed by nearness)", t.Fill, pr.Fill},
+		{"carriers", float64(t.Carriers), pr.Carrier},
+		{"inner cuts", float64(t.Gaps), -pr.Gap},
+		{"dangling runs", float64(t.Dangles), -pr.Dangle},
+		{"short runs", float64(t.Shorts), -pr.Short},
+		{"edges (no cut at the sentence's start, end)", float64(t.Edges), pr.Edge},
+	} {
+		v := r.count * r.weight
+		if v == 0 {
+			v = 0 // not −0
+		}
+		fmt.Fprintf(w, "  %-45s %7.1f × %5.1f = %7.1f\n", r.name, r.count, r.weight, v)
+	}
 }
 
 // isSet reports whether the flag called name was given on the command line.

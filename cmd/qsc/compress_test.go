@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -138,6 +140,35 @@ func TestCompressSingleExplain(t *testing.T) {
 		"Police in Syracuse arrested two men on Tuesday after a long investigation.")
 	if code != 0 || !strings.Contains(out, "chooses the whole compression at once") || !strings.Contains(out, "keep") {
 		t.Errorf("explain with the default method: exit %d\n%s%s", code, out, errs)
+	}
+	// Both methods show the objective of the display step, term by term, which adds up.
+	for _, m := range []string{"ilp", "lr"} {
+		code, out, errs = runQSC(t, "compress", "-q", "arrested,burglaries", "-b", "60", "--budget-counts", "display", "--explain", "--method", m,
+			"Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries.")
+		_, display, ok := strings.Cut(out, "\ndisplay: ")
+		if code != 0 || !ok {
+			t.Fatalf("explain, %s: exit %d, no display block\n%s%s", m, code, out, errs)
+		}
+		var total, sum float64
+		if _, err := fmt.Sscanf(display[strings.Index(display, "objective "):], "objective %f", &total); err != nil {
+			t.Fatalf("explain, %s: %v in %q", m, err, display)
+		}
+		lines := strings.Split(strings.TrimSpace(display), "\n")[1:]
+		for _, l := range lines {
+			var v float64
+			if _, err := fmt.Sscanf(l[strings.LastIndex(l, "=")+1:], "%f", &v); err != nil {
+				t.Fatalf("explain, %s: line %q: %v", m, l, err)
+			}
+			sum += v
+		}
+		if len(lines) != 7 || math.Abs(sum-total) > 0.2 {
+			t.Errorf("explain, %s: %d terms adding to %.1f, objective %.1f:\n%s", m, len(lines), sum, total, display)
+		}
+	}
+	code, out, _ = runQSC(t, "compress", "-q", "police", "-b", "30", "--explain", "--decoding", "paper",
+		"Police in Syracuse arrested two men on Tuesday after a long investigation.")
+	if code != 0 || !strings.Contains(out, "display: the paper decoding has no display step") {
+		t.Errorf("explain, paper decoding: exit %d\n%s", code, out)
 	}
 	if code, _, errs := runQSC(t, "compress", "-q", "dogs", "-b", "40", "Police arrested two men."); code != 1 || !strings.Contains(errs, `"dogs" is not in the sentence`) {
 		t.Errorf("missing term: %d %s", code, errs)

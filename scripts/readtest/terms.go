@@ -108,7 +108,7 @@ func weighPair(eng *qsc.Engine, p KeyPair) termsRecord {
 		}
 		sets = append(sets, ids)
 	}
-	_, terms, err := eng.Weigh(context.Background(), req, sets)
+	_, terms, err := eng.Weigh(context.Background(), req, false, sets)
 	switch {
 	case err != nil:
 		r.Error = err.Error()
