@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/method/baseline"
+	"github.com/qsc-nlp/qsc/method/runs"
 )
 
 var (
@@ -143,5 +144,50 @@ func FuzzDo(f *testing.F) {
 			return
 		}
 		checkResult(t, req, res)
+	})
+}
+
+// FuzzWeigh checks Weigh on the requests of FuzzDo with sets of its sentence's tokens
+// drawn from the input (windows, and ids outside the sentence): it never panics, returns
+// one Terms a set when a display was chosen, and the chosen display, when the rules allow
+// it, scores at least every other set they allow.
+func FuzzWeigh(f *testing.F) {
+	f.Add("Police in Syracuse arrested two men on Tuesday after a long investigation into burglaries.", "Syracuse|burglaries", 60, uint8(64), uint16(0x0305))
+	f.Fuzz(func(t *testing.T, text, query string, budget int, sel uint8, win uint16) {
+		req, explain := fuzzRequest(text, query, budget, sel)
+		a, b := int(win&0xff), int(win>>8)
+		alts := [][]int{{}, {-1, 0, 1 << 20}}
+		for s := 1; s <= min(a, 64); s++ {
+			var w []int
+			for v := s; v <= s+b%32; v++ {
+				w = append(w, v)
+			}
+			alts = append(alts, w)
+		}
+		res, terms, err := sharedEngine(t).Weigh(context.Background(), req, explain, alts)
+		if err != nil {
+			if res != nil || terms != nil {
+				t.Fatalf("a result or terms with the error %v", err)
+			}
+			return
+		}
+		checkResult(t, req, res)
+		if terms == nil {
+			return
+		}
+		if len(terms) != len(alts)+1 {
+			t.Fatalf("%d terms for %d sets", len(terms), len(alts)+1)
+		}
+		pr := runs.Default()
+		if best := terms[0]; best.Allowed {
+			for i, o := range terms[1:] {
+				if o.Allowed && o.Score(pr) > best.Score(pr)+1e-6 {
+					t.Fatalf("set %v scores %g, more than the chosen %v's %g", alts[i], o.Score(pr), res.Kept, best.Score(pr))
+				}
+			}
+		}
+		if terms[1].Allowed || terms[2].Allowed {
+			t.Fatalf("an empty set is allowed: %+v, %+v", terms[1], terms[2])
+		}
 	})
 }
