@@ -35,9 +35,10 @@
 // Config keys: "budget" (characters per fragment, default DefaultBudget), "fragments"
 // (fragments per field; default the number bleve asks for, which is 1), "format" ("html",
 // the default: HTML-escaped, hits in <mark>, "…" where words were cut; "text": the same
-// without markup; "plain": the kept words only) and "method" (a qsc method; default
-// qsc.DefaultMethod for English text, qsc.MethodWindow for other languages);
-// any other key (but "type") is an error. New builds a Highlighter to call directly.
+// without markup; "plain": the kept words only, which the budget counts, with no "…") and
+// "method" (a qsc method; default qsc.DefaultMethod for English text, qsc.MethodWindow for
+// other languages); any other key (but "type") is an error. New builds a Highlighter to
+// call directly.
 //
 // The terms are the words bleve located in the field (dm.Locations), as spelled in the
 // field; qsc matches them again across inflections within each sentence. A field over
@@ -73,7 +74,7 @@ const DefaultBudget = 120
 const (
 	FormatHTML  = "html"  // HTML-escaped, hits in <mark>, "…" where words were cut (render.HTML)
 	FormatText  = "text"  // "…" where words were cut, no markup (render.Ellipsis)
-	FormatPlain = "plain" // the kept words only (render.Plain)
+	FormatPlain = "plain" // the kept words only (render.Plain); the budget counts them, not "…" marks
 )
 
 // Options configure a Highlighter.
@@ -237,8 +238,8 @@ func (h *Highlighter) BestFragmentsInField(dm *search.DocumentMatch, doc index.D
 		if len(terms) == 0 {
 			continue
 		}
-		sn, err := h.snippets(&qsc.SnippetRequest{Document: text, Query: terms, Budget: h.opts.Budget, N: num, Method: h.opts.Method},
-			vs.annotationAt(v.pos))
+		sn, err := h.snippets(&qsc.SnippetRequest{Document: text, Query: terms, Budget: h.opts.Budget, BudgetCounts: h.budgetCounts(),
+			N: num, Method: h.opts.Method}, vs.annotationAt(v.pos))
 		if err != nil {
 			continue
 		}
@@ -266,6 +267,16 @@ func (h *Highlighter) BestFragmentsInField(dm *search.DocumentMatch, doc index.D
 		dm.AddFragments(field, out)
 	}
 	return out
+}
+
+// budgetCounts returns what the budget counts: what the fragment shows. FormatPlain shows
+// the kept words without "…", which the kept tokens joined by spaces bound
+// (qsc.BudgetTokens); the other formats show the display (qsc.BudgetDisplay).
+func (h *Highlighter) budgetCounts() string {
+	if h.opts.Format == FormatPlain {
+		return qsc.BudgetTokens
+	}
+	return qsc.BudgetDisplay
 }
 
 // format renders a snippet in the highlighter's format.

@@ -1,6 +1,7 @@
 package highlight
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -141,3 +142,32 @@ func TestNoTerms(t *testing.T) {
 type emptyDoc struct{ index.Document }
 
 func (emptyDoc) VisitFields(index.FieldVisitor) {}
+
+// TestPlainFormatBudget checks that the plain format's budget counts the words it shows,
+// with no "…": its fragment is the kept words of a snippet whose budget counts the tokens
+// (qsc.BudgetTokens), which may hold more than the display of the same budget, and it
+// fits the budget.
+func TestPlainFormatBudget(t *testing.T) {
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries that had troubled the north side of the city for months."
+	idx := annotatedIndex(t, eng, map[string]any{"d": text}, false)
+	defer idx.Close()
+	p := searchPage(t, idx, "arrested city", 1)
+	const budget = 44 // where the token budget's snippet differs from the display's
+	plain, err := New(eng, Options{Budget: budget, Format: FormatPlain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.fragments(plain, false, 1)[0]
+	want, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: text, Query: []string{"arrested", "city"},
+		Budget: budget, BudgetCounts: qsc.BudgetTokens, N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != want[0].Text || utf8.RuneCountInString(got[0]) > budget || strings.Contains(got[0], "…") {
+		t.Errorf("plain fragment %q, want %q (the token budget's), at most %d characters", got, want[0].Text, budget)
+	}
+}

@@ -24,7 +24,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included), columns (the same, an East Asian wide character as two columns) or tokens (the kept tokens joined by spaces)")
 	lang := langFlag(fs)
 	noMatch := fs.Bool("no-match", false, "when no sentence contains a query term, print the document's first sentence, cut cleanly to the budget (method lead)")
-	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output)")
+	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output); the budget counts them (tokens) unless --budget-counts says otherwise")
 	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis`)
 	method := methodFlag(fs, "method")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
@@ -44,6 +44,9 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("give one document (a file, or - for stdin), not %d", fs.NArg())
 	case *plain && *asJSON:
 		return cli.Usagef("--plain is for the text output; --json gives every rendering")
+	}
+	if *plain && !isSet(fs, "budget-counts") {
+		*counts = qsc.BudgetTokens // the budget counts what is printed: no "…" marks
 	}
 	doc, err := readDocument(fs.Arg(0))
 	if err != nil {

@@ -52,3 +52,29 @@ func TestSnippetsNoMatch(t *testing.T) {
 		t.Errorf("--no-match: exit %d, stdout %q", code, stdout)
 	}
 }
+
+// TestSnippetsPlainBudget: with --plain the budget counts the printed words (tokens) unless
+// --budget-counts says otherwise, where the display budget would leave room for "…" marks
+// that are not printed.
+func TestSnippetsPlainBudget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "doc.txt")
+	text := "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries that had troubled the north side of the city for months."
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, counts := range []string{qsc.BudgetTokens, qsc.BudgetDisplay} {
+		code, out, errs := runQSC(t, "snippets", "-q", "arrested,city", "-b", "44", "-n", "1", "--plain", "--budget-counts", counts, path)
+		if code != 0 {
+			t.Fatalf("--budget-counts %s: exit %d, %s", counts, code, errs)
+		}
+		want[counts] = out
+	}
+	if want[qsc.BudgetTokens] == want[qsc.BudgetDisplay] {
+		t.Fatalf("the two budgets give the same snippet %q: the test compares nothing", want[qsc.BudgetTokens])
+	}
+	code, out, errs := runQSC(t, "snippets", "-q", "arrested,city", "-b", "44", "-n", "1", "--plain", path)
+	if code != 0 || out != want[qsc.BudgetTokens] {
+		t.Errorf("--plain: exit %d, %q (%s), want the token budget's %q", code, out, errs, want[qsc.BudgetTokens])
+	}
+}
