@@ -179,14 +179,14 @@ func FuzzWeigh(f *testing.F) {
 			t.Fatalf("%d terms for %d sets", len(terms), len(alts)+1)
 		}
 		pr := runs.Default()
-		if best := terms[0]; best.Allowed {
+		if best := terms[0]; best.Allowed() {
 			for i, o := range terms[1:] {
-				if o.Allowed && o.Score(pr) > best.Score(pr)+1e-6 {
+				if o.Allowed() && o.Score(pr) > best.Score(pr)+1e-6 {
 					t.Fatalf("set %v scores %g, more than the chosen %v's %g", alts[i], o.Score(pr), res.Kept, best.Score(pr))
 				}
 			}
 		}
-		if terms[1].Allowed || terms[2].Allowed {
+		if terms[1].Allowed() || terms[2].Allowed() {
 			t.Fatalf("an empty set is allowed: %+v, %+v", terms[1], terms[2])
 		}
 	})

@@ -31,7 +31,7 @@ func ExampleEngine_Weigh() {
 	fmt.Println(res.Ellipsis())
 	for i, t := range terms {
 		fmt.Printf("%d: score %.1f: C* %.0f, fill %.1f, %d carriers, %d gaps, %d edges; allowed %v\n",
-			i, t.Score(runs.Default()), t.Keep, t.Fill, t.Carriers, t.Gaps, t.Edges, t.Allowed)
+			i, t.Score(runs.Default()), t.Keep, t.Fill, t.Carriers, t.Gaps, t.Edges, t.Allowed())
 	}
 	// Output:
 	// Police in Syracuse arrested two men … string of burglaries.
@@ -81,12 +81,12 @@ func TestWeigh(t *testing.T) {
 	}
 	pr := runs.Default()
 	best := terms[0]
-	if !best.Allowed || best.Gaps != 1 {
+	if !best.Allowed() || best.Gaps != 1 {
 		t.Fatalf("the chosen display %q: %+v; want allowed, one gap", res.Ellipsis(), best)
 	}
 	allowed := 0
 	for i, w := range terms[1:] {
-		if w.Allowed {
+		if w.Allowed() {
 			allowed++
 			if w.Score(pr) > best.Score(pr)+1e-9 {
 				t.Errorf("set %v scores %g, more than the chosen display's %g", windows[i], w.Score(pr), best.Score(pr))

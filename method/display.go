@@ -68,12 +68,12 @@ func (d *DisplayStep) Nested(in *Input, lens []int, pr runs.Params, order []int3
 	return kept, ok
 }
 
-// Measure returns the terms of the objective of package runs (runs.Program.Measure) for
-// the tokens kept of in, whose compression under the rules is opt (C*), under the weights
-// of pr and the width model of in (the display when in.Fits is set); lens as for Show.
-// It costs O(n).
-func (d *DisplayStep) Measure(in *Input, lens []int, pr runs.Params, opt, kept []int) runs.Terms {
-	t := d.prog.Measure(d.look(in, lens, &pr), pr, opt, kept)
+// MeasureShown returns the terms of the objective of package runs
+// (runs.Program.MeasureShown) for the tokens kept of in, against the C* of the last Show
+// of d on in, under the weights of pr and the width model of in (the display when in.Fits
+// is set); lens as for Show. It costs O(n).
+func (d *DisplayStep) MeasureShown(in *Input, lens []int, pr runs.Params, kept []int) runs.Terms {
+	t := d.prog.MeasureShown(d.look(in, lens, &pr), pr, kept)
 	d.view = runs.Input{}
 	return t
 }

@@ -214,7 +214,6 @@ type Compressor struct {
 	yielded bool
 	disp    DisplayStep // the display step of every method under Snippet and Nested
 	shown   Input       // the Input of the last best display (show under Snippet), for Measure
-	opt     []int       // its C*
 }
 
 // Yielded reports whether the last Snippet compression could not keep the closure of its
@@ -271,7 +270,7 @@ func (c *Compressor) Measure(kept []int) (runs.Terms, bool) {
 	if c.shown.Sentence == nil {
 		return runs.Terms{}, false
 	}
-	return c.disp.Measure(&c.shown, c.lens, runs.Default(), c.opt, kept), true
+	return c.disp.MeasureShown(&c.shown, c.lens, runs.Default(), kept), true
 }
 
 // snippet compresses in with m under the Snippet or the Nested decoding: the method's
@@ -361,7 +360,7 @@ func (c *Compressor) solvedAlone(m Solver, in Input) ([]int, error) {
 func (c *Compressor) show(in Input, rs RuleSolver, kept []int, order []int32, wanted int) ([]int, error) {
 	pr := runs.Default()
 	if !in.Nested {
-		c.shown, c.opt = in, append(c.opt[:0], kept...)
+		c.shown = in
 		kept = c.disp.Show(&in, c.lens, pr, kept)
 	} else {
 		var fits func([]int) bool

@@ -142,7 +142,7 @@ func explainDisplay(w io.Writer, terms []runs.Terms, decoding string) {
 		runsWord = "run"
 	}
 	why := "the most of any display the rules allow"
-	if !t.Allowed {
+	if !t.Allowed() {
 		why = "no display the rules allow fits the budget, so they yield to the query: this is the method's compression as it is"
 	}
 	fmt.Fprintf(w, "\ndisplay: %d %s; objective %.1f, %s (docs/snippets.md, \"The objective\")\n", t.Gaps+1, runsWord, t.Score(pr), why)

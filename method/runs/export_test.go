@@ -12,7 +12,7 @@ func (d *Program) Solve(in *Input, pr Params, opt []int) (kept []int, ok, big bo
 // NestedKeep).
 func (d *Program) Objective(p *Input, pr Params, kept []bool) (float64, bool) {
 	t := d.terms(p, pr, kept)
-	return t.Score(pr), t.Allowed
+	return t.Score(pr), t.Allowed()
 }
 
 // Carrier reports whether the last Solve of d marked token v as a carrier.

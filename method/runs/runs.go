@@ -234,14 +234,21 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 		}
 		d.val[v] = x
 	}
-	K = capacity(p.Lens, p.Budget)
-	if pr.Display {
-		// The cuts' widths may need more than the sentence: at most one before, after
-		// and between every two tokens.
-		cut = 2
-		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
-	}
+	K, cut = d.limits(p, pr)
 	return K, cut, true
+}
+
+// limits returns the capacity K that the width of the shown runs may not exceed and the
+// width of a cut beyond its space, for p under pr, from the widths of the last prepare.
+func (d *Program) limits(p *Input, pr Params) (K, cut int) {
+	if !pr.Display {
+		return capacity(p.Lens, p.Budget), 0
+	}
+	// The cuts' widths may need more than the sentence: at most one before, after and
+	// between every two tokens.
+	cut = 2
+	n := len(p.Lens)
+	return min(p.Budget, d.width(1, n)+cut*(n+1)) + 1, cut
 }
 
 // solve returns the best compression of p under pr, given the method's compression opt

@@ -114,7 +114,7 @@ func TestRunDPBruteForce(t *testing.T) {
 		}
 		// Measure, from nothing but C*, weighs the display as the definition does.
 		kept = slices.Clone(kept)
-		if m := d.Measure(p, pr, opt, kept); !m.Allowed || math.Abs(m.Score(pr)-best) > 1e-9 {
+		if m := d.Measure(p, pr, opt, kept); !m.Allowed() || math.Abs(m.Score(pr)-best) > 1e-9 {
 			t.Fatalf("trial %d: Measure of %v: %+v, score %g, want allowed and %g", trial, kept, m, m.Score(pr), best)
 		}
 	}
@@ -265,11 +265,11 @@ func TestMeasureCountsTerms(t *testing.T) {
 	pr := runs.Default()
 	opt := []int{1, 2, 6, 7, 8}
 	window := d.Measure(in, pr, opt, []int{3, 4, 5, 6})
-	if window.Allowed || window.Breaks != runs.BreakBound || window.Gaps != 0 || window.Edges != 0 || window.Keep != 4 {
+	if window.Allowed() || window.Breaks != runs.BreakBound || window.Gaps != 0 || window.Edges != 0 || window.Keep != 4 {
 		t.Errorf("window \"the scans and Bob\": %+v; want not allowed (\"and\" without \"lazy\"), no gap, no edge, Keep 4 (\"Bob\")", window)
 	}
 	two := d.Measure(in, pr, opt, []int{1, 2, 6, 7, 8, 9})
-	if !two.Allowed || two.Gaps != 1 || two.Edges != 2 || two.Keep != 6+9+4+4+5 {
+	if !two.Allowed() || two.Gaps != 1 || two.Edges != 2 || two.Keep != 6+9+4+4+5 {
 		t.Errorf("\"Alice finished … Bob was lazy.\": %+v; want allowed, one gap, two edges, Keep 28", two)
 	}
 	if got, want := two.Score(pr), pr.Keep*two.Keep+pr.Fill*two.Fill+pr.Carrier*float64(two.Carriers)-pr.Gap+2*pr.Edge-pr.Dangle*float64(two.Dangles)-pr.Short*float64(two.Shorts); got != want {

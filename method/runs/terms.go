@@ -1,7 +1,5 @@
 package runs
 
-import "github.com/qsc-nlp/qsc/wellformed"
-
 // Terms are the terms of the snippet decoding's objective (the package comment) for one set
 // of tokens C of one problem, before they are weighed: what the objective counts, so that a
 // display that the program did not choose (a window, another decoding's, a reader's
@@ -27,12 +25,14 @@ type Terms struct {
 	// Width is C's width as the budget counts it (Params.Display), plus 1, as the
 	// program's capacity counts it.
 	Width int
-	// Allowed reports whether the program could choose C: Q ⊆ C, C holds a run, every
-	// run is allowed by the display rules, and Width is within the capacity.
-	Allowed bool
-	// Breaks are the ways C is not allowed (the Break flags), 0 when it is.
+	// Breaks are the ways the program could not choose C (the Break flags), 0 when it
+	// could (Allowed).
 	Breaks Break
 }
+
+// Allowed reports whether the program could choose C: Q ⊆ C, C holds a run, every run is
+// allowed by the display rules, and Width is within the capacity (Breaks is 0).
+func (t Terms) Allowed() bool { return t.Breaks == 0 }
 
 // Break is a set of the ways a set of tokens breaks what the run program may show.
 type Break uint8
@@ -60,14 +60,28 @@ func (t Terms) Score(pr Params) float64 {
 // its definition, which the program's optimum attains (Show returns a C of the highest
 // Score among those Allowed). It costs O(n) and allocates nothing once d has grown.
 func (d *Program) Measure(in *Input, pr Params, opt, kept []int) Terms {
-	var t Terms
 	if in.Tree == nil || in.Sentence == nil || in.Rules == nil {
-		return t
+		return Terms{}
 	}
+	d.setOpt(in.Tree.N(), opt)
+	return d.measure(in, pr, kept)
+}
+
+// MeasureShown is Measure with the method's compression of the last Show of d on in:
+// the terms of kept against the C* that the program last showed. It costs O(n) and
+// allocates nothing once d has grown.
+func (d *Program) MeasureShown(in *Input, pr Params, kept []int) Terms {
+	if in.Tree == nil || in.Sentence == nil || in.Rules == nil || len(d.opt) != in.Tree.N()+1 {
+		return Terms{}
+	}
+	return d.measure(in, pr, kept)
+}
+
+// measure is Measure once d.opt is C*.
+func (d *Program) measure(in *Input, pr Params, kept []int) Terms {
 	n := in.Tree.N()
-	d.setOpt(n, opt)
 	if _, _, ok := d.prepare(in, pr, nil); !ok {
-		return t
+		return Terms{}
 	}
 	d.set = zeroed(d.set, n+1)
 	for _, v := range kept {
@@ -103,13 +117,10 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 			t.Breaks |= BreakQuery
 		}
 	}
-	cut := 0
-	if pr.Display {
-		cut = 2
-	}
+	K, cut := d.limits(p, pr)
 	// Free sentence-final punctuation after a cut is not a run.
 	last := n
-	if n >= 2 && in[n] && !in[n-1] && !u.Query(n) && !u.Word(n) && p.Rules.Binding(n) == wellformed.Free && u.Lo(n) == n && u.Hi(n) == n {
+	if n >= 2 && in[n] && !in[n-1] && d.finalPunct(p.Rules, n) == n {
 		add(n)
 		t.Width += p.Lens[n-1] + spaceBefore(s, n, pr.Display)
 		last = n - 1
@@ -142,13 +153,9 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 					nq++
 				}
 			}
-			t.Width += p.Lens[x-1]
-			if x > v {
-				t.Width += spaceBefore(s, x, pr.Display)
-			}
 			add(x)
 		}
-		t.Width++ // the separator before the run
+		t.Width += d.width(v, e) // with the separator before the run
 		if !u.CanStart(v) {
 			t.Breaks |= BreakStart
 		}
@@ -182,16 +189,11 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 		runs++
 		v = e + 1
 	}
-	K := capacity(p.Lens, p.Budget)
-	if pr.Display {
-		K = min(p.Budget, d.width(1, n)+cut*(n+1)) + 1
-	}
 	if runs == 0 {
 		t.Breaks |= BreakEmpty
 	}
 	if t.Width > K {
 		t.Breaks |= BreakWidth
 	}
-	t.Allowed = t.Breaks == 0
 	return t
 }

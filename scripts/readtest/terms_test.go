@@ -84,7 +84,7 @@ func TestTermsCommand(t *testing.T) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Error != "" || r.SameA || !r.SameB || !r.B.Allowed || r.B != r.Default || !slices.Contains([]int{1, 2}, r.A.Edges) {
+	if r.Error != "" || r.SameA || !r.SameB || !r.B.Allowed() || r.B != r.Default || !slices.Contains([]int{1, 2}, r.A.Edges) {
 		t.Errorf("record %+v", r)
 	}
 }

@@ -48,7 +48,7 @@ def rows(path):
             judges[key] = [verdicts(f) for f in sorted(glob.glob(base + '-j*.txt'))]
         a, b = r['a'], r['b']
         x = {k: float(a[k]) - float(b[k]) for k in TERMS}
-        x['Broken'] = float(not a['Allowed']) - float(not b['Allowed'])
+        x['Broken'] = float(a['Breaks'] != 0) - float(b['Breaks'] != 0)
         x['score'] = sum(DEFAULT[k] * x[k] for k in TERMS)
         for j in judges[key]:
             v = j.get(r['pair'])
