@@ -146,24 +146,12 @@ func explainDisplay(w io.Writer, terms []runs.Terms, decoding string) {
 		why = "no display the rules allow fits the budget, so they yield to the query: this is the method's compression as it is"
 	}
 	fmt.Fprintf(w, "\ndisplay: %d %s; objective %.1f, %s (docs/snippets.md, \"The objective\")\n", t.Gaps+1, runsWord, t.Score(pr), why)
-	for _, r := range []struct {
-		name   string
-		count  float64
-		weight float64
-	}{
-		{"characters of C* (the method's compression)", t.Keep, pr.Keep},
-		{"fill (characters weighed by nearness)", t.Fill, pr.Fill},
-		{"carriers", float64(t.Carriers), pr.Carrier},
-		{"inner cuts", float64(t.Gaps), -pr.Gap},
-		{"dangling runs", float64(t.Dangles), -pr.Dangle},
-		{"short runs", float64(t.Shorts), -pr.Short},
-		{"edges (no cut at the sentence's start, end)", float64(t.Edges), pr.Edge},
-	} {
-		v := r.count * r.weight
+	for _, r := range t.Parts(pr) {
+		v := r.Count * r.Weight
 		if v == 0 {
 			v = 0 // not −0
 		}
-		fmt.Fprintf(w, "  %-45s %7.1f × %5.1f = %7.1f\n", r.name, r.count, r.weight, v)
+		fmt.Fprintf(w, "  %-45s %7.1f × %5.1f = %7.1f\n", r.Name, r.Count, r.Weight, v)
 	}
 }
 

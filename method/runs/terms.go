@@ -48,10 +48,34 @@ const (
 	BreakEmpty                    // C holds no run
 )
 
-// Score returns the objective of t under the weights pr.
+// Part is one term of the objective: what it counts, how much of it, and its signed
+// weight (a cost is negative).
+type Part struct {
+	Name          string
+	Count, Weight float64
+}
+
+// Parts returns the terms of t with their signed weights under pr, in the order of the
+// objective in the package comment; Score is the sum of their products.
+func (t Terms) Parts(pr Params) [7]Part {
+	return [7]Part{
+		{"characters of C* (the method's compression)", t.Keep, pr.Keep},
+		{"fill (characters weighed by nearness)", t.Fill, pr.Fill},
+		{"carriers", float64(t.Carriers), pr.Carrier},
+		{"inner cuts", float64(t.Gaps), -pr.Gap},
+		{"dangling runs", float64(t.Dangles), -pr.Dangle},
+		{"short runs", float64(t.Shorts), -pr.Short},
+		{"edges (no cut at the sentence's start, end)", float64(t.Edges), pr.Edge},
+	}
+}
+
+// Score returns the objective of t under the weights pr: the sum of its Parts.
 func (t Terms) Score(pr Params) float64 {
-	return pr.Keep*t.Keep + pr.Fill*t.Fill + pr.Carrier*float64(t.Carriers) - pr.Gap*float64(t.Gaps) -
-		pr.Dangle*float64(t.Dangles) - pr.Short*float64(t.Shorts) + pr.Edge*float64(t.Edges)
+	x := 0.0
+	for _, p := range t.Parts(pr) {
+		x += p.Count * p.Weight
+	}
+	return x
 }
 
 // Measure returns the terms of the objective of package runs for the tokens kept (ids in
