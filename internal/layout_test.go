@@ -87,3 +87,42 @@ func TestAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestTestingOnlyInTests parses every Go file of the module and fails for a file that is
+// not a test and imports "testing", unless its package is a test helper named for it
+// (clitest, servicetest: package name ending in "test"). A non-test package that
+// imports testing links the test framework into every binary that links it.
+func TestTestingOnlyInTests(t *testing.T) {
+	files := 0
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != ".." && (n == "testdata" || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, is := range f.Imports {
+			if imp, _ := strconv.Unquote(is.Path.Value); imp == "testing" && !strings.HasSuffix(f.Name.Name, "test") {
+				t.Errorf("%s (package %s) imports testing: only tests and packages named ...test may", path, f.Name.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 {
+		t.Fatal("no Go file found")
+	}
+}

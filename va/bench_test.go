@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/va"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // BenchmarkRun measures Run on random trees of growing length with a coin-flip Decider
@@ -50,5 +51,38 @@ func BenchmarkRun(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(tokens), "ns/token")
 		})
+	}
+}
+
+// BenchmarkNested measures Nested (with the Snippet run that orders the tokens) on random
+// ruled sentences of up to 40 tokens, 1–3 query tokens and a budget halfway between ℓ(Q)
+// and ℓ(S), with a coin-flip Decider; the rules of each problem are computed once, out of
+// the timing. allocs/op must be 0.
+func BenchmarkNested(b *testing.B) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	const m = 256
+	problems := make([]va.Problem, 0, m)
+	rules := make([]wellformed.Rules, m)
+	deciders := make([]va.Decider, 0, m)
+	var c va.Compressor
+	for len(problems) < m {
+		s, tree, lens, total, q, lq := ruledInstance(b, rng, 40)
+		bud := (total + lq) / 2
+		if bud < lq || bud >= total {
+			continue // the whole sentence fits, or no budget between
+		}
+		i := len(problems)
+		if err := rules[i].Reset(s, tree, lens, q, bud); err != nil {
+			b.Fatal(err)
+		}
+		problems = append(problems, va.Problem{Sentence: s, Tree: tree, Query: q, Budget: bud})
+		deciders = append(deciders, coin{Seed: rng.Uint64(), Num: 5})
+		if _, err := c.Nested(problems[i], &rules[i], deciders[i]); err != nil { // also warms up c
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.Nested(problems[i%m], &rules[i%m], deciders[i%m])
 	}
 }

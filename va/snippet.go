@@ -89,6 +89,9 @@ type snippetState struct {
 	joined int     // len(c.s.order) after closure(Q): what joined C after it follows (for Nested)
 	order  []int32 // Nested's order
 	wanted int     // the tokens of order that its run added
+	// closure holds the units that closure(Q) adds to Q, in the order queryClosure took
+	// them, for Nested's second run, which starts from the same C.
+	closure []int32
 	// prefix grows C along Nested's order.
 	prefix wellformed.Prefix
 }
@@ -122,19 +125,31 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 		c.out = all
 		return all, nil
 	}
+	if err := c.startSnippet(r); err != nil {
+		return nil, err
+	}
+	return c.grow(d), nil
+}
+
+// startSnippet starts a Snippet run on the problem c.start has set: C is the closure of Q
+// under r (queryClosure), and the memory of the fill is empty. It fails as queryClosure.
+func (c *Compressor) startSnippet(r *wellformed.Rules) error {
 	sn := &c.snip
 	sn.rules, sn.filled = r, false
 	sn.rej = sn.rej[:0]
 	sn.heap = sn.heap[:0]
-	sn.prob = reuse.Resize(sn.prob, s.N()+1)
-	nq := len(s.order) // Q; the closure's other units follow it in s.order
-	if err := c.queryClosure(); err != nil {
-		return nil, err
-	}
+	sn.prob = reuse.Resize(sn.prob, c.s.N()+1)
+	return c.queryClosure()
+}
+
+// grow is the rest of a Snippet run that startSnippet started, for the budget c.s holds:
+// VERTEX ADDITION with closures, the fill, and r.Trim. It returns C as Snippet does.
+func (c *Compressor) grow(d Decider) []int {
+	s, sn, r := &c.s, &c.snip, c.snip.rules
 	tr, _ := d.(Tracker)
 	if tr != nil {
 		tr.Start(s)
-		for _, v := range s.order[nq:] {
+		for _, v := range s.order[s.nq:sn.joined] { // the closure's units beyond Q
 			tr.Added(s, v)
 		}
 	}
@@ -177,7 +192,7 @@ func (c *Compressor) Snippet(p Problem, r *wellformed.Rules, d Decider) ([]int, 
 			}
 		}
 	}
-	return kept, nil
+	return kept
 }
 
 // NestedOrder returns the order of the tokens of the last Nested call and how many of
@@ -369,8 +384,9 @@ const NestedOrderBudget = 0.45
 // tokens is the one in which Snippet adds them with the budget NestedOrderBudget·ℓ(S)
 // (or ℓ(S) − 1 when the closure of Q does not fit it): the accepted ones by VERTEX
 // ADDITION, then the fill, followed by every token it did not add, left to right. C is
-// the closure of Q under r, and the tokens join it in that order, each with its closure,
-// while the next one fits b (wellformed.Prefix.Grow); last, r.Trim.
+// the closure of Q under r (computed once, by the ordering run), and the tokens join it
+// in that order, each with its closure, while the next one fits b
+// (wellformed.Prefix.Grow); last, r.Trim.
 // The order does not depend on b, so C(b) is a prefix of it. With Trace set, Steps are
 // those of the run that made the order, the candidates it added that C leaves out marked
 // Cut. It costs one Snippet run and O(n) more.
@@ -390,25 +406,25 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 	if r.N() != s.N() {
 		return nil, errRules(r.N(), s.N())
 	}
-	// ℓ(closure of Q), which no budget changes: a Snippet run fails exactly when its
-	// budget is not positive or below it, so the budget of the order is chosen here
-	// rather than by a failed run, whose error would be allocated only to be dropped.
-	c.snip.rules, c.snip.filled = r, false
-	if err := c.queryClosure(); err != nil {
-		return nil, err // the rules were computed for another budget
-	}
-	total := wholeLen(s.lens[1:])
-	// The order: Snippet's with the budget NestedOrderBudget·ℓ(S), or, when that is not
-	// positive or the closure of Q does not fit it, with ℓ(S) − 1.
-	big := p
-	big.Budget = int(NestedOrderBudget * float64(total))
-	if big.Budget <= 0 || s.length > big.Budget {
-		big.Budget = total - 1
-	}
-	if _, err := c.Snippet(big, r, d); err != nil {
+	// The run that orders the tokens starts as Snippet's does, with C the closure of Q,
+	// which no budget changes (it fails when the closure does not fit b: the rules were
+	// computed for another budget). Its budget is NestedOrderBudget·ℓ(S), or ℓ(S) − 1
+	// when that is not positive or the closure does not fit it; a Snippet run with either
+	// budget would make this same start, so the run goes on from it.
+	if err := c.startSnippet(r); err != nil {
 		return nil, err
 	}
+	total := wholeLen(s.lens[1:])
+	s.budget = int(NestedOrderBudget * float64(total))
+	if s.budget <= 0 || s.length > s.budget {
+		s.budget = total - 1
+	}
+	c.grow(d)
 	sn := &c.snip
+	sn.closure = sn.closure[:0]
+	for _, v := range s.order[s.nq:sn.joined] {
+		sn.closure = append(sn.closure, int32(v))
+	}
 	sn.order = sn.order[:0]
 	for _, v := range s.order[sn.joined:] {
 		sn.order = append(sn.order, int32(v))
@@ -425,10 +441,10 @@ func (c *Compressor) Nested(p Problem, r *wellformed.Rules, d Decider) ([]int, e
 		return nil, err
 	}
 	c.steps = steps
-	sn.rules, sn.filled = r, false
-	if err := c.queryClosure(); err != nil {
-		return nil, err
+	for _, u := range sn.closure { // C = closure(Q) again, as the ordering run found it
+		c.take(int(u), nil)
 	}
+	sn.joined = len(s.order)
 	// ℓ(C) ≤ b as weights: Σ (len + 1) ≤ b + 1 (b < ℓ(S) here, so b + 1 cannot overflow).
 	weight := 0
 	if len(s.order) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // termsRecord is one shown pair of a key weighed under the snippet decoding's objective
@@ -90,28 +91,33 @@ func cmdTerms(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// weighPair weighs the two snippets of p; the record's Error says why it could not.
-func weighPair(eng *qsc.Engine, p KeyPair) termsRecord {
+// weigher is what weighPair asks of the engine: qsc.Engine.Weigh.
+type weigher interface {
+	Weigh(ctx context.Context, req *qsc.Request, explain bool, alts [][]int) (*qsc.Result, []runs.Terms, error)
+}
+
+// weighPair weighs the two snippets of p; the record's Error says why it could not. The
+// snippets are aligned to the tokens of the sentence before it is compressed, so that one
+// Weigh call compresses it and weighs them: the engine tokenizes text as tokenize.Tokens
+// does. When the compression's sentence has other tokens (a language read by another
+// tokenizer), they are aligned to its tokens and weighed again.
+func weighPair(eng weigher, p KeyPair) termsRecord {
 	r := termsRecord{Pair: p.Pair, First: p.First, Protocol: p.Protocol}
 	req := &qsc.Request{Text: p.Text, Query: p.Query, Budget: p.Budget, BudgetCounts: qsc.BudgetDisplay}
-	res, err := eng.Do(context.Background(), req, false)
-	if err != nil {
-		r.Error = err.Error()
-		return r
-	}
-	var sets [][]int
-	for _, shown := range []string{p.A, p.B} {
-		ids, err := alignDisplay(res.Text, res.Sentence, shown)
-		if err != nil {
-			r.Error = err.Error()
-			return r
+	tokens := &syntax.Sentence{Tokens: tokenize.Tokens(p.Text)}
+	sets, alignErr := alignPair(p.Text, tokens, p)
+	res, terms, err := eng.Weigh(context.Background(), req, false, sets)
+	if err == nil && !sameTokens(res, p.Text, tokens) {
+		if sets, alignErr = alignPair(res.Text, res.Sentence, p); alignErr == nil {
+			res, terms, err = eng.Weigh(context.Background(), req, false, sets)
 		}
-		sets = append(sets, ids)
 	}
-	_, terms, err := eng.Weigh(context.Background(), req, false, sets)
 	switch {
 	case err != nil:
 		r.Error = err.Error()
+		return r
+	case alignErr != nil:
+		r.Error = alignErr.Error()
 		return r
 	case terms == nil:
 		r.Error = "no display was chosen (the sentence fits whole)"
@@ -120,6 +126,33 @@ func weighPair(eng *qsc.Engine, p KeyPair) termsRecord {
 	r.Default, r.A, r.B = terms[0], terms[1], terms[2]
 	r.SameA, r.SameB = slices.Equal(sets[0], res.Kept), slices.Equal(sets[1], res.Kept)
 	return r
+}
+
+// alignPair aligns the snippets A and B of p to the tokens of s (alignDisplay).
+func alignPair(text string, s *syntax.Sentence, p KeyPair) ([][]int, error) {
+	var sets [][]int
+	for _, shown := range []string{p.A, p.B} {
+		ids, err := alignDisplay(text, s, shown)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, ids)
+	}
+	return sets, nil
+}
+
+// sameTokens reports whether res is a compression of text with the tokens of s, at the
+// same offsets: then a snippet aligns to res's tokens as it does to those of s.
+func sameTokens(res *qsc.Result, text string, s *syntax.Sentence) bool {
+	if res.Text != text || res.Sentence == nil || len(res.Sentence.Tokens) != len(s.Tokens) {
+		return false
+	}
+	for i, t := range res.Sentence.Tokens {
+		if u := s.Tokens[i]; t.Start != u.Start || t.End != u.End {
+			return false
+		}
+	}
+	return true
 }
 
 // alignDisplay returns the ids of the tokens of s (with byte offsets into text) that the

@@ -5,7 +5,6 @@ package handparse
 
 import (
 	"fmt"
-	"testing"
 
 	"github.com/qsc-nlp/qsc/syntax"
 )
@@ -37,10 +36,19 @@ type Rules interface {
 	Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []int, budget int) error
 }
 
+// TB is what Parsed asks of its test: the methods of testing.TB it calls, named here so
+// that handparse does not import package testing, which a non-test package should not
+// (a binary that linked it would link the test framework). A *testing.T or *testing.B
+// is one.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // Parsed is Sentence for a test: it returns the sentence, its tree and its token lengths
 // after resetting r for them, the query and the budget, and fails tb (Fatal) when the
 // slices do not make a sentence or r does not accept it.
-func Parsed(tb testing.TB, r Rules, forms, xpos []string, heads []int, rels []string, query []int, budget int) (*syntax.Sentence, *syntax.Tree, []int) {
+func Parsed(tb TB, r Rules, forms, xpos []string, heads []int, rels []string, query []int, budget int) (*syntax.Sentence, *syntax.Tree, []int) {
 	tb.Helper()
 	s, tree, lens, err := Sentence(forms, xpos, heads, rels)
 	if err != nil {

@@ -37,10 +37,9 @@ func (r *recorder) Reset(s *syntax.Sentence, _ *syntax.Tree, lens []int, query [
 	return r.err
 }
 
-// fatalTB is a testing.TB whose Fatal records the failure and ends the goroutine, as
+// fatalTB is a TB whose Fatal records the failure and ends the goroutine, as
 // testing.T's does.
 type fatalTB struct {
-	testing.TB
 	failed bool
 }
 

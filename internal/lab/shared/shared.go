@@ -5,7 +5,6 @@ package shared
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // DataDir returns the data directory: $QSC_DATA if set, else shared/data next to the
@@ -49,9 +48,17 @@ func Path(rel string) string {
 	return p
 }
 
+// TB is what Require asks of its test: the methods of testing.TB it calls, named here so
+// that shared, which the binaries link, does not import package testing (they would link
+// the test framework). A *testing.T or *testing.B is one.
+type TB interface {
+	Helper()
+	Skipf(format string, args ...any)
+}
+
 // Require returns the path of a data file, or skips the test with a clear message when
 // the shared data is not available (as on a fresh clone without ../shared).
-func Require(tb testing.TB, rel string) string {
+func Require(tb TB, rel string) string {
 	tb.Helper()
 	p := Path(rel)
 	if p == "" {

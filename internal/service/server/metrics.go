@@ -127,13 +127,14 @@ func (m *metrics) compressed(method string, n int) {
 }
 
 // routeOf is the route label of a request: the pattern of the mux that serves it, "other"
-// for a path the server does not have (a path that is not canonical included).
+// for a path the server does not have (a path that is not canonical included, and one
+// that unknownPath answers).
 func routeOf(mux *http.ServeMux, r *http.Request) string {
 	if !canonicalPath(r.URL.EscapedPath()) {
 		return "other"
 	}
-	_, pattern := mux.Handler(r)
-	if pattern == "" || pattern == "/" {
+	h, pattern := mux.Handler(r)
+	if _, unknown := h.(unknownPath); unknown || pattern == "" {
 		return "other"
 	}
 	return pattern

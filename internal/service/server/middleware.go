@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -217,15 +218,29 @@ func writeHTML(w http.ResponseWriter, status int, html []byte) {
 	w.Write(html)
 }
 
-// staticFiles serves the embedded web assets, without directory listings.
-func staticFiles(web fs.FS) http.Handler {
+// staticFiles serves the embedded web assets under prefix (which ends with "/"): the
+// file web/NAME at prefix+NAME, for the files the pages load (scripts, style sheets).
+// A path that names no such file gets a JSON 404 naming the path: a directory (prefix
+// itself included; no listings), and an HTML page, which is served at its own route
+// (and which FileServer would redirect when it is index.html).
+func staticFiles(prefix string, web fs.FS) http.Handler {
 	files := http.FileServerFS(web)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if fi, err := fs.Stat(web, strings.TrimPrefix(r.URL.Path, "/")); err != nil || fi.IsDir() {
-			writeError(w, http.StatusNotFound, fmt.Sprintf("no such file: %s", r.URL.Path))
+	return http.StripPrefix(prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if fi, err := fs.Stat(web, name); err != nil || fi.IsDir() || path.Ext(name) == ".html" {
+			writeError(w, http.StatusNotFound, fmt.Sprintf("no such file: %s%s", prefix, r.URL.Path))
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
-	})
+	}))
+}
+
+// unknownPath answers every request with the JSON 404 of a path the server does not have.
+// It serves the mux's catch-all and the bare prefixes of subtree routes
+// (routeTable.register); the metrics count its requests as route "other" (routeOf).
+type unknownPath struct{}
+
+func (unknownPath) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
 }

@@ -24,7 +24,9 @@
 // unknown method; 413 for a body over the limit; 422 for a well-formed request that cannot
 // be met (a query term not in the sentence, a budget shorter than the query); 409 for a
 // write to a collection in memory (documents.go); 404 and 405 for unknown paths and
-// methods (a path with an empty, "." or ".." segment is unknown: no redirect). 500 is kept for faults of the server (a panic is
+// methods. The server never redirects: a path with an empty, "." or ".." segment, one
+// with a trailing "/" that no route has (/healthz/), and the bare prefix of a subtree
+// (/static, /doc) are unknown paths. 500 is kept for faults of the server (a panic is
 // recovered, logged and answered with 500), 503 for a request that ran out of time.
 // Each request is logged as one line (method, path, status, duration, bytes).
 //
@@ -48,6 +50,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -241,14 +244,12 @@ func NewLoading(cfg Config) (*Server, error) {
 	route(http.MethodGet, "/metrics", ScopeMetrics, s.metrics.handler()) // open unless Config.MetricsAuth
 	route(http.MethodGet, "/openapi.yaml", ScopeOpen, http.HandlerFunc(s.openapi))
 	route(http.MethodGet, "/favicon.ico", ScopeOpen, http.HandlerFunc(favicon))
-	route(http.MethodGet, "/static/", ScopeOpen, http.StripPrefix("/static/", staticFiles(web)))
+	route(http.MethodGet, "/static/", ScopeOpen, staticFiles("/static/", web))
 	// End of the route table.
 	mux := http.NewServeMux()
 	rt.register(mux, s.guard, s.admit)
 	s.routes = rt.scopes()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no such path: %s", r.URL.Path))
-	})
+	mux.Handle("/", unknownPath{})
 	s.mux = mux
 	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(canonicalPaths(mux)))))
 	return s, nil
@@ -398,7 +399,10 @@ func (t *routeTable) add(method, path string, scope Scope, h http.Handler, locke
 
 // register registers every route on mux, each behind guard (its access control and
 // per-key rate) and admit (the admission of its body), and for each path a 405 answer
-// to the methods it does not serve.
+// to the methods it does not serve. The bare prefix of a subtree route (/static of
+// /static/, /doc of /doc/{id...}), when no route has it, answers as an unknown path
+// (unknownPath) to every method: without it net/http.ServeMux would redirect it to the
+// prefix with a "/" (307, with an HTML body), and the server never redirects.
 func (t *routeTable) register(mux *http.ServeMux, guard func(Scope, []byte, http.Handler) http.Handler, admit func(http.Handler) http.Handler) {
 	var paths []string
 	methods := map[string][]string{}
@@ -412,6 +416,26 @@ func (t *routeTable) register(mux *http.ServeMux, guard func(Scope, []byte, http
 	for _, p := range paths {
 		mux.HandleFunc(p, methodNotAllowed(methods[p]...)) // any other method
 	}
+	for _, p := range paths {
+		if b := barePrefix(p); b != "" && methods[b] == nil {
+			methods[b] = []string{} // once, for /v1/a/ and /v1/a/{x...} alike
+			mux.Handle(b, unknownPath{})
+		}
+	}
+}
+
+// barePrefix returns the path that net/http.ServeMux redirects to the subtree pattern p:
+// p without its final "/" when p ends with one ("/static/": "/static"), p without its
+// final "/{name...}" segment when p ends with a wildcard of the rest ("/doc/{id...}":
+// "/doc"); "" for any other pattern, and for the root.
+func barePrefix(p string) string {
+	if strings.HasSuffix(p, "...}") {
+		p = p[:strings.LastIndexByte(p, '/')+1]
+	}
+	if !strings.HasSuffix(p, "/") {
+		return ""
+	}
+	return strings.TrimSuffix(p, "/")
 }
 
 // scopes returns the scope of each route by its mux pattern ("GET /v1/search").

@@ -568,3 +568,78 @@ func TestNewWithoutEngine(t *testing.T) {
 		t.Error("New without an engine succeeded")
 	}
 }
+
+// TestNoRedirects: the server never redirects. Around every route of the table (its path
+// without a trailing "/", with one, and the bare prefix of a subtree such as /static/ or
+// /doc/{id...}) and at a few other paths, every method gets an answer of its own, never
+// net/http.ServeMux's 307 to the path with a "/"; a bare prefix is an unknown path: the
+// JSON 404 of the catch-all, counted in the metrics as route "other".
+func TestNoRedirects(t *testing.T) {
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: index(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	fill := strings.NewReplacer("{id...}", "x", "{id}", "x", "{$}", "")
+	paths := map[string]bool{"/v1": true, "/v1/": true, "/static": true, "/doc": true}
+	bare := map[string]bool{"/v1": true, "/v1/": true, "/static": true, "/doc": true}
+	served := map[string]bool{}
+	for pattern := range s.routes {
+		_, p, _ := strings.Cut(pattern, " ")
+		served[p] = true
+	}
+	for pattern := range s.routes {
+		_, p, _ := strings.Cut(pattern, " ")
+		full := fill.Replace(p)
+		paths[full] = true
+		paths[strings.TrimSuffix(full, "/")+"/"] = true
+		if trimmed := strings.TrimSuffix(full, "/"); trimmed != "" {
+			paths[trimmed] = true
+		}
+		if i := strings.LastIndex(p, "/"); strings.HasSuffix(p, "...}") || i == len(p)-1 {
+			if prefix := strings.TrimSuffix(p[:i+1], "/"); prefix != "" && !served[prefix] {
+				bare[prefix] = true
+			}
+		}
+	}
+	for p := range paths {
+		for _, m := range []string{"GET", "HEAD", "POST", "PUT", "DELETE"} {
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, httptest.NewRequest(m, p, nil))
+			if rec.Code/100 == 3 || rec.Header().Get("Location") != "" && rec.Code != 201 && rec.Code != 202 {
+				t.Errorf("%s %s: %d, Location %q; want no redirect", m, p, rec.Code, rec.Header().Get("Location"))
+			}
+			if rec.Code >= 400 && rec.Header().Get("Content-Type") != "application/json" {
+				t.Errorf("%s %s: %d with Content-Type %q; want a JSON error", m, p, rec.Code, rec.Header().Get("Content-Type"))
+			}
+			if !bare[p] {
+				continue
+			}
+			if rec.Code != 404 || m != "HEAD" && !strings.Contains(rec.Body.String(), "no such path: "+p) {
+				t.Errorf("%s %s: %d %q; want the 404 of an unknown path", m, p, rec.Code, rec.Body)
+			}
+			if got := routeOf(s.mux, httptest.NewRequest(m, p, nil)); got != "other" {
+				t.Errorf("%s %s: route label %q, want other", m, p, got)
+			}
+		}
+	}
+	if !bare["/static"] || !bare["/doc"] {
+		t.Errorf("bare prefixes %v lack /static or /doc", bare)
+	}
+	// The directory of the static files is no file, nor are the pages' HTML shells
+	// (FileServer would redirect index.html to the directory); each 404 names its path.
+	for _, p := range []string{"/static/", "/static/index.html", "/static/locked.html"} {
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		if rec.Code != 404 || !strings.Contains(rec.Body.String(), "no such file: "+p) {
+			t.Errorf("GET %s: %d %q; want a 404 naming %s", p, rec.Code, rec.Body, p)
+		}
+	}
+	for _, p := range []string{"/static/app.js", "/static/key.js", "/static/style.css"} {
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		if rec.Code != 200 {
+			t.Errorf("GET %s: %d; want the file", p, rec.Code)
+		}
+	}
+}
