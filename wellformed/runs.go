@@ -312,13 +312,16 @@ func (u *Runs) addName(s *syntax.Sentence, a, b int) {
 }
 
 // isNameRel reports whether token v (1-based) joins its head in one name: by compound,
-// flat, fixed or goeswith, or as the "of"/"for" of a name with one inside ("Bank of
-// England": the case word and the nmod after it).
+// flat, fixed or goeswith, as a proper noun that modifies it ("New York", which parsers
+// often make amod), or as the "of"/"for" of a name with one inside ("Bank of England":
+// the case word and the nmod after it).
 func isNameRel(s *syntax.Sentence, v int) bool {
 	tok := &s.Tokens[v-1]
 	switch syntax.Universal(tok.Rel) {
 	case "compound", "flat", "fixed", "goeswith":
 		return true
+	case "amod":
+		return isProper(tok)
 	case "case", "det":
 		return isNameJoin(tok)
 	case "nmod":

@@ -127,6 +127,26 @@ func TestRunsInstitutionOf(t *testing.T) {
 	}
 }
 
+// TestRunsProperAmod checks that a proper noun the parse makes an adjective of the next
+// one is part of the name: "Daniel Okrent of The New York Times demonstrates", where
+// "New" is amod of "York"; not "Okrent … York Times".
+func TestRunsProperAmod(t *testing.T) {
+	forms := []string{"Daniel", "Okrent", "of", "The", "New", "York", "Times", "demonstrates", "."}
+	xpos := []string{"NNP", "NNP", "IN", "DT", "NNP", "NNP", "NNP", "VBZ", "."}
+	heads := []int{8, 1, 7, 7, 6, 7, 1, 0, 8}
+	rels := []string{"nsubj", "flat", "case", "det", "amod", "compound", "nmod", "root", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{1})
+	if u.Lo(6) > 5 || u.Lo(7) > 5 || u.Hi(5) < 7 {
+		t.Errorf("New [%d, %d], York [%d, %d], Times [%d, %d]: want New York Times whole", u.Lo(5), u.Hi(5), u.Lo(6), u.Hi(6), u.Lo(7), u.Hi(7))
+	}
+	// An adjective that is not a proper noun stays free of the name: "the red Times".
+	xpos[4], forms[4] = "JJ", "red"
+	u = handRuns(t, forms, xpos, heads, rels, []int{1})
+	if u.Lo(7) < 6 {
+		t.Errorf("red [%d, %d], Times [%d, %d]: want York Times shown without the adjective", u.Lo(5), u.Hi(5), u.Lo(7), u.Hi(7))
+	}
+}
+
 // TestRunsOfComplementDangles checks that a run ending on a noun whose "of" phrase comes
 // next dangles: "remained a member …" (of the Church).
 func TestRunsOfComplementDangles(t *testing.T) {
