@@ -17,6 +17,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/internal/lab/dataset"
+	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/internal/lab/parsecache"
 	"github.com/qsc-nlp/qsc/internal/lab/shared"
 	"github.com/qsc-nlp/qsc/method"
@@ -110,7 +111,8 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res, err := lr.Train(train, valid, lr.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
-		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, MaxCRGap: *maxCRGap, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled()})
+		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, MaxCRGap: *maxCRGap, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled(),
+		Score: evaluate.Scorer(*workers, func(ev *evaluate.Evaluation) lr.Score { return lr.Score{F1: ev.F1, CR: ev.CR, PerCR: ev.PerCR} })})
 	if err != nil {
 		return err
 	}

@@ -18,11 +18,17 @@ import (
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
+// labScore is the lab's validation scorer (what qsc-lab train ilp passes) over workers
+// goroutines.
+func labScore(workers int) Scorer {
+	return evaluate.Scorer(workers, func(ev *evaluate.Evaluation) Score { return Score{F1: ev.F1, CR: ev.CR} })
+}
+
 // trained returns a model trained on synthetic inputs, and its validation inputs.
 func trained(t *testing.T) (*Model, *TrainResult, []method.Input) {
 	t.Helper()
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Workers: 2})
+	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Score: labScore(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,12 +185,12 @@ func TestSolveAllocs(t *testing.T) {
 // A file of version 2 (without the flags byte) still loads, as a model without them.
 func TestConjoinedModel(t *testing.T) {
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	full, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true})
+	full, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Score: labScore(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const keep = 500
-	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Keep: keep})
+	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Keep: keep, Score: labScore(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +242,7 @@ func TestConjoinedModel(t *testing.T) {
 // compression allocates nothing once the scratch memory has grown.
 func TestQueryModel(t *testing.T) {
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Query: true})
+	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Query: true, Score: labScore(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,4 +367,44 @@ func TestRuleSolver(t *testing.T) {
 		t.Error("the display step never changed C*: the test shows nothing")
 	}
 	t.Logf("%d of %d inputs shown otherwise than C*", moved, len(valid))
+}
+
+// TestTrainScorer checks that Train takes its validation scores from TrainConfig.Score
+// alone: without it Train refuses, the epoch with the best score it gives is the one
+// kept (here the first, which the perceptron's own progress would not choose), each
+// epoch is scored on the chosen decoding and unconstrained, and its error is Train's.
+func TestTrainScorer(t *testing.T) {
+	train, valid := synth.Inputs(1, 300), synth.Inputs(2, 50)
+	if _, err := Train(train, valid, TrainConfig{Epochs: 1, Bits: 16}); !errors.Is(err, ErrNoScorer) {
+		t.Fatalf("no scorer: err %v, want ErrNoScorer", err)
+	}
+	var calls, free int
+	score := func(m method.Method, dec method.Decoding, in []method.Input) (Score, error) {
+		calls++
+		mm, ok := m.(*Model)
+		if !ok || dec != method.Paper || len(in) != len(valid) {
+			t.Fatalf("scored %T under %v on %d inputs, want *Model under Paper on %d", m, dec, len(in), len(valid))
+		}
+		if mm.variant == unconstrained {
+			free++
+		}
+		return Score{F1: 1 / float64(mm.Info.Epochs), CR: float64(mm.Info.Epochs)}, nil
+	}
+	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 16, Score: score})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Best != 0 || res.Model.Info.Epochs != 1 || calls != 6 || free != 3 {
+		t.Fatalf("best %d (model of epoch %d) after %d scores (%d unconstrained): want epoch 1 after 6 (3)", res.Best, res.Model.Info.Epochs, calls, free)
+	}
+	if e := res.Epochs[2]; e.F1 != 1.0/3 || e.CR != 3 || e.FreeF1 != 1.0/3 || e.FreeCR != 3 {
+		t.Fatalf("epoch 3 %+v: want the scorer's values", e)
+	}
+	bad := errors.New("scorer failed")
+	_, err = Train(train, valid, TrainConfig{Epochs: 1, Bits: 16, Score: func(method.Method, method.Decoding, []method.Input) (Score, error) {
+		return Score{}, bad
+	}})
+	if !errors.Is(err, bad) {
+		t.Fatalf("scorer error: got %v, want %v", err, bad)
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
-	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
@@ -33,9 +32,12 @@ type TrainConfig struct {
 	// Numeric is the representation of numeric edge features: "raw" (the authors'),
 	// "binned" or "both" ("": DefaultNumeric).
 	Numeric string
-	// Workers is the number of goroutines of the validation (0: 1). Training itself is
-	// sequential, so the model does not depend on it.
-	Workers int
+	// Score scores the averaged weights of each epoch on the validation inputs; it is
+	// required (Train returns ErrNoScorer without it). Train calls it twice per epoch: with
+	// the decoding it chooses the epoch on (Paper, or Snippet under Snippet or Target) and
+	// with Paper on the unconstrained model (Q = ∅). Its parallelism is the caller's;
+	// training itself is sequential, so the model depends on Score's values only.
+	Score Scorer
 	// Log receives a line per epoch; nil for none.
 	Log io.Writer
 	// Snippet trains for the Snippet decoding: each training input is solved as a
@@ -84,6 +86,21 @@ type TrainConfig struct {
 	TargetUnion bool
 }
 
+// Score is the quality of a model's compressions of the validation inputs.
+type Score struct {
+	// F1 and CR are the mean token F1 against the gold compressions and the mean
+	// compression ratio over the inputs (package metrics).
+	F1, CR float64
+}
+
+// Scorer compresses every validation input with m under the decoding dec and returns the
+// mean quality of the compressions; an error when an input cannot be compressed or
+// scored. It must be deterministic (the chosen epoch depends on its values) and may not
+// modify m or valid. Its cost is that of compressing every input once. The lab's train
+// command sets it to its evaluation (internal/lab/evaluate), which a library user does not
+// link.
+type Scorer func(m method.Method, dec method.Decoding, valid []method.Input) (Score, error)
+
 // Defaults of TrainConfig.
 const (
 	DefaultEpochs  = 10
@@ -121,6 +138,9 @@ type TrainResult struct {
 // ErrNoData is returned when there is nothing to train on or validate with.
 var ErrNoData = errors.New("ilp: no training or validation data")
 
+// ErrNoScorer is returned when TrainConfig.Score is nil: Train cannot choose an epoch.
+var ErrNoScorer = errors.New("ilp: no validation scorer (TrainConfig.Score)")
+
 // Train learns the arc weights with the averaged structured perceptron of the authors'
 // fillipova_altun_learning.py: weights start at 0; each training input, visited in a
 // seeded random order per epoch, is solved without its query (Q = ∅; with it under
@@ -130,13 +150,16 @@ var ErrNoData = errors.New("ilp: no training or validation data")
 // TrainConfig.Target, the same arcs of the gold's best display); when the predicted arcs
 // differ, w += φ(gold arcs) − φ(predicted arcs) over the arcs that differ.
 // The model is the average of the weights after every input seen so far. After each
-// epoch the averaged weights are scored on the validation inputs (with their queries),
-// and the epoch with the best validation F1 is returned (the first on ties). Train is
+// epoch the averaged weights are scored on the validation inputs (with their queries) by
+// TrainConfig.Score, and the epoch with the best validation F1 is returned (the first on ties). Train is
 // deterministic: the same inputs and configuration give the same model.
 func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 	start := time.Now()
 	if len(train) == 0 || len(valid) == 0 {
 		return nil, ErrNoData
+	}
+	if cfg.Score == nil {
+		return nil, ErrNoScorer
 	}
 	if cfg.Epochs <= 0 {
 		cfg.Epochs = DefaultEpochs
@@ -216,11 +239,11 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 		m := &Model{w: keepLargest(p.average(), cfg.Keep), cfg: fcfg, vocab: vocab, backend: DP,
 			Info: Info{Epochs: e, Sentences: len(train), Seed: cfg.Seed, Bits: cfg.Bits, Numeric: cfg.Numeric, Conjoined: cfg.Conjoined, Query: cfg.Query}}
-		ev, err := evaluate.EvaluateWith(m, valid, max(cfg.Workers, 1), dec)
+		ev, err := cfg.Score(m, dec, valid)
 		if err != nil {
 			return nil, err
 		}
-		free, err := evaluate.Evaluate(m.Unconstrained(), valid, max(cfg.Workers, 1))
+		free, err := cfg.Score(m.Unconstrained(), method.Paper, valid)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
@@ -15,6 +16,12 @@ import (
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/baseline"
 )
+
+// labScore is the lab's validation scorer (what qsc-lab train lr passes) over workers
+// goroutines.
+func labScore(workers int) Scorer {
+	return evaluate.Scorer(workers, func(ev *evaluate.Evaluation) Score { return Score{F1: ev.F1, CR: ev.CR, PerCR: ev.PerCR} })
+}
 
 func randomExamples(rng *rand.Rand, n, dim int) *examples {
 	e := newExamples()
@@ -105,7 +112,7 @@ func TestTrainDeterministic(t *testing.T) {
 	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 16}}, Cs: []float64{1, 0.1}, MaxIter: 50}
 	var files [][]byte
 	for _, w := range []int{1, 3} {
-		cfg.Workers = w
+		cfg.Workers, cfg.Score = w, labScore(w)
 		res, err := Train(train, valid, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -130,7 +137,7 @@ func TestTrainDeterministic(t *testing.T) {
 func trained(t *testing.T, name string) *LR {
 	t.Helper()
 	f := FeatureSet{Stateful: name == method.NameLR, Edge: features.Config{Bits: 14}}
-	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30})
+	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30, Score: labScore(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +196,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 func TestThresholdAndVersions(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
 	res, err := Train(train, valid, TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 14}},
-		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}})
+		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}, Score: labScore(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +246,7 @@ func TestThresholdCRGap(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
 	grid := []float64{-4, -2, -1, 1, 2, 4}
 	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 14}},
-		Cs: []float64{1}, MaxIter: 40, Thresholds: grid}
+		Cs: []float64{1}, MaxIter: 40, Thresholds: grid, Score: labScore(1)}
 	free, err := Train(train, valid, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -298,5 +305,53 @@ func TestThresholdCRGap(t *testing.T) {
 	}
 	if res.Model.Info.Threshold == chosen.Threshold {
 		t.Errorf("the constraint did not exclude the unconstrained choice %+v", chosen)
+	}
+}
+
+// TestTrainScorer checks that Train takes its validation scores from TrainConfig.Score
+// alone: without it Train refuses, the C it scores best is chosen (here the smallest, which
+// the data would not choose), the gold is scored under MaxCRGap, a score without a ratio
+// per input is refused under MaxCRGap, and the scorer's error is Train's.
+func TestTrainScorer(t *testing.T) {
+	train, valid := synth.Inputs(1, 100), synth.Inputs(2, 20)
+	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 12}},
+		Cs: []float64{0.1, 1}, MaxIter: 20, Thresholds: []float64{0.5}, MaxCRGap: 1}
+	if _, err := Train(train, valid, cfg); !errors.Is(err, ErrNoScorer) {
+		t.Fatalf("no scorer: err %v, want ErrNoScorer", err)
+	}
+	var models, gold int
+	perCR := make([]float64, len(valid))
+	cfg.Score = func(m method.Method, dec method.Decoding, in []method.Input) (Score, error) {
+		if dec != method.Paper || len(in) != len(valid) {
+			t.Fatalf("scored under %v on %d inputs, want Paper on %d", dec, len(in), len(valid))
+		}
+		switch m := m.(type) {
+		case *LR:
+			models++
+			return Score{F1: 1 / m.Info.C, CR: 0.5, PerCR: perCR}, nil
+		case baseline.Oracle:
+			gold++
+			return Score{F1: 1, CR: 0.5, PerCR: perCR}, nil
+		}
+		t.Fatalf("scored %T", m)
+		return Score{}, nil
+	}
+	res, err := Train(train, valid, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two Cs, then thresholds 0 and 0.5 (0 again, for its ratio's standard error).
+	if res.Grid[res.Best].C != 0.1 || res.Model.Info.C != 0.1 || models != 4 || gold != 1 {
+		t.Fatalf("chose C = %v (model's %v) after %d model and %d gold scores: want 0.1 after 4 and 1",
+			res.Grid[res.Best].C, res.Model.Info.C, models, gold)
+	}
+	perCR = nil
+	if _, err := Train(train, valid, cfg); err == nil || !strings.Contains(err.Error(), "MaxCRGap") {
+		t.Fatalf("no ratio per input under MaxCRGap: err %v", err)
+	}
+	bad := errors.New("scorer failed")
+	cfg.Score = func(method.Method, method.Decoding, []method.Input) (Score, error) { return Score{}, bad }
+	if _, err := Train(train, valid, cfg); !errors.Is(err, bad) {
+		t.Fatalf("scorer error: got %v, want %v", err, bad)
 	}
 }

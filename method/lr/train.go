@@ -11,7 +11,6 @@ import (
 
 	"github.com/qsc-nlp/qsc/internal/core/features"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
-	"github.com/qsc-nlp/qsc/internal/lab/evaluate"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/baseline"
 	"github.com/qsc-nlp/qsc/metrics"
@@ -50,13 +49,39 @@ type TrainConfig struct {
 	// within MaxCRGap: |CR − gold CR| + 1.96·SE ≤ MaxCRGap, so that a ratio at the edge on
 	// validation does not fall outside on other data by sampling error alone.
 	MaxCRGap float64
-	// Workers is the number of goroutines (0: 1). The result does not depend on it.
+	// Workers is the number of goroutines of the oracle decisions and the fits (0: 1). The
+	// result does not depend on it.
 	Workers int
+	// Score scores a model on the validation inputs; it is required (Train returns
+	// ErrNoScorer without it). Train calls it with the Paper decoding once per C of the
+	// grid, once per threshold other than 0 (and for 0 too under MaxCRGap), and once on the
+	// gold compressions (baseline.Oracle) under MaxCRGap, which needs Score.PerCR. Its
+	// parallelism is the caller's.
+	Score Scorer
 	// Log receives a line per C of the grid and a summary; nil for none.
 	Log io.Writer
 	// Verbose adds to Log a line every 10 optimiser iterations.
 	Verbose bool
 }
+
+// Score is the quality of a model's compressions of the validation inputs.
+type Score struct {
+	// F1 and CR are the mean token F1 against the gold compressions and the mean
+	// compression ratio over the inputs (package metrics).
+	F1, CR float64
+	// PerCR are the per-input compression ratios, in input order. Train needs them, one
+	// per input, only under TrainConfig.MaxCRGap (the paired standard error of the gap);
+	// otherwise they may be nil.
+	PerCR []float64
+}
+
+// Scorer compresses every validation input with m under the decoding dec and returns the
+// quality of the compressions; an error when an input cannot be compressed or scored. It
+// must be deterministic (the chosen C and threshold depend on its values) and may not
+// modify m or valid. Its cost is that of compressing every input once. The lab's train
+// command sets it to its evaluation (internal/lab/evaluate), which a library user does not
+// link.
+type Scorer func(m method.Method, dec method.Decoding, valid []method.Input) (Score, error)
 
 // Features returns the VA_LR feature set chosen on validation (docs/features.md):
 // the GOVERNOR edge to the child in C, edge features for DISCONNECTED decisions, every
@@ -115,9 +140,12 @@ type TrainResult struct {
 // ErrNoData is returned when there is nothing to train on or validate with.
 var ErrNoData = errors.New("lr: no training or validation data")
 
+// ErrNoScorer is returned when TrainConfig.Score is nil: Train cannot choose a C.
+var ErrNoScorer = errors.New("lr: no validation scorer (TrainConfig.Score)")
+
 // Train extracts the oracle decisions of the training inputs, fits a logistic regression
 // for every C of the grid, and keeps the one with the best mean F1 on the validation
-// inputs. It is deterministic: the same inputs and configuration give the same model.
+// inputs (scored by TrainConfig.Score). It is deterministic: the same inputs and configuration give the same model.
 func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 	start := time.Now()
 	if len(train) == 0 || len(valid) == 0 || len(cfg.Cs) == 0 {
@@ -125,6 +153,9 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 	}
 	if cfg.Name != method.NameLR && cfg.Name != method.NameAblated {
 		return nil, fmt.Errorf("%w %q: train %q or %q", method.ErrUnknownMethod, cfg.Name, method.NameLR, method.NameAblated)
+	}
+	if cfg.Score == nil {
+		return nil, ErrNoScorer
 	}
 	vocab := features.NewVocab(func(yield func(string) bool) {
 		for _, in := range train {
@@ -189,7 +220,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 		gp := GridPoint{C: c, Iterations: fit.Iterations, Converged: fit.Converged, Stalled: fit.Stalled, Loss: fit.F,
 			GradNorm: fit.GradNorm, GradMax: fit.GradMax / n, Elapsed: time.Since(t0)}
-		ev, err := evaluate.Evaluate(m, valid, workers)
+		ev, err := cfg.Score(m, method.Paper, valid)
 		if err != nil {
 			return nil, err
 		}
@@ -202,7 +233,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 		}
 	}
 	res.Model = best
-	if err := tuneThreshold(res, valid, cfg, workers, logf); err != nil {
+	if err := tuneThreshold(res, valid, cfg, logf); err != nil {
 		return nil, err
 	}
 	res.Elapsed = time.Since(start)
@@ -212,7 +243,7 @@ func Train(train, valid []method.Input, cfg TrainConfig) (*TrainResult, error) {
 // tuneThreshold evaluates the decision thresholds of cfg (and 0) on validation with the
 // chosen model and keeps the best F1 among the eligible ones (0 on ties): with
 // cfg.MaxCRGap > 0, those whose compression ratio is within the gap of the gold ratio.
-func tuneThreshold(res *TrainResult, valid []method.Input, cfg TrainConfig, workers int, logf func(string, ...any)) error {
+func tuneThreshold(res *TrainResult, valid []method.Input, cfg TrainConfig, logf func(string, ...any)) error {
 	ts := slices.Clone(cfg.Thresholds)
 	if len(ts) == 0 || (len(ts) == 1 && ts[0] == 0) {
 		return nil
@@ -221,9 +252,17 @@ func tuneThreshold(res *TrainResult, valid []method.Input, cfg TrainConfig, work
 		ts = append(ts, 0)
 	}
 	slices.Sort(ts)
+	// score is cfg.Score with the Paper decoding; under MaxCRGap, with a ratio per input.
+	score := func(m method.Method) (Score, error) {
+		s, err := cfg.Score(m, method.Paper, valid)
+		if err == nil && cfg.MaxCRGap > 0 && len(s.PerCR) != len(valid) {
+			err = fmt.Errorf("lr: the validation scorer gave %d compression ratios for %d inputs; MaxCRGap needs one per input", len(s.PerCR), len(valid))
+		}
+		return s, err
+	}
 	var goldCR []float64
 	if cfg.MaxCRGap > 0 {
-		gold, err := evaluate.Evaluate(baseline.Oracle{}, valid, workers)
+		gold, err := score(baseline.Oracle{})
 		if err != nil {
 			return err
 		}
@@ -238,7 +277,7 @@ func tuneThreshold(res *TrainResult, valid []method.Input, cfg TrainConfig, work
 		}
 		p := ThresholdPoint{Threshold: t, F1: g.F1, CR: g.CR}
 		if t != 0 || goldCR != nil {
-			ev, err := evaluate.Evaluate(res.Model.WithThreshold(t), valid, workers)
+			ev, err := score(res.Model.WithThreshold(t))
 			if err != nil {
 				return err
 			}
