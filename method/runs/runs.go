@@ -139,29 +139,28 @@ type Input struct {
 // display (Show). The zero value is ready; it is not safe for concurrent use, and once
 // its memory has grown to the largest problem it allocates nothing.
 type Program struct {
-	u        wellformed.Runs
-	val      []float64 // value(v)
-	w        []int
-	lpre     []int // lpre[i] = Σ_{v≤i} ℓ(v)
-	spre     []int // spre[i] = Σ_{v≤i} sp(v): 1 where a space comes before v as shown
-	qBefore  []int // qBefore[i]: the last query token ≤ i, 0 if none
-	wordPre  []int // wordPre[i]: words ≤ i
-	best     []float64
-	from     []int32 // B's run start; negative: the first run
-	gap      []float64
-	gapFromB []bool
-	hiC      []int // the largest width with a finite entry, per row of B (index e) and G (n+1+i)
-	loG      []int // the smallest width with a finite entry, per row of G
-	rowSet   []bool
-	rowTop   []float64 // the best entry of each row of B
-	front    []int32   // the undominated widths of the G row being read
-	kept     []int
-	carrier  []bool
-	opt      []bool      // C*
-	keepv    []float64   // the Keep term's share of each token, when not nil (prepare's keep)
-	set      []bool      // the set that Measure weighs
-	near     []float64   // near(v)
-	ns       nestedState // the nested display (Nested)
+	u       wellformed.Runs
+	val     []float64 // value(v)
+	w       []int
+	lpre    []int // lpre[i] = Σ_{v≤i} ℓ(v)
+	spre    []int // spre[i] = Σ_{v≤i} sp(v): 1 where a space comes before v as shown
+	qBefore []int // qBefore[i]: the last query token ≤ i, 0 if none
+	wordPre []int // wordPre[i]: words ≤ i
+	best    []float64
+	from    []int32 // B's run start; negative: the first run
+	gap     []float64
+	hiC     []int // the largest width with a finite entry, per row of B (index e) and G (n+1+i)
+	loC     []int // the smallest, likewise
+	rowSet  []bool
+	rowTop  []float64 // the best entry of each row of B
+	front   []int32   // the undominated widths of the G row being read
+	kept    []int
+	carrier []bool
+	opt     []bool      // C*
+	keepv   []float64   // the Keep term's share of each token, when not nil (prepare's keep)
+	set     []bool      // the set that Measure weighs
+	near    []float64   // near(v)
+	ns      nestedState // the nested display (Nested)
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -292,42 +291,22 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 	d.best = reuse.Resize(d.best, (n+1)*row)
 	d.from = reuse.Resize(d.from, (n+1)*row)
 	d.gap = reuse.Resize(d.gap, (n+1)*row)
-	d.gapFromB = reuse.Resize(d.gapFromB, (n+1)*row)
-	d.hiC = zeroed(d.hiC, 2*(n+1))
-	d.loG = zeroed(d.loG, n+1)
-	// A row of B is set to −∞ when first written (rowSet); a row of G is written up to
-	// its hiC before it is read, and read no further.
+	d.hiC = reuse.Resize(d.hiC, 2*(n+1))
+	d.loC = reuse.Resize(d.loC, 2*(n+1))
+	// A row of B is set to −∞ when first written (rowSet), so that it is read anywhere
+	// once its hiC ≥ 0; a row of G is written from its loC to its hiC before it is read,
+	// and read nowhere else (gapRow).
 	d.rowSet = reuse.Resize(d.rowSet, n+1)
 	clear(d.rowSet)
 	d.rowTop = reuse.Resize(d.rowTop, n+1)
 	for i := range d.hiC {
-		d.hiC[i] = -1
+		d.hiC[i], d.loC[i] = -1, row
 	}
 	lastQ := d.qBefore[n]
 	for st := 1; st <= n; st++ {
 		// G[st−1]: token st−1 dropped, at least one run before it.
 		if i := st - 1; i >= 2 && !u.Query(i) {
-			g, gp, bp := d.gap[i*row:(i+1)*row], d.gap[(i-1)*row:i*row], d.best[(i-1)*row:i*row]
-			hiB, hiG := d.hiC[i-1], d.hiC[n+1+i-1]
-			fromB := d.gapFromB[i*row : (i+1)*row]
-			both := min(hiB, hiG)
-			for c := 0; c <= both; c++ {
-				x, y := bp[c], gp[c]
-				fromB[c] = x > y
-				g[c] = max(x, y)
-			}
-			for c := both + 1; c <= hiB; c++ {
-				g[c], fromB[c] = bp[c], true
-			}
-			for c := both + 1; c <= hiG; c++ {
-				g[c], fromB[c] = gp[c], false
-			}
-			hi := max(hiG, hiB)
-			lo := 0
-			for lo <= hi && g[lo] == negInf {
-				lo++
-			}
-			d.hiC[n+1+i], d.loG[i] = hi, lo
+			d.gapRow(i, n, row)
 		}
 		if !u.CanStart(st) {
 			continue
@@ -340,7 +319,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 		var gRow []float64
 		gLo, gHi := 0, -1
 		if st >= 3 {
-			gRow, gLo, gHi = d.gap[(st-1)*row:st*row], d.loG[st-1], d.hiC[n+1+st-1]
+			gRow, gLo, gHi = d.gap[(st-1)*row:st*row], d.loC[n+1+st-1], d.hiC[n+1+st-1]
 		}
 		if !first && gHi < 0 {
 			continue
@@ -386,7 +365,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 				}
 				d.rowSet[e], d.rowTop[e] = true, negInf
 			}
-			hiE, topE := d.hiC[e], d.rowTop[e]
+			loE, hiE, topE := d.loC[e], d.hiC[e], d.rowTop[e]
 			if first && W+lead <= K {
 				v1 := v
 				if st == 1 {
@@ -394,7 +373,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 				}
 				if c := W + lead; v1 > b[c] {
 					b[c], from[c] = v1, int32(-st)
-					hiE, topE = max(hiE, c), max(topE, v1)
+					loE, hiE, topE = min(loE, c), max(hiE, c), max(topE, v1)
 				}
 			}
 			for _, c0 := range front {
@@ -405,10 +384,10 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 				}
 				if y := x + v - pr.Gap; y > b[c] {
 					b[c], from[c] = y, int32(st)
-					hiE, topE = max(hiE, c), max(topE, y)
+					loE, hiE, topE = min(loE, c), max(hiE, c), max(topE, y)
 				}
 			}
-			d.hiC[e], d.rowTop[e] = hiE, topE
+			d.loC[e], d.hiC[e], d.rowTop[e] = loE, hiE, topE
 		}
 	}
 	// The best end: no query token after it, the trailing cut fits. Sentence-final
@@ -467,7 +446,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 		}
 		c -= d.width(st, e) + cut
 		i := st - 1
-		for !d.gapFromB[i*row+c] {
+		for !d.gapFromB(i, n, row, c) {
 			i--
 		}
 		e = i - 1
@@ -476,6 +455,54 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 		d.kept[i], d.kept[j] = d.kept[j], d.kept[i]
 	}
 	return d.kept, true, false
+}
+
+// gapRow computes row i of G (of a sentence of n tokens, rows of row widths), token i
+// dropped after at least one run: the better of B[i−1] (a run ends at i−1) and G[i−1] (i−1
+// dropped too), width by width, over the widths between the smallest and the largest
+// finite entry of the two (loC, hiC), which are G[i]'s. A row of B is −∞ wherever it is
+// not finite (rowSet), but a row of G is written only between its loC and hiC: where
+// G[i−1] is not, B[i−1] is taken alone. Which one won is not stored: the read-back asks
+// gapFromB.
+func (d *Program) gapRow(i, n, row int) {
+	g, gp, bp := d.gap[i*row:(i+1)*row], d.gap[(i-1)*row:i*row], d.best[(i-1)*row:i*row]
+	loB, hiB, loG, hiG := d.loC[i-1], d.hiC[i-1], d.loC[n+1+i-1], d.hiC[n+1+i-1]
+	switch {
+	case hiG < 0 && hiB < 0:
+		return // no run before i
+	case hiG < 0:
+		copy(g[loB:hiB+1], bp[loB:hiB+1])
+		d.loC[n+1+i], d.hiC[n+1+i] = loB, hiB
+		return
+	case hiB < 0:
+		copy(g[loG:hiG+1], gp[loG:hiG+1])
+		d.loC[n+1+i], d.hiC[n+1+i] = loG, hiG
+		return
+	}
+	lo, hi := min(loB, loG), max(hiB, hiG)
+	copy(g[lo:loG], bp[lo:loG]) // empty unless B starts first: −∞ in G[i−1] there
+	both := g[loG : hiG+1]
+	for c, y := range gp[loG : hiG+1] {
+		both[c] = max(bp[loG+c], y)
+	}
+	if hiB > hiG {
+		copy(g[hiG+1:hiB+1], bp[hiG+1:hiB+1])
+	}
+	d.loC[n+1+i], d.hiC[n+1+i] = lo, hi
+}
+
+// gapFromB reports whether entry c of row i of G (of a sentence of n tokens, rows of row
+// widths), a finite one, is B[i−1]'s (a run ends at i−1) rather than G[i−1]'s (i−1 is
+// dropped too): whether B[i−1][c] is the greater, −∞ where a row has no entry.
+func (d *Program) gapFromB(i, n, row, c int) bool {
+	x, y := negInf, negInf
+	if d.hiC[i-1] >= 0 {
+		x = d.best[(i-1)*row+c]
+	}
+	if j := n + 1 + i - 1; d.loC[j] <= c && c <= d.hiC[j] {
+		y = d.gap[(i-1)*row+c]
+	}
+	return x > y
 }
 
 // finalPunct returns n when the last token (of n, after prepare) is sentence-final

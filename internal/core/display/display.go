@@ -436,6 +436,9 @@ func (w *writer) put(s string) {
 
 // text writes s, collapsing runs of separators into one space.
 func (w *writer) text(s string) {
+	if w.b == nil && !w.markup {
+		s = w.countASCII(s)
+	}
 	for len(s) > 0 {
 		if i := skip(s, false); i > 0 {
 			w.word(s[:i])
@@ -446,6 +449,32 @@ func (w *writer) text(s string) {
 			s = s[j:]
 		}
 	}
+}
+
+// countASCII counts the leading ASCII bytes of s as text does, for a writer that only
+// counts (no builder, no markup: each of those bytes is one character and one column, a
+// separator or not), in one pass instead of text's three (skip, utf8.ValidString and the
+// count of put). It returns the rest of s, from its first byte that is not ASCII, for text
+// to write: a word cut there counts as the two parts would, since the replacement of
+// invalid bytes (word) never reaches back across an ASCII byte.
+func (w *writer) countASCII(s string) string {
+	n, space := w.n, w.space
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			w.n, w.space = n, space
+			return s[i:]
+		case c <= ' ' || c == 0x7f:
+			space = true
+		default:
+			if space {
+				n, space = n+1, false
+			}
+			n++
+		}
+	}
+	w.n, w.space = n, space
+	return ""
 }
 
 // word writes s, which holds no separator, after a pending space.

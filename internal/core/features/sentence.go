@@ -76,8 +76,7 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 	width := 0 // Σ (len + 1), for syntax.Length
 	for i := range s.Tokens {
 		t := &s.Tokens[i]
-		w := vocab.word(t.Form)
-		x.word[i+1], x.lemma[i+1] = w, w
+		x.word[i+1] = hashWord(t.Form)
 		x.pos[i+1] = hashString(t.XPOS)
 		x.rel[i+1] = hashString(t.Rel)
 		l := syntax.TokenLen(t.Form)
@@ -85,6 +84,12 @@ func (x *Sentence) Reset(s *syntax.Sentence, tree *syntax.Tree, vocab *Vocab) er
 		width += l + 1
 	}
 	x.lenS = syntax.Length(width)
+	// The vocabulary after the hashes, in a loop of its own: its lookups, cache misses in
+	// a table of a megabyte, are then independent of one another and overlap.
+	for i, h := range x.word[1:] {
+		w := vocab.known(h)
+		x.word[i+1], x.lemma[i+1] = w, w
+	}
 	x.conj = false
 	x.qrel = x.qrel[:0]
 	return nil

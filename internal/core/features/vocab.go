@@ -148,8 +148,11 @@ func (v *Vocab) Hashes() []uint64 {
 func (v *Vocab) Len() int { return v.n }
 
 // word returns the hash under which the features read form.
-func (v *Vocab) word(form string) uint64 {
-	h := hashWord(form)
+func (v *Vocab) word(form string) uint64 { return v.known(hashWord(form)) }
+
+// known returns the hash under which the features read a word of hash h (hashWord): h,
+// or that of "<unk>" when v is not nil and does not hold h.
+func (v *Vocab) known(h uint64) uint64 {
 	if v != nil && !v.has(h) {
 		return hashUnk
 	}
