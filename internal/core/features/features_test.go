@@ -141,15 +141,15 @@ func TestVocab(t *testing.T) {
 		want uint64
 	}{{"The", hashString("the")}, {"CAT", hashString("cat")}, {"2013", hashString("##")}, {"a1", hashString("##")},
 		{"dog", hashString("<unk>")}} {
-		if got := v.word(c.form); got != c.want {
-			t.Errorf("word(%q) wrong", c.form)
+		if got := v.known(hashWord(c.form)); got != c.want {
+			t.Errorf("known(hashWord(%q)) wrong", c.form)
 		}
 	}
 	if got := VocabOf(v.Hashes()); got.Len() != 3 || !slices.Equal(got.Hashes(), v.Hashes()) {
 		t.Error("VocabOf(Hashes()) differs")
 	}
 	var nilVocab *Vocab
-	if nilVocab.word("dog") != hashString("dog") {
+	if nilVocab.known(hashWord("dog")) != hashString("dog") {
 		t.Error("nil vocabulary changes words")
 	}
 }

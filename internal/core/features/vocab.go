@@ -147,9 +147,6 @@ func (v *Vocab) Hashes() []uint64 {
 // Len returns the number of words.
 func (v *Vocab) Len() int { return v.n }
 
-// word returns the hash under which the features read form.
-func (v *Vocab) word(form string) uint64 { return v.known(hashWord(form)) }
-
 // known returns the hash under which the features read a word of hash h (hashWord): h,
 // or that of "<unk>" when v is not nil and does not hold h.
 func (v *Vocab) known(h uint64) uint64 {
