@@ -210,3 +210,22 @@ func Open(name string, data []byte, seed uint64) (Method, error) {
 	}
 	return m, nil
 }
+
+// Score is the quality of a method's compressions of validation inputs, as a trainer
+// reads it to choose among its models (an epoch, a regularisation constant, a threshold).
+type Score struct {
+	// F1 and CR are the mean token F1 against the gold compressions and the mean
+	// compression ratio over the inputs (package metrics).
+	F1, CR float64
+	// PerCR are the per-input compression ratios, in input order; a trainer that needs
+	// them says so, and may otherwise find them nil.
+	PerCR []float64
+}
+
+// Scorer compresses every validation input with m under the decoding dec and returns the
+// quality of the compressions; an error when an input cannot be compressed or scored. It
+// must be deterministic (what a trainer chooses depends on its values) and may not modify
+// m or valid. Its cost is that of compressing every input once. The trainers of the
+// product's methods (ilp.TrainConfig.Score, lr.TrainConfig.Score) take it from their
+// caller, so that the library does not link the lab's evaluation; qsc-lab passes that.
+type Scorer func(m Method, dec Decoding, valid []Input) (Score, error)

@@ -77,7 +77,7 @@ func TestRegisterDuplicate(t *testing.T) {
 func TestOpenFile(t *testing.T) {
 	res, err := lr.Train(synth.Inputs(1, 60), synth.Inputs(2, 10), lr.TrainConfig{Name: method.NameAblated,
 		Features: lr.FeatureSet{Edge: features.Config{Bits: 12}}, Cs: []float64{1}, MaxIter: 20,
-		Score: func(method.Method, method.Decoding, []method.Input) (lr.Score, error) { return lr.Score{}, nil }})
+		Score: func(method.Method, method.Decoding, []method.Input) (method.Score, error) { return method.Score{}, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func runTrainILP(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res, err := ilp.Train(train, valid, ilp.TrainConfig{Epochs: *epochs, Seed: *tf.seed, Bits: *bits, Numeric: *numeric,
-		Score: evaluate.Scorer(*workers, func(ev *evaluate.Evaluation) ilp.Score { return ilp.Score{F1: ev.F1, CR: ev.CR} }), Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query, Slack: *slack,
+		Score: evaluate.Scorer(*workers), Log: stderr, Snippet: *snippet, Conjoined: *conjoined, Keep: *keep, Query: *query, Slack: *slack,
 		Target: target, ShowPrediction: *showPrediction, TargetAtGold: *targetAtGold, TargetUnion: *targetUnion})
 	if err != nil {
 		return err

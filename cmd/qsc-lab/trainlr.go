@@ -112,7 +112,7 @@ func runTrainLR(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := lr.Train(train, valid, lr.TrainConfig{Name: *feats, Features: cfg, Cs: grid, UseSkipped: *skipped,
 		MaxIter: *maxIter, Tol: *tol, Thresholds: ths, MaxCRGap: *maxCRGap, Workers: *workers, Log: stderr, Verbose: *verbose || progress.Enabled(),
-		Score: evaluate.Scorer(*workers, func(ev *evaluate.Evaluation) lr.Score { return lr.Score{F1: ev.F1, CR: ev.CR, PerCR: ev.PerCR} })})
+		Score: evaluate.Scorer(*workers)})
 	if err != nil {
 		return err
 	}

@@ -18,17 +18,11 @@ import (
 	"github.com/qsc-nlp/qsc/wellformed"
 )
 
-// labScore is the lab's validation scorer (what qsc-lab train ilp passes) over workers
-// goroutines.
-func labScore(workers int) Scorer {
-	return evaluate.Scorer(workers, func(ev *evaluate.Evaluation) Score { return Score{F1: ev.F1, CR: ev.CR} })
-}
-
 // trained returns a model trained on synthetic inputs, and its validation inputs.
 func trained(t *testing.T) (*Model, *TrainResult, []method.Input) {
 	t.Helper()
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Score: labScore(2)})
+	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Score: evaluate.Scorer(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,12 +179,12 @@ func TestSolveAllocs(t *testing.T) {
 // A file of version 2 (without the flags byte) still loads, as a model without them.
 func TestConjoinedModel(t *testing.T) {
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	full, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Score: labScore(1)})
+	full, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Score: evaluate.Scorer(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const keep = 500
-	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Keep: keep, Score: labScore(1)})
+	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Keep: keep, Score: evaluate.Scorer(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +236,7 @@ func TestConjoinedModel(t *testing.T) {
 // compression allocates nothing once the scratch memory has grown.
 func TestQueryModel(t *testing.T) {
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
-	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Query: true, Score: labScore(1)})
+	res, err := Train(train, valid, TrainConfig{Epochs: 2, Seed: 1, Bits: 18, Conjoined: true, Query: true, Score: evaluate.Scorer(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +373,7 @@ func TestTrainScorer(t *testing.T) {
 		t.Fatalf("no scorer: err %v, want ErrNoScorer", err)
 	}
 	var calls, free int
-	score := func(m method.Method, dec method.Decoding, in []method.Input) (Score, error) {
+	score := func(m method.Method, dec method.Decoding, in []method.Input) (method.Score, error) {
 		calls++
 		mm, ok := m.(*Model)
 		if !ok || dec != method.Paper || len(in) != len(valid) {
@@ -388,7 +382,7 @@ func TestTrainScorer(t *testing.T) {
 		if mm.variant == unconstrained {
 			free++
 		}
-		return Score{F1: 1 / float64(mm.Info.Epochs), CR: float64(mm.Info.Epochs)}, nil
+		return method.Score{F1: 1 / float64(mm.Info.Epochs), CR: float64(mm.Info.Epochs)}, nil
 	}
 	res, err := Train(train, valid, TrainConfig{Epochs: 3, Seed: 1, Bits: 16, Score: score})
 	if err != nil {
@@ -401,8 +395,8 @@ func TestTrainScorer(t *testing.T) {
 		t.Fatalf("epoch 3 %+v: want the scorer's values", e)
 	}
 	bad := errors.New("scorer failed")
-	_, err = Train(train, valid, TrainConfig{Epochs: 1, Bits: 16, Score: func(method.Method, method.Decoding, []method.Input) (Score, error) {
-		return Score{}, bad
+	_, err = Train(train, valid, TrainConfig{Epochs: 1, Bits: 16, Score: func(method.Method, method.Decoding, []method.Input) (method.Score, error) {
+		return method.Score{}, bad
 	}})
 	if !errors.Is(err, bad) {
 		t.Fatalf("scorer error: got %v, want %v", err, bad)

@@ -37,7 +37,7 @@ type TrainConfig struct {
 	// the decoding it chooses the epoch on (Paper, or Snippet under Snippet or Target) and
 	// with Paper on the unconstrained model (Q = ∅). Its parallelism is the caller's;
 	// training itself is sequential, so the model depends on Score's values only.
-	Score Scorer
+	Score method.Scorer
 	// Log receives a line per epoch; nil for none.
 	Log io.Writer
 	// Snippet trains for the Snippet decoding: each training input is solved as a
@@ -85,21 +85,6 @@ type TrainConfig struct {
 	// the gold's runs and drops none.
 	TargetUnion bool
 }
-
-// Score is the quality of a model's compressions of the validation inputs.
-type Score struct {
-	// F1 and CR are the mean token F1 against the gold compressions and the mean
-	// compression ratio over the inputs (package metrics).
-	F1, CR float64
-}
-
-// Scorer compresses every validation input with m under the decoding dec and returns the
-// mean quality of the compressions; an error when an input cannot be compressed or
-// scored. It must be deterministic (the chosen epoch depends on its values) and may not
-// modify m or valid. Its cost is that of compressing every input once. The lab's train
-// command sets it to its evaluation (internal/lab/evaluate), which a library user does not
-// link.
-type Scorer func(m method.Method, dec method.Decoding, valid []method.Input) (Score, error)
 
 // Defaults of TrainConfig.
 const (

@@ -113,7 +113,7 @@ func TestTrainDisplay(t *testing.T) {
 	pr := runs.Default()
 	pr.Fill = 0
 	for _, show := range []bool{false, true} {
-		cfg := TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Score: labScore(2), Query: true, Slack: 4, Target: &pr, ShowPrediction: show}
+		cfg := TrainConfig{Epochs: 3, Seed: 1, Bits: 18, Score: evaluate.Scorer(2), Query: true, Slack: 4, Target: &pr, ShowPrediction: show}
 		res, err := Train(train, valid, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -146,7 +146,7 @@ func TestTrainDisplay(t *testing.T) {
 			t.Errorf("show %v: two trainings gave different model files", show)
 		}
 	}
-	if _, err := Train(train, valid, TrainConfig{Epochs: 1, ShowPrediction: true, Score: labScore(1)}); !errors.Is(err, features.ErrConfig) {
+	if _, err := Train(train, valid, TrainConfig{Epochs: 1, ShowPrediction: true, Score: evaluate.Scorer(1)}); !errors.Is(err, features.ErrConfig) {
 		t.Errorf("ShowPrediction without Target: err %v, want features.ErrConfig", err)
 	}
 }

@@ -17,12 +17,6 @@ import (
 	"github.com/qsc-nlp/qsc/method/baseline"
 )
 
-// labScore is the lab's validation scorer (what qsc-lab train lr passes) over workers
-// goroutines.
-func labScore(workers int) Scorer {
-	return evaluate.Scorer(workers, func(ev *evaluate.Evaluation) Score { return Score{F1: ev.F1, CR: ev.CR, PerCR: ev.PerCR} })
-}
-
 func randomExamples(rng *rand.Rand, n, dim int) *examples {
 	e := newExamples()
 	for range n {
@@ -112,7 +106,7 @@ func TestTrainDeterministic(t *testing.T) {
 	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 16}}, Cs: []float64{1, 0.1}, MaxIter: 50}
 	var files [][]byte
 	for _, w := range []int{1, 3} {
-		cfg.Workers, cfg.Score = w, labScore(w)
+		cfg.Workers, cfg.Score = w, evaluate.Scorer(w)
 		res, err := Train(train, valid, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -137,7 +131,7 @@ func TestTrainDeterministic(t *testing.T) {
 func trained(t *testing.T, name string) *LR {
 	t.Helper()
 	f := FeatureSet{Stateful: name == method.NameLR, Edge: features.Config{Bits: 14}}
-	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30, Score: labScore(1)})
+	res, err := Train(synth.Inputs(1, 100), synth.Inputs(2, 20), TrainConfig{Name: name, Features: f, Cs: []float64{1}, MaxIter: 30, Score: evaluate.Scorer(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +190,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 func TestThresholdAndVersions(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
 	res, err := Train(train, valid, TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 14}},
-		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}, Score: labScore(1)})
+		Cs: []float64{1}, MaxIter: 40, Thresholds: []float64{0.5, -0.5, 0}, Score: evaluate.Scorer(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +240,7 @@ func TestThresholdCRGap(t *testing.T) {
 	train, valid := synth.Inputs(1, 200), synth.Inputs(2, 40)
 	grid := []float64{-4, -2, -1, 1, 2, 4}
 	cfg := TrainConfig{Name: method.NameLR, Features: FeatureSet{Stateful: true, Edge: features.Config{Bits: 14}},
-		Cs: []float64{1}, MaxIter: 40, Thresholds: grid, Score: labScore(1)}
+		Cs: []float64{1}, MaxIter: 40, Thresholds: grid, Score: evaluate.Scorer(1)}
 	free, err := Train(train, valid, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -321,20 +315,20 @@ func TestTrainScorer(t *testing.T) {
 	}
 	var models, gold int
 	perCR := make([]float64, len(valid))
-	cfg.Score = func(m method.Method, dec method.Decoding, in []method.Input) (Score, error) {
+	cfg.Score = func(m method.Method, dec method.Decoding, in []method.Input) (method.Score, error) {
 		if dec != method.Paper || len(in) != len(valid) {
 			t.Fatalf("scored under %v on %d inputs, want Paper on %d", dec, len(in), len(valid))
 		}
 		switch m := m.(type) {
 		case *LR:
 			models++
-			return Score{F1: 1 / m.Info.C, CR: 0.5, PerCR: perCR}, nil
+			return method.Score{F1: 1 / m.Info.C, CR: 0.5, PerCR: perCR}, nil
 		case baseline.Oracle:
 			gold++
-			return Score{F1: 1, CR: 0.5, PerCR: perCR}, nil
+			return method.Score{F1: 1, CR: 0.5, PerCR: perCR}, nil
 		}
 		t.Fatalf("scored %T", m)
-		return Score{}, nil
+		return method.Score{}, nil
 	}
 	res, err := Train(train, valid, cfg)
 	if err != nil {
@@ -350,7 +344,7 @@ func TestTrainScorer(t *testing.T) {
 		t.Fatalf("no ratio per input under MaxCRGap: err %v", err)
 	}
 	bad := errors.New("scorer failed")
-	cfg.Score = func(method.Method, method.Decoding, []method.Input) (Score, error) { return Score{}, bad }
+	cfg.Score = func(method.Method, method.Decoding, []method.Input) (method.Score, error) { return method.Score{}, bad }
 	if _, err := Train(train, valid, cfg); !errors.Is(err, bad) {
 		t.Fatalf("scorer error: got %v, want %v", err, bad)
 	}

@@ -57,31 +57,12 @@ type TrainConfig struct {
 	// grid, once per threshold other than 0 (and for 0 too under MaxCRGap), and once on the
 	// gold compressions (baseline.Oracle) under MaxCRGap, which needs Score.PerCR. Its
 	// parallelism is the caller's.
-	Score Scorer
+	Score method.Scorer
 	// Log receives a line per C of the grid and a summary; nil for none.
 	Log io.Writer
 	// Verbose adds to Log a line every 10 optimiser iterations.
 	Verbose bool
 }
-
-// Score is the quality of a model's compressions of the validation inputs.
-type Score struct {
-	// F1 and CR are the mean token F1 against the gold compressions and the mean
-	// compression ratio over the inputs (package metrics).
-	F1, CR float64
-	// PerCR are the per-input compression ratios, in input order. Train needs them, one
-	// per input, only under TrainConfig.MaxCRGap (the paired standard error of the gap);
-	// otherwise they may be nil.
-	PerCR []float64
-}
-
-// Scorer compresses every validation input with m under the decoding dec and returns the
-// quality of the compressions; an error when an input cannot be compressed or scored. It
-// must be deterministic (the chosen C and threshold depend on its values) and may not
-// modify m or valid. Its cost is that of compressing every input once. The lab's train
-// command sets it to its evaluation (internal/lab/evaluate), which a library user does not
-// link.
-type Scorer func(m method.Method, dec method.Decoding, valid []method.Input) (Score, error)
 
 // Features returns the VA_LR feature set chosen on validation (docs/features.md):
 // the GOVERNOR edge to the child in C, edge features for DISCONNECTED decisions, every
@@ -253,7 +234,7 @@ func tuneThreshold(res *TrainResult, valid []method.Input, cfg TrainConfig, logf
 	}
 	slices.Sort(ts)
 	// score is cfg.Score with the Paper decoding; under MaxCRGap, with a ratio per input.
-	score := func(m method.Method) (Score, error) {
+	score := func(m method.Method) (method.Score, error) {
 		s, err := cfg.Score(m, method.Paper, valid)
 		if err == nil && cfg.MaxCRGap > 0 && len(s.PerCR) != len(valid) {
 			err = fmt.Errorf("lr: the validation scorer gave %d compression ratios for %d inputs; MaxCRGap needs one per input", len(s.PerCR), len(valid))
