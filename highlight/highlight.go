@@ -269,14 +269,10 @@ func (h *Highlighter) BestFragmentsInField(dm *search.DocumentMatch, doc index.D
 	return out
 }
 
-// budgetCounts returns what the budget counts: what the fragment shows. FormatPlain shows
-// the kept words without "…", which the kept tokens joined by spaces bound
-// (qsc.BudgetTokens); the other formats show the display (qsc.BudgetDisplay).
+// budgetCounts returns what the budget counts: what the fragment shows
+// (render.BudgetCounts). FormatPlain shows no "…" marks; the other formats do.
 func (h *Highlighter) budgetCounts() string {
-	if h.opts.Format == FormatPlain {
-		return qsc.BudgetTokens
-	}
-	return qsc.BudgetDisplay
+	return render.BudgetCounts(h.opts.Format != FormatPlain)
 }
 
 // format renders a snippet in the highlighter's format.

@@ -65,3 +65,26 @@ func ExampleHTML() {
 	// Output:
 	// Fans of &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; … met the <mark>police</mark>.
 }
+
+// A rendering without "…" marks is asked for with a budget that counts the kept words,
+// which may hold more of them than a budget that leaves room for the marks.
+func ExampleBudgetCounts() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	doc := "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries that had troubled the north side of the city for months."
+	ask := func(ellipsis bool) qsc.Snippet {
+		sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: []string{"arrested", "city"},
+			Budget: 44, BudgetCounts: render.BudgetCounts(ellipsis), N: 1})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return sn[0]
+	}
+	fmt.Println(render.BudgetCounts(false)+":", render.Plain(doc, ask(false)))
+	fmt.Println(render.BudgetCounts(true)+":", render.Ellipsis(doc, ask(true)))
+	// Output:
+	// tokens: Police in Syracuse arrested two men the city
+	// display: Police in Syracuse arrested two men … city …
+}

@@ -12,6 +12,8 @@
 //
 // The renderings are those the library measures when a budget counts the display
 // (qsc.BudgetDisplay, the default of snippets): Plain and Ellipsis then fit in the budget.
+// BudgetCounts gives the budget mode that counts what a rendering shows: the one place
+// that says so for the highlighter's formats and qsc snippets --plain.
 package render
 
 import (
@@ -39,6 +41,20 @@ func Ellipsis(doc string, s qsc.Snippet) string {
 // space (the words of a phrase) share one <mark>.
 func HTML(doc string, s qsc.Snippet, ellipsis bool) string {
 	return display.Render(doc, s.Sentence, s.Kept, s.Hits, ellipsis, true)
+}
+
+// BudgetCounts returns the budget mode (qsc.SnippetRequest.BudgetCounts) that counts what
+// a rendering shows, so that a snippet asked for with it fits its budget as shown, with no
+// room kept for "…" marks that are not shown: qsc.BudgetDisplay for the renderings with
+// marks (Ellipsis, and HTML with ellipsis true), which counts the marks and their spaces,
+// and qsc.BudgetTokens for those without (Plain, and HTML with ellipsis false), whose text
+// the kept tokens joined by single spaces bound. It never returns qsc.BudgetColumns, which
+// a caller showing the text in a fixed-width box asks for itself. It does not allocate.
+func BudgetCounts(ellipsis bool) string {
+	if ellipsis {
+		return qsc.BudgetDisplay
+	}
+	return qsc.BudgetTokens
 }
 
 // Rendered is a snippet with its four renderings: the snippet of the JSON answers of

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -142,4 +143,49 @@ func FuzzHTML(f *testing.F) {
 			t.Fatal("invalid UTF-8")
 		}
 	})
+}
+
+// TestBudgetCounts checks the mapping of BudgetCounts and the contract it stands for: a
+// snippet asked for with BudgetCounts(false) fits the budget as Plain shows it, one asked
+// for with BudgetCounts(true) fits it as Ellipsis shows it, and the token budget holds a
+// longer plain text than the display budget at some budget, or the plain renderings
+// would lose nothing by counting the display.
+func TestBudgetCounts(t *testing.T) {
+	if got := BudgetCounts(false); got != qsc.BudgetTokens {
+		t.Errorf("BudgetCounts(false) = %q, want %q", got, qsc.BudgetTokens)
+	}
+	if got := BudgetCounts(true); got != qsc.BudgetDisplay {
+		t.Errorf("BudgetCounts(true) = %q, want %q", got, qsc.BudgetDisplay)
+	}
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := "Police in Syracuse arrested two men on Tuesday after a long investigation into a string of burglaries that had troubled the north side of the city for months."
+	query := []string{"arrested", "city"}
+	longer := 0
+	for budget := 30; budget <= 120; budget += 2 {
+		var plain [2]string
+		for i, ellipsis := range []bool{false, true} {
+			sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: query, Budget: budget,
+				BudgetCounts: BudgetCounts(ellipsis), N: 1})
+			if err != nil || len(sn) == 0 {
+				continue // the terms do not fit this budget
+			}
+			shown := Plain(doc, sn[0])
+			if ellipsis {
+				shown = Ellipsis(doc, sn[0])
+			}
+			if n := utf8.RuneCountInString(shown); n > budget {
+				t.Errorf("budget %d counting %s: %q has %d characters", budget, BudgetCounts(ellipsis), shown, n)
+			}
+			plain[i] = Plain(doc, sn[0])
+		}
+		if utf8.RuneCountInString(plain[0]) > utf8.RuneCountInString(plain[1]) {
+			longer++
+		}
+	}
+	if longer == 0 {
+		t.Error("the token budget never holds more plain text than the display budget: the mapping changes nothing")
+	}
 }

@@ -45,8 +45,8 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	case *plain && *asJSON:
 		return cli.Usagef("--plain is for the text output; --json gives every rendering")
 	}
-	if *plain && !isSet(fs, "budget-counts") {
-		*counts = qsc.BudgetTokens // the budget counts what is printed: no "…" marks
+	if !isSet(fs, "budget-counts") {
+		*counts = render.BudgetCounts(!*plain) // the budget counts what is printed
 	}
 	doc, err := readDocument(fs.Arg(0))
 	if err != nil {
