@@ -3,7 +3,8 @@
 // never import each other:
 //
 //   - core: what the library's own packages are built from (tokens, matching, scripts,
-//     features, model files, the parse pipeline, display helpers). A core package imports
+//     features, model files, the parse pipeline, display helpers, the JSON conventions
+//     that annotation/batch and the service share). A core package imports
 //     the standard library, third-party modules, the public packages below the root (such
 //     as syntax and tokenize) and other core packages; never the root package qsc, a
 //     service or a lab package.
@@ -16,5 +17,7 @@
 //     never service.
 //
 // A test file may also import what a lab package may, such as lab/shared, which finds the
-// data directory. TestLayout checks these directions on every build of the tests.
+// data directory. TestLayout checks these directions on every build of the tests. The
+// public packages link neither service nor lab packages (TestPublicLinksNoService,
+// TestProductLinksNoLab); the commands and scripts may.
 package internal

@@ -27,7 +27,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/annotation"
-	"github.com/qsc-nlp/qsc/internal/service/wire"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 )
 
 // Input is one input record.
@@ -142,7 +142,7 @@ func DecodeInput(data []byte, where string) (id, text string, err error) {
 	}
 	switch {
 	case err != nil:
-		return id, "", fmt.Errorf("%sinvalid record: %s", prefix, wire.JSONError(err))
+		return id, "", fmt.Errorf("%sinvalid record: %s", prefix, jsonx.Describe(err))
 	case dec.More():
 		return id, "", fmt.Errorf("%sinvalid record: more than one JSON value on the line", prefix)
 	case in.ID == nil:
@@ -202,7 +202,7 @@ func (p *Processor) Document(ctx context.Context, id, text string) Output {
 type Encoder struct{ enc *json.Encoder }
 
 // NewEncoder returns an Encoder to w.
-func NewEncoder(w io.Writer) *Encoder { return &Encoder{enc: wire.NewEncoder(w)} }
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{enc: jsonx.NewEncoder(w)} }
 
 // Encode writes one record and its newline.
 func (e *Encoder) Encode(o *Output) error { return e.enc.Encode(o) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/method/runs"
 )
@@ -82,7 +83,7 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		var out wire.Result
 		out.Fill(res, false)
-		return wire.NewEncoder(stdout).Encode(out)
+		return jsonx.NewEncoder(stdout).Encode(out)
 	}
 	if *ellipsis {
 		fmt.Fprintln(stdout, res.Ellipsis())
@@ -177,7 +178,7 @@ func compressJSONL(eng *qsc.Engine, in io.Reader, out io.Writer, defaultMethod s
 	br := bufio.NewReaderSize(in, 1<<16)
 	bw := bufio.NewWriter(out)
 	defer bw.Flush()
-	enc := wire.NewEncoder(bw)
+	enc := jsonx.NewEncoder(bw)
 	ctx := context.Background()
 	opts := wire.Options{DefaultMethod: defaultMethod}
 	for lineNo := 1; ; lineNo++ {

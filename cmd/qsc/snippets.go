@@ -8,7 +8,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
-	"github.com/qsc-nlp/qsc/internal/service/wire"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/render"
 )
 
@@ -67,7 +67,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term (--no-match prints the first sentence instead)\n")
 	}
 	if *asJSON {
-		return wire.NewEncoder(stdout).Encode(struct {
+		return jsonx.NewEncoder(stdout).Encode(struct {
 			Snippets []render.Rendered `json:"snippets"`
 		}{render.All(doc, sn)})
 	}

@@ -21,7 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/internal/service/wire"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 )
 
 // Doc is one document.
@@ -223,7 +223,7 @@ func DecodeDoc(b []byte, d *Doc) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(d); err != nil {
-		return errors.New("invalid record: " + wire.JSONError(err))
+		return errors.New("invalid record: " + jsonx.Describe(err))
 	}
 	if dec.More() {
 		return errors.New("more than one JSON value on the line")

@@ -6,10 +6,10 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
-	"github.com/qsc-nlp/qsc/internal/service/wire"
 )
 
 // benchPost measures POST requests through the whole handler (middleware, decoding,
@@ -117,7 +117,7 @@ func BenchmarkSearchHTTP(b *testing.B) {
 
 func quote(s string) string {
 	var buf bytes.Buffer
-	enc := wire.NewEncoder(&buf)
+	enc := jsonx.NewEncoder(&buf)
 	enc.Encode(s)
 	return string(bytes.TrimSpace(buf.Bytes()))
 }

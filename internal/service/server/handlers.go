@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/render"
 )
@@ -43,7 +44,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // encodeJSON returns v encoded as one line of JSON, or nil if it cannot be encoded.
 func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
-	if err := wire.NewEncoder(&buf).Encode(v); err != nil {
+	if err := jsonx.NewEncoder(&buf).Encode(v); err != nil {
 		return nil
 	}
 	return buf.Bytes()
@@ -213,7 +214,7 @@ func decodeStrict(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return badRequest("%s", wire.JSONError(err))
+		return badRequest("%s", jsonx.Describe(err))
 	}
 	if dec.More() {
 		return badRequest("more than one JSON value in the body")

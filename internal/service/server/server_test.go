@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
@@ -208,7 +209,7 @@ func TestCompressIsTheBatchRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		wire.NewEncoder(&want).Encode(res)
+		jsonx.NewEncoder(&want).Encode(res)
 		ex := do(t, ts, "POST", "/v1/compress", rec, true)
 		if ex.status != http.StatusOK || !bytes.Equal(ex.body, want.Bytes()) {
 			t.Errorf("%s: %d %s, want 200 %s", rec, ex.status, ex.body, want.Bytes())

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
@@ -97,7 +98,7 @@ func FuzzCompress(f *testing.F) {
 			}
 		}
 		var buf bytes.Buffer
-		if err := NewEncoder(&buf).Encode(res); err != nil {
+		if err := jsonx.NewEncoder(&buf).Encode(res); err != nil {
 			t.Fatal(err)
 		}
 		out := buf.Bytes()
@@ -133,7 +134,7 @@ func TestEncodeStrings(t *testing.T) {
 			{ID: s},
 		} {
 			var buf bytes.Buffer
-			if err := NewEncoder(&buf).Encode(res); err != nil {
+			if err := jsonx.NewEncoder(&buf).Encode(res); err != nil {
 				t.Fatal(err)
 			}
 			if want := referenceJSON(t, res); !bytes.Equal(buf.Bytes(), want) {

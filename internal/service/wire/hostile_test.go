@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
@@ -61,7 +62,7 @@ func TestHostileRecords(t *testing.T) {
 				t.Errorf("error %v, want %v", err, c.err)
 			}
 			var buf bytes.Buffer
-			if err := NewEncoder(&buf).Encode(res); err != nil {
+			if err := jsonx.NewEncoder(&buf).Encode(res); err != nil {
 				t.Fatal(err)
 			}
 			if got := strings.TrimSuffix(buf.String(), "\n"); got != c.want {

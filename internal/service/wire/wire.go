@@ -12,14 +12,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 )
 
 // Result is the answer to one request. It encodes (MarshalJSON) as {"id", "kept",
@@ -100,7 +98,7 @@ func Decode(data []byte, u Unit) (req qsc.Request, id string, err error) {
 	dec.DisallowUnknownFields()
 	switch err := dec.Decode(&req); {
 	case err != nil:
-		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: %v", u.Prefix, u.Noun, JSONError(err))}
+		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: %v", u.Prefix, u.Noun, jsonx.Describe(err))}
 	case dec.More():
 		return req, probeID(data), &decodeError{fmt.Sprintf("%sinvalid %s: more than one JSON value %s", u.Prefix, u.Noun, u.Where)}
 	case req.ID == "" && !u.OptionalID && !hasID(data):
@@ -304,40 +302,4 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// NewEncoder returns the encoder of results: one JSON value per line, with <, > and &
-// written as they are.
-func NewEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc
-}
-
-// JSONError describes a decoding error of encoding/json, naming the field and the
-// expected type for a wrong type (`field "budget" must be an integer, not string`), without
-// the package's "json: " prefix.
-func JSONError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field == "" {
-			return fmt.Sprintf("must be a JSON object, not %s", te.Value)
-		}
-		return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonType(te.Type.String()), te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-func jsonType(goType string) string {
-	switch goType {
-	case "string":
-		return "a string"
-	case "int":
-		return "an integer"
-	case "[]string":
-		return "a list of strings"
-	case "[]int":
-		return "a list of integers"
-	}
-	return goType
 }

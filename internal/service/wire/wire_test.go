@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 )
 
 func TestDecode(t *testing.T) {
@@ -60,7 +61,7 @@ func TestCompress(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	res.Tokens = nil
-	NewEncoder(&buf).Encode(res)
+	jsonx.NewEncoder(&buf).Encode(res)
 	if got := buf.String(); !strings.HasPrefix(got, `{"id":"x","kept":[`) || !strings.Contains(got, `],"compression":"`) || !strings.HasSuffix(got, "\"}\n") {
 		t.Errorf("encoded %s, want {\"id\", \"kept\", \"compression\"} on one line", got)
 	}
@@ -68,7 +69,7 @@ func TestCompress(t *testing.T) {
 	// display.
 	res, err = Compress(ctx, eng, []byte(`{"text":"`+text+`","query":["Syracuse"],"budget":20,"budget_counts":"display"}`), Body, Options{})
 	buf.Reset()
-	NewEncoder(&buf).Encode(res)
+	jsonx.NewEncoder(&buf).Encode(res)
 	if err != nil || strings.Contains(buf.String(), `"id"`) || !strings.Contains(buf.String(), `"compression_ellipsis":"`) ||
 		utf8.RuneCountInString(res.Ellipsis) > 20 || !strings.Contains(res.Ellipsis, "…") {
 		t.Errorf("no id, display budget: %s (%v)", buf.String(), err)
@@ -83,7 +84,7 @@ func TestCompress(t *testing.T) {
 		t.Errorf("infeasible: %+v %v", res, err)
 	}
 	var out bytes.Buffer
-	NewEncoder(&out).Encode(Result{ID: "h", Compression: "<b>&"})
+	jsonx.NewEncoder(&out).Encode(Result{ID: "h", Compression: "<b>&"})
 	if out.String() != `{"id":"h","kept":[],"compression":"<b>&","compression_ellipsis":"","lang":"","method":""}`+"\n" {
 		t.Errorf("HTML escaped: %s", out.String())
 	}
