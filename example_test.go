@@ -123,5 +123,5 @@ func ExampleNewWithOptions() {
 	}
 	fmt.Println(res.Compression)
 	// Output:
-	// Five people have been taken to hospital with minor injuries a crash on the A17.
+	// with minor injuries following a crash on the A17 near Sleaford this morning.
 }

@@ -27,8 +27,9 @@ type RuleSolver interface {
 // DisplayStep is the display step of the Snippet and Nested decodings with its reusable
 // memory: the one code path that turns a compression under the rules (C*), or a nested
 // order, into what the decoding shows (package method/runs). It builds the run program's
-// view of an Input, sets its width model (the display when Input.Fits is set, the tokens
-// joined by spaces otherwise) and records the yield of the rules. A Compressor holds one
+// view of an Input, sets its width model (the display when Input.Fits is set; the tokens
+// joined by spaces otherwise, with clean cuts only, runs.Params.Clean) and records the
+// yield of the rules. A Compressor holds one
 // for every method that honours the rules; a trainer that learns from what the decoding
 // shows (method/ilp's TrainConfig.Target) holds its own. The zero value is ready; it is
 // not safe for concurrent use, and once its memory has grown to the largest problem it
@@ -79,9 +80,11 @@ func (d *DisplayStep) MeasureShown(in *Input, lens []int, pr runs.Params, kept [
 }
 
 // look sets d.view to the run program's view of in with the token lengths lens, sets the
-// width model of pr (the display when in.Fits is set) and returns the view.
+// width model of pr (the display when in.Fits is set, else the tokens with clean cuts)
+// and returns the view.
 func (d *DisplayStep) look(in *Input, lens []int, pr *runs.Params) *runs.Input {
 	pr.Display = in.Fits != nil
+	pr.Clean = !pr.Display
 	d.view = runs.Input{Sentence: in.Sentence, Tree: in.Tree, Lens: lens, Query: in.Query, Budget: in.Budget, Rules: in.Rules}
 	return &d.view
 }

@@ -61,6 +61,10 @@ type Runs struct {
 	spans       [][2]int32
 	inQ, dangle []bool
 	alone       []bool
+	subLo       []int32 // the first and last token of v's subtree
+	subHi       []int32
+	needed      []bool
+	order       []int32 // scratch: the tokens in preorder
 }
 
 // Lo returns the first token a run holding v must hold.
@@ -92,6 +96,107 @@ func (u *Runs) Word(v int) bool { return u.word[v] }
 
 // Query reports whether token v is a query token.
 func (u *Runs) Query(v int) bool { return u.inQ[v] }
+
+// Needed reports whether token v is a part its head cannot lose and still read as a
+// sentence when nothing marks the cut: a subject, object or complement, a function word
+// (case, mark, det, cc, aux, cop), a possessive, a particle, an expletive, a classifier
+// or a part of a fixed, flat or broken word.
+func (u *Runs) Needed(v int) bool { return u.needed[v] }
+
+// Cuts finds the clean cuts that end at one token: the stretches [s, t] of dropped tokens
+// that a plain rendering may leave out between two runs and still read as a sentence
+// (runs.Params.Clean). A stretch is clean when it holds no query token, every token of it
+// has its whole subtree inside it (no kept word loses its head), and none of its tokens
+// whose head lies outside it is Needed (no kept word loses its subject, object or function
+// word). Begin starts a scan; Next returns the starts s of the clean cuts [s, t], nearest
+// first, down to 2 (a run holds token s − 1). A scan costs O(t) steps and the children of
+// each token it passes; it allocates nothing.
+type Cuts struct {
+	u                       *Runs
+	t                       *syntax.Tree
+	end, s, lo, hi, missing int
+}
+
+// Begin starts a scan of the clean cuts of u (after Reset with tree t) that end at
+// token end.
+func (c *Cuts) Begin(u *Runs, t *syntax.Tree, end int) {
+	*c = Cuts{u: u, t: t, end: end, s: end + 1, lo: end + 1}
+}
+
+// Next returns the start of the next clean cut, or 0 when there is none.
+func (c *Cuts) Next() int {
+	u := c.u
+	for c.s > 2 {
+		c.s--
+		s := c.s
+		if u.inQ[s] {
+			c.s = 0
+			return 0
+		}
+		c.lo, c.hi = min(c.lo, int(u.subLo[s])), max(c.hi, int(u.subHi[s]))
+		if h := c.t.Head(s); u.needed[s] && (h < s || h > c.end) {
+			c.missing++
+		}
+		for _, x := range c.t.Children(s) {
+			// A child inside the stretch was counted with its head outside it.
+			if int(x) > s && int(x) <= c.end && u.needed[x] {
+				c.missing--
+			}
+		}
+		if c.lo >= s && c.hi <= c.end && c.missing == 0 {
+			return s
+		}
+	}
+	return 0
+}
+
+// Clean reports whether [s, end] is a clean cut (Cuts). It costs O(end − s) steps.
+func (u *Runs) Clean(t *syntax.Tree, s, end int) bool {
+	var c Cuts
+	c.Begin(u, t, end)
+	for x := c.Next(); x >= s; x = c.Next() {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// subtrees sets the subtree extents of t's tokens and which tokens are Needed.
+func (u *Runs) subtrees(s *syntax.Sentence, t *syntax.Tree) {
+	n := u.n
+	u.subLo, u.subHi = reuse.Resize(u.subLo, n+1), reuse.Resize(u.subHi, n+1)
+	u.needed = reuse.Resize(u.needed, n+1)
+	order := append(u.order[:0], 0)
+	for i := 0; i < len(order); i++ {
+		order = append(order, t.Children(int(order[i]))...)
+	}
+	u.order = order
+	for v := 0; v <= n; v++ {
+		u.subLo[v], u.subHi[v] = int32(v), int32(v)
+	}
+	for i := len(order) - 1; i >= 1; i-- {
+		v := order[i]
+		h := t.Head(int(v))
+		u.subLo[h], u.subHi[h] = min(u.subLo[h], u.subLo[v]), max(u.subHi[h], u.subHi[v])
+	}
+	u.needed[0] = false
+	for v := 1; v <= n; v++ {
+		tok := &s.Tokens[v-1]
+		base := syntax.Universal(tok.Rel)
+		u.needed[v] = isCoreArgument(base) || isNeeded(base) || tok.Rel == "nmod:poss" || isParticle(base, tok.Rel)
+	}
+}
+
+// isNeeded reports whether a relation (universal part), besides a core argument, makes a
+// dependent that its head cannot lose in a plain rendering (Runs.Needed).
+func isNeeded(base string) bool {
+	switch base {
+	case "ccomp", "xcomp", "expl", "cop", "aux", "mark", "case", "det", "cc", "fixed", "flat", "goeswith", "clf":
+		return true
+	}
+	return false
+}
 
 // Names returns the name spans, as 1-based [first, last] token ids.
 func (u *Runs) Names() [][2]int32 { return u.spans }
@@ -194,6 +299,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 	}
 	u.bindGlosses(s)
+	u.subtrees(s, t)
 	// Names, whole.
 	u.spans = u.spans[:0]
 	for v := 1; v <= n; {

@@ -55,8 +55,12 @@ import (
 //
 // The display rules are constraints, so an output cannot show a gap inside a phrase or a
 // name, a one-word island that is not a query term, or a run that ends on a function
-// word or a comma. When they and the budget leave no solution for (Q, b), the rules
-// yield to the query: the result is C*, under the well-formedness rules alone (which
+// word or a comma. When the budget counts the tokens, the budget of the plain rendering,
+// where no "…" shows a cut, every inner cut must also be clean (Params.Clean,
+// wellformed.Cuts): it drops whole subtrees and no subject, object or function word of a
+// kept word, so that the runs joined by spaces read as a sentence; when no display has
+// clean cuts only, any cut is allowed. When the rules and the budget leave no solution for
+// (Q, b), the rules yield to the query: the result is C*, under the well-formedness rules alone (which
 // yield for Q as they always did), and Rules.MarkYielded records it for the evaluation.
 //
 // The program is a dynamic program over token positions and width: B[e][c], the best
@@ -90,6 +94,14 @@ type Params struct {
 	// Display charges each cut its width and counts the spaces as the text shows them:
 	// set when the budget counts the display (method.Input.Fits is set).
 	Display bool
+	// Clean allows only clean inner cuts (wellformed.Cuts): each drops whole subtrees
+	// and no word that a kept one needs, so that the runs joined by spaces read as a
+	// sentence; and sentence-final punctuation follows the last run across a cut only
+	// when that cut is clean. Set when the budget counts the tokens, the plain
+	// rendering's budget, where no "…" shows a cut (method.Input.Fits is not set). When
+	// no display has clean cuts only, any cut is allowed. Show reads it; the nested
+	// display's sequence does not.
+	Clean bool
 }
 
 // Default returns the weights of the snippet decoding, chosen by blind reading tests and
@@ -161,6 +173,8 @@ type Program struct {
 	set     []bool      // the set that Measure weighs
 	near    []float64   // near(v)
 	ns      nestedState // the nested display (Nested)
+	cuts    wellformed.Cuts
+	clean   bool // the program allows only clean cuts (Params.Clean, until it yields)
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -258,6 +272,15 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 		return nil, false, false
 	}
 	d.setOpt(p.Tree.N(), opt)
+	if pr.Clean {
+		// Clean cuts first; when they leave no display, any cut the rules allow.
+		d.clean = true
+		kept, ok, big = d.bestDisplay(p, pr, nil)
+		d.clean = false
+		if ok || big {
+			return kept, ok, big
+		}
+	}
 	return d.bestDisplay(p, pr, nil)
 }
 
@@ -305,7 +328,9 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 	lastQ := d.qBefore[n]
 	for st := 1; st <= n; st++ {
 		// G[st−1]: token st−1 dropped, at least one run before it.
-		if i := st - 1; i >= 2 && !u.Query(i) {
+		if i := st - 1; i >= 2 && d.clean {
+			d.cleanRow(p.Tree, i, n, row)
+		} else if i >= 2 && !u.Query(i) {
 			d.gapRow(i, n, row)
 		}
 		if !u.CanStart(st) {
@@ -405,7 +430,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 			end = pr.Edge
 		}
 		finHi := -1 // the widths after which the final punctuation fits
-		if final != 0 && e < final-1 {
+		if final != 0 && e < final-1 && (!d.clean || u.Clean(p.Tree, e+1, final-1)) {
 			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
 		}
 		if top := d.rowTop[e]; !d.rowSet[e] || top+end < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
@@ -445,6 +470,14 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 			break
 		}
 		c -= d.width(st, e) + cut
+		if d.clean {
+			s := d.cleanFrom(p.Tree, st-1, row, c)
+			if s == 0 {
+				return nil, false, false // unreachable: cleanRow took the entry from one
+			}
+			e = s - 1
+			continue
+		}
 		i := st - 1
 		for !d.gapFromB(i, n, row, c) {
 			i--
@@ -489,6 +522,57 @@ func (d *Program) gapRow(i, n, row int) {
 		copy(g[hiG+1:hiB+1], bp[hiG+1:hiB+1])
 	}
 	d.loC[n+1+i], d.hiC[n+1+i] = lo, hi
+}
+
+// cleanRow computes row i of G (of a sentence of n tokens, rows of row widths) when
+// only clean cuts are allowed: token i is the last of a clean cut [s, i] after a run
+// that ends at s − 1, so the row is the best of B[s−1] over those s, width by width,
+// written between its loC and hiC as gapRow writes it. It costs O(i) steps of the scan
+// and O(b) for each clean cut.
+func (d *Program) cleanRow(t *syntax.Tree, i, n, row int) {
+	g := d.gap[i*row : (i+1)*row]
+	lo, hi := row, -1
+	d.cuts.Begin(&d.u, t, i)
+	for s := d.cuts.Next(); s != 0; s = d.cuts.Next() {
+		e := s - 1
+		if d.hiC[e] < 0 {
+			continue
+		}
+		bp := d.best[e*row : (e+1)*row]
+		loB, hiB := d.loC[e], d.hiC[e]
+		switch {
+		case hi < 0:
+			copy(g[loB:hiB+1], bp[loB:hiB+1])
+			lo, hi = loB, hiB
+			continue
+		case loB < lo:
+			for c := loB; c < lo; c++ {
+				g[c] = negInf
+			}
+			lo = loB
+		}
+		for c := hi + 1; c <= hiB; c++ {
+			g[c] = negInf
+		}
+		hi = max(hi, hiB)
+		for c := loB; c <= hiB; c++ {
+			g[c] = max(g[c], bp[c])
+		}
+	}
+	d.loC[n+1+i], d.hiC[n+1+i] = lo, hi
+}
+
+// cleanFrom returns the start s of the clean cut [s, i] whose B[s−1] gave entry c of row i
+// of G under cleanRow, the read-back's step across a clean cut, or 0 if none did.
+func (d *Program) cleanFrom(t *syntax.Tree, i, row, c int) int {
+	want := d.gap[i*row+c]
+	d.cuts.Begin(&d.u, t, i)
+	for s := d.cuts.Next(); s != 0; s = d.cuts.Next() {
+		if e := s - 1; d.loC[e] <= c && c <= d.hiC[e] && d.best[e*row+c] == want {
+			return s
+		}
+	}
+	return 0
 }
 
 // gapFromB reports whether entry c of row i of G (of a sentence of n tokens, rows of row

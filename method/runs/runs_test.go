@@ -59,18 +59,20 @@ func sentenceWidth(lens []int) int {
 
 // randomParams returns random weights of the objective: Keep 1, Fill in [0, 1), Dangle
 // below 9, Short below 7, Gap, Carrier and Edge below gap, carrier and edge (each > 0),
-// and Display true or false.
+// Display true or false, and Clean true or false.
 func randomParams(rng *rand.Rand, gap, carrier, edge int) runs.Params {
-	return runs.Params{Keep: 1, Gap: float64(rng.IntN(gap)), Fill: rng.Float64(), Carrier: float64(rng.IntN(carrier)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(edge)), Display: rng.IntN(2) == 0}
+	return runs.Params{Keep: 1, Gap: float64(rng.IntN(gap)), Fill: rng.Float64(), Carrier: float64(rng.IntN(carrier)), Dangle: float64(rng.IntN(9)), Short: float64(rng.IntN(7)), Edge: float64(rng.IntN(edge)), Display: rng.IntN(2) == 0, Clean: rng.IntN(2) == 0}
 }
 
 // TestRunDPBruteForce checks the run program against the enumeration of every token set
 // of 3,000 random problems under random weights: it finds a display exactly when one
-// exists, and its display scores the best, as Measure weighs it too.
+// exists, and its display scores the best, as Measure weighs it too. Under Params.Clean
+// the best is among the displays whose cuts are all clean when there is one, and among
+// all displays otherwise.
 func TestRunDPBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var d runs.Program
-	found, none := 0, 0
+	found, none, clean, fell := 0, 0, 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		p := randomInput(t, rng, 11)
 		pr := randomParams(rng, 12, 3, 5)
@@ -82,7 +84,9 @@ func TestRunDPBruteForce(t *testing.T) {
 			}
 		}
 		kept, ok, _ := d.Solve(p, pr, opt)
-		best, bestOK := math.Inf(-1), false
+		anyCut := pr
+		anyCut.Clean = false
+		best, bestOK, bestAny, anyOK := math.Inf(-1), false, math.Inf(-1), false
 		in := make([]bool, n+1)
 		for mask := 0; mask < 1<<n; mask++ {
 			for v := 1; v <= n; v++ {
@@ -91,6 +95,18 @@ func TestRunDPBruteForce(t *testing.T) {
 			if sc, ok := d.Objective(p, pr, in); ok {
 				bestOK = true
 				best = max(best, sc)
+			}
+			if sc, ok := d.Objective(p, anyCut, in); ok {
+				anyOK = true
+				bestAny = max(bestAny, sc)
+			}
+		}
+		if pr.Clean {
+			clean++
+			if !bestOK && anyOK {
+				// No display with clean cuts: the program allows any cut.
+				fell++
+				pr, best, bestOK = anyCut, bestAny, true
 			}
 		}
 		if ok != bestOK {
@@ -118,10 +134,10 @@ func TestRunDPBruteForce(t *testing.T) {
 			t.Fatalf("trial %d: Measure of %v: %+v, score %g, want allowed and %g", trial, kept, m, m.Score(pr), best)
 		}
 	}
-	if found == 0 || none == 0 {
-		t.Errorf("%d solved, %d without a solution: want some of each", found, none)
+	if found == 0 || none == 0 || fell == 0 || fell == clean {
+		t.Errorf("%d solved, %d without a solution, %d of %d clean ones with no clean display: want some of each", found, none, fell, clean)
 	}
-	t.Logf("%d solved, %d without a solution", found, none)
+	t.Logf("%d solved, %d without a solution, %d of %d clean ones with no clean display", found, none, fell, clean)
 }
 
 // TestRunDPCap checks that a table beyond MaxCells is not built: solve reports it, and

@@ -46,6 +46,7 @@ const (
 	BreakIsland                   // a run holds no word, or one word that is not a query term
 	BreakWidth                    // C is wider than the budget
 	BreakEmpty                    // C holds no run
+	BreakCut                      // under Params.Clean, an inner cut is not clean (wellformed.Cuts)
 )
 
 // Part is one term of the objective: what it counts, how much of it, and its signed
@@ -144,10 +145,12 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 	K, cut := d.limits(p, pr)
 	// Free sentence-final punctuation after a cut is not a run.
 	last := n
+	finalCut := false
 	if n >= 2 && in[n] && !in[n-1] && d.finalPunct(p.Rules, n) == n {
 		add(n)
 		t.Width += p.Lens[n-1] + spaceBefore(s, n, pr.Display)
 		last = n - 1
+		finalCut = true
 	}
 	lastRun := 0 // the end of the last run
 	for v := last; v >= 1; v-- {
@@ -156,7 +159,10 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 			break
 		}
 	}
-	runs := 0
+	if pr.Clean && finalCut && lastRun > 0 && !u.Clean(p.Tree, lastRun+1, n-1) {
+		t.Breaks |= BreakCut
+	}
+	runs, prevEnd := 0, 0
 	for v := 1; v <= last; {
 		if !in[v] {
 			v++
@@ -204,6 +210,9 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 		if runs > 0 {
 			t.Gaps++
 			t.Width += cut
+			if pr.Clean && !u.Clean(p.Tree, prevEnd+1, v-1) {
+				t.Breaks |= BreakCut
+			}
 		} else if d.wordPre[v-1] > 0 {
 			t.Width += cut
 		}
@@ -211,6 +220,7 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 			t.Width += cut // the trailing cut
 		}
 		runs++
+		prevEnd = e
 		v = e + 1
 	}
 	if runs == 0 {
