@@ -414,9 +414,9 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 	}
 	res := &Result{Kept: append([]int(nil), kept...), Sentence: s, Query: q, Text: v.text, view: v, terms: len(req.Query) + len(req.QueryIDs),
 		Lang: lang, Method: m.Name()}
-	res.Compression = v.render(kept, nil, false, false)     // hits show only in markup
-	if _, solver := m.(method.Solver); explain && !solver { // a Solver (the ILP) has no steps
-		for _, st := range w.mc.VA.Steps() {
+	res.Compression = v.render(kept, nil, false, false) // hits show only in markup
+	if explain {
+		for _, st := range w.mc.Steps() { // none for a Solver (the ILP)
 			res.Steps = append(res.Steps, Step{Token: st.V, Form: s.Tokens[st.V-1].Form, P: st.P,
 				Outcome: st.Outcome.String(), Length: st.Len, Accepted: st.Outcome == va.Accepted})
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/method/runs"
 	"github.com/qsc-nlp/qsc/syntax"
 	"github.com/qsc-nlp/qsc/va"
@@ -195,10 +196,15 @@ func (d Decoding) Budgeted() bool { return d == Snippet || d == Nested }
 // is the one place that turns a method's compression (C*, or the nested order) into what
 // the decoding shows, for a va.Decider as for a RuleSolver (DisplayStep), and that
 // records whether the rules yielded (Yielded). It reuses its buffers, so that
-// compressing allocates nothing once they have grown; it is not safe for concurrent use
-// (use one per goroutine). The zero value is ready to use and decodes as the paper does.
+// compressing allocates nothing once they have grown, and it learns what a method is (a
+// Solver, a RuleSolver, a va.Decider, a GoldMethod) once, when it meets the method, so
+// that compressing with the method again asserts no type (for a method of a pointer type
+// or of size zero, as every method of this module is; one of another type is asked on
+// every call); it keeps a reference to the last method. It is not safe for concurrent
+// use (use one per goroutine); one Compressor may compress with any number of methods, in
+// any order. The zero value is ready to use and decodes as the paper does.
 type Compressor struct {
-	// VA is the underlying engine; set VA.Trace to record the steps (VA.Steps).
+	// VA is the underlying engine; set VA.Trace to record the steps (Steps).
 	VA va.Compressor
 	// Decoding selects the decoder; the zero value is Paper.
 	Decoding Decoding
@@ -214,12 +220,68 @@ type Compressor struct {
 	yielded bool
 	disp    DisplayStep // the display step of every method under Snippet and Nested
 	shown   Input       // the Input of the last best display (show under Snippet), for Measure
+	kind    kind        // what the method of the last Compress is
+}
+
+// kind is what a Method is, as the Compressor calls it: resolved once for every method the
+// Compressor meets (Compressor.kindOf), so that compressing asserts no type. At most one
+// of solver and decider is set, and rules only with solver.
+type kind struct {
+	m       Method     // the method resolved; nil before the first
+	gold    bool       // a GoldMethod
+	solver  Solver     // m as a Solver, or nil
+	rules   RuleSolver // m as a RuleSolver that honours the rules, or nil
+	decider va.Decider // m as a va.Decider when it is not a Solver, or nil
+}
+
+// kindOf returns what m is. It asks m only when m is not the method of the last call
+// (reuse.Same), so that compressing with one method again asserts no type: the runtime
+// allocates, now and then, while it fills the cache of a type assertion's call site. A
+// RuleSolver's HonoursRules is constant, so it is asked then too.
+func (c *Compressor) kindOf(m Method) *kind {
+	if reuse.Same(m, c.kind.m) {
+		return &c.kind
+	}
+	k := kind{m: m}
+	_, k.gold = m.(GoldMethod)
+	switch m := m.(type) {
+	case RuleSolver:
+		k.solver = m
+		if m.HonoursRules() {
+			k.rules = m
+		}
+	case Solver:
+		k.solver = m
+	case va.Decider:
+		k.decider = m
+	}
+	c.kind = k
+	return &c.kind
+}
+
+// errUnknown is the error of compressing with m, which is neither a va.Decider nor a
+// Solver, or nil.
+func errUnknown(m Method) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil method", ErrUnknownMethod)
+	}
+	return fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
 }
 
 // Yielded reports whether the last Snippet compression could not keep the closure of its
 // query under the rules within the budget, so that the rules yielded for the query tokens
 // (wellformed.Rules.Yielded).
 func (c *Compressor) Yielded() bool { return c.yielded }
+
+// Steps returns, after a Compress that returned no error, the candidates of its VERTEX
+// ADDITION when VA.Trace is set (va.Compressor.Steps), or nil when its method is a Solver,
+// which has no steps. The slice is valid until the next call on c.
+func (c *Compressor) Steps() []va.Step {
+	if c.kind.decider == nil && !c.kind.gold {
+		return nil
+	}
+	return c.VA.Steps()
+}
 
 // Rules returns the rules of the last Snippet compression that computed them (valid
 // until the next call): every one but a Solver's of a sentence that fits whole.
@@ -235,11 +297,11 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 	}
 	p := in.Problem()
 	c.yielded, c.shown = false, Input{}
-	_, oracle := m.(GoldMethod)
-	if !oracle && c.Decoding.Budgeted() {
-		return c.snippet(m, in)
-	}
-	if oracle {
+	k := c.kindOf(m)
+	switch {
+	case !k.gold && c.Decoding.Budgeted():
+		return c.snippet(k, in)
+	case k.gold:
 		if in.Gold == nil {
 			return nil, ErrNoGold
 		}
@@ -247,16 +309,12 @@ func (c *Compressor) Compress(m Method, in Input) ([]int, error) {
 			return nil, err
 		}
 		return c.VA.Run(p, &c.gold)
+	case k.solver != nil:
+		return k.solver.Solve(in, &c.scratch)
+	case k.decider != nil:
+		return c.VA.Run(p, k.decider)
 	}
-	switch m := m.(type) {
-	case Solver:
-		return m.Solve(in, &c.scratch)
-	case va.Decider:
-		return c.VA.Run(p, m)
-	case nil:
-		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
-	}
-	return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
+	return nil, errUnknown(m)
 }
 
 // Measure returns the terms of the snippet decoding's objective (runs.Terms, under
@@ -273,16 +331,16 @@ func (c *Compressor) Measure(kept []int) (runs.Terms, bool) {
 	return c.disp.MeasureShown(&c.shown, c.lens, runs.Default(), kept), true
 }
 
-// snippet compresses in with m under the Snippet or the Nested decoding: the method's
-// compression under the rules (C*, or the nested order), then the display step
+// snippet compresses in with the method k under the Snippet or the Nested decoding: the
+// method's compression under the rules (C*, or the nested order), then the display step
 // (c.show) for every method that honours the rules.
-func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
+func (c *Compressor) snippet(k *kind, in Input) ([]int, error) {
 	n := in.Tree.N()
 	if in.Sentence.Len() != n {
 		return nil, fmt.Errorf("%w: sentence has %d tokens but tree has %d", va.ErrInvalidInput, in.Sentence.Len(), n)
 	}
 	c.lens = in.Sentence.AppendLens(c.lens[:0])
-	if _, solver := m.(Solver); solver && n > 0 && len(in.Query) > 0 {
+	if k.solver != nil && n > 0 && len(in.Query) > 0 {
 		if all, ok := va.Whole(c.all[:0], c.lens, in.Budget); ok {
 			// The whole sentence fits: a solver's answer, without its rules, which
 			// never yield then (the closure of the query is part of the sentence).
@@ -302,37 +360,26 @@ func (c *Compressor) snippet(m Method, in Input) ([]int, error) {
 		wanted int
 		err    error
 	)
-	var rs RuleSolver // nil for VERTEX ADDITION
-	// One type switch, no further assertion: the runtime fills the cache of a type
-	// assertion's call site on a random few of its calls, allocating then, so a hot path
-	// with one more site would allocate now and then long after its memory has grown.
-	switch m := m.(type) {
-	case RuleSolver:
-		if !m.HonoursRules() {
-			return c.solvedAlone(m, in)
-		}
-		rs = m
+	rs := k.rules // nil for VERTEX ADDITION
+	switch {
+	case rs != nil && in.Nested:
+		order, wanted, err = rs.NestedOrder(in, &c.scratch)
+	case rs != nil:
+		kept, err = rs.Solve(in, &c.scratch) // C*
+	case k.solver != nil:
+		return c.solvedAlone(k.solver, in)
+	case k.decider != nil:
 		if in.Nested {
-			order, wanted, err = rs.NestedOrder(in, &c.scratch)
-		} else {
-			kept, err = m.Solve(in, &c.scratch) // C*
-		}
-	case Solver:
-		return c.solvedAlone(m, in)
-	case va.Decider:
-		if in.Nested {
-			kept, err = c.VA.Nested(in.Problem(), &c.rules, m)
+			kept, err = c.VA.Nested(in.Problem(), &c.rules, k.decider)
 			order, wanted = c.VA.NestedOrder()
 		} else {
-			kept, err = c.VA.Snippet(in.Problem(), &c.rules, m)
+			kept, err = c.VA.Snippet(in.Problem(), &c.rules, k.decider)
 		}
 		if err == nil && len(kept) == n {
 			return kept, nil // the whole sentence fits: it is its own snippet
 		}
-	case nil:
-		return nil, fmt.Errorf("%w: nil method", ErrUnknownMethod)
 	default:
-		return nil, fmt.Errorf("%w: %s (%T) is neither a va.Decider nor a Solver", ErrUnknownMethod, m.Name(), m)
+		return nil, errUnknown(k.m)
 	}
 	if err != nil {
 		return nil, err

@@ -146,7 +146,7 @@ func (c *Compressor) startSnippet(r *wellformed.Rules) error {
 // VERTEX ADDITION with closures, the fill, and r.Trim. It returns C as Snippet does.
 func (c *Compressor) grow(d Decider) []int {
 	s, sn, r := &c.s, &c.snip, c.snip.rules
-	tr, _ := d.(Tracker)
+	tr := c.tracker(d)
 	if tr != nil {
 		tr.Start(s)
 		for _, v := range s.order[s.nq:sn.joined] { // the closure's units beyond Q

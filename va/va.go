@@ -415,7 +415,8 @@ func (s *State) pop() (v int, fits bool) {
 // Compressor runs VERTEX ADDITION. It holds buffers that grow to the longest sentence
 // seen and are reused, so that runs allocate nothing. A Compressor is not safe for
 // concurrent use: use one per goroutine (Deciders can be shared). The zero value is ready
-// to use.
+// to use. It keeps a reference to the last Decider it ran and whether that is a Tracker,
+// so that running a Decider of a pointer type or of size zero again asserts no type.
 type Compressor struct {
 	// Trace makes Run and Oracle record every candidate; see Steps.
 	Trace bool
@@ -425,6 +426,8 @@ type Compressor struct {
 	steps []Step
 	out   []int
 	snip  snippetState
+	dec   Decider // the Decider of the last run
+	tr    Tracker // dec as a Tracker, or nil
 }
 
 // Run compresses p with the Decider d and returns C in sentence order (ascending). The
@@ -438,7 +441,7 @@ func (c *Compressor) Run(p Problem, d Decider) ([]int, error) {
 	if err := c.start(&p); err != nil {
 		return nil, err
 	}
-	tr, _ := d.(Tracker)
+	tr := c.tracker(d)
 	if tr != nil {
 		tr.Start(&c.s)
 	}
@@ -447,6 +450,17 @@ func (c *Compressor) Run(p Problem, d Decider) ([]int, error) {
 		c.decide(v, fits, d, tr)
 	}
 	return c.result(), nil
+}
+
+// tracker returns d as a Tracker, or nil when it is not one. It asks d only when d is not
+// the Decider of the last run (reuse.Same), so that running one Decider again asserts no
+// type: the runtime allocates, now and then, while it fills a type assertion's cache.
+func (c *Compressor) tracker(d Decider) Tracker {
+	if !reuse.Same(d, c.dec) {
+		c.dec = d
+		c.tr, _ = d.(Tracker)
+	}
+	return c.tr
 }
 
 // Steps returns the candidates of the last Run or Oracle when Trace is set. The slice is

@@ -271,8 +271,9 @@ func (m tracked) Decide(s *va.State, v int) va.Decision {
 }
 
 // TestTrackerScratch checks that a Tracker's Scratch is kept up to date and survives from
-// run to run, and that Run allocates nothing after warm-up, with or without a Tracker and
-// a trace.
+// run to run, also when a Decider that is no Tracker runs between two runs of the Tracker
+// (whose Tracker the Compressor resolves once per Decider), and that Run allocates
+// nothing after warm-up, with or without a Tracker and a trace.
 func TestTrackerScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n = 200
@@ -283,7 +284,7 @@ func TestTrackerScratch(t *testing.T) {
 	}
 	p := va.Problem{Tree: mustTree(t, heads), Lens: lens, Query: []int{5, 50}, Budget: 500}
 	var c va.Compressor
-	var m va.Decider = tracked{coin{Seed: 1, Num: 8}}
+	var m va.Decider = &tracked{coin{Seed: 1, Num: 8}}
 	c.Run(p, m)
 	got, err := c.Run(p, m)
 	if err != nil {
@@ -296,6 +297,9 @@ func TestTrackerScratch(t *testing.T) {
 	}))
 	if h.starts != 2 || h.added != len(got)-2 || h.stale != 0 {
 		t.Fatalf("Scratch = %+v after two runs keeping %d vertices", *h, len(got))
+	}
+	if again, err := c.Run(p, m); err != nil || !slices.Equal(again, got) || h.starts != 3 || h.stale != 0 {
+		t.Fatalf("the Tracker's run after another Decider's: %v, %v, Scratch = %+v", again, err, *h)
 	}
 	for _, trace := range []bool{false, true} {
 		c.Trace = trace

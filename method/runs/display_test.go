@@ -1,6 +1,7 @@
 package runs_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -129,16 +130,10 @@ func inputs(t *testing.T) []method.Input {
 // ℓ(S) (those below the query's length, which fail, left out). Among them are queries
 // whose closure under the rules, but not the query alone, is longer than the share of
 // the sentence from which VERTEX ADDITION's Nested decoding orders the tokens
-// (va.NestedOrderBudget).
-// assertCacheCalls is how many calls warm a hot path before its allocations are counted.
-// Go's runtime gives each type assertion and type switch a cache of the types it has met,
-// and builds a new one, allocating, on about one miss in 1024 (runtime.typeAssert,
-// runtime.interfaceSwitch): a call site allocates now and then until its cache holds the
-// type, then never. After 20,000 calls a site's cache still lacks the type with
-// probability (1023/1024)^20000, below 10⁻⁸; fewer warm calls made the count fail now and
-// then. A path that allocates on every call still fails.
-const assertCacheCalls = 20000
-
+// (va.NestedOrderBudget). The first pass of each case, which AllocsPerRun does not count,
+// grows the memory; no call site needs more warming, since the Compressor asserts no type
+// of a method it has met (a type assertion's call site allocates now and then while the
+// runtime fills its cache).
 func TestSnippetAllocs(t *testing.T) {
 	var ins []method.Input
 	for i, in := range inputs(t) {
@@ -183,13 +178,64 @@ func TestSnippetAllocs(t *testing.T) {
 						}
 					}
 				}
-				for calls := 0; calls < assertCacheCalls; calls += len(ok) {
-					run()
-				}
-				if a := testing.AllocsPerRun(3, run); a != 0 {
+				if a := testing.AllocsPerRun(3, run); a != 0 { // after a warm pass
 					t.Errorf("%s, %v, display %v: %.0f allocations per pass, want 0", name, dec, display, a)
 				}
 			}
+		}
+	}
+}
+
+// TestOneCompressorManyMethods checks that a Compressor that compresses with one method
+// after another, as each worker of the engine does, gives every method's compressions,
+// errors, yields and steps as a Compressor of its own does, under every decoding: the
+// Compressor resolves what a method is once for each method it meets, and two methods of
+// one type (ilp and ilp-unconstrained, of which only the first honours the rules) or of a
+// type of size zero (window, oracle) must not pass for one another.
+func TestOneCompressorManyMethods(t *testing.T) {
+	var ms []method.Method
+	for _, name := range []string{"ilp", "ilp-unconstrained", method.NameLR, "random", "window", "oracle", method.NameAblated} {
+		m, err := method.Open(name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	ms = append(ms, nil) // an error, between two methods
+	var ins []method.Input
+	for _, in := range synth.Inputs(21, 60) {
+		ins = append(ins, in)
+		in.Budget *= 2
+		ins = append(ins, in)
+	}
+	for _, dec := range []method.Decoding{method.Paper, method.Snippet, method.Nested} {
+		shared := method.Compressor{Decoding: dec}
+		shared.VA.Trace = true
+		own := make([]method.Compressor, len(ms))
+		for i := range own {
+			own[i].Decoding, own[i].VA.Trace = dec, true
+		}
+		compared, steps := 0, 0
+		for k, in := range ins {
+			for i, m := range ms {
+				want, werr := own[i].Compress(m, in)
+				got, gerr := shared.Compress(m, in)
+				if fmt.Sprint(gerr) != fmt.Sprint(werr) || !slices.Equal(got, want) ||
+					shared.Yielded() != own[i].Yielded() || !slices.Equal(shared.Steps(), own[i].Steps()) {
+					t.Fatalf("%v, input %d, method %d: shared Compressor %v, %v (yielded %v, %d steps); own %v, %v (yielded %v, %d steps)",
+						dec, k, i, got, gerr, shared.Yielded(), len(shared.Steps()), want, werr, own[i].Yielded(), len(own[i].Steps()))
+				}
+				if werr == nil {
+					compared++
+				}
+				if _, solver := m.(method.Solver); solver && shared.Steps() != nil {
+					t.Fatalf("%v, input %d: the Solver %s has %d steps", dec, k, m.Name(), len(shared.Steps()))
+				}
+				steps += len(shared.Steps())
+			}
+		}
+		if compared < len(ins)*(len(ms)-1)/2 || steps == 0 {
+			t.Fatalf("%v: only %d compressions compared, %d steps", dec, compared, steps)
 		}
 	}
 }
