@@ -24,12 +24,16 @@ const (
 	BudgetColumns = "columns"
 )
 
+// BudgetModes returns the values a request's BudgetCounts takes: BudgetTokens,
+// BudgetDisplay and BudgetColumns ("" is the request's default).
+func BudgetModes() []string { return []string{BudgetTokens, BudgetDisplay, BudgetColumns} }
+
 // budgetMode checks a BudgetCounts value; "" is def.
 func budgetMode(mode, def string) (string, error) {
-	switch mode {
-	case "":
+	switch {
+	case mode == "":
 		return def, nil
-	case BudgetTokens, BudgetDisplay, BudgetColumns:
+	case slices.Contains(BudgetModes(), mode):
 		return mode, nil
 	}
 	return "", fmt.Errorf("%w: budget_counts must be %q, %q or %q, not %q", ErrBadRequest, BudgetTokens, BudgetDisplay, BudgetColumns, mode)

@@ -50,7 +50,11 @@ type searchResponse struct {
 	Query  string   `json:"query"`
 	Terms  []string `json:"terms"`
 	Budget int      `json:"budget"`
-	Total  uint64   `json:"total"`
+	// BudgetCounts is what the budget counts: display (the default, "…" included) or
+	// tokens (the kept words joined by spaces, for a rendering without marks, whose cuts
+	// are then clean), or columns.
+	BudgetCounts string `json:"budget_counts"`
+	Total        uint64 `json:"total"`
 	// From is the number of results before this page; K the page size asked for.
 	From    int            `json:"from"`
 	K       int            `json:"k"`
@@ -131,7 +135,7 @@ func pageParams(r *http.Request) (from, k int, err error) {
 	return from, k, nil
 }
 
-// search serves GET /v1/search?q=...&budget=...&n=...&k=...&from=...|page=...&method=...:
+// search serves GET /v1/search?q=...&budget=...&budget_counts=...&n=...&k=...&from=...|page=...&method=...:
 // one page of the best documents of the collection for q (bleve's query-string syntax:
 // words, "phrases", +must, -not, wild*cards, /regexps/), each with its n best snippets of
 // at most budget characters, made from the documents' stored annotations (none when the
@@ -173,6 +177,14 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("parameter decoding: %q is not one of %s", decoding, strings.Join(qsc.Decodings(), ", ")))
 		return
 	}
+	counts := r.URL.Query().Get("budget_counts")
+	if counts == "" {
+		counts = qsc.BudgetDisplay
+	}
+	if !slices.Contains(qsc.BudgetModes(), counts) {
+		s.fail(w, r, badRequest("parameter budget_counts: %q is not one of %s", counts, strings.Join(qsc.BudgetModes(), ", ")))
+		return
+	}
 	if err := s.acquire(r.Context(), small); err != nil {
 		s.fail(w, r, err)
 		return
@@ -187,7 +199,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	searched := time.Now()
-	resp := searchResponse{Query: q, Terms: found.Terms, Budget: budget, Total: found.Total, From: from, K: k, Results: []searchResult{}}
+	resp := searchResponse{Query: q, Terms: found.Terms, Budget: budget, BudgetCounts: counts, Total: found.Total, From: from, K: k, Results: []searchResult{}}
 	if resp.Terms == nil {
 		resp.Terms = []string{}
 	}
@@ -199,7 +211,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			resp.Results = append(resp.Results, res)
 			continue
 		}
-		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, N: n, Method: method, Decoding: decoding})
+		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, BudgetCounts: counts, N: n, Method: method, Decoding: decoding})
 		switch {
 		case errors.Is(err, qsc.ErrInfeasible):
 			res.Error = err.Error()

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
@@ -59,6 +60,22 @@ func TestSearchPages(t *testing.T) {
 	if got := ids(page("k=2&from=5")); !slices.Equal(got, all[5:]) {
 		t.Errorf("from=5: %v, want %v", got, all[5:])
 	}
+	// The budget of snippets shown without "…" counts the words: the same documents, and
+	// every snippet's plain rendering fits.
+	if r := page("k=10&budget_counts=tokens"); !slices.Equal(ids(r), all) || r.BudgetCounts != "tokens" {
+		t.Errorf("budget_counts=tokens: %v (%q), want %v", ids(r), r.BudgetCounts, all)
+	} else {
+		for _, x := range r.Results {
+			for _, sn := range x.Snippets {
+				if n := utf8.RuneCountInString(sn.Plain); n > 40 {
+					t.Errorf("budget_counts=tokens: %q is %d characters, budget 40", sn.Plain, n)
+				}
+			}
+		}
+	}
+	if r := page("k=10"); r.BudgetCounts != "display" {
+		t.Errorf("the default budget_counts is %q, want display", r.BudgetCounts)
+	}
 	// The nested decoding, as the page's checkbox asks for it.
 	if r := page("k=10&decoding=nested"); !slices.Equal(ids(r), all) {
 		t.Errorf("decoding=nested: %v, want %v", ids(r), all)
@@ -86,6 +103,7 @@ func TestSearchPages(t *testing.T) {
 		{"/v1/search?q=river+-rive~3", "must be 0 to 2"},
 		{"/v1/search?q=0+%2F$%2F", "parameter q: invalid query: zero width assertions not allowed"},
 		{"/v1/search?q=river&decoding=best", `parameter decoding: \"best\" is not one of snippet, nested, paper`},
+		{"/v1/search?q=nothingmatches&budget_counts=words", `parameter budget_counts: \"words\" is not one of tokens, display, columns`},
 	} {
 		if ex := do(t, ts, "GET", c.path, "", false); ex.status != 400 || !strings.Contains(string(ex.body), c.want) {
 			t.Errorf("%s: %d %s", c.path, ex.status, ex.body)

@@ -114,6 +114,11 @@ func TestBrowserSearch(t *testing.T) {
 	if err := p.waitFor(ctx, `!document.getElementById("ellipsis").checked`); err != nil {
 		t.Fatal(err)
 	}
+	// Without "…" the page asks again, with the budget counting the words.
+	if err := p.waitFor(ctx, `performance.getEntriesByType("resource").some(e => e.name.includes("/v1/search?") && e.name.includes("budget_counts=tokens")) &&
+		document.getElementById("results").getAttribute("aria-busy") !== "true"`); err != nil {
+		t.Fatal(err)
+	}
 	if err := p.eval(ctx, readPage, &st); err != nil {
 		t.Fatal(err)
 	}

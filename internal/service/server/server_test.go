@@ -422,7 +422,7 @@ func TestSearch(t *testing.T) {
 	}
 	// Only stop words: no terms, no results, no error.
 	ex = do(t, ts, "GET", "/v1/search?q=the+of", "", true)
-	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"total":0,"from":0,"k":10,"results":[]`)) {
+	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"budget_counts":"display","total":0,"from":0,"k":10,"results":[]`)) {
 		t.Errorf("stop words: %d %s", ex.status, ex.body)
 	}
 	// A budget below a matching sentence's query: the document says why it has no snippet.

@@ -40,7 +40,8 @@
     if (!last) {
       return;
     }
-    const useEllipsis = ellipsis.checked;
+    // As the results were asked for: without "…", the budget counted the words.
+    const useEllipsis = last.budget_counts !== "tokens";
     const items = last.results.map(function (r) {
       const li = document.createElement("li");
       li.className = "result";
@@ -86,7 +87,8 @@
         const n = document.createElement("span");
         n.className = "chars";
         n.dir = "ltr";
-        // The count is of what is shown: the budget counts the display, "…" included.
+        // The count is of what is shown: the budget counts the display, "…" included, or
+        // without "…" the words.
         n.textContent = " (" + chars(useEllipsis ? s.ellipsis : s.plain) + " of " + last.budget + " characters)";
         item.dataset.text = s.text;
         item.append(text, n);
@@ -147,7 +149,10 @@
       setStatus("", false);
       return;
     }
+    // Shown without "…", the budget counts the words (tokens), and the cuts then drop
+    // whole phrases so that the words read as a sentence.
     const url = "/v1/search?q=" + encodeURIComponent(text) + "&budget=" + encodeURIComponent(budget.value) +
+      (ellipsis.checked ? "" : "&budget_counts=tokens") +
       "&k=" + pageSize + "&page=" + page + (nested.checked ? "&decoding=nested" : "");
     const t0 = performance.now();
     results.setAttribute("aria-busy", "true");
@@ -209,8 +214,7 @@
     later(150);
   });
   ellipsis.addEventListener("change", function () {
-    updateURL();
-    render();
+    later(0); // the budget counts what is shown: ask again
   });
   nested.addEventListener("change", function () {
     later(0);
