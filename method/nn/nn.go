@@ -206,8 +206,13 @@ func newLexicon(words, labels []string) (lexicon, error) {
 	return lex, nil
 }
 
-// word returns the row of a word form.
-func (x *lexicon) word(form string) int32 { return x.words[wordform.Normalize(form)] }
+// word returns the row of a word form, normalizing it into buf (wordform.Append), and
+// buf, grown when it lacked room, for the next call: with a reused buf it allocates
+// nothing, since the map lookup on string(buf) does not copy the key.
+func (x *lexicon) word(buf []byte, form string) ([]byte, int32) {
+	buf = wordform.Append(buf[:0], form)
+	return buf, x.words[string(buf)]
+}
 
 // label returns the row of a dependency label, or -1 for a words-only model.
 func (x *lexicon) label(rel string) int32 {
@@ -230,9 +235,12 @@ func (m *Model) Name() string { return Name }
 func (m *Model) Sizes() Sizes { return m.p.Sizes }
 
 // Word returns the id of a word form after normalization (lowercased, "##" for a token
-// with a digit, as parser.NormalizeForm); 0 is Unknown.
+// with a digit, as parser.NormalizeForm); 0 is Unknown. It allocates only for a form
+// whose normalization is longer than 64 bytes.
 func (m *Model) Word(form string) int {
-	return int(m.lex.word(form))
+	var a [64]byte // on the stack
+	_, w := m.lex.word(a[:0], form)
+	return int(w)
 }
 
 // proj returns the cached input projection [Wx_f·e; Wx_b·e] of the embedding row (a word
@@ -257,6 +265,7 @@ type run struct {
 	valid  bool // hf… hold the states of prev
 	words  []int32
 	rels   []int32 // label rows, or -1 (words-only model)
+	norm   []byte  // the normalized form of a word (lexicon.word)
 	xp     []float32
 	prev   []uint8
 	cur    []uint8
@@ -292,7 +301,8 @@ func (m *Model) Start(s *va.State) {
 	for i := range n {
 		r.words[i], r.rels[i] = 0, m.lex.label("")
 		if sent != nil && i < len(sent.Tokens) {
-			r.words[i], r.rels[i] = m.lex.word(sent.Tokens[i].Form), m.lex.label(sent.Tokens[i].Rel)
+			r.norm, r.words[i] = m.lex.word(r.norm, sent.Tokens[i].Form)
+			r.rels[i] = m.lex.label(sent.Tokens[i].Rel)
 		}
 	}
 }

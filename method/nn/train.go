@@ -130,6 +130,7 @@ func Decisions(inputs []method.Input, useSkipped bool, f func(i int, states []ui
 func examples(inputs []method.Input, lex *lexicon, useSkipped bool) ([]*example, int, int) {
 	out := make([]*example, len(inputs))
 	total := 0
+	var norm []byte
 	dropped := Decisions(inputs, useSkipped, func(i int, st []uint8, v int, y bool) {
 		e := out[i]
 		if e == nil {
@@ -138,7 +139,7 @@ func examples(inputs []method.Input, lex *lexicon, useSkipped bool) ([]*example,
 				e.rels = make([]int32, len(st))
 			}
 			for j, t := range inputs[i].Sentence.Tokens {
-				e.words[j] = lex.word(t.Form)
+				norm, e.words[j] = lex.word(norm, t.Form)
 				if e.rels != nil {
 					e.rels[j] = lex.label(t.Rel)
 				}
