@@ -35,6 +35,7 @@ func TestCuts(t *testing.T) {
 		st, _, _ := handparse.Parsed(t, r, forms, xpos, heads, rels, c.query, 1000)
 		u := new(wellformed.Runs)
 		u.Reset(st, tree, r, c.query)
+		u.ResetCuts(st, tree)
 		for end := 2; end <= len(forms); end++ {
 			var got []int
 			var cs wellformed.Cuts
@@ -75,6 +76,7 @@ func TestCutsDefinition(t *testing.T) {
 		}
 		u := new(wellformed.Runs)
 		u.Reset(s, tree, nil, query)
+		u.ResetCuts(s, tree)
 		inside := func(x, a, b int) bool { return a <= x && x <= b }
 		clean := func(a, b int) bool {
 			for x := a; x <= b; x++ {
@@ -115,5 +117,29 @@ func TestCutsDefinition(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no clean cut in 2,000 random trees")
+	}
+}
+
+// TestResetCutsMismatch checks that a tree of another length than the sentence makes no
+// cut clean, and does not panic.
+func TestResetCutsMismatch(t *testing.T) {
+	forms := []string{"Police", "arrested", "two", "men", "on", "Tuesday", "."}
+	s := &syntax.Sentence{}
+	for _, f := range forms {
+		s.Tokens = append(s.Tokens, syntax.Token{Form: f, Start: -1, End: -1})
+	}
+	long, err := syntax.NewTree([]int{2, 0, 4, 2, 6, 2, 2, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := new(wellformed.Runs)
+	u.Reset(s, long, nil, []int{1})
+	u.ResetCuts(s, long)
+	for end := 2; end <= len(forms); end++ {
+		for st := 2; st <= end; st++ {
+			if u.Clean(long, st, end) {
+				t.Errorf("Clean(%d, %d) with a tree of %d tokens for %d", st, end, long.N(), len(forms))
+			}
+		}
 	}
 }

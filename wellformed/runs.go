@@ -100,7 +100,7 @@ func (u *Runs) Query(v int) bool { return u.inQ[v] }
 // Needed reports whether token v is a part its head cannot lose and still read as a
 // sentence when nothing marks the cut: a subject, object or complement, a function word
 // (case, mark, det, cc, aux, cop), a possessive, a particle, an expletive, a classifier
-// or a part of a fixed, flat or broken word.
+// or a part of a fixed, flat or broken word. It reads what ResetCuts computed.
 func (u *Runs) Needed(v int) bool { return u.needed[v] }
 
 // Cuts finds the clean cuts that end at one token: the stretches [s, t] of dropped tokens
@@ -117,8 +117,8 @@ type Cuts struct {
 	end, s, lo, hi, missing int
 }
 
-// Begin starts a scan of the clean cuts of u (after Reset with tree t) that end at
-// token end.
+// Begin starts a scan of the clean cuts of u (after Reset and ResetCuts with tree t)
+// that end at token end.
 func (c *Cuts) Begin(u *Runs, t *syntax.Tree, end int) {
 	*c = Cuts{u: u, t: t, end: end, s: end + 1, lo: end + 1}
 }
@@ -150,7 +150,8 @@ func (c *Cuts) Next() int {
 	return 0
 }
 
-// Clean reports whether [s, end] is a clean cut (Cuts). It costs O(end − s) steps.
+// Clean reports whether [s, end] is a clean cut (Cuts; after ResetCuts). It costs
+// O(end − s) steps.
 func (u *Runs) Clean(t *syntax.Tree, s, end int) bool {
 	var c Cuts
 	c.Begin(u, t, end)
@@ -162,19 +163,31 @@ func (u *Runs) Clean(t *syntax.Tree, s, end int) bool {
 	return false
 }
 
-// subtrees sets the subtree extents of t's tokens and which tokens are Needed.
-func (u *Runs) subtrees(s *syntax.Sentence, t *syntax.Tree) {
-	n := u.n
+// ResetCuts computes what Cuts, Clean and Needed read for s, parsed with tree t: the
+// extent of each token's subtree and which tokens are Needed. Call it after Reset, with
+// the same sentence and tree, before the first of them; Reset leaves them as they were, so
+// that a display that allows any cut does not pay for them. When t and s differ in length,
+// every token is taken as its own subtree and Needed, so no cut is clean. It costs O(n)
+// and allocates nothing once grown.
+func (u *Runs) ResetCuts(s *syntax.Sentence, t *syntax.Tree) {
+	n := s.Len()
 	u.subLo, u.subHi = reuse.Resize(u.subLo, n+1), reuse.Resize(u.subHi, n+1)
 	u.needed = reuse.Resize(u.needed, n+1)
+	for v := 0; v <= n; v++ {
+		u.subLo[v], u.subHi[v] = int32(v), int32(v)
+	}
+	if t == nil || t.N() != n || u.n != n {
+		for v := 1; v <= n; v++ {
+			u.needed[v] = true
+		}
+		u.needed[0] = false
+		return
+	}
 	order := append(u.order[:0], 0)
 	for i := 0; i < len(order); i++ {
 		order = append(order, t.Children(int(order[i]))...)
 	}
 	u.order = order
-	for v := 0; v <= n; v++ {
-		u.subLo[v], u.subHi[v] = int32(v), int32(v)
-	}
 	for i := len(order) - 1; i >= 1; i-- {
 		v := order[i]
 		h := t.Head(int(v))
@@ -299,7 +312,6 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 	}
 	u.bindGlosses(s)
-	u.subtrees(s, t)
 	// Names, whole.
 	u.spans = u.spans[:0]
 	for v := 1; v <= n; {

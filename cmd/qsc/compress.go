@@ -143,7 +143,10 @@ func explainDisplay(w io.Writer, terms []runs.Terms, decoding string) {
 		runsWord = "run"
 	}
 	why := "the most of any display the rules allow"
-	if !t.Allowed() {
+	switch {
+	case t.Breaks == runs.BreakCut:
+		why = "the most of any display the rules allow: none with clean cuts only fits the budget, so a cut may drop a word a kept one needs"
+	case !t.Allowed():
 		why = "no display the rules allow fits the budget, so they yield to the query: this is the method's compression as it is"
 	}
 	fmt.Fprintf(w, "\ndisplay: %d %s; objective %.1f, %s (docs/snippets.md, \"The objective\")\n", t.Gaps+1, runsWord, t.Score(pr), why)

@@ -122,6 +122,21 @@ func TestJSONLGoodRecords(t *testing.T) {
 	}
 }
 
+// TestExplainAnyCut checks that --explain tells a display whose cuts could not all be clean
+// (a token budget too small for one) from one where the rules yield to the query: the
+// display is still the best one the rules allow, and is not called the method's compression.
+func TestExplainAnyCut(t *testing.T) {
+	code, out, errs := runQSC(t, "compress", "-q", "police,burglaries", "-b", "30", "--explain",
+		"Police in Syracuse, New York, arrested two men suspected of a string of burglaries in the city's east side on Tuesday morning.")
+	_, display, ok := strings.Cut(out, "\ndisplay: ")
+	if code != 0 || !ok {
+		t.Fatalf("exit %d, no display block\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(display, "none with clean cuts only fits") || strings.Contains(display, "yield") {
+		t.Errorf("display block:\n%s", display)
+	}
+}
+
 func TestCompressSingleExplain(t *testing.T) {
 	code, out, errs := runQSC(t, "compress", "-q", "police,Syracuse", "-b", "40", "--explain", "--method", "lr",
 		"Police in Syracuse arrested two men on Tuesday after a long investigation.")

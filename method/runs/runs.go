@@ -205,17 +205,20 @@ func (d *Program) nearness(n int) {
 // and value(v), whose Keep term is d.opt's, or keep[v]·Keep·w_v when keep is not nil. It
 // returns the capacity K that the width of the shown runs may not exceed and the width
 // of a cut beyond its space, or ok false when p is inconsistent (sentence, tree, lengths
-// and rules of different sizes).
+// and rules of different sizes, or a negative budget).
 func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok bool) {
 	t, s := p.Tree, p.Sentence
 	if t == nil || s == nil || p.Rules == nil {
 		return 0, 0, false
 	}
 	n := t.N()
-	if n == 0 || s.Len() != n || len(p.Lens) != n || p.Rules.N() != n {
+	if n == 0 || s.Len() != n || len(p.Lens) != n || p.Rules.N() != n || p.Budget < 0 {
 		return 0, 0, false
 	}
 	d.u.Reset(s, t, p.Rules, p.Query)
+	if pr.Clean {
+		d.u.ResetCuts(s, t)
+	}
 	u := &d.u
 	d.val = reuse.Resize(d.val, n+1)
 	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
@@ -640,7 +643,7 @@ func (d *Program) lastWord(s, e int) int {
 // closed under in.Rules) of in under pr: its best display, the runs that maximise the
 // objective of the package under the display rules and the budget. When the display rules
 // and the budget leave none (or in is inconsistent: sentence, tree, lengths and rules of
-// different sizes), the rules yield to the query: the result is opt itself, and
+// different sizes, or a negative budget), the rules yield to the query: the result is opt itself, and
 // in.Rules.MarkYielded records it. Opt is returned as it is, unmarked, when the tables
 // would exceed MaxCells. The slice is d's memory or opt, valid until the next call. It
 // costs O(Σ_runs (b + 1)) and allocates nothing once d has grown.

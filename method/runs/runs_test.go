@@ -292,3 +292,23 @@ func TestMeasureCountsTerms(t *testing.T) {
 		t.Errorf("Score %g, want %g", got, want)
 	}
 }
+
+// TestShowNegativeBudget checks that a negative budget, which no caller of the library can
+// pass but a direct caller of Show can, is an inconsistent input: Show returns the
+// method's compression and marks the rules as yielded, under every weighting, and
+// neither panics nor allocates tables of a negative size.
+func TestShowNegativeBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var d runs.Program
+	for trial := 0; trial < 200; trial++ {
+		p := randomInput(t, rng, 9)
+		p.Budget = -1 - rng.IntN(50)
+		pr := randomParams(rng, 12, 3, 5)
+		opt := slices.Clone(p.Query)
+		slices.Sort(opt)
+		got := d.Show(p, pr, opt)
+		if !slices.Equal(got, opt) || !p.Rules.Yielded() {
+			t.Fatalf("budget %d: Show = %v (yielded %v), want %v and yielded", p.Budget, got, p.Rules.Yielded(), opt)
+		}
+	}
+}
