@@ -778,8 +778,10 @@ type Chopper struct {
 }
 
 // Chop measures one compression kept (1-based token ids of s, any order) with the query
-// tokens query: a gap is a stretch of dropped tokens that holds a word (a dropped comma
-// alone is not shown as a cut).
+// tokens query, as the ellipsis rendering shows it (render.Ellipsis): a gap is a stretch of
+// dropped tokens that holds a word (a dropped comma alone is not shown as a cut), and a
+// run is a stretch of kept tokens that holds a word (a kept period alone after a cut is
+// not shown).
 func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Choppiness {
 	c := Choppiness{Snippets: 1}
 	n := s.Len()
@@ -827,6 +829,11 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 			}
 			continue
 		}
+		if !u.word[v] {
+			// Punctuation is shown inside a run, or not at all: the rendering leaves out
+			// a kept run of punctuation alone between cuts (a final period after one).
+			continue
+		}
 		if gapWord && seenRun {
 			flush(true)
 			c.Gaps++
@@ -834,12 +841,10 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 		}
 		gapWord = false
 		seenRun = true
-		if u.word[v] {
-			words++
-			lastWord = v
-			if u.inQ[v] {
-				nq++
-			}
+		words++
+		lastWord = v
+		if u.inQ[v] {
+			nq++
 		}
 	}
 	flush(gapWord)

@@ -50,6 +50,13 @@ func TestChop(t *testing.T) {
 		{"… client …", []int{3}, []int{3}, wellformed.Choppiness{Snippets: 1}},
 		// "The duped client sued …": one run, ends on a content word, the name dropped whole.
 		{"The duped client sued …", []int{1, 2, 3, 4}, []int{3}, wellformed.Choppiness{Snippets: 1}},
+		// "The duped client sued …": the full stop kept after the cut is not shown
+		// (render.Ellipsis), so it makes no inner gap.
+		{"The duped client sued … .", []int{1, 2, 3, 4, 8}, []int{3}, wellformed.Choppiness{Snippets: 1}},
+		// "… client …" with the full stop kept: still one run of a query term.
+		{"… client … .", []int{3, 8}, []int{3}, wellformed.Choppiness{Snippets: 1}},
+		// "… sued … .": the full stop does not save the island.
+		{"… sued … .", []int{4, 8}, nil, wellformed.Choppiness{Snippets: 1, Islands: 1}},
 		// "… client sued Saks Fifth Avenue": the full stop alone is not a cut.
 		{"… client sued Saks Fifth Avenue", []int{3, 4, 5, 6, 7}, []int{3}, wellformed.Choppiness{Snippets: 1}},
 		// "The duped client … Saks Fifth Avenue .": one inner gap, after a content word.
