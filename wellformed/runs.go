@@ -109,8 +109,9 @@ func (u *Runs) Needed(v int) bool { return u.needed[v] }
 // has its whole subtree inside it (no kept word loses its head), and none of its tokens
 // whose head lies outside it is Needed (no kept word loses its subject, object or function
 // word). Begin starts a scan; Next returns the starts s of the clean cuts [s, t], nearest
-// first, down to 2 (a run holds token s − 1). A scan costs O(t) steps and the children of
-// each token it passes; it allocates nothing.
+// first, down to 2 (a run holds token s − 1). A scan stops at the first token that is a
+// query token or has a dependent after t, since no longer stretch is clean; it costs
+// O(t) steps and the children of each token it passes at most, and allocates nothing.
 type Cuts struct {
 	u                       *Runs
 	t                       *syntax.Tree
@@ -134,6 +135,11 @@ func (c *Cuts) Next() int {
 			return 0
 		}
 		c.lo, c.hi = min(c.lo, int(u.subLo[s])), max(c.hi, int(u.subHi[s]))
+		if c.hi > c.end {
+			// A token of the stretch has a dependent after it: so has every longer one.
+			c.s = 0
+			return 0
+		}
 		if h := c.t.Head(s); u.needed[s] && (h < s || h > c.end) {
 			c.missing++
 		}

@@ -175,6 +175,11 @@ type Program struct {
 	ns      nestedState // the nested display (Nested)
 	cuts    wellformed.Cuts
 	clean   bool // the program allows only clean cuts (Params.Clean, until it yields)
+	// again makes bestDisplay reuse the tables of its last prepare (on the same input and
+	// weights), whose capacity and cut width are lastK and lastCut; ready records that
+	// the last prepare succeeded.
+	again, ready   bool
+	lastK, lastCut int
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -276,13 +281,18 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 	}
 	d.setOpt(p.Tree.N(), opt)
 	if pr.Clean {
-		// Clean cuts first; when they leave no display, any cut the rules allow.
+		// Clean cuts first; when they leave no display, any cut the rules allow, from
+		// the same tables (prepare reads neither d.clean nor the cuts).
 		d.clean = true
 		kept, ok, big = d.bestDisplay(p, pr, nil)
 		d.clean = false
-		if ok || big {
+		if ok || big || !d.ready {
 			return kept, ok, big
 		}
+		d.again = true
+		kept, ok, big = d.bestDisplay(p, pr, nil)
+		d.again = false
+		return kept, ok, big
 	}
 	return d.bestDisplay(p, pr, nil)
 }
@@ -304,9 +314,13 @@ func (d *Program) setOpt(n int, opt []int) {
 // false when there is none (or p is inconsistent), with big true when the tables would
 // exceed MaxCells. The slice is d's memory.
 func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, ok, big bool) {
-	K, cut, ok := d.prepare(p, pr, keep)
-	if !ok {
-		return nil, false, false
+	K, cut := d.lastK, d.lastCut
+	if !d.again {
+		K, cut, d.ready = d.prepare(p, pr, keep)
+		d.lastK, d.lastCut = K, cut
+		if !d.ready {
+			return nil, false, false
+		}
 	}
 	n := p.Tree.N()
 	u := &d.u
