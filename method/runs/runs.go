@@ -174,12 +174,6 @@ type Program struct {
 	near    []float64   // near(v)
 	ns      nestedState // the nested display (Nested)
 	cuts    wellformed.Cuts
-	clean   bool // the program allows only clean cuts (Params.Clean, until it yields)
-	// again makes bestDisplay reuse the tables of its last prepare (on the same input and
-	// weights), whose capacity and cut width are lastK and lastCut; ready records that
-	// the last prepare succeeded.
-	again, ready   bool
-	lastK, lastCut int
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -280,21 +274,18 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 		return nil, false, false
 	}
 	d.setOpt(p.Tree.N(), opt)
+	K, cut, ok := d.prepare(p, pr, nil)
+	if !ok {
+		return nil, false, false
+	}
 	if pr.Clean {
-		// Clean cuts first; when they leave no display, any cut the rules allow, from
-		// the same tables (prepare reads neither d.clean nor the cuts).
-		d.clean = true
-		kept, ok, big = d.bestDisplay(p, pr, nil)
-		d.clean = false
-		if ok || big || !d.ready {
+		// Clean cuts first; when they leave no display, any cut the rules allow, over
+		// the same tables (prepare depends on neither).
+		if kept, ok, big = d.program(p, pr, K, cut, true); ok || big {
 			return kept, ok, big
 		}
-		d.again = true
-		kept, ok, big = d.bestDisplay(p, pr, nil)
-		d.again = false
-		return kept, ok, big
 	}
-	return d.bestDisplay(p, pr, nil)
+	return d.program(p, pr, K, cut, false)
 }
 
 // setOpt sets d.opt to the set opt (C*) of a sentence of n tokens; ids outside 1..n are
@@ -309,19 +300,24 @@ func (d *Program) setOpt(n int, opt []int) {
 	}
 }
 
-// bestDisplay is solve for the values that prepare sets from d.opt (of p's size) and keep:
-// the display of the best objective under the display rules of d.u and the budget, or ok
-// false when there is none (or p is inconsistent), with big true when the tables would
-// exceed MaxCells. The slice is d's memory.
+// bestDisplay is solve with any cut the rules allow, for the values that prepare sets
+// from d.opt (of p's size) and keep, or ok false when there is none (or p is
+// inconsistent). The slice is d's memory.
 func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, ok, big bool) {
-	K, cut := d.lastK, d.lastCut
-	if !d.again {
-		K, cut, d.ready = d.prepare(p, pr, keep)
-		d.lastK, d.lastCut = K, cut
-		if !d.ready {
-			return nil, false, false
-		}
+	K, cut, ok := d.prepare(p, pr, keep)
+	if !ok {
+		return nil, false, false
 	}
+	return d.program(p, pr, K, cut, false)
+}
+
+// program is the run program over the tables of the last prepare for p under pr, whose
+// capacity and cut width are K and cut: the display of the best objective under the
+// display rules of d.u and the budget, with clean inner cuts only when clean is set, or
+// ok false when there is none, with big true when the tables would exceed MaxCells. It
+// writes d.best, d.from, d.gap and their row bounds, never the per-token tables, so it
+// may run again on the same prepare. The slice is d's memory.
+func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []int, ok, big bool) {
 	n := p.Tree.N()
 	u := &d.u
 	row := K + 1
@@ -345,7 +341,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 	lastQ := d.qBefore[n]
 	for st := 1; st <= n; st++ {
 		// G[st−1]: token st−1 dropped, at least one run before it.
-		if i := st - 1; i >= 2 && d.clean {
+		if i := st - 1; i >= 2 && clean {
 			d.cleanRow(p.Tree, i, n, row)
 		} else if i >= 2 && !u.Query(i) {
 			d.gapRow(i, n, row)
@@ -447,7 +443,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 			end = pr.Edge
 		}
 		finHi := -1 // the widths after which the final punctuation fits
-		if final != 0 && e < final-1 && (!d.clean || u.Clean(p.Tree, e+1, final-1)) {
+		if final != 0 && e < final-1 && (!clean || u.Clean(p.Tree, e+1, final-1)) {
 			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
 		}
 		if top := d.rowTop[e]; !d.rowSet[e] || top+end < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
@@ -487,7 +483,7 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 			break
 		}
 		c -= d.width(st, e) + cut
-		if d.clean {
+		if clean {
 			s := d.cleanFrom(p.Tree, st-1, row, c)
 			if s == 0 {
 				return nil, false, false // unreachable: cleanRow took the entry from one
