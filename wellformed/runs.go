@@ -779,15 +779,23 @@ func (c *Choppiness) Add(o Choppiness) {
 // Chopper measures Choppiness. It reuses its memory; the zero value is ready. It is not
 // safe for concurrent use.
 type Chopper struct {
-	runs Runs
-	in   []bool
+	runs   Runs
+	in     []bool
+	text   []byte         // the sentence's text, the tokens joined as written
+	at     []display.Span // at[v-1]: token v's span of text
+	kept   []display.Span // the runs of kept tokens
+	hits   []display.Span // the query tokens
+	pieces []display.Piece
+	sc     display.Scratch
 }
 
 // Chop measures one compression kept (1-based token ids of s, any order) with the query
-// tokens query, as the ellipsis rendering shows it (render.Ellipsis): a gap is a stretch of
-// dropped tokens that holds a word (a dropped comma alone is not shown as a cut), and a
-// run is a stretch of kept tokens that holds a word (a kept period alone after a cut is
-// not shown).
+// tokens query, as the ellipsis rendering shows it: the runs and cuts are the
+// rendering's own (display.Scratch.Pieces), over the tokens joined as their offsets place
+// them (by a space where they have none). So a gap is a stretch of dropped text that
+// holds a word (a dropped comma alone is not shown as a cut), and a kept run of
+// punctuation alone after a cut (a final period) is not shown. It allocates the
+// sentence's text once per call.
 func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Choppiness {
 	c := Choppiness{Snippets: 1}
 	n := s.Len()
@@ -805,21 +813,41 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 	if nk == 0 {
 		return c
 	}
-	cutAny := false
+	// The text, the spans of the runs of kept tokens and of the query tokens.
+	k.text, k.at = k.text[:0], k.at[:0]
 	for v := 1; v <= n; v++ {
-		if !k.in[v] && u.word[v] {
-			cutAny = true
-			break
+		tok := &s.Tokens[v-1]
+		if v > 1 {
+			// Written against the token before only where both have offsets (a
+			// token built by hand has zero ones).
+			if prev := &s.Tokens[v-2]; prev.End <= prev.Start || tok.End <= tok.Start || tok.Start != prev.End {
+				k.text = append(k.text, ' ')
+			}
+		}
+		st := len(k.text)
+		k.text = append(k.text, tok.Form...)
+		k.at = append(k.at, display.Span{Start: st, End: len(k.text)})
+	}
+	text := string(k.text)
+	k.kept, k.hits = k.kept[:0], k.hits[:0]
+	for v := 1; v <= n; v++ {
+		if !k.in[v] {
+			continue
+		}
+		if v > 1 && k.in[v-1] {
+			k.kept[len(k.kept)-1].End = k.at[v-1].End
+		} else {
+			k.kept = append(k.kept, k.at[v-1])
+		}
+		if u.inQ[v] {
+			k.hits = append(k.hits, k.at[v-1])
 		}
 	}
-	if !cutAny {
-		return c
-	}
-	// Walk the shown runs: kept tokens joined across gaps that hold no word.
+	pieces, trail := k.sc.Pieces(k.pieces[:0], text, display.Span{End: len(text)}, k.kept, k.hits)
+	k.pieces = pieces
+	// Walk the shown runs: pieces joined where no "…" comes between them.
 	island, after := false, false
 	words, lastWord, nq := 0, 0, 0
-	gapWord := false // the gap since the last kept token holds a word
-	seenRun := false
 	flush := func(cut bool) {
 		if words == 1 && nq == 0 {
 			island = true
@@ -828,32 +856,35 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 			after = true
 		}
 	}
-	for v := 1; v <= n; v++ {
-		if !k.in[v] {
-			if u.word[v] {
-				gapWord = true
+	cutAny := trail
+	v := 1
+	for i, p := range pieces {
+		if p.Cut {
+			cutAny = true
+			if i > 0 {
+				flush(true)
+				c.Gaps++
+				words, lastWord, nq = 0, 0, 0
 			}
-			continue
 		}
-		if !u.word[v] {
-			// Punctuation is shown inside a run, or not at all: the rendering leaves out
-			// a kept run of punctuation alone between cuts (a final period after one).
-			continue
+		for v <= n && k.at[v-1].Start < p.Start {
+			v++
 		}
-		if gapWord && seenRun {
-			flush(true)
-			c.Gaps++
-			words, lastWord, nq = 0, 0, 0
-		}
-		gapWord = false
-		seenRun = true
-		words++
-		lastWord = v
-		if u.inQ[v] {
-			nq++
+		for ; v <= n && k.at[v-1].End <= p.End; v++ {
+			if !k.in[v] || !u.word[v] {
+				continue
+			}
+			words++
+			lastWord = v
+			if u.inQ[v] {
+				nq++
+			}
 		}
 	}
-	flush(gapWord)
+	if !cutAny {
+		return Choppiness{Snippets: 1}
+	}
+	flush(trail)
 	if island {
 		c.Islands = 1
 	}

@@ -158,13 +158,13 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		}
 		cut := false
 		switch {
-		case ellipsis && last < 0 && HasWord(doc[sent.Start:r.Start]):
+		case ellipsis && last < 0 && cutBefore(doc, sent, runs, last, r):
 			if startsSpaceless(doc, r) {
 				w.put(Cut)
 			} else {
 				w.put(Cut + " ")
 			}
-		case ellipsis && last >= 0 && HasWord(doc[runs[last].End:r.Start]):
+		case ellipsis && last >= 0 && cutBefore(doc, sent, runs, last, r):
 			cut = true
 			if opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last]) {
 				w.put(Cut)
@@ -187,13 +187,63 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		}
 		last = i
 	}
-	if ellipsis && HasWord(doc[runs[last].End:sent.End]) {
+	if ellipsis && cutAfter(doc, sent, runs[last]) {
 		if endsSpaceless(doc, runs[last]) {
 			w.put(Cut)
 		} else {
 			w.put(" " + Cut)
 		}
 	}
+}
+
+// cutBefore reports whether the ellipsis rendering writes a "…" before run r of the
+// sentence sent of doc, the last shown run before it being runs[last] (none when last is
+// negative): whether the text cut between them holds a word.
+func cutBefore(doc string, sent Span, runs []Span, last int, r Span) bool {
+	if last < 0 {
+		return HasWord(doc[sent.Start:r.Start])
+	}
+	return HasWord(doc[runs[last].End:r.Start])
+}
+
+// cutAfter reports whether the ellipsis rendering writes a "…" after run r, the last
+// shown one of the sentence sent of doc: whether the text cut after it holds a word.
+func cutAfter(doc string, sent Span, r Span) bool {
+	return HasWord(doc[r.End:sent.End])
+}
+
+// Piece is a run of kept text as the ellipsis rendering shows it (Scratch.Pieces).
+type Piece struct {
+	Span
+	// Cut reports whether a "…" is written before the piece.
+	Cut bool
+}
+
+// Pieces appends to out the runs of kept (of the sentence sent of doc, with the hits
+// hits) that the ellipsis rendering (Render with ellipsis) shows, in order, each with
+// whether a "…" is written before it, and reports whether one is written after the last:
+// the rendering's own account of its cuts, for measuring how choppy a display reads
+// (wellformed.Chopper). A run that the rendering leaves out (punctuation alone after a
+// cut) is not appended, and the spans are cleaned as Render cleans them. Once sc has
+// grown, it allocates nothing beyond out's growth.
+func (sc *Scratch) Pieces(out []Piece, doc string, sent Span, kept, hits []Span) ([]Piece, bool) {
+	runs := clean(sc.runs[:0], doc, kept, 0, len(doc))
+	sc.runs = runs
+	sc.hits = clean(sc.hits[:0], doc, hits, 0, len(doc))
+	if len(runs) == 0 {
+		return out, false
+	}
+	sc.words = wordy(sc.words[:0], doc, runs, sc.hits)
+	sent = sentenceOf(doc, sent, runs)
+	last := -1
+	for i, r := range runs {
+		if !sc.words[i] {
+			continue
+		}
+		out = append(out, Piece{Span: r, Cut: cutBefore(doc, sent, runs, last, r)})
+		last = i
+	}
+	return out, cutAfter(doc, sent, runs[last])
 }
 
 // startsSpaceless reports whether run r begins with a letter of a script written without
