@@ -61,6 +61,7 @@ type Runs struct {
 	spans       [][2]int32
 	inQ, dangle []bool
 	alone       []bool
+	lead        []bool
 	subLo       []int32 // the first and last token of v's subtree
 	subHi       []int32
 	needed      []bool
@@ -84,6 +85,15 @@ func (u *Runs) CanEnd(v int) bool { return u.end[v] }
 // particle comes after it. It is a preference, not a rule: the snippet decoding pays for
 // it (runs.Params.Dangle).
 func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
+
+// Lead reports whether token v may be left out before the only run of a display although
+// a word of the run needs it: a function word or a modifier whose loss leaves the point
+// intact ("error of …" without "the common"), not a proper noun or a part of a name, a
+// number, a possessive, a complementizer that makes a clause a question, or a token that
+// the well-formedness rules keep all or none with another (a negation, a hedge, half of
+// a pair of quotes). A decoder that finds no display with clean cuts under a token budget may show
+// one run that starts after such words (runs.Params.Clean).
+func (u *Runs) Lead(v int) bool { return u.lead[v] }
 
 // Alone reports whether token v reads as a run of its own word: a noun, a proper noun or
 // a number names something ("… Babstock …"), where a lone verb, adjective or adverb says
@@ -236,6 +246,10 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	u.inQ = reuse.Resize(u.inQ, n+1)
 	u.dangle = reuse.Resize(u.dangle, n+1)
 	u.alone = reuse.Resize(u.alone, n+1)
+	u.lead = reuse.Resize(u.lead, n+1)
+	for v := range u.lead {
+		u.lead[v] = v > 0
+	}
 	clear(u.inQ)
 	for _, q := range query {
 		if q >= 1 && q <= n {
@@ -259,6 +273,8 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		open := pairOpen(tok.Form)
 		u.word[v] = !punct
 		u.alone[v] = readsAlone(tok)
+		u.lead[v] = u.lead[v] && !isProper(tok) && tok.UPOS != "NUM" && tok.XPOS != "CD" && !IsNegation(tok) && !IsHedge(tok) &&
+			!isPossessive(base, tok) && !isQuestionMark(base, tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
 		if isWh(tok) && v != final {
@@ -311,6 +327,11 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if r != nil && r.N() == n && r.Binding(v) != Free {
 			if rh := r.Head(v); rh != 0 {
 				u.bind(v, rh)
+				if why := r.Why(v); r.Binding(v) == WithHead || why == Negation || why == Hedge || why == Balance {
+					// Kept all or none (a negation, a hedge, a pair, even when the
+					// query frees them): neither may be left out before a run.
+					u.lead[v], u.lead[rh] = false, false
+				}
 				if r.Binding(v) == WithHead {
 					u.bind(rh, v)
 				}
@@ -430,6 +451,7 @@ func (u *Runs) addName(s *syntax.Sentence, a, b int) {
 	}
 	u.spans = append(u.spans, [2]int32{int32(a), int32(b)})
 	for x := a; x <= b; x++ {
+		u.lead[x] = false // "of", "the" and "," inside a name too
 		u.lo[x] = min(u.lo[x], int32(a))
 		u.hi[x] = max(u.hi[x], int32(b))
 	}

@@ -51,6 +51,13 @@ func TestRuns(t *testing.T) {
 	if u.CanEnd(1) || u.CanEnd(10) || !u.CanEnd(9) || !u.CanEnd(16) {
 		t.Errorf("ends: The %v, comma %v, Avenue %v, final period %v; want false, false, true, true", u.CanEnd(1), u.CanEnd(10), u.CanEnd(9), u.CanEnd(16))
 	}
+	// A single run may leave out "The" and "duped" before "client", never the possessive
+	// or a part of a name.
+	for v, want := range map[int]bool{1: true, 2: true, 4: false, 7: false, 9: false, 11: false, 13: false} {
+		if u.Lead(v) != want {
+			t.Errorf("lead %q: %v, want %v", forms[v-1], u.Lead(v), want)
+		}
+	}
 	// "sued" leans on its object after it, "Rivers" (flat) on nothing, "Philip" on "said".
 	if !u.Dangles(6) || u.Dangles(9) || !u.Dangles(14) && !u.Dangles(13) {
 		t.Errorf("dangles: sued %v, Avenue %v, Philip %v", u.Dangles(6), u.Dangles(9), u.Dangles(13))
@@ -297,5 +304,20 @@ func TestRunsEndOnClosingWhWord(t *testing.T) {
 	u := handRuns(t, forms, xpos, heads, rels, []int{3})
 	if !u.CanEnd(3) || !u.CanEnd(4) {
 		t.Errorf("ends: why %v, period %v; want true, true", u.CanEnd(3), u.CanEnd(4))
+	}
+}
+
+// TestRunsLead checks the words a single run may leave out before it on "He did not see
+// the 3 dogs .": the auxiliary and the article, not the negation or the number.
+func TestRunsLead(t *testing.T) {
+	forms := []string{"He", "did", "not", "see", "the", "3", "dogs", "."}
+	xpos := []string{"PRP", "VBD", "RB", "VB", "DT", "CD", "NNS", "."}
+	heads := []int{4, 4, 4, 0, 7, 7, 4, 4}
+	rels := []string{"nsubj", "aux", "advmod", "root", "det", "nummod", "obj", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{7})
+	for v, want := range map[int]bool{2: true, 3: false, 4: false, 5: true, 6: false} {
+		if u.Lead(v) != want {
+			t.Errorf("lead %q: %v, want %v", forms[v-1], u.Lead(v), want)
+		}
 	}
 }

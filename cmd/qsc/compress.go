@@ -144,6 +144,8 @@ func explainDisplay(w io.Writer, terms []runs.Terms, decoding string) {
 	}
 	why := "the most of any display the rules allow"
 	switch {
+	case !t.Allowed() && t.OneRun():
+		why = "the most of any display the rules allow: none with clean cuts only fits the budget, so it is one run, which may start inside a phrase"
 	case t.Breaks == runs.BreakCut:
 		why = "the most of any display the rules allow: none with clean cuts only fits the budget, so a cut may drop a word a kept one needs"
 	case !t.Allowed():

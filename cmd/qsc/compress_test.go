@@ -137,6 +137,26 @@ func TestExplainAnyCut(t *testing.T) {
 	}
 }
 
+// TestExplainOneRun checks the plain display when no display with clean cuts fits a
+// token budget but one run holding the query does: the run may start inside a phrase
+// ("suck up" without "to"), where any cut would join "to suck up" to "this time people"
+// into a false sentence; --explain says so.
+func TestExplainOneRun(t *testing.T) {
+	code, out, errs := runQSC(t, "compress", "-q", "suck,people", "-b", "53", "--explain",
+		"Usually, these are just a chance for the suckups to suck up, but this time people are actually concerned about the company's plans.")
+	first, rest, _ := strings.Cut(out, "\n")
+	_, display, ok := strings.Cut(rest, "\ndisplay: ")
+	if code != 0 || !ok {
+		t.Fatalf("exit %d, no display block\n%s%s", code, out, errs)
+	}
+	if want := "suck up, but this time people are actually concerned"; first != want {
+		t.Errorf("compression %q, want %q", first, want)
+	}
+	if !strings.HasPrefix(display, "1 run;") || !strings.Contains(display, "it is one run, which may start inside a phrase") {
+		t.Errorf("display block:\n%s", display)
+	}
+}
+
 func TestCompressSingleExplain(t *testing.T) {
 	code, out, errs := runQSC(t, "compress", "-q", "police,Syracuse", "-b", "40", "--explain", "--method", "lr",
 		"Police in Syracuse arrested two men on Tuesday after a long investigation.")

@@ -15,6 +15,11 @@ func (d *Program) Objective(p *Input, pr Params, kept []bool) (float64, bool) {
 	return t.Score(pr), t.Allowed()
 }
 
+// ObjectiveTerms is Objective's terms.
+func (d *Program) ObjectiveTerms(p *Input, pr Params, kept []bool) Terms {
+	return d.terms(p, pr, kept)
+}
+
 // Carrier reports whether the last Solve of d marked token v as a carrier.
 func (d *Program) Carrier(v int) bool { return d.carrier[v] }
 

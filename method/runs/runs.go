@@ -59,7 +59,9 @@ import (
 // where no "…" shows a cut, every inner cut must also be clean (Params.Clean,
 // wellformed.Cuts): it drops whole subtrees and no subject, object or function word of a
 // kept word, so that the runs joined by spaces read as a sentence; when no display has
-// clean cuts only, any cut is allowed. When the rules and the budget leave no solution for
+// clean cuts only, one run holding Q that may start after the function words and
+// modifiers its first words need (wellformed.Runs.Lead), and when none fits either, any
+// cut is allowed. When the rules and the budget leave no solution for
 // (Q, b), the rules yield to the query: the result is C*, under the well-formedness rules alone (which
 // yield for Q as they always did), and Rules.MarkYielded records it for the evaluation.
 //
@@ -99,7 +101,8 @@ type Params struct {
 	// sentence; and sentence-final punctuation follows the last run across a cut only
 	// when that cut is clean. Set when the budget counts the tokens, the plain
 	// rendering's budget, where no "…" shows a cut (method.Input.Fits is not set). When
-	// no display has clean cuts only, any cut is allowed. Show reads it; the nested
+	// no display has clean cuts only, one run that may start after words it needs
+	// (wellformed.Runs.Lead); when none fits either, any cut. Show reads it; the nested
 	// display's sequence does not.
 	Clean bool
 }
@@ -158,6 +161,7 @@ type Program struct {
 	spre    []int // spre[i] = Σ_{v≤i} sp(v): 1 where a space comes before v as shown
 	qBefore []int // qBefore[i]: the last query token ≤ i, 0 if none
 	wordPre []int // wordPre[i]: words ≤ i
+	fixPre  []int // fixPre[i]: tokens ≤ i that no single run may leave out before it (not Runs.Lead)
 	best    []float64
 	from    []int32 // B's run start; negative: the first run
 	gap     []float64
@@ -221,7 +225,7 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 	u := &d.u
 	d.val = reuse.Resize(d.val, n+1)
 	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
-	d.qBefore, d.wordPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1)
+	d.qBefore, d.wordPre, d.fixPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1), zeroed(d.fixPre, n+1)
 	d.keepv = keep
 	d.carriers(s, t, p.Query)
 	d.nearness(n)
@@ -236,6 +240,10 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 		d.wordPre[v] = d.wordPre[v-1]
 		if u.Word(v) {
 			d.wordPre[v]++
+		}
+		d.fixPre[v] = d.fixPre[v-1]
+		if !u.Lead(v) {
+			d.fixPre[v]++
 		}
 		x := pr.Fill * float64(d.w[v]) * d.near[v]
 		switch {
@@ -279,14 +287,34 @@ func (d *Program) solve(p *Input, pr Params, opt []int) (kept []int, ok, big boo
 		return nil, false, false
 	}
 	if pr.Clean {
-		// Clean cuts first; when they leave no display, any cut the rules allow, over
-		// the same tables (prepare depends on neither).
-		if kept, ok, big = d.program(p, pr, K, cut, true); ok || big {
-			return kept, ok, big
+		// Clean cuts first; when they leave no display, one run holding the query, which
+		// may start inside a phrase; then any cut the rules allow. All over the same
+		// tables (prepare depends on none of them).
+		for _, mode := range [...]cutMode{cleanCuts, oneRun} {
+			if kept, ok, big = d.program(p, pr, K, cut, mode); ok || big {
+				return kept, ok, big
+			}
 		}
 	}
-	return d.program(p, pr, K, cut, false)
+	return d.program(p, pr, K, cut, anyCut)
 }
+
+// cutMode is the inner cuts that the run program allows.
+type cutMode uint8
+
+const (
+	// anyCut allows every inner cut that the display rules allow.
+	anyCut cutMode = iota
+	// cleanCuts allows clean inner cuts only (wellformed.Cuts).
+	cleanCuts
+	// oneRun allows no inner cut: the display is one run, which may start after a
+	// dropped word that a word of it needs ("error of …" without "the common"): in
+	// plain words a run that starts inside a phrase reads as a fragment, where an
+	// unclean inner cut joins two into a false sentence. The words left out must all
+	// be such that the point survives them (wellformed.Runs.Lead): never a part of a
+	// name, a number, a negation or a "whether".
+	oneRun
+)
 
 // setOpt sets d.opt to the set opt (C*) of a sentence of n tokens; ids outside 1..n are
 // ignored.
@@ -308,16 +336,15 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 	if !ok {
 		return nil, false, false
 	}
-	return d.program(p, pr, K, cut, false)
+	return d.program(p, pr, K, cut, anyCut)
 }
 
 // program is the run program over the tables of the last prepare for p under pr, whose
 // capacity and cut width are K and cut: the display of the best objective under the
-// display rules of d.u and the budget, with clean inner cuts only when clean is set, or
-// ok false when there is none, with big true when the tables would exceed MaxCells. It
+// display rules of d.u and the budget, with the inner cuts that mode allows, or ok false when there is none, with big true when the tables would exceed MaxCells. It
 // writes d.best, d.from, d.gap and their row bounds, never the per-token tables, so it
 // may run again on the same prepare. The slice is d's memory.
-func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []int, ok, big bool) {
+func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept []int, ok, big bool) {
 	n := p.Tree.N()
 	u := &d.u
 	row := K + 1
@@ -341,9 +368,11 @@ func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []i
 	lastQ := d.qBefore[n]
 	for st := 1; st <= n; st++ {
 		// G[st−1]: token st−1 dropped, at least one run before it.
-		if i := st - 1; i >= 2 && clean {
+		switch i := st - 1; {
+		case i < 2 || mode == oneRun:
+		case mode == cleanCuts:
 			d.cleanRow(p.Tree, i, n, row)
-		} else if i >= 2 && !u.Query(i) {
+		case !u.Query(i):
 			d.gapRow(i, n, row)
 		}
 		if !u.CanStart(st) {
@@ -356,7 +385,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []i
 		}
 		var gRow []float64
 		gLo, gHi := 0, -1
-		if st >= 3 {
+		if st >= 3 && mode != oneRun {
 			gRow, gLo, gHi = d.gap[(st-1)*row:st*row], d.loC[n+1+st-1], d.hiC[n+1+st-1]
 		}
 		if !first && gHi < 0 {
@@ -378,7 +407,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []i
 		for e := st; e <= n; e++ {
 			val += d.val[e]
 			lo, hi = min(lo, u.Lo(e)), max(hi, u.Hi(e))
-			if lo < st {
+			if lo < st && (mode != oneRun || !d.leads(lo, st)) {
 				break // a token of the run needs one before it: so will every longer run
 			}
 			if u.Word(e) {
@@ -443,7 +472,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []i
 			end = pr.Edge
 		}
 		finHi := -1 // the widths after which the final punctuation fits
-		if final != 0 && e < final-1 && (!clean || u.Clean(p.Tree, e+1, final-1)) {
+		if final != 0 && e < final-1 && (mode == anyCut || u.Clean(p.Tree, e+1, final-1)) {
 			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
 		}
 		if top := d.rowTop[e]; !d.rowSet[e] || top+end < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
@@ -483,7 +512,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []i
 			break
 		}
 		c -= d.width(st, e) + cut
-		if clean {
+		if mode == cleanCuts {
 			s := d.cleanFrom(p.Tree, st-1, row, c)
 			if s == 0 {
 				return nil, false, false // unreachable: cleanRow took the entry from one
@@ -502,6 +531,10 @@ func (d *Program) program(p *Input, pr Params, K, cut int, clean bool) (kept []i
 	}
 	return d.kept, true, false
 }
+
+// leads reports whether the tokens lo … st−1 may all be left out before a display's only
+// run (wellformed.Runs.Lead).
+func (d *Program) leads(lo, st int) bool { return d.fixPre[st-1] == d.fixPre[lo-1] }
 
 // gapRow computes row i of G (of a sentence of n tokens, rows of row widths), token i
 // dropped after at least one run: the better of B[i−1] (a run ends at i−1) and G[i−1] (i−1

@@ -67,12 +67,13 @@ func randomParams(rng *rand.Rand, gap, carrier, edge int) runs.Params {
 // TestRunDPBruteForce checks the run program against the enumeration of every token set
 // of 3,000 random problems under random weights: it finds a display exactly when one
 // exists, and its display scores the best, as Measure weighs it too. Under Params.Clean
-// the best is among the displays whose cuts are all clean when there is one, and among
-// all displays otherwise.
+// the best is among the displays whose cuts are all clean when there is one, else among
+// the single runs that may start inside a phrase (Terms.OneRun) when there is one, and
+// among all displays otherwise.
 func TestRunDPBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var d runs.Program
-	found, none, clean, fell := 0, 0, 0, 0
+	found, none, clean, one, fell := 0, 0, 0, 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		p := randomInput(t, rng, 11)
 		pr := randomParams(rng, 12, 3, 5)
@@ -87,24 +88,34 @@ func TestRunDPBruteForce(t *testing.T) {
 		anyCut := pr
 		anyCut.Clean = false
 		best, bestOK, bestAny, anyOK := math.Inf(-1), false, math.Inf(-1), false
+		bestOne, oneOK := math.Inf(-1), false
 		in := make([]bool, n+1)
 		for mask := 0; mask < 1<<n; mask++ {
 			for v := 1; v <= n; v++ {
 				in[v] = mask&(1<<(v-1)) != 0
 			}
-			if sc, ok := d.Objective(p, pr, in); ok {
+			if tm := d.ObjectiveTerms(p, pr, in); tm.Allowed() {
 				bestOK = true
-				best = max(best, sc)
+				best = max(best, tm.Score(pr))
+			} else if tm.OneRun() {
+				oneOK = true
+				bestOne = max(bestOne, tm.Score(pr))
 			}
 			if sc, ok := d.Objective(p, anyCut, in); ok {
 				anyOK = true
 				bestAny = max(bestAny, sc)
 			}
 		}
+		oneRun := false
 		if pr.Clean {
 			clean++
-			if !bestOK && anyOK {
-				// No display with clean cuts: the program allows any cut.
+			switch {
+			case !bestOK && oneOK:
+				// No display with clean cuts: one run, which may start inside a phrase.
+				one++
+				oneRun, best, bestOK = true, bestOne, true
+			case !bestOK && anyOK:
+				// Nor one run: the program allows any cut.
 				fell++
 				pr, best, bestOK = anyCut, bestAny, true
 			}
@@ -121,23 +132,24 @@ func TestRunDPBruteForce(t *testing.T) {
 		for _, v := range kept {
 			in[v] = true
 		}
-		sc, feasible := d.Objective(p, pr, in)
-		if !feasible {
-			t.Fatalf("trial %d: solve returned %v, not allowed", trial, kept)
+		tm := d.ObjectiveTerms(p, pr, in)
+		sc := tm.Score(pr)
+		if !tm.Allowed() && !(oneRun && tm.OneRun()) {
+			t.Fatalf("trial %d: solve returned %v, not allowed (%+v)", trial, kept, tm)
 		}
 		if math.Abs(sc-best) > 1e-9 {
 			t.Fatalf("trial %d: solve %v scores %g, the best is %g", trial, kept, sc, best)
 		}
 		// Measure, from nothing but C*, weighs the display as the definition does.
 		kept = slices.Clone(kept)
-		if m := d.Measure(p, pr, opt, kept); !m.Allowed() || math.Abs(m.Score(pr)-best) > 1e-9 {
+		if m := d.Measure(p, pr, opt, kept); !(m.Allowed() || oneRun && m.OneRun()) || math.Abs(m.Score(pr)-best) > 1e-9 {
 			t.Fatalf("trial %d: Measure of %v: %+v, score %g, want allowed and %g", trial, kept, m, m.Score(pr), best)
 		}
 	}
-	if found == 0 || none == 0 || fell == 0 || fell == clean {
-		t.Errorf("%d solved, %d without a solution, %d of %d clean ones with no clean display: want some of each", found, none, fell, clean)
+	if found == 0 || none == 0 || one == 0 || fell == 0 || one+fell == clean {
+		t.Errorf("%d solved, %d without a solution; of %d clean ones, %d shown as one run and %d with any cut: want some of each", found, none, clean, one, fell)
 	}
-	t.Logf("%d solved, %d without a solution, %d of %d clean ones with no clean display", found, none, fell, clean)
+	t.Logf("%d solved, %d without a solution; of %d clean ones, %d shown as one run and %d with any cut", found, none, clean, one, fell)
 }
 
 // TestRunDPCap checks that a table beyond MaxCells is not built: solve reports it, and

@@ -34,8 +34,14 @@ type Terms struct {
 // allowed by the display rules, and Width is within the capacity (Breaks is 0).
 func (t Terms) Allowed() bool { return t.Breaks == 0 }
 
+// OneRun reports whether C is the one run that the program shows under Params.Clean when
+// no display with clean cuts only fits: a run allowed by the display rules but for the
+// words before it that its first words need (BreakBefore), holding Q and within the
+// capacity.
+func (t Terms) OneRun() bool { return t.Gaps == 0 && t.Breaks&^BreakBefore == 0 }
+
 // Break is a set of the ways a set of tokens breaks what the run program may show.
-type Break uint8
+type Break uint16
 
 // The ways of Break.
 const (
@@ -47,6 +53,7 @@ const (
 	BreakWidth                    // C is wider than the budget
 	BreakEmpty                    // C holds no run
 	BreakCut                      // under Params.Clean, an inner cut is not clean (wellformed.Cuts)
+	BreakBefore                   // a run holds a token bound to words before it that wellformed.Runs.Lead lets a single run leave out
 )
 
 // Part is one term of the objective: what it counts, how much of it, and its signed
@@ -174,7 +181,12 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 		}
 		words, nq := 0, 0
 		for x := v; x <= e; x++ {
-			if u.Lo(x) < v || u.Hi(x) > e {
+			if lo := u.Lo(x); lo < v && d.leads(lo, v) {
+				t.Breaks |= BreakBefore
+			} else if lo < v {
+				t.Breaks |= BreakBound
+			}
+			if u.Hi(x) > e {
 				t.Breaks |= BreakBound
 			}
 			if u.Word(x) {
