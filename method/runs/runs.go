@@ -341,9 +341,10 @@ func (d *Program) bestDisplay(p *Input, pr Params, keep []float64) (kept []int, 
 
 // program is the run program over the tables of the last prepare for p under pr, whose
 // capacity and cut width are K and cut: the display of the best objective under the
-// display rules of d.u and the budget, with the inner cuts that mode allows, or ok false when there is none, with big true when the tables would exceed MaxCells. It
-// writes d.best, d.from, d.gap and their row bounds, never the per-token tables, so it
-// may run again on the same prepare. The slice is d's memory.
+// display rules of d.u and the budget, with the inner cuts that mode allows, or ok false
+// when there is none, with big true when the tables would exceed MaxCells. It writes
+// d.best, d.from, d.gap and their row bounds, never the per-token tables, so it may run
+// again on the same prepare. The slice is d's memory.
 func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept []int, ok, big bool) {
 	n := p.Tree.N()
 	u := &d.u
@@ -370,6 +371,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 		// G[st−1]: token st−1 dropped, at least one run before it.
 		switch i := st - 1; {
 		case i < 2 || mode == oneRun:
+			// No row: no run ends before token 1, and one run has no cut.
 		case mode == cleanCuts:
 			d.cleanRow(p.Tree, i, n, row)
 		case !u.Query(i):
