@@ -81,9 +81,9 @@ func (u *Runs) CanStart(v int) bool { return u.start[v] }
 func (u *Runs) CanEnd(v int) bool { return u.end[v] }
 
 // Dangles reports whether a run that ends on token v leaves it leaning on a word that is
-// cut: a dependent whose head comes after it, or a head whose object, complement or
-// particle comes after it. It is a preference, not a rule: the snippet decoding pays for
-// it (runs.Params.Dangle).
+// cut: a dependent whose head comes after it (unless v is a query term), or a head whose
+// object, complement or particle comes after it (a query term too). It is a preference,
+// not a rule: the snippet decoding pays for it (runs.Params.Dangle).
 func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
 
 // Lead reports whether token v may be left out before the only run of a display although
@@ -310,11 +310,13 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 		// A word dangles at the end of a run when it leans on one after it: a dependent
 		// whose head comes later ("for which they …"), or a head whose object or
-		// complement comes later ("a place that sells …"). A query term does not dangle.
+		// complement comes later ("a place that sells …"), a query term too ("eventually
+		// appointed …" for the query "appointed"). A query term that leans on its head
+		// does not dangle: it is what the reader asked for.
 		if h > v && !u.inQ[v] && !punct {
 			u.dangle[v] = true
 		}
-		if h < v && !u.inQ[h] && (needsRight(base, tok.Rel) || isOfComplement(s, t, base, v, h)) {
+		if h < v && (needsRight(base, tok.Rel) || isOfComplement(s, t, base, v, h)) {
 			u.dangle[h] = true
 		}
 		// Bindings: a dependent shares a run with its head; WithHead both ways.

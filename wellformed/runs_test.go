@@ -65,6 +65,11 @@ func TestRuns(t *testing.T) {
 	if u.Dangles(5) {
 		t.Errorf("the query term %q dangles", forms[4])
 	}
+	// A query term that heads an object after it dangles all the same: "… sued …" with
+	// the query "sued" leaves out what was sued.
+	if q := handRuns(t, forms, xpos, heads, rels, []int{6}); !q.Dangles(6) {
+		t.Errorf("the query term %q does not dangle before its object", forms[5])
+	}
 	if got := u.Names(); len(got) != 3 {
 		t.Errorf("names %v, want Saks Fifth Avenue, AP writer, Philip Rivers", got)
 	}
