@@ -45,7 +45,8 @@ import (
 //     the budget counts the display (a leading or trailing "…" too), and free when it
 //     counts the tokens;
 //   - a run ends dangling on a word that leans on a cut one (wellformed.Runs.Dangles:
-//     "for which they …", "a place that sells …");
+//     "for which they …", "a place that sells …", a query term before its cut object:
+//     "eventually appointed …");
 //   - a short run has fewer than three words and no query term, or is one query term
 //     that does not read alone (wellformed.Runs.Alone: "… lazy …", where "… Babstock …"
 //     names something);
