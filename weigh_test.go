@@ -30,13 +30,14 @@ func ExampleEngine_Weigh() {
 	}
 	fmt.Println(res.Ellipsis())
 	for i, t := range terms {
-		fmt.Printf("%d: score %.1f: C* %.0f, fill %.1f, %d carriers, %d gaps, %d edges; allowed %v\n",
-			i, t.Score(runs.Default()), t.Keep, t.Fill, t.Carriers, t.Gaps, t.Edges, t.Allowed())
+		fmt.Printf("%d: score %.1f: C* %.0f, fill %.1f, %d carriers, %d gaps, %d dangling, %d edges; allowed %v\n",
+			i, t.Score(runs.Default()), t.Keep, t.Fill, t.Carriers, t.Gaps, t.Dangles, t.Edges, t.Allowed())
 	}
+	// The other display ends a run on "arrested" with its object cut: it dangles.
 	// Output:
 	// Police in Syracuse arrested two men … string of burglaries.
-	// 0: score 84.8: C* 47, fill 57.5, 2 carriers, 1 gaps, 2 edges; allowed true
-	// 1: score 77.2: C* 46, fill 56.5, 1 carriers, 1 gaps, 2 edges; allowed true
+	// 0: score 84.8: C* 47, fill 57.5, 2 carriers, 1 gaps, 0 dangling, 2 edges; allowed true
+	// 1: score 69.2: C* 46, fill 56.5, 1 carriers, 1 gaps, 1 dangling, 2 edges; allowed true
 }
 
 // TestWeigh checks Weigh against the program: the chosen display is allowed and scores at
