@@ -91,8 +91,8 @@ func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
 // intact ("error of …" without "the common"), not a proper noun or a part of a name, a
 // number, a possessive, a complementizer that makes a clause a question, or a token that
 // the well-formedness rules keep all or none with another (a negation, a hedge, half of
-// a pair of quotes). A decoder that finds no display with clean cuts under a token budget may show
-// one run that starts after such words (runs.Params.Clean).
+// a pair of quotes). A decoder that finds no display with clean cuts under a token
+// budget may show one run that starts after such words (runs.Params.Clean).
 func (u *Runs) Lead(v int) bool { return u.lead[v] }
 
 // Alone reports whether token v reads as a run of its own word: a noun, a proper noun or
@@ -273,7 +273,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		open := pairOpen(tok.Form)
 		u.word[v] = !punct
 		u.alone[v] = readsAlone(tok)
-		u.lead[v] = u.lead[v] && !isProper(tok) && tok.UPOS != "NUM" && tok.XPOS != "CD" && !IsNegation(tok) && !IsHedge(tok) &&
+		u.lead[v] = u.lead[v] && !isProper(tok) && !isNumber(tok) && !IsNegation(tok) && !IsHedge(tok) &&
 			!isPossessive(base, tok) && !isQuestionMark(base, tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
@@ -810,13 +810,42 @@ type Chopper struct {
 	kept   []display.Span // the runs of kept tokens
 	hits   []display.Span // the query tokens
 	pieces []display.Piece
+	forms  []string // scratch of textOf
 	sc     display.Scratch
+}
+
+// textOf sets k.text to the text of s as the product shows it (the view of package qsc):
+// the tokens placed by their offsets, a space where their texts are apart, when every
+// token has ascending offsets; else the tokens detokenized (display.Detokenize), as a
+// sentence given as tokens is shown. k.at holds each token's span of it.
+func (k *Chopper) textOf(s *syntax.Sentence) {
+	k.text, k.at = k.text[:0], k.at[:0]
+	end := 0
+	for i := range s.Tokens {
+		if t := &s.Tokens[i]; t.Start < end || t.End <= t.Start {
+			k.forms = k.forms[:0]
+			for i := range s.Tokens {
+				k.forms = append(k.forms, s.Tokens[i].Form)
+			}
+			k.text, k.at = display.AppendDetokenized(k.text, k.at, k.forms)
+			return
+		}
+		end = s.Tokens[i].End
+	}
+	for i := range s.Tokens {
+		tok := &s.Tokens[i]
+		if i > 0 && tok.Start > s.Tokens[i-1].End {
+			k.text = append(k.text, ' ')
+		}
+		st := len(k.text)
+		k.text = append(k.text, tok.Form...)
+		k.at = append(k.at, display.Span{Start: st, End: len(k.text)})
+	}
 }
 
 // Chop measures one compression kept (1-based token ids of s, any order) with the query
 // tokens query, as the ellipsis rendering shows it: the runs and cuts are the
-// rendering's own (display.Scratch.Pieces), over the tokens joined as their offsets place
-// them (by a space where they have none). So a gap is a stretch of dropped text that
+// rendering's own (display.Scratch.Pieces), over the text the product shows (textOf). So a gap is a stretch of dropped text that
 // holds a word (a dropped comma alone is not shown as a cut), and a kept run of
 // punctuation alone after a cut (a final period) is not shown. It allocates the
 // sentence's text once per call.
@@ -837,21 +866,7 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 	if nk == 0 {
 		return c
 	}
-	// The text, the spans of the runs of kept tokens and of the query tokens.
-	k.text, k.at = k.text[:0], k.at[:0]
-	for v := 1; v <= n; v++ {
-		tok := &s.Tokens[v-1]
-		if v > 1 {
-			// Written against the token before only where both have offsets (a
-			// token built by hand has zero ones).
-			if prev := &s.Tokens[v-2]; prev.End <= prev.Start || tok.End <= tok.Start || tok.Start != prev.End {
-				k.text = append(k.text, ' ')
-			}
-		}
-		st := len(k.text)
-		k.text = append(k.text, tok.Form...)
-		k.at = append(k.at, display.Span{Start: st, End: len(k.text)})
-	}
+	k.textOf(s)
 	text := string(k.text)
 	k.kept, k.hits = k.kept[:0], k.hits[:0]
 	for v := 1; v <= n; v++ {

@@ -53,11 +53,7 @@ func TestRuns(t *testing.T) {
 	}
 	// A single run may leave out "The" and "duped" before "client", never the possessive
 	// or a part of a name.
-	for v, want := range map[int]bool{1: true, 2: true, 4: false, 7: false, 9: false, 11: false, 13: false} {
-		if u.Lead(v) != want {
-			t.Errorf("lead %q: %v, want %v", forms[v-1], u.Lead(v), want)
-		}
-	}
+	checkLead(t, u, forms, map[int]bool{1: true, 2: true, 4: false, 7: false, 9: false, 11: false, 13: false})
 	// "sued" leans on its object after it, "Rivers" (flat) on nothing, "Philip" on "said".
 	if !u.Dangles(6) || u.Dangles(9) || !u.Dangles(14) && !u.Dangles(13) {
 		t.Errorf("dangles: sued %v, Avenue %v, Philip %v", u.Dangles(6), u.Dangles(9), u.Dangles(13))
@@ -320,9 +316,15 @@ func TestRunsLead(t *testing.T) {
 	heads := []int{4, 4, 4, 0, 7, 7, 4, 4}
 	rels := []string{"nsubj", "aux", "advmod", "root", "det", "nummod", "obj", "punct"}
 	u := handRuns(t, forms, xpos, heads, rels, []int{7})
-	for v, want := range map[int]bool{2: true, 3: false, 4: false, 5: true, 6: false} {
-		if u.Lead(v) != want {
-			t.Errorf("lead %q: %v, want %v", forms[v-1], u.Lead(v), want)
+	checkLead(t, u, forms, map[int]bool{2: true, 3: false, 4: false, 5: true, 6: false})
+}
+
+// checkLead checks u.Lead against want, token by token.
+func checkLead(t *testing.T, u *Runs, forms []string, want map[int]bool) {
+	t.Helper()
+	for v, w := range want {
+		if u.Lead(v) != w {
+			t.Errorf("lead %q: %v, want %v", forms[v-1], u.Lead(v), w)
 		}
 	}
 }

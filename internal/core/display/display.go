@@ -641,21 +641,26 @@ func attachesRight(form string) bool {
 // an opening bracket, quote or currency sign, and straight double quotes taken as opening
 // and closing in turn. It returns the text and the span of each token in it.
 func Detokenize(forms []string) (string, []Span) {
-	var b strings.Builder
-	spans := make([]Span, len(forms))
+	text, spans := AppendDetokenized(nil, make([]Span, 0, len(forms)), forms)
+	return string(text), spans
+}
+
+// AppendDetokenized is Detokenize appending the text to b and the spans to spans, for a
+// caller that reuses their memory.
+func AppendDetokenized(b []byte, spans []Span, forms []string) ([]byte, []Span) {
 	glue, quotes := true, 0
-	for i, f := range forms {
+	for _, f := range forms {
 		closing := f == "\"" && quotes%2 == 1
 		if !glue && !closing && !(f != "\"" && AttachesLeft(f)) {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		spans[i].Start = b.Len()
-		b.WriteString(f)
-		spans[i].End = b.Len()
+		st := len(b)
+		b = append(b, f...)
+		spans = append(spans, Span{Start: st, End: len(b)})
 		glue = attachesRight(f) || (f == "\"" && !closing)
 		if f == "\"" {
 			quotes++
 		}
 	}
-	return b.String(), spans
+	return b, spans
 }

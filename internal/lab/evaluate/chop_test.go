@@ -123,17 +123,9 @@ func TestChopCountsRendering(t *testing.T) {
 				s.Tokens[i].Form = []string{".", ",", "\"", "."}[rng.IntN(4)]
 			}
 		}
-		var text strings.Builder
-		at := make([]display.Span, s.Len())
-		for i, tok := range s.Tokens {
-			if i > 0 {
-				text.WriteByte(' ')
-			}
-			at[i].Start = text.Len()
-			text.WriteString(tok.Form)
-			at[i].End = text.Len()
-		}
-		doc := text.String()
+		// The sentence has no offsets: it is shown detokenized, as the product shows a
+		// sentence given as tokens.
+		doc, at := display.Detokenize(s.Forms())
 		for range 5 {
 			var kept []int
 			var spans, hits []display.Span
