@@ -156,21 +156,18 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		if ellipsis && !words[i] {
 			continue
 		}
-		cut := false
+		cut := ellipsis && cutBefore(doc, sent, runs, last, r)
 		switch {
-		case ellipsis && last < 0 && cutBefore(doc, sent, runs, last, r):
+		case cut && last < 0: // a "…" opens the display: the space, if any, follows it
 			if startsSpaceless(doc, r) {
 				w.put(Cut)
 			} else {
 				w.put(Cut + " ")
 			}
-		case ellipsis && last >= 0 && cutBefore(doc, sent, runs, last, r):
-			cut = true
-			if opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last]) {
-				w.put(Cut)
-			} else {
-				w.put(" " + Cut)
-			}
+		case cut && (opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last])):
+			w.put(Cut)
+		case cut:
+			w.put(" " + Cut)
 		}
 		if ellipsis && last >= 0 && !cut {
 			if m := gapMark(doc[runs[last].End:r.Start]); m != "" && !AttachesLeft(doc[r.Start:r.End]) {
