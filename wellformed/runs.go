@@ -92,7 +92,8 @@ func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
 // number, a possessive, a complementizer that makes a clause a question, or a token that
 // the well-formedness rules keep all or none with another (a negation, a hedge, half of
 // a pair of quotes). A decoder that finds no display with clean cuts under a token
-// budget may show one run that starts after such words (runs.Params.Clean).
+// budget may show one run that starts after such words (runs.Params.Clean). It is
+// computed by ResetCuts.
 func (u *Runs) Lead(v int) bool { return u.lead[v] }
 
 // Alone reports whether token v reads as a run of its own word: a noun, a proper noun or
@@ -179,12 +180,12 @@ func (u *Runs) Clean(t *syntax.Tree, s, end int) bool {
 	return false
 }
 
-// ResetCuts computes what Cuts, Clean and Needed read for s, parsed with tree t: the
-// extent of each token's subtree and which tokens are Needed. Call it after Reset, with
-// the same sentence and tree, before the first of them; Reset leaves them as they were, so
-// that a display that allows any cut does not pay for them. When t and s differ in length,
-// every token is taken as its own subtree and Needed, so no cut is clean. It costs O(n)
-// and allocates nothing once grown.
+// ResetCuts computes what Cuts, Clean, Needed and Lead read for s, parsed with tree t:
+// the extent of each token's subtree, which tokens are Needed and which may Lead. Call it
+// after Reset, with the same sentence and tree, before the first of them; Reset leaves
+// them as they were, so that a display that allows any cut does not pay for them. When t
+// and s differ in length, every token is taken as its own subtree and Needed, so no cut is
+// clean, and none may Lead. It costs O(n) and allocates nothing once grown.
 func (u *Runs) ResetCuts(s *syntax.Sentence, t *syntax.Tree) {
 	n := s.Len()
 	u.subLo, u.subHi = reuse.Resize(u.subLo, n+1), reuse.Resize(u.subHi, n+1)
@@ -197,6 +198,7 @@ func (u *Runs) ResetCuts(s *syntax.Sentence, t *syntax.Tree) {
 			u.needed[v] = true
 		}
 		u.needed[0] = false
+		clear(u.lead)
 		return
 	}
 	order := append(u.order[:0], 0)
@@ -214,6 +216,10 @@ func (u *Runs) ResetCuts(s *syntax.Sentence, t *syntax.Tree) {
 		tok := &s.Tokens[v-1]
 		base := syntax.Universal(tok.Rel)
 		u.needed[v] = isCoreArgument(base) || isNeeded(base) || tok.Rel == "nmod:poss" || isParticle(base, tok.Rel)
+		// Lead, beside what Reset ruled out (names, what the rules keep all or none):
+		// a negation or a hedge even when the rules free it (a query that yields).
+		u.lead[v] = u.lead[v] && !isProper(tok) && !isNumber(tok) && !IsNegation(tok) && !IsHedge(tok) &&
+			!isPossessive(base, tok) && !isQuestionMark(base, tok)
 	}
 }
 
@@ -273,8 +279,6 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		open := pairOpen(tok.Form)
 		u.word[v] = !punct
 		u.alone[v] = readsAlone(tok)
-		u.lead[v] = u.lead[v] && !isProper(tok) && !isNumber(tok) && !IsNegation(tok) && !IsHedge(tok) &&
-			!isPossessive(base, tok) && !isQuestionMark(base, tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
 		if isWh(tok) && v != final {

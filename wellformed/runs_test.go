@@ -14,6 +14,7 @@ func handRuns(t *testing.T, forms, xpos []string, heads []int, rels []string, qu
 	s, tr, _ := handparse.Parsed(t, r, forms, xpos, heads, rels, query, 1000)
 	u := new(Runs)
 	u.Reset(s, tr, r, query)
+	u.ResetCuts(s, tr)
 	return u
 }
 

@@ -242,9 +242,11 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 		if u.Word(v) {
 			d.wordPre[v]++
 		}
-		d.fixPre[v] = d.fixPre[v-1]
-		if !u.Lead(v) {
-			d.fixPre[v]++
+		if pr.Clean {
+			d.fixPre[v] = d.fixPre[v-1]
+			if !u.Lead(v) {
+				d.fixPre[v]++
+			}
 		}
 		x := pr.Fill * float64(d.w[v]) * d.near[v]
 		switch {

@@ -53,7 +53,7 @@ const (
 	BreakWidth                    // C is wider than the budget
 	BreakEmpty                    // C holds no run
 	BreakCut                      // under Params.Clean, an inner cut is not clean (wellformed.Cuts)
-	BreakBefore                   // a run holds a token bound to words before it, all of them wellformed.Runs.Lead
+	BreakBefore                   // under Params.Clean, a run holds a token bound to words before it, all of them wellformed.Runs.Lead
 )
 
 // Part is one term of the objective: what it counts, how much of it, and its signed
@@ -182,7 +182,7 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 		words, nq := 0, 0
 		for x := v; x <= e; x++ {
 			switch lo := u.Lo(x); {
-			case lo < v && d.leads(lo, v):
+			case lo < v && pr.Clean && d.leads(lo, v):
 				t.Breaks |= BreakBefore
 			case lo < v:
 				t.Breaks |= BreakBound
