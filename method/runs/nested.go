@@ -316,7 +316,8 @@ func (d *Program) legal(a, b int) bool {
 }
 
 // runValue is a run's term of the objective: its tokens' values with the per-run terms
-// (runTerms), plus Edge at either end of the sentence.
+// (runTerms), plus Edge at the sentence's start, and at its end for a run that holds a
+// query word (or when the query has none), as the run program pays it.
 func (d *Program) runValue(s, e, n int) float64 {
 	ns := &d.ns
 	pr := &ns.pr
@@ -328,7 +329,7 @@ func (d *Program) runValue(s, e, n int) float64 {
 	if s == 1 {
 		x += pr.Edge
 	}
-	if e == n {
+	if e == n && d.endsEdge(ns.qPre[e]-ns.qPre[s-1]) {
 		x += pr.Edge
 	}
 	return x

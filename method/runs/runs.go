@@ -162,6 +162,7 @@ type Program struct {
 	spre    []int // spre[i] = Σ_{v≤i} sp(v): 1 where a space comes before v as shown
 	qBefore []int // qBefore[i]: the last query token ≤ i, 0 if none
 	wordPre []int // wordPre[i]: words ≤ i
+	qWords  int   // the query's words (endsEdge)
 	fixPre  []int // fixPre[i]: tokens ≤ i that no single run may leave out before it (not Runs.Lead)
 	best    []float64
 	from    []int32 // B's run start; negative: the first run
@@ -227,6 +228,7 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 	d.val = reuse.Resize(d.val, n+1)
 	d.w, d.lpre, d.spre = zeroed(d.w, n+1), zeroed(d.lpre, n+1), zeroed(d.spre, n+1)
 	d.qBefore, d.wordPre, d.fixPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1), zeroed(d.fixPre, n+1)
+	d.qWords = 0
 	d.keepv = keep
 	d.carriers(s, t, p.Query)
 	d.nearness(n)
@@ -241,6 +243,9 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 		d.wordPre[v] = d.wordPre[v-1]
 		if u.Word(v) {
 			d.wordPre[v]++
+			if u.Query(v) {
+				d.qWords++
+			}
 		}
 		if pr.Clean {
 			d.fixPre[v] = d.fixPre[v-1]
@@ -438,6 +443,9 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 				d.rowSet[e], d.rowTop[e] = true, negInf
 			}
 			loE, hiE, topE := d.loC[e], d.hiC[e], d.rowTop[e]
+			if e == n && d.endsEdge(nq) {
+				v += pr.Edge
+			}
 			if first && W+lead <= K {
 				v1 := v
 				if st == 1 {
@@ -472,10 +480,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 		if d.wordPre[n] > d.wordPre[e] {
 			trail = cut
 		}
-		end := 0.0
-		if e == n {
-			end = pr.Edge
-		}
+		end := 0.0  // Edge at the end is in the row's entries (endsEdge)
 		finHi := -1 // the widths after which the final punctuation fits
 		if final != 0 && e < final-1 && (mode == anyCut || u.Clean(p.Tree, e+1, final-1)) {
 			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
@@ -536,6 +541,13 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 	}
 	return d.kept, true, false
 }
+
+// endsEdge reports whether a run that ends the sentence, holding nq query words, earns
+// Edge: when it holds a query word, or the query has none. A run reached across a cut
+// only to meet the sentence's end earns nothing for it ("… by chartering a flight one
+// way." after "Even the mainland school groups that fly there for school camps"): such a
+// jump reads as if it went on from the run before.
+func (d *Program) endsEdge(nq int) bool { return nq > 0 || d.qWords == 0 }
 
 // leads reports whether the tokens lo … st−1 may all be left out before a display's only
 // run (wellformed.Runs.Lead).

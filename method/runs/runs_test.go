@@ -305,6 +305,27 @@ func TestMeasureCountsTerms(t *testing.T) {
 	}
 }
 
+// TestEdgeAtEnd checks that reaching the sentence's end earns Edge for a last run that
+// holds a query word, and not for one reached across a cut only to meet the end: on
+// "Alice finished the scans and Bob was lazy ." with the query "Alice", "Alice finished …
+// Bob was lazy." earns the start's Edge alone, the whole sentence both.
+func TestEdgeAtEnd(t *testing.T) {
+	forms := []string{"Alice", "finished", "the", "scans", "and", "Bob", "was", "lazy", "."}
+	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
+	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
+	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
+	in := handInput(t, forms, xpos, heads, rels, []int{1}, 60)
+	var d runs.Program
+	pr := runs.Default()
+	opt := []int{1, 2, 6, 7, 8}
+	if jump := d.Measure(in, pr, opt, []int{1, 2, 6, 7, 8, 9}); !jump.Allowed() || jump.Gaps != 1 || jump.Edges != 1 {
+		t.Errorf("\"Alice finished … Bob was lazy.\" for \"Alice\": %+v; want allowed, one gap, one edge (the start's)", jump)
+	}
+	if whole := d.Measure(in, pr, opt, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}); !whole.Allowed() || whole.Gaps != 0 || whole.Edges != 2 {
+		t.Errorf("the whole sentence for \"Alice\": %+v; want allowed, no gap, two edges", whole)
+	}
+}
+
 // TestShowNegativeBudget checks that a negative budget, which no caller of the library can
 // pass but a direct caller of Show can, is an inconsistent input: Show returns the
 // method's compression and marks the rules as yielded, under every weighting, and

@@ -20,7 +20,8 @@ type Terms struct {
 	// Shorts is the number of short runs.
 	Shorts int
 	// Edges is 1 for C starting where the sentence starts, and 1 more for C ending where
-	// it ends (0, 1 or 2).
+	// it ends with a last run that holds a query word, or with a query of none (0, 1 or
+	// 2).
 	Edges int
 	// Width is C's width as the budget counts it (Params.Display), plus 1, as the
 	// program's capacity counts it.
@@ -217,7 +218,7 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 		if v == 1 {
 			t.Edges++
 		}
-		if e == n {
+		if e == n && d.endsEdge(nq) {
 			t.Edges++
 		}
 		if runs > 0 {
