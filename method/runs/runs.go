@@ -24,7 +24,8 @@ import (
 // of consecutive tokens, with at least one dropped token between two of them):
 //
 //	maximise  Σ_{v∈C} value(v) − Gap·(k − 1) − Dangle·#(runs that end dangling)
-//	          − Short·#(short runs) + Edge·([C starts at S's start] + [C ends at S's end])
+//	          − Short·#(short runs) + Edge·([C starts at S's start] + [R_k ends at S's end
+//	          and holds a query word, or Q holds none])
 //	value(v)  = Keep·w_v·[v ∈ C*] + Fill·w_v·near(v) + Carrier·[v carries the point]
 //
 // subject to Q ⊆ C, the display rules of wellformed.Runs for every run, and the width
@@ -89,7 +90,9 @@ type Params struct {
 	// one query term that does not read alone ("… lazy …"; wellformed.Runs.Alone).
 	Short float64
 	// Edge is the bonus of a snippet that starts where the sentence starts, and again of
-	// one that ends where it ends, with no "…" there.
+	// one that ends where it ends, with no "…" there, by a last run that holds a query
+	// word (or for a query of none): not by a run reached across a cut only to meet the
+	// end (Program.endsEdge).
 	Edge float64
 	// Dangle is the cost of a run that ends on a word leaning on a cut one
 	// (wellformed.Runs.Dangles), unless the sentence ends there.
