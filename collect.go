@@ -84,11 +84,11 @@ type collector struct {
 	// none once n candidates have more terms.
 	levels [][]candidate
 	cur    candidate // the sentence being ranked; its memory is reused
-	// done is the scratch of termQuery.match, of which the first q.q.Len() (at most
+	// pick is the scratch of termQuery.match, of which the first q.q.Len() (at most
 	// MaxQueryTerms: compileQuery checks it) are used. It is an array, not a slice of
 	// memory of its own, which would be allocated on the heap: the content of a
 	// collector escapes (through cur).
-	done [MaxQueryTerms]bool
+	pick [MaxQueryTerms]int
 	// lent counts the candidates that borrow the tokens of the chunk read last (own).
 	lent int
 	// matched counts the sentences read that contain a term, and shortest is the
@@ -321,14 +321,14 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 	var ok bool
 	windowed := false
 	if english(lang) {
-		ok = q.match(toks, c.done[:q.q.Len()], &c.cur)
+		ok = q.match(toks, c.pick[:q.q.Len()], &c.cur)
 	} else {
 		f, err := q.foreignOf(lang)
 		if err != nil {
 			return err
 		}
 		hits := f.sc.Scan(toks)
-		ok = len(hits) > 0 && q.record(hits, f.done, &c.cur)
+		ok = len(hits) > 0 && record(hits, toks, &f.q.Terms, f.pick, &c.cur)
 		windowed = q.window
 		if ok && windowed {
 			q.spans = append(q.spans[:0], windowHits(hits)...)

@@ -108,7 +108,7 @@ func english(lang string) bool { return lang == English || lang == langid.Und }
 type foreignQuery struct {
 	q    *segment.Query
 	sc   *segment.Scanner
-	done []bool
+	pick []int
 }
 
 // foreignOf returns the query of q's terms compiled for lang, compiling it on first use.
@@ -120,7 +120,7 @@ func (q *termQuery) foreignOf(lang string) (*foreignQuery, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
 	}
-	f := &foreignQuery{q: sq, sc: sq.NewScanner(), done: make([]bool, sq.Len())}
+	f := &foreignQuery{q: sq, sc: sq.NewScanner(), pick: make([]int, sq.Len())}
 	if q.foreign == nil {
 		q.foreign = map[string]*foreignQuery{}
 	}
@@ -466,22 +466,21 @@ func compileForeign(terms []string, lang string) (*segment.Query, error) {
 }
 
 // foreignHits returns every occurrence of the terms of a request in the tokens of a
-// sentence of language lang, and the first occurrence of each term given; the error wraps
-// ErrInfeasible when a term is not in the sentence.
+// sentence of language lang, and the occurrence of each term given that a query keeps
+// (match.Terms.Pick); the error wraps ErrInfeasible when a term is not in the sentence.
 func foreignHits(terms []string, lang string, toks []syntax.Token) (all []match.Hit, first []match.Hit, n int, err error) {
 	sq, err := compileForeign(terms, lang)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	all = sq.NewScanner().Scan(toks)
-	byTerm := make([]match.Hit, sq.Len())
-	for _, h := range all {
-		if byTerm[h.Term].End == 0 {
-			byTerm[h.Term] = h
-		}
-	}
+	pick := make([]int, sq.Len())
+	sq.Pick(all, toks, pick)
 	for i, term := range terms {
-		h := byTerm[sq.Term(i)]
+		var h match.Hit
+		if j := pick[sq.Term(i)]; j >= 0 {
+			h = all[j]
+		}
 		if h.End == 0 {
 			return nil, nil, 0, fmt.Errorf("%w: query term %q is not in the sentence (language %s)", ErrInfeasible, term, lang)
 		}
@@ -491,7 +490,8 @@ func foreignHits(terms []string, lang string, toks []syntax.Token) (all []match.
 }
 
 // foreignQueryOf resolves the query terms of a request for a sentence s of language lang
-// (split by package segment) to 1-based token ids: the first occurrence of each term.
+// (split by package segment) to 1-based token ids: the occurrence of each term that a
+// query keeps (match.Terms.Pick).
 func foreignQueryOf(req *Request, lang string, s *syntax.Sentence) ([]int, error) {
 	_, first, _, err := foreignHits(req.Query, lang, s.Tokens)
 	if err != nil {

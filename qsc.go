@@ -172,10 +172,11 @@ type Request struct {
 	XPOS []string `json:"xpos,omitempty"`
 	// QueryIDs are 1-based token ids that must be kept.
 	QueryIDs []int `json:"query_ids,omitempty"`
-	// Query are terms that must be kept; each is matched to its first occurrence in the
-	// sentence (a term of several words to a run of tokens), ignoring case, accents,
-	// inflection and trailing punctuation, and finding a word inside a hyphenated one, as
-	// the snippets do (see DoSnippets).
+	// Query are terms that must be kept; each is matched in the sentence (a term of
+	// several words to a run of tokens), ignoring case, accents, inflection and trailing
+	// punctuation, and finding a word inside a hyphenated one, as the snippets do (see
+	// DoSnippets), and kept at its first occurrence spelled as given (up to case and
+	// trailing punctuation), else at its first.
 	Query []string `json:"query,omitempty"`
 	// Budget is the maximum length in characters (runes) of the compression, counted as
 	// BudgetCounts says.
@@ -524,17 +525,17 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The first occurrence of each term.
-		first := make([]match.Hit, mq.Len())
-		for _, h := range mq.NewScanner().Scan(s.Tokens) {
-			if first[h.Term].End == 0 {
-				first[h.Term] = h
-			}
-		}
+		// The occurrence of each term that a query keeps (match.Terms.Pick).
+		hits := mq.NewScanner().Scan(s.Tokens)
+		pick := make([]int, mq.Len())
+		mq.Pick(hits, s.Tokens, pick)
 		seen := make([]bool, n+1)
 		var q []int
 		for i, term := range req.Query {
-			h := first[mq.Term(i)]
+			var h match.Hit
+			if j := pick[mq.Term(i)]; j >= 0 {
+				h = hits[j]
+			}
 			if h.End == 0 {
 				return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, term)
 			}

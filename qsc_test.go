@@ -88,6 +88,34 @@ func TestQueryResolution(t *testing.T) {
 	}
 }
 
+// TestQueryKeepsTermAsGiven checks that a query term is kept where the sentence spells it
+// as given, not at an earlier word it matches as an inflection: "willing" keeps "willing",
+// not the "will" of "You will find", in a compression and in a snippet (a budget that
+// cannot hold both ends of the sentence).
+func TestQueryKeepsTermAsGiven(t *testing.T) {
+	e := newEngine(t)
+	const text = "You will find the people of Tulsa love their city and they have that southern charm, so they are willing to help you find your way around."
+	at := strings.Index(text, "willing")
+	res, err := e.Do(context.Background(), &Request{Text: text, Query: []string{"willing"}, Budget: 100}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Kept, 21) || res.Sentence.Tokens[20].Form != "willing" || !slices.Equal(res.Query, []int{21}) {
+		t.Errorf("compression keeps %v, query %v (%q); want token 21, \"willing\"", res.Kept, res.Query, res.Compression)
+	}
+	sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: text, Query: []string{"willing"}, Budget: 100})
+	if err != nil || len(sn) != 1 {
+		t.Fatalf("snippets: %v, %v", sn, err)
+	}
+	kept := false
+	for _, k := range sn[0].Kept {
+		kept = kept || (k.Start <= at && at < k.End)
+	}
+	if !kept {
+		t.Errorf("snippet %q keeps %v; want the span of \"willing\" (byte %d)", sn[0].Text, sn[0].Kept, at)
+	}
+}
+
 // TestCompressConstraints checks the product's promise on real requests: every query term
 // is kept, the compression fits the budget, the ids ascend, and the text is the kept forms.
 func TestCompressConstraints(t *testing.T) {

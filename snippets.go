@@ -117,10 +117,12 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // matches "go", "Zurich" matches "Zürich", and "U.S" matches "U.S.". A phrase term matches
 // a run of tokens in the same order.
 //
-// Compression. The query of a sentence is the first occurrence of each term it contains (a
-// term absent from a sentence is not required there); the sentence is tagged, parsed and
-// compressed to the budget with the request's method. Hits are all the kept tokens that
-// match a term, first occurrences or not.
+// Compression. The query of a sentence is one occurrence of each term it contains: the
+// first spelled as the term was given (up to case and trailing punctuation), else the
+// first (match.Terms.Pick), so that "willing" keeps "willing" and not an earlier "will"
+// (a term absent from a sentence is not required there); the sentence is tagged, parsed
+// and compressed to the budget with the request's method. Hits are all the kept tokens
+// that match a term, kept occurrences or not.
 //
 // Ranking. Sentences rank by the number of distinct terms they contain, then by position
 // (earlier first: the lead of a document usually summarizes it). Score is Terms +
@@ -431,7 +433,7 @@ func newTermQuery(query []string) (*termQuery, error) {
 type candidate struct {
 	s     syntax.Sentence // the sentence (offsets into the document); see lent
 	terms int             // distinct terms matched
-	query []int           // 1-based ids of the first occurrence of each term, ascending
+	query []int           // 1-based ids of the occurrence of each term kept (match.Terms.Pick), ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
 	// other is the language of a sentence that is not in the document's, or that is
 	// shown by its window; nil for the rest (most sentences of English documents, whose
@@ -666,31 +668,33 @@ func chunkEnd(doc string, start, size int) int {
 }
 
 // match finds the terms in the tokens of one sentence and fills c.terms, c.query and
-// c.hits (reusing their memory); done is scratch space of q.q.Len(). It reports whether a
+// c.hits (reusing their memory); pick is scratch space of q.q.Len(). It reports whether a
 // term matched.
-func (q *termQuery) match(toks []syntax.Token, done []bool, c *candidate) bool {
+func (q *termQuery) match(toks []syntax.Token, pick []int, c *candidate) bool {
 	hits := q.sc.Scan(toks)
 	if len(hits) == 0 {
 		return false
 	}
-	return q.record(hits, done, c)
+	return record(hits, toks, &q.q.Terms, pick, c)
 }
 
-// record fills c.terms, c.query and c.hits from the hits of a sentence (at least one),
-// as match does; done is scratch space of the number of distinct terms. It reports true.
-func (q *termQuery) record(hits []match.Hit, done []bool, c *candidate) bool {
-	c.terms, c.query, c.hits = 0, c.query[:0], c.hits[:0]
-	clear(done)
+// record fills c.terms, c.query and c.hits from the hits of a sentence (at least one) of
+// the terms t in toks, as match does: every occurrence is a hit, and the query keeps the
+// one of each term that match.Terms.Pick chooses; pick is scratch space of t.Len(). It
+// reports true.
+func record(hits []match.Hit, toks []syntax.Token, t *match.Terms, pick []int, c *candidate) bool {
+	c.query, c.hits = c.query[:0], c.hits[:0]
+	c.terms = t.Pick(hits, toks, pick)
 	last := -1
 	for _, h := range hits {
 		for j := max(h.Start, last+1); j < h.End; j++ {
 			c.hits = append(c.hits, int32(j))
 			last = j
 		}
-		if !done[h.Term] {
-			done[h.Term] = true
-			c.terms++
-			for j := h.Start; j < h.End; j++ {
+	}
+	for _, i := range pick {
+		if i >= 0 {
+			for j := hits[i].Start; j < hits[i].End; j++ {
 				c.query = append(c.query, j+1)
 			}
 		}

@@ -238,6 +238,7 @@ func spaceless(w string) bool {
 // segment's. They are read-only and safe for concurrent use.
 type Terms struct {
 	terms  [][]string       // the keys of the words of each distinct term
+	words  [][]string       // the words of each distinct term, as first given (Pick)
 	of     []int            // the distinct term of each term given to CompileTerms
 	starts map[string][]int // the key of a first word → the terms that begin with it
 }
@@ -270,8 +271,51 @@ func CompileTerms(terms []string, maxWords int, unit string, words func(term str
 		t.of[i] = len(t.terms)
 		t.starts[keys[0]] = append(t.starts[keys[0]], len(t.terms))
 		t.terms = append(t.terms, keys)
+		t.words = append(t.words, ws)
 	}
 	return t, nil
+}
+
+// Pick sets pick[d], for each distinct term d (pick has Len() entries), to the index in
+// hits (a Scanner's, by start) of the occurrence that a query keeps: the first that spells
+// the term as it was given, up to case and trailing punctuation, else the first, so that
+// "willing" keeps "willing" and not the "will" before it that it matches as an
+// inflection; -1 for a term without one. It returns the number of terms found, costs
+// O(len(hits)) word comparisons and allocates nothing.
+func (t *Terms) Pick(hits []Hit, toks []syntax.Token, pick []int) int {
+	for d := range pick {
+		pick[d] = -1
+	}
+	found := 0
+	for i, h := range hits {
+		d := h.Term
+		switch {
+		case pick[d] < 0:
+			pick[d] = i
+			found++
+		case t.spells(hits[pick[d]], toks):
+			continue // an occurrence as given is never replaced
+		}
+		if pick[d] != i && t.spells(h, toks) {
+			pick[d] = i
+		}
+	}
+	return found
+}
+
+// spells reports whether the tokens of h spell its term's words, up to case and trailing
+// punctuation.
+func (t *Terms) spells(h Hit, toks []syntax.Token) bool {
+	ws := t.words[h.Term]
+	if h.End-h.Start != len(ws) || h.End > len(toks) {
+		return false
+	}
+	for j, w := range ws {
+		if !strings.EqualFold(trimPunct(toks[h.Start+j].Form), trimPunct(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Len returns the number of distinct terms.

@@ -303,3 +303,41 @@ func TestMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestPick checks the occurrence a query keeps: the first spelled as the term was given,
+// up to case and trailing punctuation, else the first that matches.
+func TestPick(t *testing.T) {
+	toks := tokenize.Tokens("You will find that they are willing, and Willing too; the wills went.")
+	for _, c := range []struct {
+		term string
+		want string // the form of the token kept
+		at   int    // its index
+	}{
+		{"willing", "willing", 6}, // not the earlier "will", an inflection of it
+		{"WILLING", "willing", 6}, // case aside
+		{"wills", "wills", 13},    // the first spelled so, not "will"
+		{"will", "will", 1},       // the first, spelled so
+		{"went", "went", 14},      // only one occurrence
+		{"goes", "went", 14},      // none spelled so: the first that matches ("go")
+	} {
+		q, err := Compile([]string{c.term}, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits := q.NewScanner().Scan(toks)
+		pick := make([]int, q.Len())
+		if n := q.Pick(hits, toks, pick); n != 1 || pick[0] < 0 {
+			t.Fatalf("%q: %d terms found, pick %v", c.term, n, pick)
+		}
+		h := hits[pick[0]]
+		if h.Start != c.at || toks[h.Start].Form != c.want {
+			t.Errorf("%q keeps token %d %q, want %d %q", c.term, h.Start, toks[h.Start].Form, c.at, c.want)
+		}
+	}
+	q, _ := Compile([]string{"absent", "willing"}, 4)
+	hits := q.NewScanner().Scan(toks)
+	pick := make([]int, q.Len())
+	if n := q.Pick(hits, toks, pick); n != 1 || pick[0] != -1 || pick[1] < 0 {
+		t.Errorf("absent and willing: %d found, pick %v; want 1, [-1, ≥0]", n, pick)
+	}
+}
