@@ -483,18 +483,18 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 		if d.wordPre[n] > d.wordPre[e] {
 			trail = cut
 		}
-		end := 0.0  // Edge at the end is in the row's entries (endsEdge)
+		// Edge at the sentence's end is in the row's entries (endsEdge).
 		finHi := -1 // the widths after which the final punctuation fits
 		if final != 0 && e < final-1 && (mode == anyCut || u.Clean(p.Tree, e+1, final-1)) {
 			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
 		}
-		if top := d.rowTop[e]; !d.rowSet[e] || top+end < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
+		if top := d.rowTop[e]; !d.rowSet[e] || top < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
 			continue // no entry of the row can win, nor tie
 		}
 		for c, y := range d.best[e*row : e*row+min(d.hiC[e], K-trail)+1] {
 			// −∞ never wins: it equals bestV only before any finite entry, which wins.
-			if x := y + end; x > bestV || (x == bestV && c > bestC) {
-				bestV, bestE, bestC, addFinal = x, e, c, false
+			if y > bestV || (y == bestV && c > bestC) {
+				bestV, bestE, bestC, addFinal = y, e, c, false
 			}
 			if c <= finHi {
 				if x := y + d.val[final]; x > bestV {
