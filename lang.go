@@ -474,17 +474,9 @@ func foreignHits(terms []string, lang string, toks []syntax.Token) (all []match.
 		return nil, nil, 0, err
 	}
 	all = sq.NewScanner().Scan(toks)
-	pick := make([]int, sq.Len())
-	sq.Pick(all, toks, pick)
-	for i, term := range terms {
-		var h match.Hit
-		if j := pick[sq.Term(i)]; j >= 0 {
-			h = all[j]
-		}
-		if h.End == 0 {
-			return nil, nil, 0, fmt.Errorf("%w: query term %q is not in the sentence (language %s)", ErrInfeasible, term, lang)
-		}
-		first = append(first, h)
+	first, missing := keptHits(&sq.Terms, all, toks, len(terms))
+	if missing >= 0 {
+		return nil, nil, 0, fmt.Errorf("%w: query term %q is not in the sentence (language %s)", ErrInfeasible, terms[missing], lang)
 	}
 	return all, first, sq.Len(), nil
 }
@@ -497,14 +489,7 @@ func foreignQueryOf(req *Request, lang string, s *syntax.Sentence) ([]int, error
 	if err != nil {
 		return nil, err
 	}
-	var q []int
-	for _, h := range first {
-		for id := h.Start + 1; id <= h.End; id++ {
-			q = append(q, id)
-		}
-	}
-	slices.Sort(q)
-	return slices.Compact(q), nil
+	return hitIDs(first), nil
 }
 
 // windowDo is Do for a sentence of language lang, not English, shown by its window: the

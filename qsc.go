@@ -525,31 +525,43 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The occurrence of each term that a query keeps (match.Terms.Pick).
-		hits := mq.NewScanner().Scan(s.Tokens)
-		pick := make([]int, mq.Len())
-		mq.Pick(hits, s.Tokens, pick)
-		seen := make([]bool, n+1)
-		var q []int
-		for i, term := range req.Query {
-			var h match.Hit
-			if j := pick[mq.Term(i)]; j >= 0 {
-				h = hits[j]
-			}
-			if h.End == 0 {
-				return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, term)
-			}
-			for id := h.Start + 1; id <= h.End; id++ {
-				if !seen[id] {
-					seen[id] = true
-					q = append(q, id)
-				}
-			}
+		kept, missing := keptHits(&mq.Terms, mq.NewScanner().Scan(s.Tokens), s.Tokens, len(req.Query))
+		if missing >= 0 {
+			return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, req.Query[missing])
 		}
-		slices.Sort(q)
-		return q, nil
+		return hitIDs(kept), nil
 	}
 	return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
+}
+
+// keptHits returns the occurrence that a query keeps (match.Terms.Pick) of each of the
+// given terms of t (in the order given to the compiler, by t.Term) among hits, a
+// Scanner's of toks; or, as missing, the index of the first term given that toks lack
+// (−1 when none does).
+func keptHits(t *match.Terms, hits []match.Hit, toks []syntax.Token, given int) (kept []match.Hit, missing int) {
+	pick := make([]int, t.Len())
+	t.Pick(hits, toks, pick)
+	kept = make([]match.Hit, given)
+	for i := range kept {
+		j := pick[t.Term(i)]
+		if j < 0 {
+			return nil, i
+		}
+		kept[i] = hits[j]
+	}
+	return kept, -1
+}
+
+// hitIDs returns the 1-based ids of the tokens of hits, ascending, each once.
+func hitIDs(hits []match.Hit) []int {
+	var q []int
+	for _, h := range hits {
+		for id := h.Start + 1; id <= h.End; id++ {
+			q = append(q, id)
+		}
+	}
+	slices.Sort(q)
+	return slices.Compact(q)
 }
 
 // compileQuery checks and compiles the query terms of a request (internal/core/match: the one

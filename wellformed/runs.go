@@ -849,9 +849,10 @@ func (k *Chopper) textOf(s *syntax.Sentence) {
 
 // Chop measures one compression kept (1-based token ids of s, any order) with the query
 // tokens query, as the ellipsis rendering shows it: the runs and cuts are the
-// rendering's own (display.Scratch.Pieces), over the text the product shows (textOf). So a gap is a stretch of dropped text that
-// holds a word (a dropped comma alone is not shown as a cut), and a kept run of
-// punctuation alone after a cut (a final period) is not shown. It allocates the
+// rendering's own (display.Scratch.Pieces), over the text the product shows (textOf).
+// So a gap is a stretch of dropped text that holds a word (a dropped comma alone is not
+// shown as a cut), and a kept run of punctuation alone after a cut (a final period) is
+// not shown. It allocates the
 // sentence's text once per call.
 func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Choppiness {
 	c := Choppiness{Snippets: 1}

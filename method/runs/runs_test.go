@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/handparse"
@@ -249,11 +250,8 @@ func TestShowLoose(t *testing.T) {
 // does not read alone ("… lazy …") and not when it names something ("… Bob …"): "Alice
 // finished the scans and Bob was lazy ." with the query "finished", "Bob" and "lazy".
 func TestLoneQueryTermIsShort(t *testing.T) {
-	forms := []string{"Alice", "finished", "the", "scans", "and", "Bob", "was", "lazy", "."}
-	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
-	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
-	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
-	in := handInput(t, forms, xpos, heads, rels, []int{2, 6, 8}, 60)
+	forms := strings.Fields(aliceAndBobText)
+	in := aliceAndBob(t, 2, 6, 8)
 	var d runs.Program
 	pr := runs.Default()
 	d.Solve(in, pr, nil)
@@ -284,11 +282,7 @@ func TestLoneQueryTermIsShort(t *testing.T) {
 // C* "Alice finished … Bob was lazy": a window that holds "and" without its head is
 // weighed but not allowed; a display of two runs pays one gap and earns both edges.
 func TestMeasureCountsTerms(t *testing.T) {
-	forms := []string{"Alice", "finished", "the", "scans", "and", "Bob", "was", "lazy", "."}
-	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
-	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
-	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
-	in := handInput(t, forms, xpos, heads, rels, []int{6}, 60)
+	in := aliceAndBob(t, 6)
 	var d runs.Program
 	pr := runs.Default()
 	opt := []int{1, 2, 6, 7, 8}
@@ -310,11 +304,7 @@ func TestMeasureCountsTerms(t *testing.T) {
 // "Alice finished the scans and Bob was lazy ." with the query "Alice", "Alice finished …
 // Bob was lazy." earns the start's Edge alone, the whole sentence both.
 func TestEdgeAtEnd(t *testing.T) {
-	forms := []string{"Alice", "finished", "the", "scans", "and", "Bob", "was", "lazy", "."}
-	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
-	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
-	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
-	in := handInput(t, forms, xpos, heads, rels, []int{1}, 60)
+	in := aliceAndBob(t, 1)
 	var d runs.Program
 	pr := runs.Default()
 	opt := []int{1, 2, 6, 7, 8}
@@ -324,6 +314,20 @@ func TestEdgeAtEnd(t *testing.T) {
 	if whole := d.Measure(in, pr, opt, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}); !whole.Allowed() || whole.Gaps != 0 || whole.Edges != 2 {
 		t.Errorf("the whole sentence for \"Alice\": %+v; want allowed, no gap, two edges", whole)
 	}
+}
+
+// aliceAndBobText is the sentence of aliceAndBob, its tokens spaced.
+const aliceAndBobText = "Alice finished the scans and Bob was lazy ."
+
+// aliceAndBob returns aliceAndBobText, parsed by hand, with the query tokens query and a
+// budget of 60.
+func aliceAndBob(t *testing.T, query ...int) *runs.Input {
+	t.Helper()
+	forms := strings.Fields(aliceAndBobText)
+	xpos := []string{"NNP", "VBD", "DT", "NNS", "CC", "NNP", "VBD", "JJ", "."}
+	heads := []int{2, 0, 4, 2, 8, 8, 8, 2, 2}
+	rels := []string{"nsubj", "root", "det", "obj", "cc", "nsubj", "cop", "conj", "punct"}
+	return handInput(t, forms, xpos, heads, rels, query, 60)
 }
 
 // TestShowNegativeBudget checks that a negative budget, which no caller of the library can
