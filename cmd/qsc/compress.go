@@ -29,8 +29,8 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"}`)
 	query := fs.String("q", "", "query terms, comma-separated; each must occur in the sentence (ignoring case, accents and inflection)")
 	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
-	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces), display (the text and its ellipsis rendering, \"…\" included) or columns (the display, an East Asian wide character as two columns)")
-	ellipsis := fs.Bool("ellipsis", false, "print the compression with \"…\" where words were cut")
+	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces; the default without --ellipsis), display (the text and its ellipsis rendering, \"…\" included; the default with --ellipsis) or columns (the display, an East Asian wide character as two columns)")
+	ellipsis := fs.Bool("ellipsis", false, "print the compression with \"…\" where words were cut; the budget then counts what is printed, \"…\" included, unless --budget-counts says otherwise")
 	asJSON := fs.Bool("json", false, `print the result as POST /v1/compress answers it: {"kept", "compression", "compression_ellipsis", "lang", "method"}`)
 	lang := langFlag(fs)
 	method := methodFlag(fs, "method")
@@ -58,6 +58,10 @@ func runCompress(args []string, stdout, stderr io.Writer) error {
 		return budgetUsage(*budget)
 	case *asJSON && (*ellipsis || *explain):
 		return cli.Usagef("--json prints every field; --ellipsis and --explain are for the text output")
+	}
+	if *ellipsis && !isSet(fs, "budget-counts") {
+		// What is printed is what must fit: a token budget would let the marks overflow it.
+		*counts = qsc.BudgetDisplay
 	}
 	text := strings.Join(fs.Args(), " ")
 	if fs.NArg() == 0 || text == "-" {

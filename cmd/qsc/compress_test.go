@@ -209,3 +209,21 @@ func TestCompressSingleExplain(t *testing.T) {
 		t.Errorf("missing term: %d %s", code, errs)
 	}
 }
+
+// TestEllipsisCountsDisplay checks that --ellipsis, without --budget-counts, fits what it
+// prints, "…" marks included, in the budget, and that --budget-counts tokens still lets
+// the marks run over it.
+func TestEllipsisCountsDisplay(t *testing.T) {
+	const text = "The hotel room was clean and quiet, but the staff at the front desk did not answer the phone for two days, so we never got the late checkout we had asked for."
+	for _, b := range []int{60, 80} {
+		code, out, errs := runQSC(t, "compress", "-q", "staff,checkout", "-b", fmt.Sprint(b), "--ellipsis", text)
+		out = strings.TrimSuffix(out, "\n")
+		if code != 0 || !strings.Contains(out, "…") || len([]rune(out)) > b {
+			t.Errorf("b=%d --ellipsis: exit %d, %d characters: %q %s", b, code, len([]rune(out)), out, errs)
+		}
+	}
+	code, out, errs := runQSC(t, "compress", "-q", "staff,checkout", "-b", "60", "--ellipsis", "--budget-counts", "tokens", text)
+	if out = strings.TrimSuffix(out, "\n"); code != 0 || len([]rune(out)) <= 60 {
+		t.Errorf("b=60 tokens: exit %d, %d characters: %q %s", code, len([]rune(out)), out, errs)
+	}
+}
