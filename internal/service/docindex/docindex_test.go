@@ -144,6 +144,16 @@ func TestQuerySyntax(t *testing.T) {
 		{"/stat[a-z]+/", []string{"baqubah", "pizza"}, nil},
 		{"title:stati* -pizza", nil, nil},
 		{"-stati*", nil, nil},
+		// A search box's words: a question's "?" ends a word, a name that is no field
+		// is a word; a "?" inside a word and the index's own fields keep their meaning.
+		{"was the crust burnt?", []string{"pizza"}, []string{"crust", "burnt"}},
+		{"which judge?? -Zürich", []string{"courts"}, []string{"judge"}},
+		{"+coffee +station?", []string{"pizza"}, []string{"coffee", "station"}},
+		{"stati?n", []string{"baqubah", "pizza"}, nil},
+		{"fees: Monday", []string{"zurich"}, []string{"fees", "Monday"}},
+		{`quote:"better coffee"`, []string{"pizza"}, []string{"better coffee"}},
+		{"https://example.org/courts", []string{"courts"}, []string{"https", "example.org", "courts"}},
+		{"title:banks?", []string{"zurich"}, []string{"banks"}},
 	} {
 		res := search(t, x, c.q, 0, 10)
 		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {

@@ -27,7 +27,9 @@ const MaxFrom = 10000
 // SearchRequest asks for one page of results.
 type SearchRequest struct {
 	// Query is in bleve's query-string syntax: words (any of them), "a phrase", +word
-	// (required), -word (excluded), title:word or text:word (in one field).
+	// (required), -word (excluded), title:word or text:word (in one field), read as
+	// Index.Search says: a "?" ending a word is a question's, and name:word for a name
+	// that is no field of the index is two words.
 	Query string
 	// From is the number of results to skip (0 to MaxFrom); Size the number to return.
 	From, Size int
@@ -53,8 +55,9 @@ type Results struct {
 }
 
 // Search returns the page of the documents that match req.Query, ranked by bleve's
-// tf-idf score. A query with no word and no pattern to look for (only stop words,
-// punctuation, -not terms or words of other fields than the text and title) finds
+// tf-idf score, the query read as a search box's user means it (asWords). A query with
+// no word and no pattern to look for (only stop words, punctuation, -not terms or words
+// of the index's other fields, url and lang) finds
 // nothing; a query of patterns alone (hot*, /colou?r/) finds documents with no Terms to
 // mark. A query that cannot be parsed, or whose pattern bleve refuses, is an error
 // wrapping ErrQuery.
@@ -67,6 +70,7 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 	if err := checkFuzziness(parsed); err != nil {
 		return Results{}, err
 	}
+	parsed = x.asWords(parsed)
 	res := Results{Terms: x.positiveTerms(parsed)}
 	if len(res.Terms) == 0 && !hasPattern(parsed) || req.Size <= 0 {
 		return res, nil
@@ -97,6 +101,72 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// asWords returns q with what a search box's user meant as words read as words, where
+// bleve's syntax would read it otherwise: a word ending in "?" ("is the room clean?")
+// is the word (bleve's syntax makes "clean?" a pattern of one more character, which
+// misses "clean"), and "name:value" for a name that is no field of the index ("price:
+// $5", "http://example.org") is the name and the value as words in the title and text,
+// and `name:"a phrase"` the phrase there (bleve's syntax searches a field "price",
+// which finds nothing). A "?" inside a word ("colo?r") and
+// the fields the index has (title, text, url, lang and the fields of its languages)
+// keep their meaning. It costs one walk of q.
+func (x *Index) asWords(q query.Query) query.Query {
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		out := *q
+		out.Must, out.Should, out.MustNot, out.Filter = x.asWords(q.Must), x.asWords(q.Should), x.asWords(q.MustNot), x.asWords(q.Filter)
+		return &out
+	case *query.ConjunctionQuery:
+		out := *q
+		out.Conjuncts = make([]query.Query, len(q.Conjuncts))
+		for i, c := range q.Conjuncts {
+			out.Conjuncts[i] = x.asWords(c)
+		}
+		return &out
+	case *query.DisjunctionQuery:
+		out := *q
+		out.Disjuncts = make([]query.Query, len(q.Disjuncts))
+		for i, c := range q.Disjuncts {
+			out.Disjuncts[i] = x.asWords(c)
+		}
+		return &out
+	case *query.WildcardQuery:
+		if w := strings.TrimRight(q.Wildcard, "?"); w != "" && w != q.Wildcard && !strings.ContainsAny(w, "*?") {
+			m := query.NewMatchQuery(w)
+			m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
+			return x.asWords(m)
+		}
+	case *query.MatchQuery:
+		if !x.knownField(q.FieldVal) {
+			m := query.NewMatchQuery(q.FieldVal + " " + q.Match)
+			m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
+			return m
+		}
+	case *query.MatchPhraseQuery:
+		if !x.knownField(q.FieldVal) {
+			m := query.NewMatchPhraseQuery(q.MatchPhrase) // the phrase as typed, in the title and text
+			m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
+			return m
+		}
+	}
+	return q
+}
+
+// knownField reports whether a query may name field f: no field, "_all", a field of
+// the index's documents, or the title or text field of one of its languages.
+func (x *Index) knownField(f string) bool {
+	switch f {
+	case "", "_all", fieldTitle, fieldText, fieldURL, fieldLang:
+		return true
+	}
+	for _, l := range x.langs.get() {
+		if f == fieldTitle+"_"+l || f == fieldText+"_"+l {
+			return true
+		}
+	}
+	return false
 }
 
 // checkFuzziness refuses, with an error wrapping ErrQuery, a query that parses but that
