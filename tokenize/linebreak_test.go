@@ -90,6 +90,11 @@ func TestLineBreak(t *testing.T) {
 		{"He left. \r\n  The end.", true},
 		{"\nThe end.", false},
 		{"He left.\n", false},
+		// Wrapped prose: a long line that ends on a word goes on; after a sure end in the
+		// line, what follows it is what counts.
+		{"The report was published on Tuesday by the committee chaired by\nSenator Smith.", false},
+		{"The report was published on Tuesday by the committee chaired by Mr. Smith.\nThe end.", true},
+		{"He left at noon, as he always did on those days. The committee\nSmith chaired met.", true},
 	} {
 		p := strings.IndexByte(c.text, '\n')
 		if _, ok := LineBreak(c.text, p); ok != c.ok {
@@ -118,5 +123,6 @@ func FuzzLineBreak(f *testing.F) {
 		"see http://example.com/a.\nThe site. :)\nHi! :-(\nOK.\n\"Quoted.\"\n(Yes.)",
 		"the pro-\nWar side vs.\nThem; v.\nHim etc.\nThe end ...\nNext … \nLast",
 		"Mr.\r\nSmith \t\n\tJones\n\"",
+		"The report was published on Tuesday by the committee chaired by\nSenator Smith, who\n99 said (it) \"was\"\nLate. The committee that met on Tuesday without its chair\u2028Smith\nThe end.",
 	}, lineBreakAt)
 }

@@ -89,5 +89,6 @@ func FuzzSentenceEnd(f *testing.F) {
 		"He said 'go.' The. He said “go.” The. He left.’ The. He left.» The. He left.) (A) The. ''. The",
 		"the pro-war side. The AT&T. The R&D. The rock&roll. The don't. The dogs'. The O'Neil. The 'Mr. The",
 		"Mr.\r\nSmith. \t\n\tJones. \"",
+		"He left. The report was published on Tuesday by the committee chaired by\nSenator Smith. It was late and the committee that met on Tuesday said so in\n99 words. Then\nThe end.",
 	}, SentenceEnd)
 }

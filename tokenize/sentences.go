@@ -20,8 +20,11 @@ import (
 //     common sentence starter (The, He, In, …) or begins a new line; never after a title
 //     (Mr., Dr., Gen.);
 //   - at a paragraph break (a blank line), always;
-//   - at a line break, unless the next line begins with a lowercase letter or the line
-//     ends with a comma, semicolon, colon, hyphen or dash (hard-wrapped text).
+//   - at a line break, unless the next line begins with a lowercase letter, the line
+//     ends with a comma, semicolon, colon, hyphen or dash, or the line ends with a word
+//     after at least wrapWidth characters (hard-wrapped text: "… decoding nests in" and
+//     "99.7% of …" are one sentence; a title or a list item without a period ends at
+//     its line).
 func Sentences(text string) []syntax.Sentence {
 	_, out := AppendSentences(nil, nil, text)
 	return out
@@ -92,7 +95,38 @@ func breakAfter(text string, toks []syntax.Token, i int) (last int, ok bool) {
 		}
 		return last, isStarter(next.Form) || (lines == 1 && canStart(text, toks, last+1))
 	}
-	return i, lines == 1 && canStart(text, toks, i+1) && !continues(t.Form)
+	return i, lines == 1 && canStart(text, toks, i+1) && !continues(t.Form) && !wrapped(text, t.End)
+}
+
+// wrapWidth is the length in characters of a line, from its start or from the last sure
+// sentence end in it, at which a line that ends on a word, not on a sentence's final
+// punctuation, is read as prose wrapped at a fixed width (mail, plain text and Markdown
+// wrap at 70 to 100 columns), not as a title or a list item: a sentence goes on across
+// its line break even when the next line begins with a capital or a digit.
+const wrapWidth = 55
+
+// wrapped reports whether the line of text that ends at end (before its line break) is
+// wrapped prose: the characters from the line's start, or from the last sure sentence
+// end in it (SentenceEnd), to end number at least wrapWidth. It reads the line alone,
+// back from end, so a split of text at a sure end or line break before end (LineBreak,
+// SentenceEnd) leaves its answer unchanged. It costs O(line) and a SentenceEnd for each
+// . ? ! in the line.
+func wrapped(text string, end int) bool {
+	start := strings.LastIndexAny(text[:end], "\n\v\f\r\u2028\u2029") + 1
+	if start > 0 && text[start-1] != '\n' && text[start-1] != '\v' && text[start-1] != '\f' && text[start-1] != '\r' {
+		start += utf8.RuneLen('\u2028') - 1 // the last byte of U+2028 or U+2029 matched
+	}
+	if end-start < wrapWidth { // fewer bytes, so fewer characters
+		return false
+	}
+	for q := start; q < end; q++ {
+		if c := text[q]; c == '.' || c == '?' || c == '!' {
+			if k, ok := SentenceEnd(text, q); ok && k <= end {
+				start = max(start, k)
+			}
+		}
+	}
+	return utf8.RuneCountInString(text[start:end]) >= wrapWidth
 }
 
 // Kinds of sentence-final tokens.
@@ -195,9 +229,9 @@ func newlines(gap string) int {
 
 // LineBreak reports whether the line break at text[p] (a '\n') certainly ends a sentence,
 // whatever the text before and after the line: the line ends, before blanks (spaces, tabs,
-// a carriage return), with a letter, a digit, ! ? " ) or a period that no title keeps (Mr.
-// does not end a sentence), and the next line begins, after spaces or tabs, with a capital
-// letter, a digit, " or (. It then returns k, where the next line's first token begins:
+// a carriage return), with ! ?, a period that no title keeps (Mr. does not end a
+// sentence), or a letter, a digit, " or ) on a line that is not wrapped prose (wrapped),
+// and the next line begins, after spaces or tabs, with a capital letter, a digit, " or (. It then returns k, where the next line's first token begins:
 // AppendSentences(text) gives the tokens and sentences of text[:k] followed by those of
 // text[k:] (offsets shifted), because no token spans whitespace, the tokenizer looks
 // across a line break neither back nor ahead, and the sentence splitter ends a sentence
@@ -222,7 +256,27 @@ func LineBreak(text string, p int) (k int, ok bool) {
 		return 0, false
 	}
 	switch c := text[j-1]; {
-	case isASCIILetter(c), isDigitByte(c), c == '!', c == '?', c == '"', c == ')':
+	case c == '!', c == '?':
+		return k, true
+	case isASCIILetter(c), isDigitByte(c), c == '"', c == ')':
+		// A line that ends on a word, or on a quote or bracket, ends its sentence unless
+		// it is wrapped prose, which the line alone tells (wrapped); a quote or bracket
+		// after a sure sentence end (SentenceEnd: "go." but not "www.a(b.)") ends it
+		// whatever the line.
+		if c == '"' || c == ')' {
+			b := j - 1
+			for b > 0 && (text[b] == '"' || text[b] == ')') {
+				b--
+			}
+			if m := text[b]; m == '.' || m == '?' || m == '!' {
+				if e, ok := SentenceEnd(text, b); ok && e == k {
+					return k, true
+				}
+			}
+		}
+		if wrapped(text, j) {
+			return 0, false
+		}
 		return k, true
 	case c == '.':
 		// A title keeps its period and never ends a sentence: refuse any run of ASCII

@@ -149,6 +149,16 @@ func TestSentences(t *testing.T) {
 		{"Breaking News\nThe president spoke.", []string{"Breaking News", "The president spoke ."}},
 		{"a hard-wrapped\nline continues, and\nso on.", []string{"a hard-wrapped line continues , and so on ."}},
 		{"it ended. then more", []string{"it ended .", "then more"}},
+		// Prose wrapped at a fixed width goes on across a line that begins with a capital
+		// or a digit; a title, a short line or a line after a sure end still ends there.
+		{"The nested decoding shows one sequence of displays and nests in\n99.7% of the budget pairs.",
+			[]string{"The nested decoding shows one sequence of displays and nests in 99.7 % of the budget pairs ."}},
+		{"The report was published on Tuesday by the committee chaired by\nSenator Smith, who spoke.",
+			[]string{"The report was published on Tuesday by the committee chaired by Senator Smith , who spoke ."}},
+		{"Key Delhi blast suspect arrested\nPolice say more arrests are likely.",
+			[]string{"Key Delhi blast suspect arrested", "Police say more arrests are likely ."}},
+		{"He left at noon. The report on Tuesday came from the committee\nSenator Smith chaired.",
+			[]string{"He left at noon .", "The report on Tuesday came from the committee", "Senator Smith chaired ."}},
 		{"One.", []string{"One ."}},
 	}
 	for _, tc := range tests {
