@@ -381,27 +381,45 @@ func hasPair(s string) bool {
 	return strings.ContainsAny(s, "\"()[]{}\u201C\u201D\u00AB\u00BB")
 }
 
-// opensCut reports whether run r ends with a double quote or a bracket written against
-// the text after it (an opening one): a cut after it is written against it, "“… word".
+// opensCut reports whether run r ends with an opening double quote or bracket written
+// against the text after it: a cut after it is written against it, "“… word". A closing
+// one (")", "]", "”", or a straight quote after a word) is not: "(0.953) … more", even
+// when a comma follows it in the text.
 func opensCut(doc string, r Span) bool {
-	m, _ := utf8.DecodeLastRuneInString(doc[r.Start:r.End])
-	if !hasPair(string(m)) || r.End >= len(doc) {
+	m, size := utf8.DecodeLastRuneInString(doc[r.Start:r.End])
+	if !hasPair(string(m)) || r.End >= len(doc) || closer(m) {
 		return false
+	}
+	if m == '"' && r.End-size > 0 {
+		if prev, _ := utf8.DecodeLastRuneInString(doc[:r.End-size]); !separator(prev) {
+			return false // a straight quote after a word closes
+		}
 	}
 	next, _ := utf8.DecodeRuneInString(doc[r.End:])
 	return !separator(next)
 }
 
-// closesCut reports whether run r starts with a double quote or a bracket written against
-// the text before it (a closing one): it is written against a cut before it, "word …”".
+// closesCut reports whether run r starts with a closing double quote or bracket written
+// against the text before it: it is written against a cut before it, "word …”". An
+// opening one ("(", "[", "“", or a straight quote before a word) is not.
 func closesCut(doc string, r Span) bool {
-	m, _ := utf8.DecodeRuneInString(doc[r.Start:r.End])
-	if !hasPair(string(m)) || r.Start == 0 {
+	m, size := utf8.DecodeRuneInString(doc[r.Start:r.End])
+	if !hasPair(string(m)) || r.Start == 0 || opener(m) {
 		return false
+	}
+	if m == '"' && r.Start+size < len(doc) {
+		if next, _ := utf8.DecodeRuneInString(doc[r.Start+size:]); !separator(next) && (unicode.IsLetter(next) || unicode.IsDigit(next)) {
+			return false // a straight quote before a word opens
+		}
 	}
 	prev, _ := utf8.DecodeLastRuneInString(doc[:r.Start])
 	return !separator(prev)
 }
+
+// opener and closer report whether r is a bracket or typographic quote that only opens,
+// or only closes, a pair; a straight double quote is neither.
+func opener(r rune) bool { return r == '(' || r == '[' || r == '{' || r == '\u201C' || r == '\u00AB' }
+func closer(r rune) bool { return r == ')' || r == ']' || r == '}' || r == '\u201D' || r == '\u00BB' }
 
 // HasWord reports whether s holds a letter or a digit: a word, as the renderings count
 // cuts (a gap without one is not shown as a cut). ASCII bytes are tested without

@@ -201,3 +201,29 @@ func TestRenderGapMark(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCutAfterCloser checks that a cut after a closing bracket or quote is written
+// apart from it, even when a comma or semicolon follows it in the text, and that a cut
+// after an opening one, or before a closing one, is written against it.
+func TestRenderCutAfterCloser(t *testing.T) {
+	for _, c := range []struct{ doc, a, b, want string }{
+		{"It uses less (0.922 against 0.953), since one sequence serves every budget (see below).",
+			"It uses less (0.922 against 0.953)", "(see below).", "It uses less (0.922 against 0.953) … (see below)."},
+		{`He read "Nested display"; then the rest of it, and "more" came.`,
+			`He read "Nested display"`, `"more" came.`, `He read "Nested display" … "more" came.`},
+		{"She said “we will go there soon and often” and left.",
+			"She said “we", "often” and left.", "She said “we … often” and left."},
+		{`She said "we will go there soon and often" and left.`,
+			`She said "we`, `often" and left.`, `She said "we … often" and left.`},
+	} {
+		at := func(s string) Span { i := strings.Index(c.doc, s); return Span{i, i + len(s)} }
+		got := Render(c.doc, Span{0, len(c.doc)}, []Span{at(c.a), at(c.b)}, nil, true, false)
+		if got != c.want {
+			t.Errorf("Render(%q) = %q, want %q", c.doc, got, c.want)
+		}
+		var sc Scratch
+		if n := sc.Length(c.doc, Span{0, len(c.doc)}, []Span{at(c.a), at(c.b)}, nil); n != utf8.RuneCountInString(c.want) {
+			t.Errorf("Length(%q) = %d, want %d", c.doc, n, utf8.RuneCountInString(c.want))
+		}
+	}
+}
