@@ -9,6 +9,7 @@ require (
 	github.com/blevesearch/bleve/v2 v2.6.1
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/prometheus/client_golang v1.23.2
+	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/bbolt v1.4.0
 	golang.org/x/time v0.15.0
 	gonum.org/v1/plot v0.15.2

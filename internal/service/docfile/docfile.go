@@ -1,6 +1,7 @@
 // Package docfile reads the documents that `qsc serve --docs` indexes: JSON lines of
 // {"id", "title", "text", "url"} objects (ScanJSONL, ScanFile) or a folder of .txt and .md
-// files (ScanDir), one Record per document, with the reason when it cannot be read, and
+// files (ScanDir; Markdown read as the text its rendering shows, MarkdownText), one Record
+// per document, with the reason when it cannot be read, and
 // checks them (Check). It has no index: package docindex ingests what it reads.
 package docfile
 
@@ -244,10 +245,21 @@ func IsDocFile(name string) bool {
 	return false
 }
 
+// IsMarkdown reports whether a folder's document file is Markdown: its name ends in .md or
+// .markdown (any letter case).
+func IsMarkdown(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown":
+		return true
+	}
+	return false
+}
+
 // ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
 // folders skipped), in lexical order of path, and calls fn with each, until fn returns an
-// error. The id is the path relative to dir with "/"; the title the text's first line
-// (TitleOf) or the file's name. An unreadable file is a record with Err set.
+// error. The id is the path relative to dir with "/"; the text the file's, or for
+// Markdown (IsMarkdown) the text its rendering shows (MarkdownText); the title the text's
+// first line (TitleOf) or the file's name. An unreadable file is a record with Err set.
 func ScanDir(dir string, fn func(Record) error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -280,6 +292,9 @@ func ScanDir(dir string, fn func(Record) error) error {
 			return fn(rec)
 		}
 		rec.Doc.Text = string(b)
+		if IsMarkdown(d.Name()) {
+			rec.Doc.Text = MarkdownText(b)
+		}
 		rec.Doc.Title = TitleOf(rec.Doc.Text, d.Name())
 		return fn(rec)
 	})

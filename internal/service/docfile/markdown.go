@@ -1,0 +1,113 @@
+package docfile
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// markdown parses CommonMark with GitHub's tables and strikethrough. A goldmark.Markdown
+// is safe for concurrent use.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+
+// MarkdownText returns the text a reader of the rendered Markdown src sees, for searching
+// and snippets: emphasis, code and link markup left out (a link is its text, an image its
+// alternative text, an autolink its address), escapes and character references resolved;
+// each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
+// " · ") and code block a paragraph of its own, blocks separated by a blank line so that
+// no sentence runs from one into the next; the lines of a wrapped paragraph joined by a
+// space, a hard line break and a line of code kept; raw HTML and thematic breaks left
+// out. It costs one parse of src, O(len(src)).
+func MarkdownText(src []byte) string {
+	doc := markdown.Parser().Parse(text.NewReader(src))
+	var b strings.Builder
+	w := mdWriter{b: &b, src: src}
+	w.block(doc)
+	return strings.TrimSpace(b.String())
+}
+
+// mdWriter writes the text of a Markdown tree.
+type mdWriter struct {
+	b   *strings.Builder
+	src []byte
+}
+
+// paragraph ends the block written before, if any, with a blank line.
+func (w *mdWriter) paragraph() {
+	s := w.b.String()
+	switch {
+	case s == "" || strings.HasSuffix(s, "\n\n"):
+	case strings.HasSuffix(s, "\n"):
+		w.b.WriteByte('\n')
+	default:
+		w.b.WriteString("\n\n")
+	}
+}
+
+// block writes the blocks under n, each as a paragraph.
+func (w *mdWriter) block(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Heading, *ast.Paragraph, *ast.TextBlock:
+			w.paragraph()
+			w.inline(c)
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			w.paragraph()
+			lines := c.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				w.b.WriteString(strings.TrimRight(string(seg.Value(w.src)), " \t\r\n"))
+				w.b.WriteByte('\n')
+			}
+		case *east.Table:
+			for row := c.FirstChild(); row != nil; row = row.NextSibling() {
+				w.paragraph()
+				sep := ""
+				for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+					w.b.WriteString(sep)
+					w.inline(cell)
+					sep = " · "
+				}
+			}
+		case *ast.HTMLBlock, *ast.ThematicBreak:
+		default: // lists, list items, block quotes: their blocks
+			w.block(c)
+		}
+	}
+}
+
+// inline writes the text of the inline nodes under n.
+func (w *mdWriter) inline(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			w.text(c.Segment.Value(w.src))
+			switch {
+			case c.HardLineBreak():
+				w.b.WriteByte('\n')
+			case c.SoftLineBreak():
+				w.b.WriteByte(' ')
+			}
+		case *ast.String:
+			w.text(c.Value)
+		case *ast.AutoLink:
+			w.b.Write(c.URL(w.src))
+		case *ast.RawHTML:
+		default: // emphasis, code spans, links, images, strikethrough: their text
+			w.inline(c)
+		}
+	}
+}
+
+// text writes Markdown text as it reads: backslash escapes and character references
+// (&amp;, &#233;) resolved.
+func (w *mdWriter) text(v []byte) {
+	v = util.UnescapePunctuations(v)
+	v = util.ResolveNumericReferences(v)
+	w.b.Write(util.ResolveEntityNames(v))
+}
