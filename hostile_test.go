@@ -137,7 +137,7 @@ func TestHostileDo(t *testing.T) {
 		{name: "query term of too many words", req: Request{Text: hostileSentence, Query: []string{strings.Repeat("men ", MaxTermWords+1)}, Budget: 30}, err: ErrBadRequest, msg: "17 words, more than the maximum of 16"},
 		{name: "budget 0", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 0}, err: ErrBadRequest, msg: "budget is required (budget must be a positive number of characters)"},
 		{name: "budget negative", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: math.MinInt}, err: ErrBadRequest, msg: "budget must be a positive"},
-		{name: "budget below the query", req: Request{Text: hostileSentence, Query: []string{"Syracuse", "Tuesday"}, Budget: 10}, err: ErrInfeasible, msg: "query is longer than the budget (budget 10, query length 16)"},
+		{name: "budget below the query", req: Request{Text: hostileSentence, Query: []string{"Syracuse", "Tuesday"}, Budget: 10}, err: ErrInfeasible, msg: "the query is longer than the budget: 16 characters, the budget 10"},
 		{name: "budget exactly the query", req: Request{Text: hostileSentence, Query: []string{"Syracuse", "Tuesday"}, Budget: 16}, ok: kept("Syracuse Tuesday")},
 		{name: "budget the sentence", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: whole}, ok: repeatable},
 		{name: "budget above the sentence", req: Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 1000}, ok: repeatable},

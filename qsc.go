@@ -435,6 +435,12 @@ func (e *Engine) Compress(ctx context.Context, text string, query []string, budg
 func classify(err error) error {
 	switch {
 	case errors.Is(err, va.ErrBudgetTooSmall):
+		var be *va.BudgetError
+		if errors.As(err, &be) {
+			// The engine's words, not the va package's: "infeasible: the query is longer
+			// than the budget: 16 characters, the budget 10".
+			return fmt.Errorf("%w: the query is longer than the budget: %d characters, the budget %d", ErrInfeasible, be.QueryLen, be.Budget)
+		}
 		return fmt.Errorf("%w: %v", ErrInfeasible, err)
 	case errors.Is(err, va.ErrInvalidInput), errors.Is(err, va.ErrNotInSentence), errors.Is(err, va.ErrDuplicate), errors.Is(err, va.ErrBadBudget):
 		return fmt.Errorf("%w: %v", ErrBadRequest, err)

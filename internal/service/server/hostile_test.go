@@ -61,7 +61,7 @@ func TestHostileHTTP(t *testing.T) {
 		{"duplicate query ids", "/v1/compress", `{"id":"a","text":"Dogs bark.","query_ids":[1,1],"budget":4}`, 200, `"compression":"Dogs"`},
 		{"budget 0", "/v1/compress", `{"id":"a",` + s + `,"budget":0}`, 400, "budget is required (budget must be a positive number of characters)"},
 		{"budget negative", "/v1/compress", `{"id":"a",` + s + `,"budget":-9223372036854775808}`, 400, "budget must be a positive"},
-		{"budget below the query", "/v1/compress", `{"id":"a",` + s + `,"budget":5}`, 422, "query is longer than the budget (budget 5, query length 8)"},
+		{"budget below the query", "/v1/compress", `{"id":"a",` + s + `,"budget":5}`, 422, "the query is longer than the budget: 8 characters, the budget 5"},
 		{"budget above the sentence", "/v1/compress", `{"id":"a",` + s + `,"budget":1000}`, 200, `"compression":"`},
 		{"budget int64 max, ILP", "/v1/compress", `{"id":"a",` + s + `,"budget":9223372036854775807,"method":"ilp"}`, 200, `"compression":"`},
 		{"budget over int64", "/v1/compress", `{"id":"a",` + s + `,"budget":1e30}`, 400, `field "budget" must be an integer, not number 1e30`},

@@ -48,7 +48,7 @@ func TestHostileRecords(t *testing.T) {
 		{"duplicate query terms", `{"id":"a","text":"Dogs bark.","query":["dogs","DOGS","dogs"],"budget":4}`, nil, `{"id":"a","kept":[1],"compression":"Dogs","compression_ellipsis":"Dogs …","lang":"en","method":"ilp"}`},
 		{"budget 0", `{"id":"a",` + s + `,"budget":0}`, qsc.ErrBadRequest, `{"id":"a","error":"bad request: budget is required (budget must be a positive number of characters)"}`},
 		{"budget negative", `{"id":"a",` + s + `,"budget":-3}`, qsc.ErrBadRequest, `{"id":"a","error":"bad request: budget must be a positive number of characters, got -3"}`},
-		{"budget below the query", `{"id":"a",` + s + `,"budget":5}`, qsc.ErrInfeasible, `{"id":"a","error":"infeasible: va: query is longer than the budget (budget 5, query length 8)"}`},
+		{"budget below the query", `{"id":"a",` + s + `,"budget":5}`, qsc.ErrInfeasible, `{"id":"a","error":"infeasible: the query is longer than the budget: 8 characters, the budget 5"}`},
 		{"budget int64 max, ILP", `{"id":"a","text":"Dogs","query":["dogs"],"budget":9223372036854775807,"method":"ilp"}`, nil, `{"id":"a","kept":[1],"compression":"Dogs","compression_ellipsis":"Dogs","lang":"en","method":"ilp"}`},
 		{"empty compression", `{"id":"e","text":"Police arrested Syracuse burglars","query":[],"budget":3,"method":"ilp"}`, nil, `{"id":"e","kept":[],"compression":"","compression_ellipsis":"","lang":"en","method":"ilp"}`},
 		{"unknown method", `{"id":"a",` + s + `,"budget":25,"method":"ilp "}`, qsc.ErrUnknownMethod, `{"id":"a","error":"unknown method \"ilp \" (want one of ` + strings.Join(qsc.Methods(), ", ") + `)"}`},
