@@ -258,8 +258,9 @@ func IsMarkdown(name string) bool {
 // ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
 // folders skipped), in lexical order of path, and calls fn with each, until fn returns an
 // error. The id is the path relative to dir with "/"; the text the file's, or for
-// Markdown (IsMarkdown) the text its rendering shows (MarkdownText); the title the text's
-// first line (TitleOf) or the file's name. An unreadable file is a record with Err set.
+// Markdown (IsMarkdown) the text its rendering shows, less a first heading, which is the
+// title (MarkdownDoc); else the title is the text's first line (TitleOf) or the file's
+// name. An unreadable file is a record with Err set.
 func ScanDir(dir string, fn func(Record) error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -293,9 +294,13 @@ func ScanDir(dir string, fn func(Record) error) error {
 		}
 		rec.Doc.Text = string(b)
 		if IsMarkdown(d.Name()) {
-			rec.Doc.Text = MarkdownText(b)
+			rec.Doc.Title, rec.Doc.Text = MarkdownDoc(b)
 		}
-		rec.Doc.Title = TitleOf(rec.Doc.Text, d.Name())
+		if rec.Doc.Title == "" {
+			rec.Doc.Title = TitleOf(rec.Doc.Text, d.Name())
+		} else {
+			rec.Doc.Title = Shorten(rec.Doc.Title, titleRunes)
+		}
 		return fn(rec)
 	})
 }

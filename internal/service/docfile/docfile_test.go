@@ -108,3 +108,20 @@ func TestMarkdownText(t *testing.T) {
 		t.Errorf("MarkdownText of markup alone = %q, want nothing", got)
 	}
 }
+
+// TestMarkdownDoc checks that a first heading followed by more is the title and not the
+// text, and that a file without one, or with nothing after it, keeps all its text.
+func TestMarkdownDoc(t *testing.T) {
+	for _, c := range []struct{ src, title, body string }{
+		{"# Trip to *Zürich*\n\nWe took the train.\n", "Trip to Zürich", "We took the train."},
+		{"Trip notes\n==========\n\nWe took the train.\n", "Trip notes", "We took the train."},
+		{"# Only a heading\n", "", "Only a heading"},
+		{"We took the train.\n\n# Later\n\nMore.\n", "", "We took the train.\n\nLater\n\nMore."},
+		{"#\n\nWe took the train.\n", "", "We took the train."},
+	} {
+		title, body := MarkdownDoc([]byte(c.src))
+		if title != c.title || body != c.body {
+			t.Errorf("MarkdownDoc(%q) = %q, %q; want %q, %q", c.src, title, body, c.title, c.body)
+		}
+	}
+}

@@ -24,11 +24,33 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // space, a hard line break and a line of code kept; raw HTML and thematic breaks left
 // out. It costs one parse of src, O(len(src)).
 func MarkdownText(src []byte) string {
+	_, body := markdownDoc(src, false)
+	return body
+}
+
+// MarkdownDoc returns the title and the text of a Markdown document: when its first block
+// is a heading with text and other blocks follow, the heading is the title and the text
+// is MarkdownText of the rest, so that a snippet does not repeat the title; otherwise the
+// title is "" and the text is MarkdownText(src).
+func MarkdownDoc(src []byte) (title, body string) {
+	return markdownDoc(src, true)
+}
+
+// markdownDoc is MarkdownDoc, or MarkdownText (title "") when split is false.
+func markdownDoc(src []byte, split bool) (title, body string) {
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
 	w := mdWriter{b: &b, src: src}
+	if h, ok := doc.FirstChild().(*ast.Heading); split && ok && h.NextSibling() != nil {
+		w.inline(h)
+		title = strings.Join(strings.Fields(b.String()), " ")
+		b.Reset()
+		if title != "" {
+			doc.RemoveChild(doc, h)
+		}
+	}
 	w.block(doc)
-	return strings.TrimSpace(b.String())
+	return title, strings.TrimSpace(b.String())
 }
 
 // mdWriter writes the text of a Markdown tree.

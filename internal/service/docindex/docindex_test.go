@@ -106,7 +106,7 @@ func TestIngestFolder(t *testing.T) {
 		t.Errorf("rejected %q", rejected)
 	}
 	d, ok, _ := x.Document("sub/trip.md")
-	if want := "Trip to Zürich\n\nWe took the train to the city. The banks were closed on Monday, as the guide said."; !ok || d.Title != "Trip to Zürich" || d.Text != want {
+	if want := "We took the train to the city. The banks were closed on Monday, as the guide said."; !ok || d.Title != "Trip to Zürich" || d.Text != want {
 		t.Errorf("markdown document: %+v, want the text %q", d, want)
 	}
 	d, ok, _ = x.Document("garden.txt")
