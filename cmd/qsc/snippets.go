@@ -9,6 +9,8 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
+	"github.com/qsc-nlp/qsc/internal/core/markdown"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/render"
 )
 
@@ -30,6 +32,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
 	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
+	raw := fs.Bool("raw", false, "read a .md or .markdown FILE as it is; without it, as its rendering reads (markup left out, each block a paragraph), as qsc serve --docs indexes it, and --json's spans are offsets into that text")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -48,7 +51,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	if !isSet(fs, "budget-counts") {
 		*counts = render.BudgetCounts(!*plain) // the budget counts what is printed
 	}
-	doc, err := readDocument(fs.Arg(0))
+	doc, err := readDocument(fs.Arg(0), !*raw)
 	if err != nil {
 		return err
 	}
@@ -91,8 +94,9 @@ func budgetUsage(b int) error {
 }
 
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
-// "-", at most qsc.MaxDocumentBytes (readLimited).
-func readDocument(path string) (string, error) {
+// "-", at most qsc.MaxDocumentBytes (readLimited); a Markdown file (docfile.IsMarkdown) as
+// its rendering reads (markdown.Text) when rendered is set.
+func readDocument(path string, rendered bool) (string, error) {
 	r := io.Reader(os.Stdin)
 	if path != "" && path != "-" {
 		f, err := os.Open(path)
@@ -103,6 +107,9 @@ func readDocument(path string) (string, error) {
 		r = f
 	}
 	b, err := readLimited(r, qsc.MaxDocumentBytes, "the document")
+	if err == nil && rendered && docfile.IsMarkdown(path) {
+		return markdown.Text(b), nil
+	}
 	return string(b), err
 }
 

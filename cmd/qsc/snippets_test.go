@@ -78,3 +78,21 @@ func TestSnippetsPlainBudget(t *testing.T) {
 		t.Errorf("--plain: exit %d, %q (%s), want the token budget's %q", code, out, errs, want[qsc.BudgetTokens])
 	}
 }
+
+// TestSnippetsMarkdown checks that a Markdown file is read as its rendering reads, its
+// markup left out and its bold lead sentence ended, and as it is with --raw.
+func TestSnippetsMarkdown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.md")
+	src := "# Notes\n\n**The council cut the road budget.** Residents asked for [repairs](https://example.org) in the `north`.\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runQSC(t, "snippets", "-q", "repairs", "-b", "100", path)
+	if want := "Residents asked for repairs in the north.\n"; code != 0 || out != want {
+		t.Errorf("rendered: exit %d, %q (want %q) %s", code, out, want, errs)
+	}
+	code, out, errs = runQSC(t, "snippets", "-q", "repairs", "-b", "200", "--raw", path)
+	if code != 0 || !strings.Contains(out, "[repairs](https://example.org)") {
+		t.Errorf("--raw: exit %d, %q %s", code, out, errs)
+	}
+}

@@ -1,6 +1,6 @@
 // Package docfile reads the documents that `qsc serve --docs` indexes: JSON lines of
 // {"id", "title", "text", "url"} objects (ScanJSONL, ScanFile) or a folder of .txt and .md
-// files (ScanDir; Markdown read as the text its rendering shows, MarkdownText), one Record
+// files (ScanDir; Markdown read as the text its rendering shows, package markdown), one Record
 // per document, with the reason when it cannot be read, and
 // checks them (Check). It has no index: package docindex ingests what it reads.
 package docfile
@@ -23,6 +23,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
+	"github.com/qsc-nlp/qsc/internal/core/markdown"
 )
 
 // Doc is one document.
@@ -259,7 +260,7 @@ func IsMarkdown(name string) bool {
 // folders skipped), in lexical order of path, and calls fn with each, until fn returns an
 // error. The id is the path relative to dir with "/"; the text the file's, or for
 // Markdown (IsMarkdown) the text its rendering shows, less a first heading, which is the
-// title (MarkdownDoc); else the title is the text's first line (TitleOf) or the file's
+// title (markdown.Doc); else the title is the text's first line (TitleOf) or the file's
 // name. An unreadable file is a record with Err set.
 func ScanDir(dir string, fn func(Record) error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -294,7 +295,7 @@ func ScanDir(dir string, fn func(Record) error) error {
 		}
 		rec.Doc.Text = string(b)
 		if IsMarkdown(d.Name()) {
-			rec.Doc.Title, rec.Doc.Text = MarkdownDoc(b)
+			rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
 		}
 		if rec.Doc.Title == "" {
 			rec.Doc.Title = TitleOf(rec.Doc.Text, d.Name())

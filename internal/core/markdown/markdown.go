@@ -1,4 +1,7 @@
-package docfile
+// Package markdown reads a Markdown document as the text its rendering shows, for
+// searching and snippets: what `qsc serve --docs` indexes of a folder's .md files and what
+// `qsc snippets` reads of one.
+package markdown
 
 import (
 	"strings"
@@ -15,7 +18,7 @@ import (
 // is safe for concurrent use.
 var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
 
-// MarkdownText returns the text a reader of the rendered Markdown src sees, for searching
+// Text returns the text a reader of the rendered Markdown src sees, for searching
 // and snippets: emphasis, code and link markup left out (a link is its text, an image its
 // alternative text, an autolink its address), escapes and character references resolved;
 // each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
@@ -23,20 +26,20 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // no sentence runs from one into the next; the lines of a wrapped paragraph joined by a
 // space, a hard line break and a line of code kept; raw HTML and thematic breaks left
 // out. It costs one parse of src, O(len(src)).
-func MarkdownText(src []byte) string {
+func Text(src []byte) string {
 	_, body := markdownDoc(src, false)
 	return body
 }
 
-// MarkdownDoc returns the title and the text of a Markdown document: when its first block
+// Doc returns the title and the text of a Markdown document: when its first block
 // is a heading with text and other blocks follow, the heading is the title and the text
-// is MarkdownText of the rest, so that a snippet does not repeat the title; otherwise the
-// title is "" and the text is MarkdownText(src).
-func MarkdownDoc(src []byte) (title, body string) {
+// is Text of the rest, so that a snippet does not repeat the title; otherwise the
+// title is "" and the text is Text(src).
+func Doc(src []byte) (title, body string) {
 	return markdownDoc(src, true)
 }
 
-// markdownDoc is MarkdownDoc, or MarkdownText (title "") when split is false.
+// markdownDoc is Doc, or Text (title "") when split is false.
 func markdownDoc(src []byte, split bool) (title, body string) {
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
