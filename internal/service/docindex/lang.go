@@ -193,33 +193,45 @@ func expand(q query.Query, langs []string) query.Query {
 	if len(langs) == 0 {
 		return q
 	}
+	return mapLeaves(q, func(q query.Query) query.Query {
+		switch q := q.(type) {
+		case *query.MatchQuery:
+			return alternatives(q, q.Match, q.FieldVal, q.Fuzziness, langs)
+		case *query.MatchPhraseQuery:
+			return alternatives(q, q.MatchPhrase, q.FieldVal, q.Fuzziness, langs)
+		}
+		return q
+	})
+}
+
+// mapLeaves returns q with each query that holds no other (the clauses of boolean,
+// conjunction and disjunction queries, recursively; visitLeaves reads the same ones)
+// replaced by f of it; q itself is not changed. A nil clause stays nil.
+func mapLeaves(q query.Query, f func(query.Query) query.Query) query.Query {
+	all := func(qs []query.Query) []query.Query {
+		out := make([]query.Query, len(qs))
+		for i, c := range qs {
+			out[i] = mapLeaves(c, f)
+		}
+		return out
+	}
 	switch q := q.(type) {
+	case nil:
+		return nil
 	case *query.BooleanQuery:
 		out := *q
-		out.Must, out.Should, out.MustNot, out.Filter = expand(q.Must, langs), expand(q.Should, langs), expand(q.MustNot, langs), expand(q.Filter, langs)
+		out.Must, out.Should, out.MustNot, out.Filter = mapLeaves(q.Must, f), mapLeaves(q.Should, f), mapLeaves(q.MustNot, f), mapLeaves(q.Filter, f)
 		return &out
 	case *query.ConjunctionQuery:
 		out := *q
-		out.Conjuncts = expandAll(q.Conjuncts, langs)
+		out.Conjuncts = all(q.Conjuncts)
 		return &out
 	case *query.DisjunctionQuery:
 		out := *q
-		out.Disjuncts = expandAll(q.Disjuncts, langs)
+		out.Disjuncts = all(q.Disjuncts)
 		return &out
-	case *query.MatchQuery:
-		return alternatives(q, q.Match, q.FieldVal, q.Fuzziness, langs)
-	case *query.MatchPhraseQuery:
-		return alternatives(q, q.MatchPhrase, q.FieldVal, q.Fuzziness, langs)
 	}
-	return q
-}
-
-func expandAll(qs []query.Query, langs []string) []query.Query {
-	out := make([]query.Query, len(qs))
-	for i, q := range qs {
-		out[i] = expand(q, langs)
-	}
-	return out
+	return f(q)
 }
 
 // alternatives returns q, a word or phrase text of field, or its phrase in the fields of

@@ -113,45 +113,32 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 // the fields the index has (title, text, url, lang and the fields of its languages)
 // keep their meaning. It costs one walk of q.
 func (x *Index) asWords(q query.Query) query.Query {
-	switch q := q.(type) {
-	case *query.BooleanQuery:
-		out := *q
-		out.Must, out.Should, out.MustNot, out.Filter = x.asWords(q.Must), x.asWords(q.Should), x.asWords(q.MustNot), x.asWords(q.Filter)
-		return &out
-	case *query.ConjunctionQuery:
-		out := *q
-		out.Conjuncts = make([]query.Query, len(q.Conjuncts))
-		for i, c := range q.Conjuncts {
-			out.Conjuncts[i] = x.asWords(c)
+	return mapLeaves(q, func(q query.Query) query.Query {
+		switch q := q.(type) {
+		case *query.WildcardQuery:
+			if w := strings.TrimRight(q.Wildcard, "?"); w != "" && w != q.Wildcard && !strings.ContainsAny(w, "*?") {
+				m := query.NewMatchQuery(w)
+				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
+				if !x.knownField(m.FieldVal) {
+					m.Match, m.FieldVal = m.FieldVal+" "+m.Match, ""
+				}
+				return m
+			}
+		case *query.MatchQuery:
+			if !x.knownField(q.FieldVal) {
+				m := query.NewMatchQuery(q.FieldVal + " " + q.Match)
+				m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
+				return m
+			}
+		case *query.MatchPhraseQuery:
+			if !x.knownField(q.FieldVal) {
+				m := query.NewMatchPhraseQuery(q.MatchPhrase) // the phrase as typed, in the title and text
+				m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
+				return m
+			}
 		}
-		return &out
-	case *query.DisjunctionQuery:
-		out := *q
-		out.Disjuncts = make([]query.Query, len(q.Disjuncts))
-		for i, c := range q.Disjuncts {
-			out.Disjuncts[i] = x.asWords(c)
-		}
-		return &out
-	case *query.WildcardQuery:
-		if w := strings.TrimRight(q.Wildcard, "?"); w != "" && w != q.Wildcard && !strings.ContainsAny(w, "*?") {
-			m := query.NewMatchQuery(w)
-			m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
-			return x.asWords(m)
-		}
-	case *query.MatchQuery:
-		if !x.knownField(q.FieldVal) {
-			m := query.NewMatchQuery(q.FieldVal + " " + q.Match)
-			m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
-			return m
-		}
-	case *query.MatchPhraseQuery:
-		if !x.knownField(q.FieldVal) {
-			m := query.NewMatchPhraseQuery(q.MatchPhrase) // the phrase as typed, in the title and text
-			m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
-			return m
-		}
-	}
-	return q
+		return q
+	})
 }
 
 // knownField reports whether a query may name field f: no field, "_all", a field of
