@@ -22,7 +22,8 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // and snippets: emphasis, code and link markup left out (a link is its text, an image its
 // alternative text, an autolink its address), escapes and character references resolved;
 // each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
-// " · ") and code block a paragraph of its own, blocks separated by a blank line so that
+// " · ", or by a space after a cell that ends a sentence) and code block a paragraph of
+// its own, blocks separated by a blank line so that
 // no sentence runs from one into the next; the lines of a wrapped paragraph joined by a
 // space, a hard line break and a line of code kept; raw HTML and thematic breaks left
 // out. It costs one parse of src, O(len(src)).
@@ -94,9 +95,19 @@ func (w *mdWriter) block(n ast.Node) {
 				w.paragraph()
 				sep := ""
 				for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+					var cb strings.Builder
+					cw := mdWriter{b: &cb, src: w.src}
+					cw.inline(cell)
+					t := strings.TrimSpace(cb.String())
+					if t == "" {
+						continue // an empty cell adds nothing
+					}
 					w.b.WriteString(sep)
-					w.inline(cell)
+					w.b.WriteString(t)
 					sep = " · "
+					if endsSentence(t) {
+						sep = " " // the next cell begins a sentence: no "·" to lead it
+					}
 				}
 			}
 		case *ast.HTMLBlock, *ast.ThematicBreak:
@@ -135,4 +146,11 @@ func (w *mdWriter) text(v []byte) {
 	v = util.UnescapePunctuations(v)
 	v = util.ResolveNumericReferences(v)
 	w.b.Write(util.ResolveEntityNames(v))
+}
+
+// endsSentence reports whether t ends with a sentence's final punctuation, before any
+// closing quotes or brackets.
+func endsSentence(t string) bool {
+	t = strings.TrimRight(t, "\"')]”’»")
+	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "…")
 }

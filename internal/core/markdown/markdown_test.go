@@ -11,7 +11,7 @@ func TestText(t *testing.T) {
 		"- A list item without a period\n" +
 		"- Another with `code`, a [link](https://example.org) and ![an image](x.png)\n  that wraps\n\n" +
 		"> A quote\n> on two lines.\n\n" +
-		"| method | F1 |\n|---|--:|\n| ilp | 0.855 |\n\n" +
+		"| method | F1 |\n|---|--:|\n| ilp | 0.855 |\n| It rose. | \"Then\" it fell. |\n| | done |\n\n" +
 		"```sh\ngo run ./cmd/qsc serve\nqsc help\n```\n\n" +
 		"<div>raw html</div>\n\n---\n\n" +
 		"Visit <https://example.org/x> now, a \\*star\\* and AT&amp;T &copy;.  \nA hard break above.\n"
@@ -20,7 +20,7 @@ func TestText(t *testing.T) {
 		"A list item without a period\n\n" +
 		"Another with code, a link and an image that wraps\n\n" +
 		"A quote on two lines.\n\n" +
-		"method · F1\n\nilp · 0.855\n\n" +
+		"method · F1\n\nilp · 0.855\n\nIt rose. \"Then\" it fell.\n\ndone\n\n" +
 		"go run ./cmd/qsc serve\nqsc help\n\n" +
 		"Visit https://example.org/x now, a *star* and AT&T ©.\nA hard break above."
 	if got := Text([]byte(src)); got != want {
