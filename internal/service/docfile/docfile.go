@@ -8,6 +8,7 @@ package docfile
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -256,12 +257,34 @@ func IsMarkdown(name string) bool {
 	return false
 }
 
+// TextDoc returns the title and the text of a plain-text document: when its first
+// paragraph is one line of at most titleRunes characters that does not end a sentence
+// (no final . ? or !) and another paragraph follows, that line is the title and the rest
+// the text, so that a snippet does not repeat the title a page shows above it;
+// otherwise the title is "" and the text is text as it is.
+func TextDoc(text string) (title, body string) {
+	rest := strings.TrimLeft(text, " \t\r\n")
+	line, after, ok := strings.Cut(rest, "\n")
+	line = strings.TrimSpace(line)
+	if end := strings.TrimRight(line, "\"')]”’»"); !ok || line == "" || utf8.RuneCountInString(line) > titleRunes ||
+		strings.HasSuffix(end, ".") || strings.HasSuffix(end, "?") || strings.HasSuffix(end, "!") || strings.HasSuffix(end, "…") {
+		return "", text
+	}
+	if next, _, _ := strings.Cut(after, "\n"); strings.TrimSpace(next) != "" {
+		return "", text // the first paragraph goes on: no title line
+	}
+	if strings.TrimSpace(after) == "" {
+		return "", text // nothing but the line
+	}
+	return line, strings.TrimLeft(after, " \t\r\n")
+}
+
 // ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
 // folders skipped), in lexical order of path, and calls fn with each, until fn returns an
-// error. The id is the path relative to dir with "/"; the text the file's, or for
-// Markdown (IsMarkdown) the text its rendering shows, less a first heading, which is the
-// title (markdown.Doc); else the title is the text's first line (TitleOf) or the file's
-// name. An unreadable file is a record with Err set.
+// error. The id is the path relative to dir with "/"; the text the file's, less a first
+// line that is a title (TextDoc), or for Markdown (IsMarkdown) the text its rendering
+// shows, less a first heading, which is the title (markdown.Doc); else the title is the
+// text's first line (TitleOf) or the file's name. An unreadable file is a record with Err set.
 func ScanDir(dir string, fn func(Record) error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -293,15 +316,12 @@ func ScanDir(dir string, fn func(Record) error) error {
 			rec.Err = err
 			return fn(rec)
 		}
-		rec.Doc.Text = string(b)
 		if IsMarkdown(d.Name()) {
 			rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
-		}
-		if rec.Doc.Title == "" {
-			rec.Doc.Title = TitleOf(rec.Doc.Text, d.Name())
 		} else {
-			rec.Doc.Title = Shorten(rec.Doc.Title, titleRunes)
+			rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
 		}
+		rec.Doc.Title = TitleOf(cmp.Or(rec.Doc.Title, rec.Doc.Text), d.Name())
 		return fn(rec)
 	})
 }

@@ -79,3 +79,22 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
+
+// TestTextDoc checks that a plain text's first line is its title only when it stands
+// alone as a paragraph, is short and does not end a sentence, and more text follows.
+func TestTextDoc(t *testing.T) {
+	for _, c := range []struct{ text, title, body string }{
+		{"Garden notes\n\nThe roses bloomed.\n", "Garden notes", "The roses bloomed.\n"},
+		{"\r\n  Garden notes \r\n\r\nThe roses bloomed.", "Garden notes", "The roses bloomed."},
+		{"The roses bloomed.\n\nThey won.", "", "The roses bloomed.\n\nThey won."},
+		{"He said \"go.\"\n\nThey went.", "", "He said \"go.\"\n\nThey went."},
+		{"Garden notes\nThe roses bloomed.", "", "Garden notes\nThe roses bloomed."},
+		{"Garden notes\n\n", "", "Garden notes\n\n"},
+		{strings.Repeat("word ", 30) + "\n\nMore.", "", strings.Repeat("word ", 30) + "\n\nMore."},
+	} {
+		title, body := TextDoc(c.text)
+		if title != c.title || body != c.body {
+			t.Errorf("TextDoc(%q) = %q, %q; want %q, %q", c.text, title, body, c.title, c.body)
+		}
+	}
+}

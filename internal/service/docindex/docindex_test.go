@@ -110,7 +110,7 @@ func TestIngestFolder(t *testing.T) {
 		t.Errorf("markdown document: %+v, want the text %q", d, want)
 	}
 	d, ok, _ = x.Document("garden.txt")
-	if !ok || d.Title != "Garden notes" {
+	if !ok || d.Title != "Garden notes" || strings.HasPrefix(d.Text, "Garden") {
 		t.Errorf("text document: %+v", d)
 	}
 	if res := search(t, x, "zurich bank", 0, 10); !slices.Equal(ids(res), []string{"sub/trip.md"}) {
