@@ -149,6 +149,14 @@ func terminal(form string) int {
 	return notTerminal
 }
 
+// EndsSentence reports whether text ends as a finished sentence does: with . ? ! or …,
+// before any closing quotes and brackets ("go.", "(yes!)", "“Really?”"). It reads the
+// text's last characters only, not whether the mark is an abbreviation's.
+func EndsSentence(text string) bool {
+	text = strings.TrimRight(text, "\"')]}’”»›")
+	return strings.HasSuffix(text, ".") || strings.HasSuffix(text, "?") || strings.HasSuffix(text, "!") || strings.HasSuffix(text, "…")
+}
+
 // isCloser reports whether a token attached after a full stop still belongs to its sentence.
 func isCloser(form string) bool {
 	switch form {

@@ -281,3 +281,14 @@ func TestLargeInputs(t *testing.T) {
 	text := "http://" + strings.Repeat(")", size)
 	checkTokens(t, text, Tokens(text))
 }
+
+func TestEndsSentence(t *testing.T) {
+	for s, want := range map[string]bool{
+		"He left.": true, `He said "go."`: true, "(Yes!)": true, "“Really?”": true, "Wait…": true,
+		"Garden notes": false, "0.855": false, `"go"`: false, "": false,
+	} {
+		if got := EndsSentence(s); got != want {
+			t.Errorf("EndsSentence(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

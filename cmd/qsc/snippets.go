@@ -10,7 +10,6 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/core/markdown"
-	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/render"
 )
 
@@ -94,7 +93,7 @@ func budgetUsage(b int) error {
 }
 
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
-// "-", at most qsc.MaxDocumentBytes (readLimited); a Markdown file (docfile.IsMarkdown) as
+// "-", at most qsc.MaxDocumentBytes (readLimited); a Markdown file (markdown.IsFile) as
 // its rendering reads (markdown.Text) when rendered is set.
 func readDocument(path string, rendered bool) (string, error) {
 	r := io.Reader(os.Stdin)
@@ -107,7 +106,7 @@ func readDocument(path string, rendered bool) (string, error) {
 		r = f
 	}
 	b, err := readLimited(r, qsc.MaxDocumentBytes, "the document")
-	if err == nil && rendered && docfile.IsMarkdown(path) {
+	if err == nil && rendered && markdown.IsFile(path) {
 		return markdown.Text(b), nil
 	}
 	return string(b), err

@@ -4,6 +4,7 @@
 package markdown
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -12,21 +13,33 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/qsc-nlp/qsc/tokenize"
 )
+
+// IsFile reports whether a file is Markdown by its name: it ends in .md or .markdown (any
+// letter case).
+func IsFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown":
+		return true
+	}
+	return false
+}
 
 // markdown parses CommonMark with GitHub's tables and strikethrough. A goldmark.Markdown
 // is safe for concurrent use.
 var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
 
-// Text returns the text a reader of the rendered Markdown src sees, for searching
-// and snippets: emphasis, code and link markup left out (a link is its text, an image its
+// Text returns the text a reader of the rendered Markdown src sees, for searching and
+// snippets: emphasis, code and link markup left out (a link is its text, an image its
 // alternative text, an autolink its address), escapes and character references resolved;
 // each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
 // " · ", or by a space after a cell that ends a sentence) and code block a paragraph of
-// its own, blocks separated by a blank line so that
-// no sentence runs from one into the next; the lines of a wrapped paragraph joined by a
-// space, a hard line break and a line of code kept; raw HTML and thematic breaks left
-// out. It costs one parse of src, O(len(src)).
+// its own, blocks separated by a blank line so that no sentence runs from one into the
+// next; the lines of a wrapped paragraph joined by a space, a hard line break and a line
+// of code kept; raw HTML and thematic breaks left out. It costs one parse of src,
+// O(len(src)).
 func Text(src []byte) string {
 	_, body := markdownDoc(src, false)
 	return body
@@ -105,7 +118,7 @@ func (w *mdWriter) block(n ast.Node) {
 					w.b.WriteString(sep)
 					w.b.WriteString(t)
 					sep = " · "
-					if endsSentence(t) {
+					if tokenize.EndsSentence(t) {
 						sep = " " // the next cell begins a sentence: no "·" to lead it
 					}
 				}
@@ -146,11 +159,4 @@ func (w *mdWriter) text(v []byte) {
 	v = util.UnescapePunctuations(v)
 	v = util.ResolveNumericReferences(v)
 	w.b.Write(util.ResolveEntityNames(v))
-}
-
-// endsSentence reports whether t ends with a sentence's final punctuation, before any
-// closing quotes or brackets.
-func endsSentence(t string) bool {
-	t = strings.TrimRight(t, "\"')]”’»")
-	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "…")
 }

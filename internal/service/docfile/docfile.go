@@ -1,8 +1,8 @@
 // Package docfile reads the documents that `qsc serve --docs` indexes: JSON lines of
 // {"id", "title", "text", "url"} objects (ScanJSONL, ScanFile) or a folder of .txt and .md
-// files (ScanDir; Markdown read as the text its rendering shows, package markdown), one Record
-// per document, with the reason when it cannot be read, and
-// checks them (Check). It has no index: package docindex ingests what it reads.
+// files (ScanDir; Markdown read as the text its rendering shows, package markdown), one
+// Record per document, with the reason when it cannot be read, and checks them (Check).
+// It has no index: package docindex ingests what it reads.
 package docfile
 
 import (
@@ -25,6 +25,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/core/markdown"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // Doc is one document.
@@ -247,27 +248,16 @@ func IsDocFile(name string) bool {
 	return false
 }
 
-// IsMarkdown reports whether a folder's document file is Markdown: its name ends in .md or
-// .markdown (any letter case).
-func IsMarkdown(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".md", ".markdown":
-		return true
-	}
-	return false
-}
-
 // TextDoc returns the title and the text of a plain-text document: when its first
 // paragraph is one line of at most titleRunes characters that does not end a sentence
-// (no final . ? or !) and another paragraph follows, that line is the title and the rest
+// (tokenize.EndsSentence) and another paragraph follows, that line is the title and the rest
 // the text, so that a snippet does not repeat the title a page shows above it;
 // otherwise the title is "" and the text is text as it is.
 func TextDoc(text string) (title, body string) {
 	rest := strings.TrimLeft(text, " \t\r\n")
 	line, after, ok := strings.Cut(rest, "\n")
 	line = strings.TrimSpace(line)
-	if end := strings.TrimRight(line, "\"')]”’»"); !ok || line == "" || utf8.RuneCountInString(line) > titleRunes ||
-		strings.HasSuffix(end, ".") || strings.HasSuffix(end, "?") || strings.HasSuffix(end, "!") || strings.HasSuffix(end, "…") {
+	if !ok || line == "" || utf8.RuneCountInString(line) > titleRunes || tokenize.EndsSentence(line) {
 		return "", text
 	}
 	if next, _, _ := strings.Cut(after, "\n"); strings.TrimSpace(next) != "" {
@@ -282,9 +272,10 @@ func TextDoc(text string) (title, body string) {
 // ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
 // folders skipped), in lexical order of path, and calls fn with each, until fn returns an
 // error. The id is the path relative to dir with "/"; the text the file's, less a first
-// line that is a title (TextDoc), or for Markdown (IsMarkdown) the text its rendering
-// shows, less a first heading, which is the title (markdown.Doc); else the title is the
-// text's first line (TitleOf) or the file's name. An unreadable file is a record with Err set.
+// line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text its
+// rendering shows, less a first heading, which is the title (markdown.Doc); else the
+// title is the text's first line (TitleOf) or the file's name. An unreadable file is a
+// record with Err set.
 func ScanDir(dir string, fn func(Record) error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -316,7 +307,7 @@ func ScanDir(dir string, fn func(Record) error) error {
 			rec.Err = err
 			return fn(rec)
 		}
-		if IsMarkdown(d.Name()) {
+		if markdown.IsFile(d.Name()) {
 			rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
 		} else {
 			rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))

@@ -109,20 +109,18 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 // misses "clean"), and "name:value" for a name that is no field of the index ("price:
 // $5", "http://example.org") is the name and the value as words in the title and text,
 // and `name:"a phrase"` the phrase there (bleve's syntax searches a field "price",
-// which finds nothing). A "?" inside a word ("colo?r") and
-// the fields the index has (title, text, url, lang and the fields of its languages)
-// keep their meaning. It costs one walk of q.
+// which finds nothing). A "?" inside a word ("colo?r") and the fields the index has
+// (title, text, url, lang and the fields of its languages) keep their meaning. It costs
+// one walk of q.
 func (x *Index) asWords(q query.Query) query.Query {
-	return mapLeaves(q, func(q query.Query) query.Query {
+	var leaf func(query.Query) query.Query
+	leaf = func(q query.Query) query.Query {
 		switch q := q.(type) {
 		case *query.WildcardQuery:
 			if w := strings.TrimRight(q.Wildcard, "?"); w != "" && w != q.Wildcard && !strings.ContainsAny(w, "*?") {
 				m := query.NewMatchQuery(w)
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
-				if !x.knownField(m.FieldVal) {
-					m.Match, m.FieldVal = m.FieldVal+" "+m.Match, ""
-				}
-				return m
+				return leaf(m) // a word now, of a field the index may lack
 			}
 		case *query.MatchQuery:
 			if !x.knownField(q.FieldVal) {
@@ -138,7 +136,8 @@ func (x *Index) asWords(q query.Query) query.Query {
 			}
 		}
 		return q
-	})
+	}
+	return mapLeaves(q, leaf)
 }
 
 // knownField reports whether a query may name field f: no field, "_all", a field of
