@@ -1,0 +1,52 @@
+# Builds the wrapped-prose reading test (docs/reading/wrap/README.md): 120 documents of
+# UD_English-GUM's train split less its news (seed 2029), each paragraph wrapped at 72
+# columns, one query of one or two nouns of a sentence longer than 110 characters; the
+# best snippet (-n 1, -b 100) of each of two qsc builds; the items where they differ.
+# usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR
+import gzip, json, random, subprocess, sys, textwrap
+data, old, new, out = sys.argv[1:5]
+docs, cur = [], None
+for l in gzip.open(f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz', 'rt'):
+    if l.startswith('# newdoc id'):
+        cur = {'id': l.split('=', 1)[1].strip(), 'paras': [], 'sents': []}; docs.append(cur)
+    elif l.startswith('# newpar') and cur is not None:
+        cur['paras'].append([])
+    elif l.startswith('# text = ') and cur is not None:
+        if not cur['paras']: cur['paras'].append([])
+        t = l[9:].strip(); cur['paras'][-1].append(t); cur['sents'].append({'text': t, 'nouns': []})
+    elif l and l[0].isdigit() and cur is not None and cur['sents']:
+        f = l.split('\t')
+        if '-' not in f[0] and '.' not in f[0] and f[4] in ('NN', 'NNS', 'NNP') and len(f[1]) > 3 and f[1].isalpha():
+            cur['sents'][-1]['nouns'].append(f[1])
+docs = [d for d in docs if not d['id'].startswith('GUM_news')]
+random.seed(2029)
+random.shuffle(docs)
+items = []
+for d in docs[:120]:
+    text = '\n\n'.join(textwrap.fill(' '.join(p), 72) for p in d['paras'] if p)
+    cands = [s for s in d['sents'] if len(s['nouns']) >= 1 and len(s['text']) > 110]
+    if not cands: continue
+    s = random.choice(cands)
+    q = random.sample(sorted(set(s['nouns'])), min(len(set(s['nouns'])), random.choice([1, 2])))
+    items.append({'id': d['id'], 'doc': text, 'query': q})
+res = {}
+for name, exe in (('old', old), ('new', new)):
+    res[name] = {}
+    for it in items:
+        p = subprocess.run([exe, 'snippets', '-q', ','.join(it['query']), '-b', '100', '-n', '1', '--json', '-'], input=it['doc'].encode(), capture_output=True)
+        try: sn = json.loads(p.stdout)['snippets']
+        except Exception: sn = []
+        res[name][it['id']] = sn[0] if sn else None
+sel, A, B = [], [], []
+for it in items:
+    b, f = res['old'][it['id']], res['new'][it['id']]
+    if (b or {}).get('ellipsis') == (f or {}).get('ellipsis'): continue
+    spans = [s['sentence'] for s in (b, f) if s]
+    lo, hi = min(s['start'] for s in spans), max(s['end'] for s in spans)
+    iid = 'w-' + it['id']
+    sel.append({'id': iid, 'protocol': 'box100', 'source': it['id'].split('_')[1], 'text': ' '.join(it['doc'].encode()[lo:hi].decode().split()), 'query': it['query'], 'budget': 100})
+    A.append({'id': iid, 'compression_ellipsis': f['ellipsis'] if f else ''})
+    B.append({'id': iid, 'compression_ellipsis': b['ellipsis'] if b else ''})
+for n, rows in (('items', sel), ('new', A), ('old', B)):
+    open(f'{out}/{n}.jsonl', 'w').writelines(json.dumps(r, ensure_ascii=False) + '\n' for r in rows)
+print(len(items), 'documents,', len(sel), 'differ')
