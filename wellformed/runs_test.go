@@ -172,6 +172,37 @@ func TestRunsOfComplementDangles(t *testing.T) {
 	}
 }
 
+// TestRunsParticipleObliqueDangles checks that a run ending on a participle whose oblique
+// phrase comes next dangles ("value derived …" from their efforts), and that neither a
+// finite verb before its oblique ("it rained …" in the night) nor a participle read as a
+// noun after a number ("arrested 135 accused …" from the city) does.
+func TestRunsParticipleObliqueDangles(t *testing.T) {
+	forms := []string{"They", "kept", "value", "derived", "from", "efforts", "."}
+	xpos := []string{"PRP", "VBD", "NN", "VBN", "IN", "NNS", "."}
+	heads := []int{2, 0, 2, 3, 6, 4, 2}
+	rels := []string{"nsubj", "root", "obj", "acl", "case", "obl", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{1})
+	if !u.Dangles(4) {
+		t.Errorf(`a run ending on "derived" before "from efforts" does not dangle`)
+	}
+	forms = []string{"It", "rained", "in", "the", "night", "."}
+	xpos = []string{"PRP", "VBD", "IN", "DT", "NN", "."}
+	heads = []int{2, 0, 5, 5, 2, 2}
+	rels = []string{"nsubj", "root", "case", "det", "obl", "punct"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{1})
+	if u.Dangles(2) {
+		t.Errorf(`a run ending on the finite "rained" before "in the night" dangles`)
+	}
+	forms = []string{"Police", "arrested", "135", "accused", "from", "the", "city", "."}
+	xpos = []string{"NNS", "VBD", "CD", "VBN", "IN", "DT", "NN", "."}
+	heads = []int{2, 0, 2, 2, 7, 7, 4, 2}
+	rels = []string{"nsubj", "root", "obj", "xcomp", "case", "det", "obl", "punct"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{1})
+	if u.Dangles(4) {
+		t.Errorf(`a run ending on "135 accused" before "from the city" dangles`)
+	}
+}
+
 // TestRunsLoose checks that Loose drops the list and question-mark bindings alone: "They
 // acquired Urchin , Picasa and Keyhole , asking whether it mattered ."
 func TestRunsLoose(t *testing.T) {
