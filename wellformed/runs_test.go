@@ -172,8 +172,9 @@ func TestRunsOfComplementDangles(t *testing.T) {
 	}
 }
 
-// TestRunsParticipleObliqueDangles checks that a run ending on a participle whose oblique
-// phrase comes next dangles ("value derived …" from their efforts), and that neither a
+// TestRunsParticipleObliqueDangles checks that a run ending on a participle or an adjective
+// whose oblique phrase comes next dangles ("value derived …" from their efforts,
+// "comfortable …" with it), and that neither a
 // finite verb before its oblique ("it rained …" in the night) nor a participle read as a
 // noun after a number ("arrested 135 accused …" from the city) does.
 func TestRunsParticipleObliqueDangles(t *testing.T) {
@@ -200,6 +201,14 @@ func TestRunsParticipleObliqueDangles(t *testing.T) {
 	u = handRuns(t, forms, xpos, heads, rels, []int{1})
 	if u.Dangles(4) {
 		t.Errorf(`a run ending on "135 accused" before "from the city" dangles`)
+	}
+	forms = []string{"You", "need", "to", "be", "comfortable", "with", "it", "."}
+	xpos = []string{"PRP", "VBP", "TO", "VB", "JJ", "IN", "PRP", "."}
+	heads = []int{2, 0, 5, 5, 2, 7, 5, 2}
+	rels = []string{"nsubj", "root", "mark", "cop", "xcomp", "case", "obl", "punct"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{1})
+	if !u.Dangles(5) {
+		t.Errorf(`a run ending on "comfortable" before "with it" does not dangle`)
 	}
 }
 
