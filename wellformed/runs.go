@@ -82,8 +82,8 @@ func (u *Runs) CanEnd(v int) bool { return u.end[v] }
 
 // Dangles reports whether a run that ends on token v leaves it leaning on a word that is
 // cut: a dependent whose head comes after it (unless v is a query term), or a head whose
-// object, complement or particle comes after it, or a participle or adjective whose
-// oblique phrase does (a query term too). It is a preference,
+// object, complement or particle comes after it, or a verb or adjective whose oblique
+// phrase does (a query term too). It is a preference,
 // not a rule: the snippet decoding pays for it (runs.Params.Dangle).
 func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
 
@@ -315,8 +315,8 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 		// A word dangles at the end of a run when it leans on one after it: a dependent
 		// whose head comes later ("for which they …"), or a head whose object or
-		// complement comes later ("a place that sells …"), or a participle or adjective
-		// whose oblique phrase follows it ("value derived …"), a query term too ("eventually appointed
+		// complement comes later ("a place that sells …"), or a verb or adjective whose
+		// oblique phrase follows it ("value derived …"), a query term too ("eventually appointed
 		// …" for the query "appointed"). A query term that leans on its head does not
 		// dangle: it is what the reader asked for.
 		if h > v && !u.inQ[v] && !punct {
@@ -721,16 +721,16 @@ func isOfComplement(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) b
 }
 
 // isOblique reports whether token v (of universal relation base) is the oblique phrase
-// that completes the participle or adjective h right before it: "value derived from their
-// own efforts", "features associated with specific domains", "people different from
-// them", "comfortable with it". A run that ends on h leaves the reader asking "from
-// what?". One after a determiner, a possessive or a number is read as a noun or goes
-// with one ("arrested 135 accused from …", "the accused"), which needs nothing.
+// that completes the verb or adjective h right before it: "value derived from their own
+// efforts", "ethnocentrism can lead to disdain", "Carolyn looked at her", "people
+// different from them", "comfortable with it". A run that ends on h leaves the reader
+// asking "from what?". One after a determiner, a possessive or a number is read as a noun
+// or goes with one ("arrested 135 accused from …", "the accused"), which needs nothing.
 func isOblique(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) bool {
 	if base != "obl" || h+1 >= v || t.Head(h+1) != v || syntax.Universal(s.Tokens[h].Rel) != "case" {
 		return false
 	}
-	if x := s.Tokens[h-1].XPOS; x != "VBN" && x != "JJ" {
+	if x := s.Tokens[h-1].XPOS; !strings.HasPrefix(x, "VB") && x != "JJ" {
 		return false
 	}
 	if h >= 2 {

@@ -172,12 +172,12 @@ func TestRunsOfComplementDangles(t *testing.T) {
 	}
 }
 
-// TestRunsParticipleObliqueDangles checks that a run ending on a participle or an adjective
-// whose oblique phrase comes next dangles ("value derived …" from their efforts,
-// "comfortable …" with it), and that neither a
-// finite verb before its oblique ("it rained …" in the night) nor a participle read as a
-// noun after a number ("arrested 135 accused …" from the city) does.
-func TestRunsParticipleObliqueDangles(t *testing.T) {
+// TestRunsObliqueDangles checks that a run ending on a verb or an adjective whose oblique
+// phrase comes next, with its case marker, dangles ("value derived …" from their efforts,
+// "looked …" at her, "comfortable …" with it), and that neither a verb before an oblique
+// without one ("it rained …" all night) nor a participle read as a noun after a number
+// ("arrested 135 accused …" from the city) does.
+func TestRunsObliqueDangles(t *testing.T) {
 	forms := []string{"They", "kept", "value", "derived", "from", "efforts", "."}
 	xpos := []string{"PRP", "VBD", "NN", "VBN", "IN", "NNS", "."}
 	heads := []int{2, 0, 2, 3, 6, 4, 2}
@@ -186,13 +186,21 @@ func TestRunsParticipleObliqueDangles(t *testing.T) {
 	if !u.Dangles(4) {
 		t.Errorf(`a run ending on "derived" before "from efforts" does not dangle`)
 	}
-	forms = []string{"It", "rained", "in", "the", "night", "."}
-	xpos = []string{"PRP", "VBD", "IN", "DT", "NN", "."}
-	heads = []int{2, 0, 5, 5, 2, 2}
-	rels = []string{"nsubj", "root", "case", "det", "obl", "punct"}
+	forms = []string{"Carolyn", "looked", "at", "her", "."}
+	xpos = []string{"NNP", "VBD", "IN", "PRP", "."}
+	heads = []int{2, 0, 4, 2, 2}
+	rels = []string{"nsubj", "root", "case", "obl", "punct"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{1})
+	if !u.Dangles(2) {
+		t.Errorf(`a run ending on "looked" before "at her" does not dangle`)
+	}
+	forms = []string{"It", "rained", "all", "night", "in", "May", "."}
+	xpos = []string{"PRP", "VBD", "DT", "NN", "IN", "NNP", "."}
+	heads = []int{2, 0, 4, 2, 6, 2, 2}
+	rels = []string{"nsubj", "root", "det", "obl:tmod", "case", "obl", "punct"}
 	u = handRuns(t, forms, xpos, heads, rels, []int{1})
 	if u.Dangles(2) {
-		t.Errorf(`a run ending on the finite "rained" before "in the night" dangles`)
+		t.Errorf(`a run ending on "rained" before "all night", an oblique with no case marker, dangles`)
 	}
 	forms = []string{"Police", "arrested", "135", "accused", "from", "the", "city", "."}
 	xpos = []string{"NNS", "VBD", "CD", "VBN", "IN", "DT", "NN", "."}
