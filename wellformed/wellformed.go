@@ -17,7 +17,8 @@
 //     "don't seem to like answering") or the relative clause of a negated nominal
 //     predicate (acl:relcl of a head with a copula: "were not in the situation where
 //     they were able …") is kept only with it; both when no punctuation stands between
-//     the two.
+//     the two. What a barring verb bars, with its "from" ("preventing the federation
+//     from collapsing", "kept them from leaving"), is kept all or none with the verb.
 //   - Articles: "a" or "an" is not followed by a word it does not agree with ("a
 //     investigation" from "a long investigation"). When a word after the article, up to
 //     and including its head, starts with the other sound, the article needs the first word after it
@@ -174,6 +175,59 @@ func punctBetween(s *syntax.Sentence, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// barringVerbs are the lowercased forms of the verbs that bar their object from doing
+// something: "prevent X from", "keep X from", "stop X from".
+var barringVerbs = map[string]bool{}
+
+func init() {
+	for _, f := range strings.Fields(`prevent prevents prevented preventing stop stops stopped stopping
+		keep keeps kept keeping prohibit prohibits prohibited prohibiting bar bars barred barring
+		ban bans banned banning deter deters deterred deterring discourage discourages discouraged
+		discouraging dissuade dissuades dissuaded dissuading restrain restrains restrained
+		restraining preclude precludes precluded precluding hinder hinders hindered hindering
+		block blocks blocked blocking forbid forbids forbade forbidden forbidding`) {
+		barringVerbs[f] = true
+	}
+}
+
+// isBarredFrom reports whether token v is the clause or phrase that a barring verb h bars
+// its object from, introduced by "from" between them ("preventing the federation from
+// collapsing"), with no punctuation between the two.
+func isBarredFrom(s *syntax.Sentence, v, h int) bool {
+	n := s.Len()
+	if h < 1 || h >= v || v > n {
+		return false
+	}
+	switch syntax.Universal(s.Tokens[v-1].Rel) {
+	case "advcl", "obl", "xcomp", "ccomp", "acl":
+	default:
+		return false
+	}
+	form := s.Tokens[h-1].Form
+	if len(form) > 12 {
+		return false
+	}
+	var low [12]byte // lowercased without allocating: the lookup does not copy
+	for i := 0; i < len(form); i++ {
+		c := form[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	if !barringVerbs[string(low[:len(form)])] {
+		return false
+	}
+	from := false
+	for u := h + 1; u < v; u++ {
+		if isPunct(&s.Tokens[u-1]) {
+			return false
+		}
+		from = from || (s.Tokens[u-1].Head == v && strings.EqualFold(s.Tokens[u-1].Form, "from"))
+	}
+	return from
 }
 
 // isCoreArgument reports whether a relation (universal part) makes a subject or object.
@@ -345,6 +399,11 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 		// predicate would say the opposite; so would the relative clause of a negated
 		// nominal predicate ("were not in the situation where they were able to help").
 		return NeedsHead, Negation
+	case isBarredFrom(s, v, h), strings.EqualFold(tok.Form, "from") && isBarredFrom(s, h, s.Tokens[h-1].Head):
+		// "preventing the federation from collapsing": the verb without what it prevents
+		// ("preventing the federation") would say the opposite; so would the clause
+		// without its "from".
+		return WithHead, Negation
 	case IsHedge(tok):
 		return WithHead, Hedge
 	case IsSymbol(tok) && isNumber(head), IsSymbol(head) && isNumber(tok):

@@ -382,3 +382,28 @@ residents/NNS/4/acl:relcl a/DT/7/det preference/NN/5/obj ./././4/punct`)
 		t.Errorf("residents, a clause of a negated verb: binding %d, want free", r.Binding(5))
 	}
 }
+
+// TestBarredFrom checks that what a barring verb bars is kept with it, "from" included:
+// "preventing the federation from collapsing" never shows "preventing the federation"
+// alone, while "came from Paris" stays free.
+func TestBarredFrom(t *testing.T) {
+	s, tree, lens := sent(t, `they/PRP/2/nsubj prevented/VBD/0/root the/DT/4/det federation/NN/2/obj
+from/IN/6/mark collapsing/VBG/2/advcl ./././2/punct`)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{4}, 500); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(6) != WithHead || r.Why(6) != Negation || r.Head(6) != 2 {
+		t.Errorf("collapsing: binding %d (%s) to %d, want with-head (negation) to 2", r.Binding(6), r.Why(6), r.Head(6))
+	}
+	if r.Binding(5) != WithHead || r.Head(5) != 6 {
+		t.Errorf("from: binding %d to %d, want with-head to 6", r.Binding(5), r.Head(5))
+	}
+	s2, tree2, lens2 := sent(t, `she/PRP/2/nsubj came/VBD/0/root from/IN/4/case Paris/NNP/2/obl ./././2/punct`)
+	if err := r.Reset(s2, tree2, lens2, []int{4}, 500); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(4) != Free || r.Binding(3) == WithHead {
+		t.Errorf("came from Paris: Paris binding %d, from %d; want free and not with-head", r.Binding(4), r.Binding(3))
+	}
+}
