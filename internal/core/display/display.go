@@ -347,9 +347,37 @@ func boundary(doc string, i int, forward bool) int {
 // spaced reports whether the run r is joined to the run prev before it by a space: unless
 // it attaches to the word before it (AttachesLeft) or only punctuation written without a
 // space was cut between them (glued: "battlefield" and the closing quote of
-// `battlefield."`).
+// `battlefield."`). A clitic ("n't", "'s") whose own word was cut is not written against
+// another word ("Asian … n't", never "Asiann't").
 func spaced(doc string, prev, r Span) bool {
-	return !AttachesLeft(doc[r.Start:r.End]) && !glued(doc[prev.End:r.Start])
+	if text := doc[r.Start:r.End]; AttachesLeft(text) {
+		return isWordClitic(text) && holdsWord(doc[prev.End:r.Start])
+	}
+	return !glued(doc[prev.End:r.Start])
+}
+
+// isWordClitic reports whether text, which AttachesLeft, starts with a clitic that is part
+// of a word ("n't", "'s", "’ll"), not with punctuation.
+func isWordClitic(text string) bool {
+	r, size := utf8.DecodeRuneInString(text)
+	switch r {
+	case 'n', 'N':
+		return true
+	case '\'', '\u2019':
+		next, _ := utf8.DecodeRuneInString(text[size:])
+		return unicode.IsLetter(next)
+	}
+	return false
+}
+
+// holdsWord reports whether text holds a letter or a digit.
+func holdsWord(text string) bool {
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // glued reports whether a cut between two runs held only punctuation written without

@@ -227,3 +227,35 @@ func TestRenderCutAfterCloser(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCliticAfterCut checks that a clitic whose own word was cut is written apart
+// from the word before the cut, in both renderings ("Asian … n't", "Asian n't", never
+// "Asiann't"), while a final period after a cut and a clitic after its own word stay
+// against the word.
+func TestRenderCliticAfterCut(t *testing.T) {
+	doc := "Many Asian countries won't let it grow, and the firm's staff agreed."
+	at := func(s string) Span { i := strings.Index(doc, s); return Span{i, i + len(s)} }
+	for _, c := range []struct {
+		kept          []Span
+		plain, dotted string
+	}{
+		{[]Span{at("Many Asian"), at("n't let it grow")}, "Many Asian n't let it grow", "Many Asian … n't let it grow …"},
+		{[]Span{at("Many Asian"), at("'s staff agreed")}, "Many Asian 's staff agreed", "Many Asian … 's staff agreed"},
+		{[]Span{at("the firm's staff"), at(".")}, "the firm's staff.", "… the firm's staff …"},
+		{[]Span{at("countries wo"), at("n't let")}, "countries won't let", "… countries won't let …"},
+	} {
+		for _, ell := range []bool{false, true} {
+			want := c.plain
+			if ell {
+				want = c.dotted
+			}
+			if got := Render(doc, Span{0, len(doc)}, c.kept, nil, ell, false); got != want {
+				t.Errorf("Render(%v, ellipsis %v) = %q, want %q", c.kept, ell, got, want)
+			}
+		}
+		var sc Scratch
+		if n, want := sc.Length(doc, Span{0, len(doc)}, c.kept, nil), max(utf8.RuneCountInString(c.plain), utf8.RuneCountInString(c.dotted)); n != want {
+			t.Errorf("Length(%v) = %d, want %d", c.kept, n, want)
+		}
+	}
+}
