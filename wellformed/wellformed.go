@@ -129,10 +129,12 @@ const (
 	negatedPredicate uint8 = 1 << iota // a child "not", "n't" or "never" negates it
 	negativeWord                       // a nominal with "no", or a negative pronoun
 	copular                            // a nominal predicate: it has a copula
+	barred                             // what a barring verb bars, or its "from"
 )
 
 // negations sets neg[v] (1-based; resized to s.Len()+1) to the negation marks of each
-// token of s, whose heads head gives.
+// token of s, whose heads head gives, and to barred for what a barring verb bars and its
+// "from" (barredFrom).
 func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 	n := s.Len()
 	neg = reuse.Resize(neg, n+1)
@@ -145,6 +147,10 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 		h := head(v)
 		if h >= 1 && h <= n && syntax.Universal(tok.Rel) == "cop" {
 			neg[h] |= copular
+		}
+		if f := barredFrom(s, head, v, h); f != 0 {
+			neg[v] |= barred
+			neg[f] |= barred
 		}
 		if h < 1 || h > n || !IsNegation(tok) {
 			continue
@@ -177,55 +183,41 @@ func punctBetween(s *syntax.Sentence, a, b int) bool {
 	return false
 }
 
-// barringVerbs are the lowercased forms of the verbs that bar their object from doing
-// something: "prevent X from", "keep X from", "stop X from".
-var barringVerbs = map[string]bool{}
+// barringVerbs are the verbs that bar their object from doing something: "prevent X
+// from", "keep X from", "stop X from".
+var barringVerbs = newLowerSet(
+	"prevent", "prevents", "prevented", "preventing", "stop", "stops", "stopped", "stopping",
+	"keep", "keeps", "kept", "keeping", "prohibit", "prohibits", "prohibited", "prohibiting",
+	"bar", "bars", "barred", "barring", "ban", "bans", "banned", "banning",
+	"deter", "deters", "deterred", "deterring", "discourage", "discourages", "discouraged",
+	"discouraging", "dissuade", "dissuades", "dissuaded", "dissuading", "restrain",
+	"restrains", "restrained", "restraining", "preclude", "precludes", "precluded",
+	"precluding", "hinder", "hinders", "hindered", "hindering", "block", "blocks", "blocked",
+	"blocking", "forbid", "forbids", "forbade", "forbidden", "forbidding")
 
-func init() {
-	for _, f := range strings.Fields(`prevent prevents prevented preventing stop stops stopped stopping
-		keep keeps kept keeping prohibit prohibits prohibited prohibiting bar bars barred barring
-		ban bans banned banning deter deters deterred deterring discourage discourages discouraged
-		discouraging dissuade dissuades dissuaded dissuading restrain restrains restrained
-		restraining preclude precludes precluded precluding hinder hinders hindered hindering
-		block blocks blocked blocking forbid forbids forbade forbidden forbidding`) {
-		barringVerbs[f] = true
-	}
-}
-
-// isBarredFrom reports whether token v is the clause or phrase that a barring verb h bars
-// its object from, introduced by "from" between them ("preventing the federation from
-// collapsing"), with no punctuation between the two.
-func isBarredFrom(s *syntax.Sentence, v, h int) bool {
-	n := s.Len()
-	if h < 1 || h >= v || v > n {
-		return false
+// barredFrom returns the "from" that introduces token v as what the barring verb h, its
+// head, bars its object from ("preventing the federation from collapsing"), or 0: v is a
+// clause or phrase, and no punctuation stands between h and v.
+func barredFrom(s *syntax.Sentence, head func(int) int, v, h int) int {
+	if h < 1 || h >= v {
+		return 0
 	}
 	switch syntax.Universal(s.Tokens[v-1].Rel) {
 	case "advcl", "obl", "xcomp", "ccomp", "acl":
 	default:
-		return false
+		return 0
 	}
-	form := s.Tokens[h-1].Form
-	if len(form) > 12 {
-		return false
+	if !barringVerbs.has(s.Tokens[h-1].Form) {
+		return 0
 	}
-	var low [12]byte // lowercased without allocating: the lookup does not copy
-	for i := 0; i < len(form); i++ {
-		c := form[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	if !barringVerbs[string(low[:len(form)])] {
-		return false
-	}
-	from := false
+	from := 0
 	for u := h + 1; u < v; u++ {
 		if isPunct(&s.Tokens[u-1]) {
-			return false
+			return 0
 		}
-		from = from || (s.Tokens[u-1].Head == v && strings.EqualFold(s.Tokens[u-1].Form, "from"))
+		if head(u) == v && strings.EqualFold(s.Tokens[u-1].Form, "from") {
+			from = u
+		}
 	}
 	return from
 }
@@ -399,7 +391,7 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 		// predicate would say the opposite; so would the relative clause of a negated
 		// nominal predicate ("were not in the situation where they were able to help").
 		return NeedsHead, Negation
-	case isBarredFrom(s, v, h), strings.EqualFold(tok.Form, "from") && isBarredFrom(s, h, s.Tokens[h-1].Head):
+	case neg[v]&barred != 0:
 		// "preventing the federation from collapsing": the verb without what it prevents
 		// ("preventing the federation") would say the opposite; so would the clause
 		// without its "from".

@@ -351,7 +351,7 @@ func boundary(doc string, i int, forward bool) int {
 // another word ("Asian … n't", never "Asiann't").
 func spaced(doc string, prev, r Span) bool {
 	if text := doc[r.Start:r.End]; AttachesLeft(text) {
-		return isWordClitic(text) && holdsWord(doc[prev.End:r.Start])
+		return isWordClitic(text) && HasWord(doc[prev.End:r.Start])
 	}
 	return !glued(doc[prev.End:r.Start])
 }
@@ -366,16 +366,6 @@ func isWordClitic(text string) bool {
 	case '\'', '\u2019':
 		next, _ := utf8.DecodeRuneInString(text[size:])
 		return unicode.IsLetter(next)
-	}
-	return false
-}
-
-// holdsWord reports whether text holds a letter or a digit.
-func holdsWord(text string) bool {
-	for _, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return true
-		}
 	}
 	return false
 }
