@@ -112,9 +112,13 @@ const wrapWidth = 55
 // SentenceEnd) leaves its answer unchanged. It costs O(line) and a SentenceEnd for each
 // . ? ! in the line.
 func wrapped(text string, end int) bool {
-	start := strings.LastIndexAny(text[:end], "\n\v\f\r\u2028\u2029") + 1
-	if start > 0 && text[start-1] != '\n' && text[start-1] != '\v' && text[start-1] != '\f' && text[start-1] != '\r' {
-		start += utf8.RuneLen('\u2028') - 1 // the last byte of U+2028 or U+2029 matched
+	start := end // after the line break before end, as newlines counts them
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:start])
+		if r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == '\u2028' || r == '\u2029' {
+			break
+		}
+		start -= size
 	}
 	if end-start < wrapWidth { // fewer bytes, so fewer characters
 		return false
