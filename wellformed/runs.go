@@ -407,6 +407,158 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 		v = e + 1
 	}
+	u.titledNames(s, t)
+}
+
+// titledNames binds as names the stretches of capitalized words that the tags do not call
+// proper nouns, which a reader still takes for a name or a title: "the Joint
+// Comprehensive Plan of Action" (JJ JJ NN IN NN), "the Diagnostic and Statistical Manual
+// of Mental Disorders", "Bath and Body Works". A stretch is two or more capitalized words
+// (isTitled), joined directly or by "of", "for", "and" or "&" ("of the", "for the"
+// too; not "and the", which joins two names), of which at least one is not tagged a proper noun; a stretch of proper nouns
+// alone is left to the parse (Reset). A sentence whose words are mostly capitalized is a
+// headline or a title, where capitals say nothing, and has none.
+func (u *Runs) titledNames(s *syntax.Sentence, t *syntax.Tree) {
+	n := u.n
+	words, caps := 0, 0
+	for v := 2; v <= n; v++ {
+		if u.word[v] && !isSentenceStart(s, v) {
+			words++
+			if isCapitalized(s.Tokens[v-1].Form) {
+				caps++
+			}
+		}
+	}
+	if 3*caps > 2*words {
+		return
+	}
+	for v := 1; v <= n; {
+		if !isTitled(s, v) {
+			v++
+			continue
+		}
+		e, count, untagged := v, 1, !isProper(&s.Tokens[v-1])
+		for {
+			next := 0
+			switch {
+			case e+1 <= n && isTitled(s, e+1):
+				next = e + 1
+			case e+2 <= n && isTitleJoin(&s.Tokens[e]) && isTitled(s, e+2):
+				next = e + 2
+			case e+3 <= n && isOfJoin(&s.Tokens[e]) && s.Tokens[e+1].Form == "the" && isTitled(s, e+3):
+				next = e + 3
+			}
+			if next == 0 {
+				break
+			}
+			e = next
+			count++
+			untagged = untagged || !isProper(&s.Tokens[e-1])
+		}
+		if count >= 2 && untagged {
+			u.titledGroups(s, t, v, e)
+		}
+		v = e + 1
+	}
+}
+
+// titledGroups binds the names of the stretch [a, b] of capitalized words that
+// titledNames found: the parse's subtrees within it, each token joined to the head it
+// reaches without leaving the stretch, so that two names side by side ("the Homeland
+// Security US plants") stay two. A subtree with two capitalized words or more, one of them
+// not tagged a proper noun, is a name, from its first capitalized word to its last (never
+// from a join: "and Direct …"). A run that holds a word of it holds the rest of it, so
+// that no run ends inside it ("the Joint Comprehensive Plan …"); a run may start inside
+// it, after a cut, as the reader sees it cut ("… Restaurant in the West Valley"): judges
+// preferred the words such a start leaves room for to the whole name (docs/reading.md,
+// "Capitalized names").
+func (u *Runs) titledGroups(s *syntax.Sentence, t *syntax.Tree, a, b int) {
+	for x := a; x <= b; x++ {
+		top := x
+		for steps := 0; steps <= b-a; steps++ {
+			h := t.Head(top)
+			if h < a || h > b {
+				break
+			}
+			top = h
+		}
+		u.top[x] = int32(top)
+	}
+	for x := a; x <= b; x++ {
+		if int(u.top[x]) != x {
+			continue
+		}
+		lo, hi, caps, untagged := b+1, a-1, 0, false
+		for y := a; y <= b; y++ {
+			if int(u.top[y]) == x && isTitled(s, y) {
+				lo, hi = min(lo, y), max(hi, y)
+				caps++
+				untagged = untagged || !isProper(&s.Tokens[y-1])
+			}
+		}
+		if caps >= 2 && untagged {
+			for x := lo; x <= hi; x++ {
+				u.hi[x] = max(u.hi[x], int32(hi))
+			}
+		}
+	}
+}
+
+// isTitled reports whether token v (1-based) is a capitalized word that may be part of a
+// name: a proper noun, or a capitalized noun or adjective that does not start the sentence
+// or a part of it (isSentenceStart), where capitals are the sentence's.
+// A capitalized verb ("we do hereby Order and Direct") or pronoun ("I") is not.
+func isTitled(s *syntax.Sentence, v int) bool {
+	tok := &s.Tokens[v-1]
+	if !isCapitalized(tok.Form) {
+		return false
+	}
+	if isProper(tok) {
+		return true
+	}
+	if !strings.HasPrefix(tok.XPOS, "NN") && !strings.HasPrefix(tok.XPOS, "JJ") {
+		return false
+	}
+	return !isSentenceStart(s, v)
+}
+
+// isSentenceStart reports whether token v (1-based) starts the sentence or follows a
+// sentence's end, a colon or a dash, where a capital is the sentence's or a list item's
+// ("60 - Percentage of Americans who …").
+func isSentenceStart(s *syntax.Sentence, v int) bool {
+	if v == 1 {
+		return true
+	}
+	switch s.Tokens[v-2].Form {
+	case ".", "!", "?", ":", "-", "–", "—", "--":
+		return true
+	}
+	return false
+}
+
+// isCapitalized reports whether a word starts with an upper-case letter and has another
+// letter ("Plan", "OER", "Sci-Fi"; not "A", "3D" or "é").
+func isCapitalized(form string) bool {
+	r, size := utf8.DecodeRuneInString(form)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	for _, c := range form[size:] {
+		if unicode.IsLetter(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTitleJoin reports whether a token may join two capitalized words into one title or
+// name: "Plan of Action", "Statistical Manual", "Bath and Body Works".
+func isTitleJoin(tok *syntax.Token) bool {
+	switch tok.Form {
+	case "of", "for", "and", "&":
+		return true
+	}
+	return false
 }
 
 // maxGloss is the most tokens a bracket may enclose for bindGlosses.

@@ -377,3 +377,65 @@ func checkLead(t *testing.T, u *Runs, forms []string, want map[int]bool) {
 		}
 	}
 }
+
+// TestRunsTitledNames checks that a stretch of capitalized words that the tags do not
+// call proper nouns is one name where the parse joins it ("the Joint Comprehensive Plan
+// of Action", tagged JJ JJ NN IN NN), that two such names side by side stay two, and that
+// the capitals of a sentence's first word or of a headline make none.
+func TestRunsTitledNames(t *testing.T) {
+	forms := []string{"It", "preserves", "the", "Joint", "Comprehensive", "Plan", "of", "Action", "."}
+	xpos := []string{"PRP", "VBZ", "DT", "JJ", "JJ", "NN", "IN", "NN", "."}
+	heads := []int{2, 0, 6, 6, 6, 2, 8, 6, 2}
+	rels := []string{"nsubj", "root", "det", "amod", "amod", "obj", "case", "nmod", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{4})
+	for v := 4; v <= 8; v++ {
+		if u.Hi(v) < 8 {
+			t.Errorf("token %d (%s): a run holding it may end at %d, inside the name 4..8", v, forms[v-1], u.Hi(v))
+		}
+	}
+	if u.Lo(8) != 8 {
+		t.Errorf(`a run holding "Action" must hold from %d: a run may start inside a name`, u.Lo(8))
+	}
+	// "Homeland Security" and "US" are side by side; the parse makes them two
+	// modifiers of "plants", so they are two names, and "US" alone is none.
+	forms = []string{"They", "named", "Homeland", "Security", "US", "chemical", "plants", "."}
+	xpos = []string{"PRP", "VBD", "NN", "NN", "NNP", "JJ", "NNS", "."}
+	heads = []int{2, 0, 4, 7, 7, 7, 2, 2}
+	rels = []string{"nsubj", "root", "compound", "compound", "compound", "amod", "obj", "punct"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{7})
+	if u.Hi(3) != 4 {
+		t.Errorf(`"Homeland Security" is not one name: Hi(3) = %d`, u.Hi(3))
+	}
+	if u.Lo(5) != 5 || u.Hi(5) != 7 {
+		t.Errorf(`"US" is joined to "Homeland Security": Lo(5) = %d, Hi(5) = %d`, u.Lo(5), u.Hi(5))
+	}
+	// A sentence's first word is capitalized as the sentence's: "Diagnostic Manual" at
+	// the start is no name ("Diagnostic" needs "Manual" as any adjective does).
+	forms = []string{"Diagnostic", "Manual", "lists", "it", "."}
+	xpos = []string{"JJ", "NN", "VBZ", "PRP", "."}
+	heads = []int{2, 3, 0, 3, 3}
+	rels = []string{"amod", "nsubj", "root", "obj", "punct"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{3})
+	if u.Lo(2) != 2 {
+		t.Errorf("the first word and the next are a name: Lo(2) = %d", u.Lo(2))
+	}
+	// A list item's first word is capitalized as the item's: "60 - Percentage of
+	// Americans who …" holds no name.
+	forms = []string{"60", "-", "Percentage", "of", "Americans", "who", "agree"}
+	xpos = []string{"CD", ":", "NN", "IN", "NNPS", "WP", "VBP"}
+	heads = []int{0, 1, 1, 5, 3, 7, 5}
+	rels = []string{"root", "punct", "appos", "case", "nmod", "nsubj", "acl:relcl"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{7})
+	if u.Hi(3) != 3 {
+		t.Errorf(`"Percentage of Americans" is a name: Hi(3) = %d`, u.Hi(3))
+	}
+	// A headline: most words capitalized, so capitals make no name.
+	forms = []string{"Leaders", "Back", "Plan", "of", "Action"}
+	xpos = []string{"NNS", "VBP", "NN", "IN", "NN"}
+	heads = []int{2, 0, 2, 5, 3}
+	rels = []string{"nsubj", "root", "obj", "case", "nmod"}
+	u = handRuns(t, forms, xpos, heads, rels, []int{2})
+	if u.Hi(3) != 3 {
+		t.Errorf(`a headline's "Plan of Action" is bound as a name: Hi(3) = %d`, u.Hi(3))
+	}
+}
