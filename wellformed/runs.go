@@ -66,6 +66,8 @@ type Runs struct {
 	subHi       []int32
 	needed      []bool
 	order       []int32 // scratch: the tokens in preorder
+	farComp     []int32 // farComp[h]: the last complement after h (needsRight), 0 if none
+	pending     []int32 // pending[e]: the last head h ≤ e whose complement comes after e
 }
 
 // Lo returns the first token a run holding v must hold.
@@ -254,6 +256,8 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	u.dangle = reuse.Resize(u.dangle, n+1)
 	u.alone = reuse.Resize(u.alone, n+1)
 	u.lead = reuse.Resize(u.lead, n+1)
+	u.farComp = reuse.Resize(u.farComp, n+1)
+	clear(u.farComp)
 	for v := range u.lead {
 		u.lead[v] = v > 0
 	}
@@ -325,6 +329,9 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if h < v && (needsRight(base, tok.Rel) || isOfComplement(s, t, base, v, h) || isOblique(s, t, base, v, h)) {
 			u.dangle[h] = true
 		}
+		if h < v && needsRight(base, tok.Rel) {
+			u.farComp[h] = int32(v)
+		}
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
 		if u.protected(s, base, v, h) {
 			u.bind(v, h)
@@ -347,6 +354,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 	}
 	u.bindGlosses(s)
+	u.pendingHeads()
 	// Names, whole.
 	u.spans = u.spans[:0]
 	for v := 1; v <= n; {
@@ -559,6 +567,38 @@ func isTitleJoin(tok *syntax.Token) bool {
 		return true
 	}
 	return false
+}
+
+// pendingHeads sets pending[e], for every token e, to the last head h ≤ e whose object,
+// complement or particle comes after e (farComp), 0 if none: a run that holds h and ends
+// at e leaves the reader waiting for what h needs ("… require people who create LLMs …",
+// where what they require follows). One sweep with a stack of the heads whose complement
+// is still to come: each head is pushed and popped once, so it is linear.
+func (u *Runs) pendingHeads() {
+	n := u.n
+	u.pending = reuse.Resize(u.pending, n+1)
+	stack := u.order[:0]
+	for e := 0; e <= n; e++ {
+		if u.farComp[e] > int32(e) {
+			stack = append(stack, int32(e))
+		}
+		for len(stack) > 0 && u.farComp[stack[len(stack)-1]] <= int32(e) {
+			stack = stack[:len(stack)-1]
+		}
+		u.pending[e] = 0
+		if len(stack) > 0 {
+			u.pending[e] = stack[len(stack)-1]
+		}
+	}
+	u.order = stack[:0]
+}
+
+// RunDangles reports whether a run [s, e] ends dangling: on a word that leans on a cut one
+// (Dangles), or before the object, complement or particle of a word it holds, which comes
+// after e ("… require people who create LLMs …"). Like Dangles, it is a preference that
+// the snippet decoding pays for (runs.Params.Dangle).
+func (u *Runs) RunDangles(s, e int) bool {
+	return u.dangle[e] || int(u.pending[e]) >= s
 }
 
 // maxGloss is the most tokens a bracket may enclose for bindGlosses.

@@ -439,3 +439,29 @@ func TestRunsTitledNames(t *testing.T) {
 		t.Errorf(`a headline's "Plan of Action" is bound as a name: Hi(3) = %d`, u.Hi(3))
 	}
 }
+
+// TestRunDangles checks that a run ends dangling before the complement of a word it holds,
+// however far the complement comes after it: "The rules require people who create models
+// to declare data", where "to declare data" is what "require" needs.
+func TestRunDangles(t *testing.T) {
+	forms := []string{"The", "rules", "require", "people", "who", "create", "models", "to", "declare", "data", "."}
+	xpos := []string{"DT", "NNS", "VBP", "NNS", "WP", "VBP", "NNS", "TO", "VB", "NNS", "."}
+	heads := []int{2, 3, 0, 3, 6, 4, 6, 9, 3, 9, 3}
+	rels := []string{"det", "nsubj", "root", "obj", "nsubj", "acl:relcl", "obj", "mark", "xcomp", "obj", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{4})
+	for _, c := range []struct {
+		s, e int
+		want bool
+		why  string
+	}{
+		{1, 7, true, `"… require people who create models …" leaves what they require to come`},
+		{4, 7, false, `"… people who create models …" holds no word whose complement is cut`},
+		{1, 3, true, `"… require …" ends on the head itself`},
+		{1, 10, false, `"… to declare data" holds every complement`},
+		{5, 6, true, `"… who create …" ends before "models"`},
+	} {
+		if got := u.RunDangles(c.s, c.e); got != c.want {
+			t.Errorf("RunDangles(%d, %d) = %v, want %v: %s", c.s, c.e, got, c.want, c.why)
+		}
+	}
+}

@@ -325,7 +325,7 @@ func (d *Program) runValue(s, e, n int) float64 {
 	if words == 1 {
 		word = d.lastWord(s, e) // short reads the word of a one-word run only
 	}
-	x := d.runTerms(ns.valPre[e]-ns.valPre[s-1], pr, e, n, words, ns.qPre[e]-ns.qPre[s-1], word)
+	x := d.runTerms(ns.valPre[e]-ns.valPre[s-1], pr, s, e, n, words, ns.qPre[e]-ns.qPre[s-1], word)
 	if s == 1 {
 		x += pr.Edge
 	}

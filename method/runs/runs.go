@@ -47,7 +47,8 @@ import (
 //     counts the tokens;
 //   - a run ends dangling on a word that leans on a cut one (wellformed.Runs.Dangles:
 //     "for which they …", "a place that sells …", a query term before its cut object:
-//     "eventually appointed …");
+//     "eventually appointed …"), or before the object or complement of a word it holds
+//     (wellformed.Runs.RunDangles: "… require people who create LLMs …");
 //   - a short run has fewer than three words and no query term, or is one query term
 //     that does not read alone (wellformed.Runs.Alone: "… lazy …", where "… Babstock …"
 //     names something);
@@ -94,8 +95,8 @@ type Params struct {
 	// word (or for a query of none): not by a run reached across a cut only to meet the
 	// end (Program.endsEdge).
 	Edge float64
-	// Dangle is the cost of a run that ends on a word leaning on a cut one
-	// (wellformed.Runs.Dangles), unless the sentence ends there.
+	// Dangle is the cost of a run that ends dangling (wellformed.Runs.RunDangles), unless
+	// the sentence ends there.
 	Dangle float64
 	// Display charges each cut its width and counts the spaces as the text shows them:
 	// set when the budget counts the display (method.Input.Fits is set).
@@ -437,7 +438,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 			if hi > e || !u.CanEnd(e) || words == 0 || (words == 1 && nq == 0) {
 				continue
 			}
-			v := d.runTerms(val, &pr, e, n, words, nq, word)
+			v := d.runTerms(val, &pr, st, e, n, words, nq, word)
 			b, from := d.best[e*row:(e+1)*row], d.from[e*row:(e+1)*row]
 			if !d.rowSet[e] {
 				for c := range b {
@@ -667,7 +668,7 @@ func (d *Program) finalPunct(r *wellformed.Rules, n int) int {
 }
 
 // runTerms returns x, the value of a run's tokens, with the terms of the objective that
-// the run pays as a run: less Dangle when it ends dangling (wellformed.Runs.Dangles) at e
+// the run [s, e] pays as a run: less Dangle when it ends dangling (wellformed.Runs.RunDangles)
 // with words after it (of n tokens), less Short when it is short (short: words words, nq
 // of them query terms, word its last word, read only when words is 1). It is the one
 // statement of the per-run terms, read by the run program and the nested display alike;
@@ -675,8 +676,8 @@ func (d *Program) finalPunct(r *wellformed.Rules, n int) int {
 // terms are subtracted from x in this order, so that every caller's sums are the same to
 // the last bit. It is called in the run program's inner loop: it stays small enough to be
 // inlined, costs O(1) and allocates nothing.
-func (d *Program) runTerms(x float64, pr *Params, e, n, words, nq, word int) float64 {
-	if d.u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
+func (d *Program) runTerms(x float64, pr *Params, s, e, n, words, nq, word int) float64 {
+	if d.u.RunDangles(s, e) && d.wordPre[n] > d.wordPre[e] {
 		x -= pr.Dangle
 	}
 	if d.short(words, nq, word) {

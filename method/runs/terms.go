@@ -14,7 +14,7 @@ type Terms struct {
 	Carriers int
 	// Gaps is the number of inner cuts, k − 1 for k runs.
 	Gaps int
-	// Dangles is the number of runs that end dangling (wellformed.Runs.Dangles) before
+	// Dangles is the number of runs that end dangling (wellformed.Runs.RunDangles) before
 	// words that C drops.
 	Dangles int
 	// Shorts is the number of short runs.
@@ -209,7 +209,7 @@ func (d *Program) terms(p *Input, pr Params, in []bool) Terms {
 		if words == 0 || (words == 1 && nq == 0) {
 			t.Breaks |= BreakIsland
 		}
-		if u.Dangles(e) && d.wordPre[n] > d.wordPre[e] {
+		if u.RunDangles(v, e) && d.wordPre[n] > d.wordPre[e] {
 			t.Dangles++
 		}
 		if words > 0 && d.short(words, nq, d.lastWord(v, e)) {
