@@ -428,17 +428,18 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 // headline or a title, where capitals say nothing, and has none.
 func (u *Runs) titledNames(s *syntax.Sentence, t *syntax.Tree) {
 	n := u.n
-	words, caps := 0, 0
+	words, caps, untagged := 0, 0, false
 	for v := 2; v <= n; v++ {
 		if u.word[v] && !isSentenceStart(s, v) {
 			words++
-			if isCapitalized(s.Tokens[v-1].Form) {
+			if tok := &s.Tokens[v-1]; isCapitalized(tok.Form) {
 				caps++
+				untagged = untagged || !isProper(tok)
 			}
 		}
 	}
-	if 3*caps > 2*words {
-		return
+	if !untagged || 3*caps > 2*words {
+		return // no name the tags miss (most sentences), or a headline
 	}
 	for v := 1; v <= n; {
 		if !isTitled(s, v) {
@@ -547,6 +548,9 @@ func isSentenceStart(s *syntax.Sentence, v int) bool {
 // isCapitalized reports whether a word starts with an upper-case letter and has another
 // letter ("Plan", "OER", "Sci-Fi"; not "A", "3D" or "é").
 func isCapitalized(form string) bool {
+	if form == "" || form[0] >= 'a' && form[0] <= 'z' || form[0] >= '0' && form[0] <= '9' {
+		return false // the common cases, without decoding a rune
+	}
 	r, size := utf8.DecodeRuneInString(form)
 	if !unicode.IsUpper(r) {
 		return false
