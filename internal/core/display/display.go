@@ -350,24 +350,10 @@ func boundary(doc string, i int, forward bool) int {
 // `battlefield."`). A clitic ("n't", "'s") whose own word was cut is not written against
 // another word ("Asian … n't", never "Asiann't").
 func spaced(doc string, prev, r Span) bool {
-	if text := doc[r.Start:r.End]; AttachesLeft(text) {
-		return isWordClitic(text) && HasWord(doc[prev.End:r.Start])
+	if attaches, clitic := attachment(doc[r.Start:r.End]); attaches {
+		return clitic && HasWord(doc[prev.End:r.Start])
 	}
 	return !glued(doc[prev.End:r.Start])
-}
-
-// isWordClitic reports whether text, which AttachesLeft, starts with a clitic that is part
-// of a word ("n't", "'s", "’ll"), not with punctuation.
-func isWordClitic(text string) bool {
-	r, size := utf8.DecodeRuneInString(text)
-	switch r {
-	case 'n', 'N':
-		return true
-	case '\'', '\u2019':
-		next, _ := utf8.DecodeRuneInString(text[size:])
-		return unicode.IsLetter(next)
-	}
-	return false
 }
 
 // glued reports whether a cut between two runs held only punctuation written without
@@ -629,24 +615,36 @@ func RuneColumns(r rune) int {
 // word before it, without a space: closing punctuation (, . ; : ! ? % ) ] } and closing
 // quotes), a lone apostrophe (students'), and the clitics 's 're 've 'll 'd 'm n't.
 func AttachesLeft(text string) bool {
+	attaches, _ := attachment(text)
+	return attaches
+}
+
+// attachment reports whether text AttachesLeft, and whether what attaches is a clitic that
+// is part of a word ("n't", "'s", "’ll") rather than punctuation or a lone apostrophe.
+func attachment(text string) (attaches, clitic bool) {
 	r, size := utf8.DecodeRuneInString(text)
 	switch r {
 	case ',', '.', ';', ':', '!', '?', '%', ')', ']', '}', '\u201D', '\u00BB', '\u2026':
-		return true
+		return true, false
 	case '\'', '\u2019':
 		// A closing quote or an apostrophe, unless a letter follows that is not a clitic
 		// ('quoted' opens a quote; 's does not).
 		next, _ := utf8.DecodeRuneInString(text[size:])
-		return !unicode.IsLetter(next) || clitic(text[size:], "s", "re", "ve", "ll", "d", "m")
+		if !unicode.IsLetter(next) {
+			return true, false
+		}
+		c := cliticRest(text[size:], "s", "re", "ve", "ll", "d", "m")
+		return c, c
 	case 'n', 'N':
-		return clitic(text[size:], "'t", "\u2019t")
+		c := cliticRest(text[size:], "'t", "\u2019t")
+		return c, c
 	}
-	return false
+	return false, false
 }
 
-// clitic reports whether text begins with one of the endings (ignoring case) and no letter
-// follows it.
-func clitic(text string, endings ...string) bool {
+// cliticRest reports whether text begins with one of the endings (ignoring case) and no
+// letter follows it: the rest of a clitic.
+func cliticRest(text string, endings ...string) bool {
 	for _, e := range endings {
 		if len(text) >= len(e) && strings.EqualFold(text[:len(e)], e) {
 			next, _ := utf8.DecodeRuneInString(text[len(e):])
