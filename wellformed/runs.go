@@ -422,23 +422,25 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 // proper nouns, which a reader still takes for a name or a title: "the Joint
 // Comprehensive Plan of Action" (JJ JJ NN IN NN), "the Diagnostic and Statistical Manual
 // of Mental Disorders", "Bath and Body Works". A stretch is two or more capitalized words
-// (isTitled), joined directly or by "of", "for", "and" or "&" ("of the", "for the"
-// too; not "and the", which joins two names), of which at least one is not tagged a proper noun; a stretch of proper nouns
-// alone is left to the parse (Reset). A sentence whose words are mostly capitalized is a
-// headline or a title, where capitals say nothing, and has none.
+// (isTitled), joined directly or by "of", "for", "and" or "&" ("of the" and "for the"
+// too; not "and the", which joins two names), at least one of them not tagged a proper
+// noun; the parse splits it into its names (titledGroups). A stretch of proper nouns alone
+// is left to the rules of Reset. A sentence with more than two thirds of its words
+// capitalized, the starts of the sentence and its parts aside, is a headline or a title,
+// where capitals say nothing, and has none.
 func (u *Runs) titledNames(s *syntax.Sentence, t *syntax.Tree) {
 	n := u.n
-	words, caps, untagged := 0, 0, false
+	words, caps, missed := 0, 0, false
 	for v := 2; v <= n; v++ {
 		if u.word[v] && !isSentenceStart(s, v) {
 			words++
 			if tok := &s.Tokens[v-1]; isCapitalized(tok.Form) {
 				caps++
-				untagged = untagged || !isProper(tok)
+				missed = missed || !isProper(tok)
 			}
 		}
 	}
-	if !untagged || 3*caps > 2*words {
+	if !missed || 3*caps > 2*words {
 		return // no name the tags miss (most sentences), or a headline
 	}
 	for v := 1; v <= n; {
