@@ -286,6 +286,11 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.alone[v] = readsAlone(tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
+		if h := t.Head(v); h >= 1 && h < v && isObjectPronoun(tok) {
+			// "… him, and he's noodling around": an object pronoun reads as the start
+			// of nothing when the verb before it is cut.
+			u.start[v] = false
+		}
 		if isWh(tok) && v != final {
 			// A wh-word opens the clause after it ("which …"), unless it ends the
 			// sentence ("nobody knows why.").
@@ -561,6 +566,20 @@ func isCapitalized(form string) bool {
 		if unicode.IsLetter(c) {
 			return true
 		}
+	}
+	return false
+}
+
+// isObjectPronoun reports whether a token is a personal pronoun in the object case ("me",
+// "him", "us", "them"; not "her", which is also a possessive, nor "you" or "it", which are
+// also subjects).
+func isObjectPronoun(tok *syntax.Token) bool {
+	if tok.XPOS != "PRP" {
+		return false
+	}
+	switch strings.ToLower(tok.Form) {
+	case "me", "him", "us", "them":
+		return true
 	}
 	return false
 }

@@ -465,3 +465,19 @@ func TestRunDangles(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsObjectPronounStart checks that no run starts on an object pronoun whose verb
+// comes before it ("… him, and he's noodling"), and that a subject pronoun may start one.
+func TestRunsObjectPronounStart(t *testing.T) {
+	forms := []string{"I", "met", "him", ",", "and", "he", "smiled", "."}
+	xpos := []string{"PRP", "VBD", "PRP", ",", "CC", "PRP", "VBD", "."}
+	heads := []int{2, 0, 2, 7, 7, 7, 2, 2}
+	rels := []string{"nsubj", "root", "obj", "punct", "cc", "nsubj", "conj", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{7})
+	if u.CanStart(3) {
+		t.Errorf(`a run may start on "him", the object of "met" before it`)
+	}
+	if !u.CanStart(6) {
+		t.Errorf(`a run may not start on "he", a subject`)
+	}
+}
