@@ -290,6 +290,10 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			// "… him, and he's noodling around": an object pronoun reads as the start
 			// of nothing when the verb before it is cut.
 			u.start[v] = false
+		} else if h > v && isSubjectPronoun(tok) {
+			// "… whatever the personal agony it …": a subject pronoun reads as the end
+			// of nothing when its verb after it is cut.
+			u.end[v] = false
 		}
 		if isWh(tok) && v != final {
 			// A wh-word opens the clause after it ("which …"), unless it ends the
@@ -579,6 +583,23 @@ func isObjectPronoun(tok *syntax.Token) bool {
 	}
 	switch strings.ToLower(tok.Form) {
 	case "me", "him", "us", "them":
+		return true
+	}
+	return false
+}
+
+// isSubjectPronoun reports whether a token is a personal pronoun that can only be a
+// subject ("I", "he", "she", "we", "they"), or "it", "you" or existential "there" as the
+// subject they are when their head comes after them.
+func isSubjectPronoun(tok *syntax.Token) bool {
+	if tok.XPOS == "EX" {
+		return true
+	}
+	if tok.XPOS != "PRP" {
+		return false
+	}
+	switch strings.ToLower(tok.Form) {
+	case "i", "he", "she", "we", "they", "it", "you":
 		return true
 	}
 	return false

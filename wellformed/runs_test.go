@@ -481,3 +481,22 @@ func TestRunsObjectPronounStart(t *testing.T) {
 		t.Errorf(`a run may not start on "he", a subject`)
 	}
 }
+
+// TestRunsSubjectPronounEnd checks that no run ends on a subject pronoun whose verb comes
+// after it ("… whatever the agony it …"), and that an object pronoun may end one.
+func TestRunsSubjectPronounEnd(t *testing.T) {
+	forms := []string{"I", "saw", "him", "when", "they", "left", "."}
+	xpos := []string{"PRP", "VBD", "PRP", "WRB", "PRP", "VBD", "."}
+	heads := []int{2, 0, 2, 6, 6, 2, 2}
+	rels := []string{"nsubj", "root", "obj", "mark", "nsubj", "advcl", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{2})
+	if u.CanEnd(5) {
+		t.Errorf(`a run may end on "they", the subject of "left" after it`)
+	}
+	if u.CanEnd(1) {
+		t.Errorf(`a run may end on "I", the subject of "saw" after it`)
+	}
+	if !u.CanEnd(3) {
+		t.Errorf(`a run may not end on "him", an object`)
+	}
+}
