@@ -85,8 +85,8 @@ func (u *Runs) CanEnd(v int) bool { return u.end[v] }
 // Dangles reports whether a run that ends on token v leaves it leaning on a word that is
 // cut: a dependent whose head comes after it (unless v is a query term), or a head whose
 // object, complement or particle comes after it, or a verb or adjective whose oblique
-// phrase does (a query term too). It is a preference,
-// not a rule: the snippet decoding pays for it (runs.Params.Dangle).
+// phrase does (a query term too). It is a preference, not a rule: the snippet decoding
+// pays for it (runs.Params.Dangle, through RunDangles).
 func (u *Runs) Dangles(v int) bool { return u.dangle[v] }
 
 // Lead reports whether token v may be left out before the only run of a display although
@@ -329,17 +329,20 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		// A word dangles at the end of a run when it leans on one after it: a dependent
 		// whose head comes later ("for which they …"), or a head whose object or
 		// complement comes later ("a place that sells …"), or a verb or adjective whose
-		// oblique phrase follows it ("value derived …"), a query term too ("eventually appointed
-		// …" for the query "appointed"). A query term that leans on its head does not
-		// dangle: it is what the reader asked for.
+		// oblique phrase follows it ("value derived …"), a query term too ("eventually
+		// appointed …" for the query "appointed"). A query term that leans on its head
+		// does not dangle: it is what the reader asked for.
 		if h > v && !u.inQ[v] && !punct {
 			u.dangle[v] = true
 		}
-		if h < v && (needsRight(base, tok.Rel) || isOfComplement(s, t, base, v, h) || isOblique(s, t, base, v, h)) {
-			u.dangle[h] = true
-		}
-		if h < v && needsRight(base, tok.Rel) {
-			u.farComp[h] = int32(v)
+		if h < v {
+			complement := needsRight(base, tok.Rel)
+			if complement || isOfComplement(s, t, base, v, h) || isOblique(s, t, base, v, h) {
+				u.dangle[h] = true
+			}
+			if complement {
+				u.farComp[h] = int32(v) // the last one: v ascends
+			}
 		}
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
 		if u.protected(s, base, v, h) {
@@ -574,36 +577,25 @@ func isCapitalized(form string) bool {
 	return false
 }
 
-// isObjectPronoun reports whether a token is a personal pronoun in the object case ("me",
-// "him", "us", "them"; not "her", which is also a possessive, nor "you" or "it", which are
-// also subjects).
+// isObjectPronoun reports whether a token is a personal pronoun in the object case
+// (objectPronouns).
 func isObjectPronoun(tok *syntax.Token) bool {
-	if tok.XPOS != "PRP" {
-		return false
-	}
-	switch strings.ToLower(tok.Form) {
-	case "me", "him", "us", "them":
-		return true
-	}
-	return false
+	return tok.XPOS == "PRP" && objectPronouns.has(tok.Form)
 }
 
-// isSubjectPronoun reports whether a token is a personal pronoun that can only be a
-// subject ("I", "he", "she", "we", "they"), or "it", "you" or existential "there" as the
-// subject they are when their head comes after them.
+// objectPronouns are the personal pronouns in the object case: not "her", which is also a
+// possessive, nor "you" or "it", which are also subjects.
+var objectPronouns = newLowerSet("me", "him", "us", "them")
+
+// isSubjectPronoun reports whether a token is existential "there" or a personal pronoun
+// that is a subject when its head comes after it (subjectPronouns).
 func isSubjectPronoun(tok *syntax.Token) bool {
-	if tok.XPOS == "EX" {
-		return true
-	}
-	if tok.XPOS != "PRP" {
-		return false
-	}
-	switch strings.ToLower(tok.Form) {
-	case "i", "he", "she", "we", "they", "it", "you":
-		return true
-	}
-	return false
+	return tok.XPOS == "EX" || tok.XPOS == "PRP" && subjectPronouns.has(tok.Form)
 }
+
+// subjectPronouns are the personal pronouns that can only be subjects, and "it" and "you"
+// (subjects too before their head).
+var subjectPronouns = newLowerSet("i", "he", "she", "we", "they", "it", "you")
 
 // isTitleJoin reports whether a token may join two capitalized words into one title or
 // name: "Plan of Action", "Statistical Manual", "Bath and Body Works".

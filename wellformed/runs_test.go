@@ -500,3 +500,21 @@ func TestRunsSubjectPronounEnd(t *testing.T) {
 		t.Errorf(`a run may not end on "him", an object`)
 	}
 }
+
+// TestRunsResetAllocs checks that Runs.Reset allocates nothing once its memory has grown,
+// on a sentence whose pronouns are capitalized, which the word tests must read without
+// lowercasing into a new string.
+func TestRunsResetAllocs(t *testing.T) {
+	forms := []string{"They", "met", "Him", ",", "and", "He", "smiled", "at", "the", "Joint", "Plan", "."}
+	xpos := []string{"PRP", "VBD", "PRP", ",", "CC", "PRP", "VBD", "IN", "DT", "JJ", "NN", "."}
+	heads := []int{2, 0, 2, 7, 7, 7, 2, 11, 11, 11, 7, 2}
+	rels := []string{"nsubj", "root", "obj", "punct", "cc", "nsubj", "conj", "case", "det", "amod", "obl", "punct"}
+	r := new(Rules)
+	query := []int{7}
+	s, tr, _ := handparse.Parsed(t, r, forms, xpos, heads, rels, query, 1000)
+	u := new(Runs)
+	u.Reset(s, tr, r, query)
+	if a := testing.AllocsPerRun(20, func() { u.Reset(s, tr, r, query) }); a != 0 {
+		t.Errorf("Runs.Reset: %.0f allocations, want 0", a)
+	}
+}
