@@ -374,18 +374,8 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			v++
 			continue
 		}
-		e := v
-		for {
-			switch {
-			case e+1 <= n && isProper(&s.Tokens[e]):
-				e++
-				continue
-			case e+2 <= n && isNameJoin(&s.Tokens[e]) && isProper(&s.Tokens[e+1]) && isProper(&s.Tokens[e+1]):
-				e += 2
-				continue
-			}
-			break
-		}
+		e := stretchEnd(n, v, func(x int) bool { return isProper(&s.Tokens[x-1]) },
+			func(x int) bool { return isNameJoin(&s.Tokens[x-1]) }, nil)
 		// The names in the stretch are the parts the parse joins (compound, flat, a name
 		// with "of" inside): "AP sports writer Philip Rivers" holds two.
 		for x := v; x <= e; x++ {
@@ -460,28 +450,33 @@ func (u *Runs) titledNames(s *syntax.Sentence, t *syntax.Tree) {
 			v++
 			continue
 		}
-		e, count, untagged := v, 1, !isProper(&s.Tokens[v-1])
-		for {
-			next := 0
-			switch {
-			case e+1 <= n && isTitled(s, e+1):
-				next = e + 1
-			case e+2 <= n && isTitleJoin(&s.Tokens[e]) && isTitled(s, e+2):
-				next = e + 2
-			case e+3 <= n && isOfJoin(&s.Tokens[e]) && s.Tokens[e+1].Form == "the" && isTitled(s, e+3):
-				next = e + 3
-			}
-			if next == 0 {
-				break
-			}
-			e = next
-			count++
-			untagged = untagged || !isProper(&s.Tokens[e-1])
-		}
-		if count >= 2 && untagged {
+		e := stretchEnd(n, v, func(x int) bool { return isTitled(s, x) },
+			func(x int) bool { return isTitleJoin(&s.Tokens[x-1]) },
+			func(x int) bool { return isOfJoin(&s.Tokens[x-1]) && s.Tokens[x].Form == "the" })
+		if e > v {
 			u.titledGroups(s, t, v, e)
 		}
 		v = e + 1
+	}
+}
+
+// stretchEnd returns the last token of the stretch that starts at token v (1-based, of n),
+// for which part holds: tokens for which part holds, side by side, with one token between
+// them for which join holds, or, when join2 is not nil, with two for whose first join2
+// holds ("of the"). Each predicate reads the token it is given, join2 also the next.
+func stretchEnd(n, v int, part, join, join2 func(int) bool) int {
+	e := v
+	for {
+		switch {
+		case e+1 <= n && part(e+1):
+			e++
+		case e+2 <= n && join(e+1) && part(e+2):
+			e += 2
+		case join2 != nil && e+3 <= n && join2(e+1) && part(e+3):
+			e += 3
+		default:
+			return e
+		}
 	}
 }
 
