@@ -65,7 +65,7 @@ type Runs struct {
 	subLo       []int32 // the first and last token of v's subtree
 	subHi       []int32
 	needed      []bool
-	order       []int32 // scratch: the tokens in preorder
+	order       []int32 // scratch: the tokens in preorder (ResetCuts), a stack (pendingHeads)
 	farComp     []int32 // farComp[h]: the last complement after h (needsRight), 0 if none
 	pending     []int32 // pending[e]: the last head h ≤ e whose complement comes after e
 }
