@@ -201,6 +201,7 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	gumTrain := fs.Bool("gum-train", false, "draw only from UD_English-GUM's train split less its news, as -gum-dev does from its dev split (qsc's models never train on GUM)")
 	exclude := fs.String("exclude", "", "`FILES`: comma-separated items files of earlier tests (readtest items -out); their sentences are not drawn again")
 	gentle := fs.String("gentle", "", "`FILE`: draw only from UD_English-GENTLE's en_gentle-ud-test.conllu (eight genres outside news: dictionary, esports, legal, medical, poetry, proof, syllabus, threat; non-commercial: experiments only), a source qsc never trains or tunes on")
+	files := fs.String("conllu", "", "`FILES`: draw only from these comma-separated CoNLL-U files of other treebanks (UD_English-LinES, UD_English-ParTUT, ...), each treebank an equal share, named by its file (en_lines-ud-test.conllu: \"lines\"); mind each one's license (text of a non-commercial one is for experiments only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -213,8 +214,10 @@ func cmdItems(args []string, stdout, stderr io.Writer) error {
 	var pools []pool
 	var err error
 	switch {
-	case btoi(*gum)+btoi(*gumTrain)+btoi(*gentle != "") > 1:
-		return fmt.Errorf("items: give one of -gum-dev, -gum-train and -gentle")
+	case btoi(*gum)+btoi(*gumTrain)+btoi(*gentle != "")+btoi(*files != "") > 1:
+		return fmt.Errorf("items: give one of -gum-dev, -gum-train, -gentle and -conllu")
+	case *files != "":
+		pools, err = loadTreebanks(strings.Split(*files, ","), stderr)
 	case *gum:
 		pools, err = loadGUM(*data, "dev", stderr)
 	case *gumTrain:
@@ -350,6 +353,54 @@ func loadGENTLE(path string, stderr io.Writer) ([]pool, error) {
 	}
 	fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", g.name, len(g.cands))
 	return []pool{g}, nil
+}
+
+// loadTreebanks reads CoNLL-U files of any treebanks (-conllu): one pool per treebank, of
+// equal shares, in the order the files name them. A treebank and each sentence's source
+// are named by the file, the part of its base name before "-ud-" without a language
+// prefix ("en_lines-ud-test.conllu": "lines"); files of one treebank (its dev and test
+// splits) make one pool.
+func loadTreebanks(paths []string, stderr io.Writer) ([]pool, error) {
+	var pools []pool
+	at := map[string]int{}
+	for _, path := range paths {
+		name := treebankName(path)
+		sents, err := readConllu(path)
+		if err != nil {
+			return nil, err
+		}
+		i, ok := at[name]
+		if !ok {
+			i = len(pools)
+			at[name] = i
+			pools = append(pools, pool{name: name})
+		}
+		before := len(pools[i].cands)
+		addAll(&pools[i], sents, func(*conllu.Sentence) string { return name })
+		if len(pools[i].cands) == before {
+			return nil, fmt.Errorf("items: %s has no eligible sentence (is it a CoNLL-U file with # text lines?)", path)
+		}
+	}
+	for i := range pools {
+		pools[i].share = 1 / float64(len(pools))
+		fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", pools[i].name, len(pools[i].cands))
+	}
+	return pools, nil
+}
+
+// treebankName names the treebank of a CoNLL-U file by its base name: the part before
+// "-ud-" (or before the extension), without a language prefix such as "en_".
+func treebankName(path string) string {
+	base := filepath.Base(path)
+	if i := strings.Index(base, "-ud-"); i >= 0 {
+		base = base[:i]
+	} else {
+		base = strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".conllu")
+	}
+	if _, rest, ok := strings.Cut(base, "_"); ok && rest != "" {
+		base = rest
+	}
+	return strings.ToLower(base)
 }
 
 // excludeRead removes from the pools every sentence whose text (textKey) is that of an

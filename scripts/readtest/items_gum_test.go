@@ -55,6 +55,45 @@ func TestLoadGENTLE(t *testing.T) {
 	}
 }
 
+// TestLoadTreebanks checks that -conllu makes one pool of equal share per treebank, named
+// by its files, and refuses a file without an eligible sentence.
+func TestLoadTreebanks(t *testing.T) {
+	sent := func(b *strings.Builder, id int) {
+		words := strings.Fields("If you plot multiple charts in the report , you will see a drop area for every field that the chart holds in its legend today")
+		fmt.Fprintf(b, "# sent_id = s-%d\n# text = %s\n", id, strings.Join(words, " "))
+		for k, w := range words {
+			fmt.Fprintf(b, "%d\t%s\t%s\tNOUN\tNN\t_\t0\troot\t_\t_\n", k+1, w, strings.ToLower(w))
+		}
+		b.WriteString("\n")
+	}
+	var a, b strings.Builder
+	sent(&a, 1)
+	sent(&b, 2)
+	dir := t.TempDir()
+	paths := []string{
+		writeFile(t, dir, "en_lines-ud-dev.conllu", a.String()),
+		writeFile(t, dir, "en_partut-ud-test.conllu", b.String()),
+		writeFile(t, dir, "en_lines-ud-test.conllu", b.String()),
+	}
+	pools, err := loadTreebanks(paths, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pools {
+		got = append(got, fmt.Sprintf("%s %d %.1f %s", p.name, len(p.cands), p.share, p.cands[0].source))
+	}
+	if want := []string{"lines 2 0.5 lines", "partut 1 0.5 partut"}; !slices.Equal(got, want) {
+		t.Errorf("pools %q, want %q", got, want)
+	}
+	if _, err := loadTreebanks([]string{writeFile(t, dir, "empty.conllu", "# text = Short.\n1\tShort\tshort\tADJ\tJJ\t_\t0\troot\t_\t_\n\n")}, io.Discard); err == nil {
+		t.Error("a file without an eligible sentence: no error")
+	}
+	if _, err := loadTreebanks([]string{filepath.Join(dir, "en_gum-ud-test.conllu")}, io.Discard); err == nil {
+		t.Error("GUM's test split: no error")
+	}
+}
+
 func TestExcludeRead(t *testing.T) {
 	dir := t.TempDir()
 	read := filepath.Join(dir, "items.jsonl")

@@ -9,7 +9,8 @@
 //
 // items samples sentences from outside the news (UD_English-EWT dev and test, qsc's
 // out-of-domain set, UD_English-PUD's Wikipedia half; with -gum-dev or -gum-train one split of
-// UD_English-GUM, never its test split; with -gentle UD_English-GENTLE) with one- or
+// UD_English-GUM, never its test split; with -gentle UD_English-GENTLE; with -conllu the
+// CoNLL-U files of any other treebank, such as UD_English-LinES and -ParTUT) with one- or
 // two-term queries, and writes two items per sentence, one per budget protocol (b60: 60% of
 // the sentence's characters; box100: 100 characters), plus the records for
 // `qsc compress --jsonl`. pairs turns two systems' outputs into a blind packet for judges and
