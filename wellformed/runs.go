@@ -286,7 +286,11 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.alone[v] = readsAlone(tok)
 		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
 		u.end[v] = !endsBadly(base, tok)
-		if h := t.Head(v); h >= 1 && h < v && isObjectPronoun(tok) {
+		h := t.Head(v) // 0 for the root or a head outside the sentence
+		if h < 1 || h > n {
+			h = 0
+		}
+		if h >= 1 && h < v && isObjectPronoun(tok) {
 			// "… him, and he's noodling around": an object pronoun reads as the start
 			// of nothing when the verb before it is cut.
 			u.start[v] = false
@@ -318,10 +322,6 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if v > 1 && hasExponent(tok.Form) && isQuantityPart(&s.Tokens[v-2]) {
 			u.bind(v, v-1) // "W m⁻¹ K⁻¹", "5 m²": the unit's parts, whatever the parse
 			u.bind(v-1, v)
-		}
-		h := t.Head(v)
-		if h < 1 || h > n {
-			h = 0
 		}
 		if h == 0 {
 			continue
@@ -378,17 +378,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			func(x int) bool { return isNameJoin(&s.Tokens[x-1]) }, nil)
 		// The names in the stretch are the parts the parse joins (compound, flat, a name
 		// with "of" inside): "AP sports writer Philip Rivers" holds two.
-		for x := v; x <= e; x++ {
-			top := x
-			for steps := 0; steps <= e-v; steps++ {
-				h := t.Head(top)
-				if h < v || h > e || !isNameRel(s, top) {
-					break
-				}
-				top = h
-			}
-			u.top[x] = int32(top)
-		}
+		u.climb(t, v, e, func(x int) bool { return isNameRel(s, x) })
 		// "Yale School of Medicine", "Bank of England": an institution's name with "of"
 		// inside is one name whatever the parse says of the part after it.
 		for j := v + 1; j < e; j++ {
@@ -491,17 +481,7 @@ func stretchEnd(n, v int, part, join, join2 func(int) bool) int {
 // preferred the words such a start leaves room for to the whole name (docs/reading.md,
 // "Capitalized names").
 func (u *Runs) titledGroups(s *syntax.Sentence, t *syntax.Tree, a, b int) {
-	for x := a; x <= b; x++ {
-		top := x
-		for steps := 0; steps <= b-a; steps++ {
-			h := t.Head(top)
-			if h < a || h > b {
-				break
-			}
-			top = h
-		}
-		u.top[x] = int32(top)
-	}
+	u.climb(t, a, b, nil)
 	for x := a; x <= b; x++ {
 		if int(u.top[x]) != x {
 			continue
@@ -519,6 +499,24 @@ func (u *Runs) titledGroups(s *syntax.Sentence, t *syntax.Tree, a, b int) {
 				u.hi[x] = max(u.hi[x], int32(hi))
 			}
 		}
+	}
+}
+
+// climb sets top[x], for each token x of the stretch [a, b], to the head that x reaches
+// by climbing the parse without leaving the stretch, over the arcs x → head(x) for which
+// joined(x) holds (every arc when joined is nil): the head of x's name within the
+// stretch. It takes at most b − a steps from each token, so a cycle cannot hold it.
+func (u *Runs) climb(t *syntax.Tree, a, b int, joined func(int) bool) {
+	for x := a; x <= b; x++ {
+		top := x
+		for steps := 0; steps <= b-a; steps++ {
+			h := t.Head(top)
+			if h < a || h > b || joined != nil && !joined(top) {
+				break
+			}
+			top = h
+		}
+		u.top[x] = int32(top)
 	}
 }
 
