@@ -336,11 +336,7 @@ func loadGUM(data, split string, stderr io.Writer) ([]pool, error) {
 // ("gentle-legal"), from the sentence ids (GENTLE_legal_service-12).
 func loadGENTLE(path string, stderr io.Writer) ([]pool, error) {
 	g := pool{name: "UD_English-GENTLE", share: 1}
-	sents, err := readConllu(path)
-	if err != nil {
-		return nil, err
-	}
-	addAll(&g, sents, func(s *conllu.Sentence) string {
+	err := addFile(&g, path, "UD_English-GENTLE's CoNLL-U file", func(s *conllu.Sentence) string {
 		id, _ := s.Meta("sent_id")
 		genre, _, ok := strings.Cut(strings.TrimPrefix(id, "GENTLE_"), "_")
 		if !ok || genre == "" {
@@ -348,11 +344,27 @@ func loadGENTLE(path string, stderr io.Writer) ([]pool, error) {
 		}
 		return "gentle-" + genre
 	})
-	if len(g.cands) == 0 {
-		return nil, fmt.Errorf("items: %s has no eligible sentence (is it UD_English-GENTLE's CoNLL-U file?)", path)
+	if err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(stderr, "items: %s: %d eligible sentences\n", g.name, len(g.cands))
 	return []pool{g}, nil
+}
+
+// addFile adds to p the eligible sentences of the CoNLL-U file at path (readConllu, so
+// never GUM's test split), each named by source; a file that adds none is an error, whose
+// message asks whether it is what (the file the flag expects).
+func addFile(p *pool, path, what string, source func(*conllu.Sentence) string) error {
+	sents, err := readConllu(path)
+	if err != nil {
+		return err
+	}
+	before := len(p.cands)
+	addAll(p, sents, source)
+	if len(p.cands) == before {
+		return fmt.Errorf("items: %s has no eligible sentence (is it %s?)", path, what)
+	}
+	return nil
 }
 
 // loadTreebanks reads CoNLL-U files of any treebanks (-conllu): one pool per treebank, of
@@ -365,20 +377,14 @@ func loadTreebanks(paths []string, stderr io.Writer) ([]pool, error) {
 	at := map[string]int{}
 	for _, path := range paths {
 		name := treebankName(path)
-		sents, err := readConllu(path)
-		if err != nil {
-			return nil, err
-		}
 		i, ok := at[name]
 		if !ok {
 			i = len(pools)
 			at[name] = i
 			pools = append(pools, pool{name: name})
 		}
-		before := len(pools[i].cands)
-		addAll(&pools[i], sents, func(*conllu.Sentence) string { return name })
-		if len(pools[i].cands) == before {
-			return nil, fmt.Errorf("items: %s has no eligible sentence (is it a CoNLL-U file with # text lines?)", path)
+		if err := addFile(&pools[i], path, "a CoNLL-U file with # text lines", func(*conllu.Sentence) string { return name }); err != nil {
+			return nil, err
 		}
 	}
 	for i := range pools {
