@@ -184,6 +184,9 @@ type Program struct {
 	near    []float64   // near(v)
 	ns      nestedState // the nested display (Nested)
 	cuts    wellformed.Cuts
+	// finClean[s]: the stretch [s, final−1] before the final punctuation is a clean cut
+	// (program's one scan of Cuts, instead of one scan for every end).
+	finClean []bool
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -478,6 +481,16 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 	// punctuation that the rules leave free may follow the last run across a cut (the
 	// ellipsis rendering leaves it out; the plain one shows the sentence's end).
 	final := d.finalPunct(p.Rules, n)
+	if final != 0 && mode != anyCut {
+		// The clean cuts that end before the final punctuation, in one scan: [s, final−1]
+		// is clean iff the scan meets s (Runs.Clean), so the loop below asks in O(1).
+		d.finClean = reuse.Resize(d.finClean, n+1)
+		clear(d.finClean)
+		d.cuts.Begin(u, p.Tree, final-1)
+		for s := d.cuts.Next(); s != 0; s = d.cuts.Next() {
+			d.finClean[s] = true
+		}
+	}
 	bestV, bestE, bestC, addFinal := negInf, 0, 0, false
 	for e := max(lastQ, 1); e <= n; e++ {
 		trail := 0
@@ -486,7 +499,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 		}
 		// Edge at the sentence's end is in the row's entries (endsEdge).
 		finHi := -1 // the widths after which the final punctuation fits
-		if final != 0 && e < final-1 && (mode == anyCut || u.Clean(p.Tree, e+1, final-1)) {
+		if final != 0 && e < final-1 && (mode == anyCut || d.finClean[e+1]) {
 			finHi = K - trail - p.Lens[final-1] - (d.spre[final] - d.spre[final-1])
 		}
 		if top := d.rowTop[e]; !d.rowSet[e] || top < bestV && (finHi < 0 || top+d.val[final] <= bestV) {
