@@ -157,6 +157,20 @@ func ParseNoArgs(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// textLikeFlag returns the first argument before any "--" that begins with "-" and holds a
+// space, which is text rather than a flag, or "".
+func textLikeFlag(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && strings.ContainsAny(a, " \t\n") {
+			return a
+		}
+	}
+	return ""
+}
+
 // ParseFlags parses args, turning flag errors into usage errors. Flags may come before,
 // between and after the arguments (qsc compress "text" --explain): each argument that
 // begins with "-" is parsed as a flag, so an unknown one is a usage error, never taken
@@ -168,6 +182,11 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return err
+			}
+			if text := textLikeFlag(args); text != "" {
+				// "- The programme should …": a sentence of a list, taken for a flag.
+				return fmt.Errorf("%w: %v (to pass text that starts with \"-\", put it after \"--\": %s -- %q)",
+					ErrUsage, err, fs.Name(), text)
 			}
 			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}

@@ -75,3 +75,24 @@ func TestParseNoArgs(t *testing.T) {
 		t.Fatalf("an unknown flag: %v, want a usage error", err)
 	}
 }
+
+// TestParseFlagsTextWithDash: text that starts with "-" (an item of a list) is taken for
+// a flag, and the usage error says how to pass it; after "--" it is text.
+func TestParseFlagsTextWithDash(t *testing.T) {
+	fs := flag.NewFlagSet("qsc parse", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	err := cli.ParseFlags(fs, []string{"- The programme should continue."})
+	if !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), `qsc parse -- "- The programme should continue."`) {
+		t.Fatalf("text with a dash: %v, want a usage error that shows \"--\"", err)
+	}
+	fs = flag.NewFlagSet("qsc parse", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := cli.ParseFlags(fs, []string{"--nope"}); err == nil || strings.Contains(err.Error(), `"--"`) {
+		t.Fatalf("an unknown flag: %v, want a usage error without the hint", err)
+	}
+	fs = flag.NewFlagSet("qsc parse", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if err := cli.ParseFlags(fs, []string{"--", "- The programme should continue."}); err != nil || fs.NArg() != 1 {
+		t.Fatalf("after --: %v, %d arguments", err, fs.NArg())
+	}
+}
