@@ -115,6 +115,8 @@ func TestHostileDo(t *testing.T) {
 		{name: "over the limit of nn", req: Request{Text: words(300), Query: []string{"Syracuse"}, Budget: 100, Method: "nn"}, err: ErrBadRequest, msg: "method nn takes sentences of at most 256 tokens; this one has 300"},
 		{name: "at the limit of nn", req: Request{Text: words(256), Query: []string{"Syracuse"}, Budget: 100, Method: "nn"}, ok: repeatable},
 		{name: "query term absent", req: Request{Text: hostileSentence, Query: []string{"Boston"}, Budget: 30}, err: ErrInfeasible, msg: `query term "Boston" is not in the sentence`},
+		{name: "query term inside a word", req: Request{Text: "The LRUs shall withstand the 40mm and 105mm guns.", Query: []string{"105"}, Budget: 30},
+			err: ErrInfeasible, msg: `query term "105" is not in the sentence (it is part of the word "105mm"; a query term matches whole words)`},
 		{name: "duplicate query terms", req: Request{Text: hostileSentence, Query: []string{"Syracuse", "SYRACUSE", "Syracuse"}, Budget: 30},
 			ok: same(&Request{Text: hostileSentence, Query: []string{"Syracuse"}, Budget: 30})},
 		{name: "duplicate query ids", req: Request{Text: hostileSentence, QueryIDs: []int{3, 3, 3}, Budget: 30},

@@ -533,11 +533,26 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 		}
 		kept, missing := keptHits(&mq.Terms, mq.NewScanner().Scan(s.Tokens), s.Tokens, len(req.Query))
 		if missing >= 0 {
-			return nil, fmt.Errorf("%w: query term %q is not in the sentence", ErrInfeasible, req.Query[missing])
+			return nil, fmt.Errorf("%w: query term %q is not in the sentence%s", ErrInfeasible, req.Query[missing], inWord(req.Query[missing], s.Tokens))
 		}
 		return hitIDs(kept), nil
 	}
 	return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
+}
+
+// inWord returns, for a query term that matched no word, a note naming the first word
+// of toks that holds it ("105" in "105mm"), as a query matches whole words; or "".
+func inWord(term string, toks []syntax.Token) string {
+	t := strings.ToLower(strings.TrimSpace(term))
+	if t == "" {
+		return ""
+	}
+	for i := range toks {
+		if f := toks[i].Form; len(f) > len(t) && strings.Contains(strings.ToLower(f), t) {
+			return fmt.Sprintf(" (it is part of the word %q; a query term matches whole words)", f)
+		}
+	}
+	return ""
 }
 
 // keptHits returns the occurrence that a query keeps (match.Terms.Pick) of each of the
