@@ -476,7 +476,7 @@ func foreignHits(terms []string, lang string, toks []syntax.Token) (all []match.
 	all = sq.NewScanner().Scan(toks)
 	first, missing := keptHits(&sq.Terms, all, toks, len(terms))
 	if missing >= 0 {
-		return nil, nil, 0, fmt.Errorf("%w: query term %q is not in the sentence (language %s)%s", ErrInfeasible, terms[missing], lang, inWord(terms[missing], toks))
+		return nil, nil, 0, errMissingTerm(terms[missing], lang, toks)
 	}
 	return all, first, sq.Len(), nil
 }

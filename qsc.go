@@ -533,26 +533,30 @@ func queryOf(req *Request, s *syntax.Sentence) ([]int, error) {
 		}
 		kept, missing := keptHits(&mq.Terms, mq.NewScanner().Scan(s.Tokens), s.Tokens, len(req.Query))
 		if missing >= 0 {
-			return nil, fmt.Errorf("%w: query term %q is not in the sentence%s", ErrInfeasible, req.Query[missing], inWord(req.Query[missing], s.Tokens))
+			return nil, errMissingTerm(req.Query[missing], "", s.Tokens)
 		}
 		return hitIDs(kept), nil
 	}
 	return nil, fmt.Errorf("%w: give the query as query_ids or query", ErrBadRequest)
 }
 
-// inWord returns, for a query term that matched no word, a note naming the first word
-// of toks that holds it ("105" in "105mm"), as a query matches whole words; or "".
-func inWord(term string, toks []syntax.Token) string {
-	t := strings.ToLower(strings.TrimSpace(term))
-	if t == "" {
-		return ""
+// errMissingTerm is the error of a query term that matched no word of toks, a sentence
+// of language lang ("" for the default pipeline's): it wraps ErrInfeasible and names the
+// first word that holds the term ("105" in "105mm"), as a query matches whole words.
+func errMissingTerm(term, lang string, toks []syntax.Token) error {
+	msg := fmt.Sprintf("query term %q is not in the sentence", term)
+	if lang != "" {
+		msg += fmt.Sprintf(" (language %s)", lang)
 	}
-	for i := range toks {
-		if f := toks[i].Form; len(f) > len(t) && strings.Contains(strings.ToLower(f), t) {
-			return fmt.Sprintf(" (it is part of the word %q; a query term matches whole words)", f)
+	if t := strings.ToLower(strings.TrimSpace(term)); t != "" {
+		for i := range toks {
+			if f := toks[i].Form; len(f) > len(t) && strings.Contains(strings.ToLower(f), t) {
+				msg += fmt.Sprintf(" (it is part of the word %q; a query term matches whole words)", f)
+				break
+			}
 		}
 	}
-	return ""
+	return fmt.Errorf("%w: %s", ErrInfeasible, msg)
 }
 
 // keptHits returns the occurrence that a query keeps (match.Terms.Pick) of each of the
