@@ -115,7 +115,7 @@ func wrapped(text string, end int) bool {
 	start := end // after the line break before end, as newlines counts them
 	for start > 0 {
 		r, size := utf8.DecodeLastRuneInString(text[:start])
-		if r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == '\u2028' || r == '\u2029' {
+		if breaks(r) > 0 {
 			break
 		}
 		start -= size
@@ -220,23 +220,27 @@ func isStarter(form string) bool {
 // newlines counts the line breaks in a gap between tokens (\r\n counts once).
 func newlines(gap string) int {
 	n := 0
-	for i := 0; i < len(gap); i++ {
-		switch gap[i] {
-		case '\n', '\v', '\f':
-			n++
-		case '\r':
-			if i+1 == len(gap) || gap[i+1] != '\n' {
-				n++
-			}
-		case 0xE2: // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
-			if strings.HasPrefix(gap[i:], "\u2028") {
-				n++
-			} else if strings.HasPrefix(gap[i:], "\u2029") {
-				n += 2
-			}
+	for i, r := range gap {
+		if r == '\r' && strings.HasPrefix(gap[i+1:], "\n") {
+			continue
 		}
+		n += breaks(r)
 	}
 	return n
+}
+
+// breaks is the number of line breaks that the rune r is: 1 for \n, \v, \f, \r and
+// U+2028 LINE SEPARATOR, 2 for U+2029 PARAGRAPH SEPARATOR (a paragraph ends there, as
+// after a blank line), 0 for any other rune. It is the one list of the line-break
+// characters of the sentence splitter.
+func breaks(r rune) int {
+	switch r {
+	case '\n', '\v', '\f', '\r', '\u2028':
+		return 1
+	case '\u2029':
+		return 2
+	}
+	return 0
 }
 
 // LineBreak reports whether the line break at text[p] (a '\n') certainly ends a sentence,
