@@ -10,6 +10,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
+	"github.com/qsc-nlp/qsc/internal/service/server"
 )
 
 // checkCollection checks the collection flags of qsc serve: --no-demo excludes --index and
@@ -25,6 +26,17 @@ func checkCollection(o serveOptions) error {
 		}
 	}
 	return nil
+}
+
+// collection is the kind of collection that openCollection opens, as the page tells it.
+func (o serveOptions) collection() server.Collection {
+	switch {
+	case o.noDemo:
+		return server.CollectionNone
+	case o.index != "" || o.docs != "":
+		return server.CollectionOwn
+	}
+	return server.CollectionDemo
 }
 
 // openCollection returns the collection that qsc serve searches: the index in o.index

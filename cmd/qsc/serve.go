@@ -179,7 +179,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	// loaded, and so does every other route.
 	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout,
 		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight,
-		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg})
+		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg, Collection: o.collection()})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qsc-nlp/qsc/internal/service/server"
 )
 
 // TestServeSIGTERM starts `qsc serve`, asks it a question, sends the process SIGTERM and
@@ -84,6 +86,25 @@ func TestProcessors(t *testing.T) {
 		in, procs := processors(c.o)
 		if in != c.inFlight || procs != c.gomaxprc {
 			t.Errorf("%+v: %d slots, GOMAXPROCS %d; want %d, %d", c.o, in, procs, c.inFlight, c.gomaxprc)
+		}
+	}
+}
+
+// TestServeCollection checks the kind of collection qsc serve tells its page: the demo
+// by default, the operator's documents with --index or --docs, none with --no-demo.
+func TestServeCollection(t *testing.T) {
+	for _, c := range []struct {
+		o    serveOptions
+		want server.Collection
+	}{
+		{serveOptions{}, server.CollectionDemo},
+		{serveOptions{index: "idx"}, server.CollectionOwn},
+		{serveOptions{docs: "notes"}, server.CollectionOwn},
+		{serveOptions{index: "idx", docs: "notes"}, server.CollectionOwn},
+		{serveOptions{noDemo: true}, server.CollectionNone},
+	} {
+		if got := c.o.collection(); got != c.want {
+			t.Errorf("%+v: collection %d, want %d", c.o, got, c.want)
 		}
 	}
 }

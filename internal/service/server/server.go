@@ -38,6 +38,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"embed"
@@ -121,6 +122,35 @@ type Config struct {
 	// TLS, when not nil, makes Serve serve HTTPS with it (its certificates, or
 	// GetCertificate). Without it, Serve serves plain HTTP.
 	TLS *tls.Config
+	// Collection is what the search page's footer says of the collection it searches
+	// (the zero value: the demo collection, with its source and license).
+	Collection Collection
+}
+
+// Collection is the kind of collection a server searches, as its page tells the reader.
+// The page is served without a key, so it names no path and no count.
+type Collection int
+
+const (
+	// CollectionDemo is qsc's demo collection: the page credits its source and license.
+	CollectionDemo Collection = iota
+	// CollectionOwn is the operator's documents (--index, --docs).
+	CollectionOwn
+	// CollectionNone is no collection: search is off, and the page says so.
+	CollectionNone
+)
+
+// collectionNote is the footer's HTML for the collection c.
+func collectionNote(c Collection) string {
+	switch c {
+	case CollectionOwn:
+		return "This server searches its own documents."
+	case CollectionNone:
+		return "Search is off: this server has no collection. Its API still compresses the text you send (POST /v1/compress, POST /v1/snippets)."
+	}
+	return `Demo collection: the web documents of the dev and test files of
+  <a href="https://universaldependencies.org/treebanks/en_ewt/">UD_English-EWT</a>
+  (Silveira et al. 2014; reviews, answers, e-mails, newsgroup and weblog posts), CC BY-SA 4.0.`
 }
 
 // Server serves the API and the web page. It is safe for concurrent use.
@@ -211,6 +241,7 @@ func NewLoading(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	index = bytes.Replace(index, []byte("<!--collection-->"), []byte(collectionNote(cfg.Collection)), 1)
 	locked, err := fs.ReadFile(web, "locked.html")
 	if err != nil {
 		return nil, err

@@ -484,6 +484,33 @@ func TestPage(t *testing.T) {
 	}
 }
 
+// TestPageCollection checks that the page's footer tells the collection the server
+// searches, and credits the demo's source only for the demo.
+func TestPageCollection(t *testing.T) {
+	for _, c := range []struct {
+		kind     Collection
+		want     string
+		demoNote bool
+	}{
+		{CollectionDemo, "Demo collection: the web documents", true},
+		{CollectionOwn, "This server searches its own documents.", false},
+		{CollectionNone, "Search is off: this server has no collection.", false},
+	} {
+		ts, _ := newServer(t, Config{Collection: c.kind})
+		ex := do(t, ts, "GET", "/", "", true)
+		page := string(ex.body)
+		if ex.status != 200 || !strings.Contains(page, c.want) {
+			t.Errorf("collection %d: %d, footer lacks %q", c.kind, ex.status, c.want)
+		}
+		if got := strings.Contains(page, "UD_English-EWT"); got != c.demoNote {
+			t.Errorf("collection %d: credits UD_English-EWT: %v", c.kind, got)
+		}
+		if strings.Contains(page, "<!--collection-->") {
+			t.Errorf("collection %d: the placeholder is left in the page", c.kind)
+		}
+	}
+}
+
 // TestRequestLog checks the one log line per request.
 func TestRequestLog(t *testing.T) {
 	ts, log := newServer(t, Config{})
