@@ -110,6 +110,12 @@ type collector struct {
 	// cut at its marks, and marks the finder of those.
 	para, from, line int
 	marks            markEnds
+
+	// hits, when not nil, is given every sentence that holds a term, with the 0-based
+	// indexes of its matching tokens, instead of ranking it (Engine.Hits): toks have
+	// their offsets from start, and are valid during the call only. Every unit that may
+	// hold a term is read, repeats included, and nothing is kept (n is 0).
+	hits func(start int, toks []syntax.Token, hits []int32)
 }
 
 // full reports whether n candidates have the most terms a sentence may have: no later
@@ -208,10 +214,10 @@ func (c *collector) unit(start int) (int, bool) {
 // worth reports whether the unit p (a paragraph, or lines of one) may add a candidate: it
 // may hold sentences with as many terms as fewer than n candidates have, and it is not
 // the text of a unit weighed before (whose sentences, read again, would repeat their
-// outcomes). It records p in *weighed when it is worth reading, or always when all is
+// outcomes), unless c.hits is set, which wants the repeats' hits too. It records p in *weighed when it is worth reading, or always when all is
 // true, and in c.skipped when it is not worth reading.
 func (c *collector) worth(p string, weighed *map[string]bool, all bool) bool {
-	if p == c.skipped || (*weighed)[p] {
+	if p == c.skipped || (c.hits == nil && (*weighed)[p]) {
 		return false
 	}
 	b := min(c.q.bound(c.pf, p), c.top)
@@ -338,6 +344,10 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 		return nil
 	}
 	c.matched++
+	if c.hits != nil {
+		c.hits(start, toks, c.cur.hits)
+		return nil
+	}
 	cur := &c.cur
 	lv := &c.levels[cur.terms]
 	room := len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n

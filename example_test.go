@@ -105,6 +105,31 @@ func ExampleEngine_DoSnippets() {
 	// "could bring flooding to low-lying areas of New York City"
 }
 
+// Hits marks a query's words in a whole document, as a page that shows the document after
+// a search does: every occurrence that the snippets' matcher finds.
+func ExampleEngine_Hits() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	doc := "Heavy rain is expected across New York on Wednesday.\n\n" +
+		"Forecasters said the storm could bring flooding to New York City. Floods closed two roads last year."
+	hits, err := eng.Hits(context.Background(), doc, []string{"new york", "flood"}, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, h := range hits {
+		fmt.Printf("%d-%d %q\n", h.Start, h.End, doc[h.Start:h.End])
+	}
+	// Output:
+	// 30-33 "New"
+	// 34-38 "York"
+	// 93-101 "flooding"
+	// 105-108 "New"
+	// 109-113 "York"
+	// 120-126 "Floods"
+}
+
 // The accurate engine parses with the embedded beam-search parser: better trees, about a
 // quarter of the parsing speed. Here the tree decides which words may go.
 func ExampleNewWithOptions() {

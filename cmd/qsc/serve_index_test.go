@@ -174,7 +174,7 @@ func TestBinaryServeIndex(t *testing.T) {
 		resp.Body.Close()
 		h := resp.Header
 		if resp.StatusCode != 200 || !strings.Contains(string(page), "&lt;script&gt;alert(1)&lt;/script&gt;") || strings.Contains(string(page), "<script>") ||
-			!strings.Contains(string(page), "A judge &amp; a &lt;jury&gt; met in court.") || !strings.Contains(string(page), `href="/?q=judge"`) ||
+			!strings.Contains(string(page), "A <mark>judge</mark> &amp; a &lt;jury&gt; met in court.") || !strings.Contains(string(page), `href="/?q=judge"`) ||
 			h.Get("Content-Security-Policy") == "" || h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
 			t.Errorf("document page: %d %v\n%s", resp.StatusCode, h, page)
 		}

@@ -64,6 +64,22 @@ func Render(doc string, sent Span, kept, hits []Span, ellipsis, markup bool) str
 	return b.String()
 }
 
+// Mark returns the text r of doc as HTML, as a page that shows a whole document writes
+// it: escaped (invalid UTF-8 as U+FFFD), its separators as they are, and the hits (spans
+// of doc, ascending, not overlapping) in <mark> as Render marks them: a hit cut at r's
+// ends, and hits that only separators separate in one mark. It also returns the number
+// of marks, and the hits from the first that does not start before r ends, for the next
+// stretch of doc. A span r out of doc's range is clamped to it.
+func Mark(doc string, r Span, hits []Span) (html string, marks int, rest []Span) {
+	r.Start = max(0, min(r.Start, len(doc)))
+	r.End = max(r.Start, min(r.End, len(doc)))
+	var b strings.Builder
+	b.Grow(r.End - r.Start + len(hits)*len("<mark></mark>"))
+	w := writer{b: &b, markup: true, verbatim: true}
+	h := w.run(doc, r, hits, 0)
+	return b.String(), w.marks, hits[h:]
+}
+
 // renderSpans is the number of runs and of hits that Render holds on its stack; more
 // take memory of the heap.
 const renderSpans = 16
@@ -488,6 +504,9 @@ type writer struct {
 	markup bool
 	cols   bool
 	space  bool // a separator is pending
+	// verbatim writes separators as they are, none collapsed (Mark).
+	verbatim bool
+	marks    int // the <mark> elements written
 }
 
 // put writes s as it is.
@@ -503,8 +522,12 @@ func (w *writer) put(s string) {
 	w.b.WriteString(s)
 }
 
-// text writes s, collapsing runs of separators into one space.
+// text writes s, collapsing runs of separators into one space (unless verbatim).
 func (w *writer) text(s string) {
+	if w.verbatim {
+		w.word(s)
+		return
+	}
 	if w.b == nil && !w.markup {
 		s = w.countASCII(s)
 	}
@@ -575,6 +598,7 @@ func (w *writer) mark(s string) {
 	w.text(s)
 	w.space = false
 	w.put("</mark>")
+	w.marks++
 }
 
 // Columns returns the number of columns s takes on a fixed-width display: two for each

@@ -259,3 +259,29 @@ func TestRenderCliticAfterCut(t *testing.T) {
 		}
 	}
 }
+
+// TestMark checks Mark: the stretch escaped with its white space as it is, hits in
+// <mark> as Render marks them (the words of a phrase in one, a hit cut at the stretch's
+// end), the count of marks, the hits left for the next stretch, and a stretch out of range
+// clamped.
+func TestMark(t *testing.T) {
+	doc := "a <b> c\r\n d\n\ne f\xffg"
+	for _, c := range []struct {
+		r     Span
+		hits  []Span
+		want  string
+		marks int
+		rest  int
+	}{
+		{Span{0, 11}, []Span{{2, 5}, {6, 7}, {10, 11}, {13, 14}}, "a <mark>&lt;b&gt; c\r\n d</mark>", 1, 1},
+		{Span{0, 11}, []Span{{0, 1}, {10, 12}}, "<mark>a</mark> &lt;b&gt; c\r\n <mark>d</mark>", 2, 0},
+		{Span{13, 18}, []Span{{13, 14}, {15, 16}}, "<mark>e f</mark>\uFFFDg", 1, 0},
+		{Span{13, 18}, nil, "e f\uFFFDg", 0, 0},
+		{Span{-5, 99}, []Span{{0, 1}}, "<mark>a</mark> &lt;b&gt; c\r\n d\n\ne f\uFFFDg", 1, 0},
+	} {
+		got, marks, rest := Mark(doc, c.r, c.hits)
+		if got != c.want || marks != c.marks || len(rest) != c.rest {
+			t.Errorf("Mark(%v, %v) = %q, %d marks, %d hits left; want %q, %d, %d", c.r, c.hits, got, marks, len(rest), c.want, c.marks, c.rest)
+		}
+	}
+}

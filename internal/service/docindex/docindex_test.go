@@ -159,9 +159,15 @@ func TestQuerySyntax(t *testing.T) {
 		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
 			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
 		}
+		if terms, err := x.Terms(c.q); err != nil || !slices.Equal(terms, c.terms) {
+			t.Errorf("Terms(%s): %q, %v; want %q as Search gives", c.q, terms, err, c.terms)
+		}
 	}
 	if _, err := x.Search(context.Background(), SearchRequest{Query: `"open`, Size: 10}); err == nil || !strings.Contains(err.Error(), "invalid query") {
 		t.Errorf("unbalanced quote: %v", err)
+	}
+	if _, err := x.Terms(`"open`); !errors.Is(err, ErrQuery) {
+		t.Errorf("Terms of an unbalanced quote: %v, want ErrQuery", err)
 	}
 	// Queries that parse but that bleve refuses only when it searches (FuzzHandler found
 	// the first two as 500s) are ErrQuery; good patterns search.

@@ -62,15 +62,10 @@ type Results struct {
 // mark. A query that cannot be parsed, or whose pattern bleve refuses, is an error
 // wrapping ErrQuery.
 func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) {
-	qs := bleve.NewQueryStringQuery(req.Query)
-	parsed, err := qs.Parse()
+	parsed, err := x.parse(req.Query)
 	if err != nil {
-		return Results{}, fmt.Errorf("%w: %v", ErrQuery, err)
-	}
-	if err := checkFuzziness(parsed); err != nil {
 		return Results{}, err
 	}
-	parsed = x.asWords(parsed)
 	res := Results{Terms: x.positiveTerms(parsed)}
 	if len(res.Terms) == 0 && !hasPattern(parsed) || req.Size <= 0 {
 		return res, nil
@@ -101,6 +96,31 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// Terms returns the terms of a search query that Search would give as Results.Terms
+// (the words and phrases its results' snippets mark), without searching: for a page
+// that shows a document found by the query. A query Search cannot parse gives its
+// error, wrapping ErrQuery.
+func (x *Index) Terms(query string) ([]string, error) {
+	parsed, err := x.parse(query)
+	if err != nil {
+		return nil, err
+	}
+	return x.positiveTerms(parsed), nil
+}
+
+// parse parses a search query as Search reads it: bleve's query-string syntax, its
+// fuzziness checked, then read as words where a search box's user meant words (asWords).
+func (x *Index) parse(q string) (query.Query, error) {
+	parsed, err := bleve.NewQueryStringQuery(q).Parse()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
+	}
+	if err := checkFuzziness(parsed); err != nil {
+		return nil, err
+	}
+	return x.asWords(parsed), nil
 }
 
 // asWords returns q with what a search box's user meant as words read as words, where

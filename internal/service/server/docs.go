@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 )
@@ -272,30 +273,56 @@ var docTemplate = template.Must(template.New("doc").Parse(docHTML))
 // docView is what docTemplate shows.
 type docView struct {
 	Doc docfile.Doc
-	// Paragraphs are the text's blocks between blank lines.
-	Paragraphs []string
+	// Paragraphs are the text's blocks between blank lines, escaped, with the words of
+	// the search that led here in <mark>.
+	Paragraphs []template.HTML
+	// Title is the document's title as HTML, escaped, its words of the search marked.
+	Title template.HTML
+	// Terms are that search's terms (docindex.Index.Terms), and Marks the number of
+	// their occurrences marked in the text.
+	Terms []string
+	Marks int
 	// Back is the search page, with the query that led here (?q=...).
 	Back string
 }
 
-// paragraphs splits text at blank lines.
-func paragraphs(text string) []string {
-	var out []string
-	var cur []string
+// paragraphs returns the spans of text's blocks between blank lines (lines of white
+// space alone), each without the line break that ends it.
+func paragraphs(text string) []qsc.Span {
+	var out []qsc.Span
+	cur := qsc.Span{Start: -1}
+	pos := 0
 	for line := range strings.Lines(text) {
 		if strings.TrimSpace(line) == "" {
-			if len(cur) > 0 {
-				out = append(out, strings.TrimRight(strings.Join(cur, ""), "\r\n"))
-				cur = nil
+			if cur.Start >= 0 {
+				out = append(out, cur)
+				cur.Start = -1
 			}
-			continue
+		} else {
+			if cur.Start < 0 {
+				cur.Start = pos
+			}
+			cur.End = pos + len(strings.TrimRight(line, "\r\n"))
 		}
-		cur = append(cur, line)
+		pos += len(line)
 	}
-	if len(cur) > 0 {
-		out = append(out, strings.TrimRight(strings.Join(cur, ""), "\r\n"))
+	if cur.Start >= 0 {
+		out = append(out, cur)
 	}
 	return out
+}
+
+// marked returns the paragraphs of text as HTML, escaped, with the hits (spans of text,
+// in order, as qsc.Engine.Hits gives them) in <mark> as snippets mark them
+// (display.Mark), and the number of <mark> elements.
+func marked(text string, hits []qsc.Span) ([]template.HTML, int) {
+	var out []template.HTML
+	marks := 0
+	for _, p := range paragraphs(text) {
+		h, n, rest := display.Mark(text, p, hits)
+		out, marks, hits = append(out, template.HTML(h)), marks+n, rest
+	}
+	return out, marks
 }
 
 // docPage serves GET /doc/{id}: the page of the whole document, rendered here
@@ -306,7 +333,21 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back := "/"
+	var terms []string
+	var hits, titleHits []qsc.Span
 	if q := r.URL.Query().Get("q"); q != "" && len(q) <= maxQueryBytes && utf8.ValidString(q) {
+		// The words of the search are marked where the snippets' matcher finds them. A
+		// query that cannot be read, or a document it cannot mark, shows the page
+		// unmarked: the page is the document, and the marks are a help.
+		if t, err := s.cfg.Index.Terms(q); err == nil && len(t) > 0 {
+			h, err := s.cfg.Engine.Hits(r.Context(), d.Text, t, "")
+			if err == nil {
+				terms, hits = t, h
+				titleHits, _ = s.cfg.Engine.Hits(r.Context(), d.Title, t, "")
+			} else if r.Context().Err() == nil {
+				s.log.Warn("document page: marking the query failed", "id", d.ID, "error", err)
+			}
+		}
 		v := url.Values{"q": {q}}
 		if p := r.URL.Query().Get("page"); p != "" {
 			if n, err := strconv.Atoi(p); err == nil && n > 1 {
@@ -316,7 +357,10 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 		back = "/?" + v.Encode()
 	}
 	var buf bytes.Buffer
-	if err := docTemplate.Execute(&buf, docView{Doc: d, Paragraphs: paragraphs(d.Text), Back: back}); err != nil {
+	paras, marks := marked(d.Text, hits)
+	title, _, _ := display.Mark(d.Title, qsc.Span{Start: 0, End: len(d.Title)}, titleHits)
+	view := docView{Doc: d, Title: template.HTML(title), Paragraphs: paras, Terms: terms, Marks: marks, Back: back}
+	if err := docTemplate.Execute(&buf, view); err != nil {
 		s.fail(w, r, err)
 		return
 	}

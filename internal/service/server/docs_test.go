@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"html/template"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
@@ -111,6 +113,30 @@ func TestSearchPages(t *testing.T) {
 	}
 }
 
+// TestMarked checks the doc page's paragraphs: split at blank lines (of white space too),
+// escaped, hits in <mark>, a phrase's hits in one, none across a paragraph's end.
+func TestMarked(t *testing.T) {
+	text := "a <b> c\r\n d\n \t\n\ne f g\n"
+	if got := paragraphs(text); !slices.Equal(got, []qsc.Span{{Start: 0, End: 11}, {Start: 16, End: 21}}) {
+		t.Errorf("paragraphs: %v", got)
+	}
+	// Hits: "<b>", "c" and "d" (one mark, escaped: white space alone between them), and
+	// "e", "f" and "g" (one).
+	hits := []qsc.Span{{Start: 2, End: 5}, {Start: 6, End: 7}, {Start: 10, End: 11}, {Start: 16, End: 17}, {Start: 18, End: 19}, {Start: 20, End: 21}}
+	paras, marks := marked(text, hits)
+	want := []template.HTML{"a <mark>&lt;b&gt; c\r\n d</mark>", "<mark>e f g</mark>"}
+	if !slices.Equal(paras, want) || marks != 2 {
+		t.Errorf("marked: %q, %d marks; want %q, 2", paras, marks, want)
+	}
+	paras, marks = marked(text, []qsc.Span{{Start: 0, End: 1}, {Start: 18, End: 19}})
+	if want := []template.HTML{"<mark>a</mark> &lt;b&gt; c\r\n d", "e <mark>f</mark> g"}; !slices.Equal(paras, want) || marks != 2 {
+		t.Errorf("marked: %q, %d marks; want %q", paras, marks, want)
+	}
+	if paras, marks = marked("", nil); len(paras) != 0 || marks != 0 {
+		t.Errorf("marked of no text: %q %d", paras, marks)
+	}
+}
+
 // TestDocuments: GET /v1/documents/{id} and the page GET /doc/{id}: the whole document,
 // escaped, with the security headers; 404 for an unknown id.
 func TestDocuments(t *testing.T) {
@@ -130,6 +156,31 @@ func TestDocuments(t *testing.T) {
 		!strings.Contains(page, "Birmingham &amp; &lt;Solihull&gt;.") || strings.Contains(page, "<Solihull>") ||
 		!strings.Contains(page, `<a id="back" href="/?q=poet">`) || !strings.Contains(page, `<h1 id="doc-title" dir="auto">Three</h1>`) {
 		t.Errorf("document page: %d %v\n%s", ex.status, ex.header, page)
+	}
+	// The search's words are marked, escaped, and counted; a phrase's words share a mark.
+	if !strings.Contains(page, "Birmingham <mark>poet</mark> Benjamin") || !strings.Contains(page, `Marked: “poet” (1 place)`) {
+		t.Errorf("document page for q=poet: marks\n%s", page)
+	}
+	ex = do(t, ts, "GET", "/doc/d3?q=%22Birmingham+poet%22+Solihull+three", "", true)
+	page = string(ex.body)
+	for _, want := range []string{
+		"<mark>Birmingham poet</mark> Benjamin", "in Birmingham &amp; &lt;<mark>Solihull</mark>&gt;.",
+		`<h1 id="doc-title" dir="auto"><mark>Three</mark></h1>`,
+		`Marked: “Birmingham poet”, “Solihull”, “three” (2 places)`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("document page for a phrase: lacks %s\n%s", want, page)
+		}
+	}
+	for q, want := range map[string]string{
+		"nothing":       `Not in the text: “nothing”`, // found in no field: nothing marked
+		"%22unbalanced": `<p class="meta"><span id="doc-id">d3</span></p>`,
+		"-poet":         `<p class="meta"><span id="doc-id">d3</span></p>`,
+	} {
+		page := string(do(t, ts, "GET", "/doc/d3?q="+q, "", true).body)
+		if !strings.Contains(page, want) || strings.Contains(page, "<mark>") {
+			t.Errorf("document page for q=%s: want %s and no mark\n%s", q, want, page)
+		}
 	}
 	for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {
 		if ex.header.Get(k) != v {
