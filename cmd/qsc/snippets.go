@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
+	"slices"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/core/markdown"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/render"
 )
 
@@ -18,15 +21,15 @@ func init() {
 }
 
 func runSnippets(args []string, stdout, stderr io.Writer) error {
-	fs := prog.Flags("snippets", "-q TERMS -b N [-n K] [FILE|-]", stderr)
+	fs := prog.Flags("snippets", "-q TERMS -b N [-n K] [FILE|DIR|-]...", stderr)
 	query := fs.String("q", "", "query terms, comma-separated (required)")
 	budget := fs.Int("b", 0, "budget: maximum characters of each snippet, counted as --budget-counts says (required)")
-	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets")
+	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets of each document")
 	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included), columns (the same, an East Asian wide character as two columns) or tokens (the kept tokens joined by spaces)")
 	lang := langFlag(fs)
 	noMatch := fs.Bool("no-match", false, "when no sentence contains a query term, print the document's first sentence, cut cleanly to the budget (method lead)")
 	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output); the budget counts them (tokens) unless --budget-counts says otherwise")
-	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis`)
+	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis; for several documents, one line each with its "file" (and "error" instead when it fails)`)
 	method := methodFlag(fs, "method")
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
@@ -42,45 +45,128 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return budgetUsage(*budget)
 	case *n <= 0:
 		return cli.Usagef("-n must be a positive number of snippets, not %d", *n)
-	case fs.NArg() > 1:
-		return cli.Usagef("give one document (a file, or - for stdin), not %d", fs.NArg())
 	case *plain && *asJSON:
 		return cli.Usagef("--plain is for the text output; --json gives every rendering")
 	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	if slices.Contains(paths, "-") && len(paths) > 1 {
+		return cli.Usagef("- (stdin) is a document alone, not one of %d", len(paths))
+	}
 	if !isSet(fs, "budget-counts") {
 		*counts = render.BudgetCounts(!*plain) // the budget counts what is printed
-	}
-	doc, err := readDocument(fs.Arg(0), !*raw)
-	if err != nil {
-		return err
 	}
 	eng, err := qsc.NewWithOptions(qsc.Options{Seed: *seed, Accurate: *accurate})
 	if err != nil {
 		return err
 	}
-	sn, err := eng.DoSnippets(context.Background(), &qsc.SnippetRequest{Document: doc, Query: splitTerms(*query), Budget: *budget,
-		BudgetCounts: *counts, N: *n, Method: string(*method), Decoding: *decoding, Lang: *lang, NoMatch: *noMatch})
-	if err != nil {
-		return err
+	req := qsc.SnippetRequest{Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, N: *n,
+		Method: string(*method), Decoding: *decoding, Lang: *lang, NoMatch: *noMatch}
+	snippets := func(path string) (string, []qsc.Snippet, error) {
+		doc, err := readDocument(path, !*raw)
+		if err != nil {
+			return "", nil, err
+		}
+		r := req
+		r.Document = doc
+		sn, err := eng.DoSnippets(context.Background(), &r)
+		return doc, sn, err
 	}
-	if len(sn) == 0 {
-		// Not an error (the JSON answer is an empty list), but a person at a terminal
-		// should not have to guess why nothing was printed.
-		fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term (--no-match prints the first sentence instead)\n")
+	if len(paths) == 1 && !isDir(paths[0]) {
+		doc, sn, err := snippets(paths[0])
+		if err != nil {
+			return err
+		}
+		if len(sn) == 0 {
+			// Not an error (the JSON answer is an empty list), but a person at a terminal
+			// should not have to guess why nothing was printed.
+			fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term (--no-match prints the first sentence instead)\n")
+		}
+		if *asJSON {
+			return jsonx.NewEncoder(stdout).Encode(struct {
+				Snippets []render.Rendered `json:"snippets"`
+			}{render.All(doc, sn)})
+		}
+		printSnippets(stdout, "", doc, sn, *plain)
+		return nil
 	}
-	if *asJSON {
-		return jsonx.NewEncoder(stdout).Encode(struct {
-			Snippets []render.Rendered `json:"snippets"`
-		}{render.All(doc, sn)})
+	// Several documents, or a folder's: each in turn, as grep does with several files.
+	enc := jsonx.NewEncoder(stdout)
+	var docs, found, failed int
+	one := func(path string, err error) error {
+		docs++
+		var doc string
+		var sn []qsc.Snippet
+		if err == nil {
+			doc, sn, err = snippets(path)
+		}
+		if err != nil {
+			failed++
+			fmt.Fprintf(stderr, "qsc snippets: %s: %v\n", path, err)
+			if *asJSON {
+				return enc.Encode(struct {
+					File  string `json:"file"`
+					Error string `json:"error"`
+				}{path, err.Error()})
+			}
+			return nil
+		}
+		if len(sn) > 0 {
+			found++
+		}
+		if *asJSON {
+			return enc.Encode(struct {
+				File     string            `json:"file"`
+				Snippets []render.Rendered `json:"snippets"`
+			}{path, render.All(doc, sn)})
+		}
+		printSnippets(stdout, path, doc, sn, *plain)
+		return nil
 	}
-	for _, s := range sn {
-		if *plain {
-			fmt.Fprintln(stdout, s.Text)
+	for _, p := range paths {
+		var err error
+		if isDir(p) {
+			err = docfile.WalkDocFiles(p, func(path string, _ iofs.DirEntry, err error) error { return one(path, err) })
 		} else {
-			fmt.Fprintln(stdout, render.Ellipsis(doc, s))
+			err = one(p, nil)
+		}
+		if err != nil {
+			return err // stdout failed
 		}
 	}
+	switch {
+	case failed > 0:
+		return fmt.Errorf("%d of %d documents failed (above)", failed, docs)
+	case docs == 0:
+		return fmt.Errorf("no documents: a folder is read for its .txt, .md and .markdown files")
+	case found == 0:
+		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term\n", docs)
+	}
 	return nil
+}
+
+// printSnippets prints the snippets of doc, one a line, with "…" marks unless plain, each
+// after "path: " when path is not "".
+func printSnippets(w io.Writer, path, doc string, sn []qsc.Snippet, plain bool) {
+	for _, s := range sn {
+		text := s.Text
+		if !plain {
+			text = render.Ellipsis(doc, s)
+		}
+		if path != "" {
+			fmt.Fprintf(w, "%s: %s\n", path, text)
+		} else {
+			fmt.Fprintln(w, text)
+		}
+	}
+}
+
+// isDir reports whether path names a folder.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // budgetUsage is the usage error of a budget -b that is not positive: 0 is the flag

@@ -96,3 +96,54 @@ func TestSnippetsMarkdown(t *testing.T) {
 		t.Errorf("--raw: exit %d, %q %s", code, out, errs)
 	}
 }
+
+// TestSnippetsSeveral checks qsc snippets over several documents and a folder: each
+// snippet after its file's path, a folder read for its document files (hidden folders
+// skipped, lexical order), a file that fails reported on stderr and in --json's lines
+// while the others go on, exit status 1 then, and "-" only alone.
+func TestSnippetsSeveral(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	a := write("a.txt", "Police arrested two men in Syracuse on Tuesday.\n\nThe men were released later.\n")
+	write("sub/b.md", "# Notes\n\nNothing to see here.\n")
+	write(".hidden/c.txt", "Police kept this secret.\n")
+	d := write("d.txt", "Police said nothing.")
+	write("e.csv", "police,1\n")
+	code, out, errs := runQSC(t, "snippets", "-q", "police", "-b", "40", dir)
+	want := a + ": Police arrested two men in Syracuse …\n" + d + ": Police said nothing.\n"
+	if code != 0 || out != want || errs != "" {
+		t.Errorf("folder: exit %d\n%s\nwant\n%s\nstderr %s", code, out, want, errs)
+	}
+	bad := write("f.txt", "bad \xff text")
+	missing := filepath.Join(dir, "nope.txt")
+	code, out, errs = runQSC(t, "snippets", "-q", "police", "-b", "40", "--json", a, bad, missing)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], `{"file":"`+a+`","snippets":[{`) ||
+		!strings.Contains(lines[1], `"error":"bad request: document is not valid UTF-8`) || !strings.Contains(lines[2], `{"file":"`+missing+`","error":"open `) ||
+		!strings.Contains(errs, bad+": bad request") || !strings.Contains(errs, "2 of 3 documents failed") {
+		t.Errorf("--json with failures: exit %d\n%s\nstderr %s", code, out, errs)
+	}
+	code, out, errs = runQSC(t, "snippets", "-q", "zebra", "-b", "40", a, d)
+	if code != 0 || out != "" || !strings.Contains(errs, "no sentence of the 2 documents contains a query term") {
+		t.Errorf("no match in two documents: exit %d %q %q", code, out, errs)
+	}
+	if code, _, errs = runQSC(t, "snippets", "-q", "police", "-b", "40", t.TempDir()); code != 1 || !strings.Contains(errs, "no documents") {
+		t.Errorf("empty folder: exit %d %q", code, errs)
+	}
+	if code, _, errs = runQSC(t, "snippets", "-q", "police", "-b", "40", a, "-"); code != 2 || !strings.Contains(errs, "(stdin) is a document alone") {
+		t.Errorf("- among files: exit %d %q", code, errs)
+	}
+	// One file alone prints as before: no path before its snippets.
+	if code, out, _ = runQSC(t, "snippets", "-q", "police", "-b", "40", a); code != 0 || out != "Police arrested two men in Syracuse …\n" {
+		t.Errorf("one file: exit %d %q", code, out)
+	}
+}

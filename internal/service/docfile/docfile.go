@@ -269,29 +269,41 @@ func TextDoc(text string) (title, body string) {
 	return line, strings.TrimLeft(after, " \t\r\n")
 }
 
-// ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
-// folders skipped), in lexical order of path, and calls fn with each, until fn returns an
-// error. The id is the path relative to dir with "/"; the text the file's, less a first
-// line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text its
-// rendering shows, less a first heading, which is the title (markdown.Doc); else the
-// title is the text's first line (TitleOf) or the file's name. An unreadable file is a
-// record with Err set.
-func ScanDir(dir string, fn func(Record) error) error {
+// WalkDocFiles calls fn with the path of every file under dir that IsDocFile, hidden
+// folders skipped, in lexical order of path, and with the error of a path it cannot read
+// (fn(path, err)), until fn returns an error, which it returns. dir itself unreadable is
+// its error. It is the one walk of a folder of documents: ScanDir, CountDocFiles and qsc
+// snippets read the same files.
+func WalkDocFiles(dir string, fn func(path string, d fs.DirEntry, err error) error) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == dir {
-				return err
-			}
-			return fn(Record{Where: path, Err: err})
-		}
-		if d.IsDir() {
+		switch {
+		case err != nil && path == dir:
+			return err
+		case err != nil:
+			return fn(path, d, err)
+		case d.IsDir():
 			if path != dir && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
 			}
 			return nil
-		}
-		if !IsDocFile(d.Name()) {
+		case !IsDocFile(d.Name()):
 			return nil
+		}
+		return fn(path, d, nil)
+	})
+}
+
+// ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
+// folders skipped), in lexical order of path (WalkDocFiles), and calls fn with each, until
+// fn returns an error. The id is the path relative to dir with "/"; the text the file's,
+// less a first line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text
+// its rendering shows, less a first heading, which is the title (markdown.Doc); else the
+// title is the text's first line (TitleOf) or the file's name. An unreadable file is a
+// record with Err set.
+func ScanDir(dir string, fn func(Record) error) error {
+	return WalkDocFiles(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fn(Record{Where: path, Err: err})
 		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
@@ -320,13 +332,8 @@ func ScanDir(dir string, fn func(Record) error) error {
 // CountDocFiles returns the number of document files under dir (for a progress total).
 func CountDocFiles(dir string) int {
 	n := 0
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil
-		case d.IsDir() && path != dir && strings.HasPrefix(d.Name(), "."):
-			return filepath.SkipDir
-		case !d.IsDir() && IsDocFile(d.Name()):
+	WalkDocFiles(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil {
 			n++
 		}
 		return nil
