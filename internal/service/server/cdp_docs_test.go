@@ -182,4 +182,41 @@ func TestBrowserDocuments(t *testing.T) {
 	if err := p.settle(ctx, `location.pathname === "/" && document.getElementById("status").textContent.includes("Showing 11–")`); err != nil {
 		t.Fatal(err)
 	}
+
+	// A snippet's "in context" opens the document at its sentence, shown apart and
+	// scrolled to, with the search's words marked.
+	var snippet struct{ Text, Href string }
+	if err := p.eval(ctx, `(() => { const a = document.querySelector("#results .snippet a.context");
+		return {text: a.closest(".snippet").dataset.text, href: a.getAttribute("href")}; })()`, &snippet); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(snippet.Href, "&s=") || !strings.HasSuffix(snippet.Href, "#context") {
+		t.Fatalf("in context link %q", snippet.Href)
+	}
+	if err := p.eval(ctx, `document.querySelector("#results .snippet a.context").click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.settle(ctx, `location.pathname.startsWith("/doc/") && document.readyState === "complete" && !!document.getElementById("context")`); err != nil {
+		t.Fatal(err)
+	}
+	var shown struct {
+		Context      string
+		Top, Height  float64
+		Marks        int
+		ContextMarks int
+	}
+	if err := p.eval(ctx, `(() => { const c = document.getElementById("context"); const r = c.getBoundingClientRect();
+		return {context: c.textContent, top: r.top, height: window.innerHeight, marks: document.querySelectorAll("#doc-text mark").length,
+			contextMarks: c.querySelectorAll("mark").length}; })()`, &shown); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range strings.Fields(strings.NewReplacer("…", " ").Replace(snippet.Text)) {
+		if !strings.Contains(shown.Context, w) {
+			t.Errorf("the sentence in context %q lacks the snippet's %q", shown.Context, w)
+		}
+	}
+	if shown.Top < 0 || shown.Top > shown.Height || shown.Marks == 0 || shown.ContextMarks == 0 {
+		t.Errorf("in context: %+v", shown)
+	}
+	p.screenshot(ctx, t, "document-context.png")
 }

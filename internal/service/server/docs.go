@@ -314,19 +314,52 @@ func paragraphs(text string) []qsc.Span {
 
 // marked returns the paragraphs of text as HTML, escaped, with the hits (spans of text,
 // in order, as qsc.Engine.Hits gives them) in <mark> as snippets mark them
-// (display.Mark), and the number of <mark> elements.
-func marked(text string, hits []qsc.Span) ([]template.HTML, int) {
+// (display.Mark), and the number of <mark> elements. The part of the span context (a
+// snippet's sentence; none when empty) in the first paragraph it meets is in
+// <span class="context" id="context">, which a result's "in context" link scrolls to.
+func marked(text string, hits []qsc.Span, context qsc.Span) ([]template.HTML, int) {
 	var out []template.HTML
+	var b strings.Builder
 	marks := 0
+	write := func(r qsc.Span) {
+		h, n, rest := display.Mark(text, r, hits)
+		b.WriteString(h)
+		marks, hits = marks+n, rest
+	}
 	for _, p := range paragraphs(text) {
-		h, n, rest := display.Mark(text, p, hits)
-		out, marks, hits = append(out, template.HTML(h)), marks+n, rest
+		b.Reset()
+		if c := (qsc.Span{Start: max(context.Start, p.Start), End: min(context.End, p.End)}); c.Start < c.End {
+			write(qsc.Span{Start: p.Start, End: c.Start})
+			b.WriteString(`<span class="context" id="context">`)
+			write(c)
+			b.WriteString(`</span>`)
+			write(qsc.Span{Start: c.End, End: p.End})
+			context = qsc.Span{} // once
+		} else {
+			write(p)
+		}
+		out = append(out, template.HTML(b.String()))
 	}
 	return out, marks
 }
 
+// contextSpan returns the span of text that the parameter s ("START-END", byte offsets,
+// as a snippet's sentence gives them) names, or the empty span when s is empty or names
+// no stretch of text that begins and ends between characters.
+func contextSpan(s, text string) qsc.Span {
+	a, z, ok := strings.Cut(s, "-")
+	start, err1 := strconv.Atoi(a)
+	end, err2 := strconv.Atoi(z)
+	if !ok || err1 != nil || err2 != nil || start < 0 || end > len(text) || start >= end ||
+		!utf8.RuneStart(text[start]) || (end < len(text) && !utf8.RuneStart(text[end])) {
+		return qsc.Span{}
+	}
+	return qsc.Span{Start: start, End: end}
+}
+
 // docPage serves GET /doc/{id}: the page of the whole document, rendered here
-// (HTML-escaped), with a link back to the search for ?q=.
+// (HTML-escaped), with a link back to the search for ?q=, the words of that search
+// marked, and the stretch ?s=START-END (a snippet's sentence) shown apart at #context.
 func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 	d, ok := s.lookup(w, r)
 	if !ok {
@@ -357,7 +390,7 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 		back = "/?" + v.Encode()
 	}
 	var buf bytes.Buffer
-	paras, marks := marked(d.Text, hits)
+	paras, marks := marked(d.Text, hits, contextSpan(r.URL.Query().Get("s"), d.Text))
 	title, _, _ := display.Mark(d.Title, qsc.Span{Start: 0, End: len(d.Title)}, titleHits)
 	view := docView{Doc: d, Title: template.HTML(title), Paragraphs: paras, Terms: terms, Marks: marks, Back: back}
 	if err := docTemplate.Execute(&buf, view); err != nil {

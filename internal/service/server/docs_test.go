@@ -123,16 +123,21 @@ func TestMarked(t *testing.T) {
 	// Hits: "<b>", "c" and "d" (one mark, escaped: white space alone between them), and
 	// "e", "f" and "g" (one).
 	hits := []qsc.Span{{Start: 2, End: 5}, {Start: 6, End: 7}, {Start: 10, End: 11}, {Start: 16, End: 17}, {Start: 18, End: 19}, {Start: 20, End: 21}}
-	paras, marks := marked(text, hits)
+	paras, marks := marked(text, hits, qsc.Span{})
 	want := []template.HTML{"a <mark>&lt;b&gt; c\r\n d</mark>", "<mark>e f g</mark>"}
 	if !slices.Equal(paras, want) || marks != 2 {
 		t.Errorf("marked: %q, %d marks; want %q, 2", paras, marks, want)
 	}
-	paras, marks = marked(text, []qsc.Span{{Start: 0, End: 1}, {Start: 18, End: 19}})
+	paras, marks = marked(text, []qsc.Span{{Start: 0, End: 1}, {Start: 18, End: 19}}, qsc.Span{})
 	if want := []template.HTML{"<mark>a</mark> &lt;b&gt; c\r\n d", "e <mark>f</mark> g"}; !slices.Equal(paras, want) || marks != 2 {
 		t.Errorf("marked: %q, %d marks; want %q", paras, marks, want)
 	}
-	if paras, marks = marked("", nil); len(paras) != 0 || marks != 0 {
+	// A context span is shown apart in the first paragraph it meets, cut at its end.
+	paras, marks = marked(text, []qsc.Span{{Start: 6, End: 7}}, qsc.Span{Start: 6, End: 17})
+	if want := []template.HTML{`a &lt;b&gt; <span class="context" id="context"><mark>c</mark>` + "\r\n d</span>", "e f g"}; !slices.Equal(paras, want) || marks != 1 {
+		t.Errorf("marked with a context: %q, %d marks; want %q", paras, marks, want)
+	}
+	if paras, marks = marked("", nil, qsc.Span{}); len(paras) != 0 || marks != 0 {
 		t.Errorf("marked of no text: %q %d", paras, marks)
 	}
 }
@@ -170,6 +175,18 @@ func TestDocuments(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("document page for a phrase: lacks %s\n%s", want, page)
+		}
+	}
+	// ?s= shows a snippet's sentence apart, for its "in context" link; a span that is not
+	// one of the text is ignored.
+	page = string(do(t, ts, "GET", "/doc/d3?q=poet&s=0-24", "", true).body)
+	if !strings.Contains(page, `<p dir="auto"><span class="context" id="context">Birmingham <mark>poet</mark> Benjamin</span> Zephaniah`) {
+		t.Errorf("document page with s=0-24:\n%s", page)
+	}
+	for _, bad := range []string{"20-0", "5-5", "x-9", "-1-5", "0-100000", "0", "0-"} {
+		if page := string(do(t, ts, "GET", "/doc/d3?q=poet&s="+bad, "", true).body); strings.Contains(page, "context") ||
+			!strings.Contains(page, "Birmingham <mark>poet</mark> Benjamin") {
+			t.Errorf("document page with s=%s:\n%s", bad, page)
 		}
 	}
 	for q, want := range map[string]string{

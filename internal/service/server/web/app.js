@@ -92,6 +92,15 @@
         n.textContent = " (" + chars(useEllipsis ? s.ellipsis : s.plain) + " of " + last.budget + " characters)";
         item.dataset.text = s.text;
         item.append(text, n);
+        if (s.sentence && s.sentence.end > s.sentence.start) {
+          // The sentence in the whole document, marked and scrolled to.
+          const ctx = document.createElement("a");
+          ctx.className = "context";
+          ctx.href = r.link + "?" + new URLSearchParams({ q: last.query, page: String(page),
+            s: s.sentence.start + "-" + s.sentence.end }).toString() + "#context";
+          ctx.textContent = "in context";
+          item.append(" ", ctx);
+        }
         ul.append(item);
       }
       li.append(ul);
