@@ -108,7 +108,7 @@ const (
 )
 
 // BenchmarkBigDocument measures the snippets of documents of 1 MiB (MaxDocumentBytes)
-// from raw text (issue 35, point 7; docs/scale.md): the news story repeated, where every
+// from raw text, and their Hits (the "-hits" rows) (issue 35, point 7; docs/scale.md): the news story repeated, where every
 // paragraph matches ("repeated"); its sentences shuffled in each paragraph, so that no
 // two paragraphs are the same ("shuffled": one sentence of the story has both terms,
 // so every paragraph is read), and its lines numbered as well, so that no line repeats
@@ -171,6 +171,17 @@ func BenchmarkBigDocument(b *testing.B) {
 			for b.Loop() {
 				if _, err := e.Snippets(ctx, c.doc, c.q, 80, 3); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		// Every occurrence of the terms (Engine.Hits), as a page that shows the whole
+		// document marks them: no early end, repeats read.
+		b.Run(c.name+"-hits", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.doc)))
+			for b.Loop() {
+				if hits, err := e.Hits(ctx, c.doc, c.q, ""); err != nil || len(hits) == 0 {
+					b.Fatalf("%d hits, %v", len(hits), err)
 				}
 			}
 		})

@@ -17,7 +17,7 @@ import (
 // It matches as DoSnippets does (see there) and compresses nothing. It costs a scan of
 // the document and the tokenization of the paragraphs that may hold a term: O(len of the
 // document), tens of milliseconds for a MiB whose every paragraph holds one
-// (BenchmarkHits), and allocates the spans. An empty query or term,
+// (the -hits rows of BenchmarkBigDocument), and allocates the spans. An empty query or term,
 // a document over MaxDocumentBytes or not valid UTF-8, or an unknown lang give an error
 // wrapping ErrBadRequest.
 func (e *Engine) Hits(ctx context.Context, document string, query []string, lang string) ([]Span, error) {

@@ -3,9 +3,7 @@ package qsc
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -100,80 +98,5 @@ func TestHitsAreSnippetHits(t *testing.T) {
 		if len(hits) == 0 || !slices.Equal(hits, want) {
 			t.Errorf("%q: %d hits, the snippets' %d:\n%v\n%v", query, len(hits), len(want), hits, want)
 		}
-	}
-}
-
-// checkHitsPrefilter compares Hits read with the prefilter and reading every sentence:
-// the spans must be the same (the prefilter skips no unit that holds a term).
-func checkHitsPrefilter(t *testing.T, e *Engine, req *SnippetRequest) {
-	t.Helper()
-	var got [2]string
-	for i, off := range []bool{false, true} {
-		q, _, _, _, err := e.snippetQuery(req, nil)
-		if err != nil {
-			return
-		}
-		q.readAll = off
-		spans, err := q.hits(req.Document)
-		if err != nil {
-			got[i] = "error: " + err.Error()
-			continue
-		}
-		got[i] = fmt.Sprint(spans)
-	}
-	if got[0] != got[1] {
-		t.Errorf("query %q, lang %q, document %q:\nwith the prefilter %s\nreading it all     %s", req.Query, req.Lang, req.Document, got[0], got[1])
-	}
-}
-
-// TestHitsPrefilterRandom runs checkHitsPrefilter on 300 random requests of the
-// prefilter's tests (50 with -short): documents in ten languages with repeated
-// paragraphs.
-func TestHitsPrefilterRandom(t *testing.T) {
-	e := sharedEngine(t)
-	n := 300
-	if testing.Short() {
-		n = 50
-	}
-	rng := rand.New(rand.NewPCG(36, 8))
-	extras := []string{"", "Zürich", "税金", "went", "Übergänge", "ＰＯＬＩＣＥ"}
-	for range n {
-		checkHitsPrefilter(t, e, randomRequest(rng, extras[rng.IntN(len(extras))]))
-		if t.Failed() {
-			return
-		}
-	}
-}
-
-// BenchmarkHits measures Hits on documents of MaxDocumentBytes: the news story repeated
-// (every paragraph a match), shuffled, and with the match in the last paragraph only,
-// and the Japanese fixture repeated.
-func BenchmarkHits(b *testing.B) {
-	e := sharedEngine(b)
-	ctx := context.Background()
-	story := news(b)
-	for _, c := range []struct {
-		name string
-		doc  string
-		q    []string
-	}{
-		{"en-repeated", bigDocument(story, "", MaxDocumentBytes), []string{"police", "arrest"}},
-		{"en-shuffled", shuffledDocument(story, MaxDocumentBytes), []string{"police", "arrest"}},
-		{"en-end", bigDocument(story, tailEnglish, MaxDocumentBytes), []string{"volcano", "eruption"}},
-		{"ja-repeated", bigDocument(languageFixture(b, "ja"), "", MaxDocumentBytes), []string{"移民"}},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			hits, err := e.Hits(ctx, c.doc, c.q, "")
-			if err != nil || len(hits) == 0 {
-				b.Fatalf("%d hits, %v: want hits", len(hits), err)
-			}
-			b.ReportAllocs()
-			b.SetBytes(int64(len(c.doc)))
-			for b.Loop() {
-				if _, err := e.Hits(ctx, c.doc, c.q, ""); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

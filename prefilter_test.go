@@ -183,9 +183,10 @@ func describe(best []candidate, matched, long, shortest int) string {
 // checkPrefilter compares collect on req with the prefilter and its early end, and
 // reading every sentence: the candidates must be the same (the prefilter never drops a
 // sentence the matcher would find, and the sentences after the end never rank higher).
+// So must the spans of Engine.Hits, which reads with the prefilter and without the end.
 func checkPrefilter(t *testing.T, e *Engine, req *SnippetRequest) {
 	t.Helper()
-	var got [2]string
+	var got, hits [2]string
 	for i, off := range []bool{false, true} {
 		q, n, _, _, err := e.snippetQuery(req, nil)
 		if err != nil {
@@ -195,13 +196,23 @@ func checkPrefilter(t *testing.T, e *Engine, req *SnippetRequest) {
 		best, matched, shortest, err := q.collect(req.Document, n, req.Budget)
 		if err != nil {
 			got[i] = "error: " + err.Error()
-			continue
+		} else {
+			got[i] = describe(best, matched, q.long, shortest)
 		}
-		got[i] = describe(best, matched, q.long, shortest)
+		if q, _, _, _, err = e.snippetQuery(req, nil); err != nil {
+			return
+		}
+		q.readAll = off
+		spans, err := q.hits(req.Document)
+		hits[i] = fmt.Sprint(spans, err)
 	}
 	if got[0] != got[1] {
 		t.Errorf("query %q, lang %q, n %d, budget %d, document %q:\nwith the prefilter %s\nreading it all     %s",
 			req.Query, req.Lang, req.N, req.Budget, req.Document, got[0], got[1])
+	}
+	if hits[0] != hits[1] {
+		t.Errorf("Hits of %q, lang %q, document %q:\nwith the prefilter %s\nreading it all     %s",
+			req.Query, req.Lang, req.Document, hits[0], hits[1])
 	}
 }
 
