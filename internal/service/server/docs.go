@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -235,6 +236,38 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 type documentResponse struct {
 	docfile.Doc
 	Link string `json:"link"`
+	// Terms, Hits and TitleHits are the search ?q='s terms and their spans in the text
+	// and the title (Server.marks), when q is given.
+	Terms     []string   `json:"terms,omitzero"`
+	Hits      []qsc.Span `json:"hits,omitempty"`
+	TitleHits []qsc.Span `json:"title_hits,omitempty"`
+}
+
+// marks returns the terms of the search query q (docindex.Index.Terms) and their spans
+// in d's text and title, as the snippets' matcher finds them (qsc.Engine.Hits), in a
+// turn of the server's admission: what the page of a document marks, and what
+// GET /v1/documents/{id}?q= answers. A query that cannot be read is a bad request.
+func (s *Server) marks(ctx context.Context, d docfile.Doc, q string) (terms []string, hits, titleHits []qsc.Span, err error) {
+	terms, err = s.cfg.Index.Terms(q)
+	if errors.Is(err, docindex.ErrQuery) {
+		return nil, nil, nil, badRequest("parameter q: %v", err)
+	}
+	if err != nil || len(terms) == 0 {
+		return terms, nil, nil, err
+	}
+	if err := s.acquire(ctx, small); err != nil {
+		return nil, nil, nil, err
+	}
+	defer s.release(small)
+	if hits, err = s.cfg.Engine.Hits(ctx, d.Text, terms, ""); err != nil {
+		return nil, nil, nil, err
+	}
+	if d.Title != "" {
+		if titleHits, err = s.cfg.Engine.Hits(ctx, d.Title, terms, ""); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return terms, hits, titleHits, nil
 }
 
 // lookup returns the document named by the request's path, or answers 404 (or 503 when
@@ -257,11 +290,28 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (docfile.Doc, bo
 	return d, true
 }
 
-// document serves GET /v1/documents/{id}: the whole document as indexed.
+// document serves GET /v1/documents/{id}: the whole document as indexed, and with ?q=
+// the search's terms and their spans (Server.marks).
 func (s *Server) document(w http.ResponseWriter, r *http.Request) {
-	if d, ok := s.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, documentResponse{Doc: d, Link: docLink(d.ID)})
+	d, ok := s.lookup(w, r)
+	if !ok {
+		return
 	}
+	resp := documentResponse{Doc: d, Link: docLink(d.ID)}
+	if r.URL.Query().Has("q") {
+		q, err := queryParam(r)
+		if err == nil {
+			resp.Terms, resp.Hits, resp.TitleHits, err = s.marks(r.Context(), d, q)
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if resp.Terms == nil {
+			resp.Terms = []string{} // asked for: a query of no word to mark has none
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
 //go:embed templates/doc.html
@@ -372,12 +422,10 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 		// The words of the search are marked where the snippets' matcher finds them. A
 		// query that cannot be read, or a document it cannot mark, shows the page
 		// unmarked: the page is the document, and the marks are a help.
-		if t, err := s.cfg.Index.Terms(q); err == nil && len(t) > 0 {
-			h, err := s.cfg.Engine.Hits(r.Context(), d.Text, t, "")
-			if err == nil {
-				terms, hits = t, h
-				titleHits, _ = s.cfg.Engine.Hits(r.Context(), d.Title, t, "")
-			} else if r.Context().Err() == nil {
+		var err error
+		if terms, hits, titleHits, err = s.marks(r.Context(), d, q); err != nil {
+			terms, hits, titleHits = nil, nil, nil
+			if !errors.Is(err, qsc.ErrBadRequest) && r.Context().Err() == nil {
 				s.log.Warn("document page: marking the query failed", "id", d.ID, "error", err)
 			}
 		}

@@ -152,6 +152,21 @@ func TestDocuments(t *testing.T) {
 	if ex.status != 200 || json.Unmarshal(ex.body, &d) != nil || d.ID != "d3" || d.Link != "/doc/d3" || !strings.Contains(d.Text, "<Solihull>") {
 		t.Errorf("document: %d %s", ex.status, ex.body)
 	}
+	// With ?q=, the search's terms and their spans in the text and the title.
+	ex = do(t, ts, "GET", "/v1/documents/d3?q=%22Birmingham+poet%22+three", "", true)
+	var m documentResponse
+	if ex.status != 200 || json.Unmarshal(ex.body, &m) != nil || !slices.Equal(m.Terms, []string{"Birmingham poet", "three"}) ||
+		!slices.Equal(m.Hits, []qsc.Span{{Start: 0, End: 10}, {Start: 11, End: 15}}) || !slices.Equal(m.TitleHits, []qsc.Span{{Start: 0, End: 5}}) {
+		t.Errorf("document with q: %d %s", ex.status, ex.body)
+	}
+	if ex := do(t, ts, "GET", "/v1/documents/d3?q=-poet", "", true); ex.status != 200 || !strings.Contains(string(ex.body), `"terms":[]`) || strings.Contains(string(ex.body), "hits") {
+		t.Errorf("document with a query of no word: %d %s", ex.status, ex.body)
+	}
+	for _, q := range []string{"%22open", "", "A0~10"} {
+		if ex := do(t, ts, "GET", "/v1/documents/d3?q="+q, "", false); ex.status != 400 || !strings.Contains(string(ex.body), "parameter q") {
+			t.Errorf("document with q=%s: %d %s", q, ex.status, ex.body)
+		}
+	}
 	if ex := do(t, ts, "GET", "/v1/documents/nope", "", true); ex.status != 404 || !strings.Contains(string(ex.body), `no document with id \"nope\"`) {
 		t.Errorf("unknown document: %d %s", ex.status, ex.body)
 	}
