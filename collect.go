@@ -214,8 +214,9 @@ func (c *collector) unit(start int) (int, bool) {
 // worth reports whether the unit p (a paragraph, or lines of one) may add a candidate: it
 // may hold sentences with as many terms as fewer than n candidates have, and it is not
 // the text of a unit weighed before (whose sentences, read again, would repeat their
-// outcomes), unless c.hits is set, which wants the repeats' hits too. It records p in *weighed when it is worth reading, or always when all is
-// true, and in c.skipped when it is not worth reading.
+// outcomes), unless c.hits is set, which wants the repeats' hits too. It records p in
+// *weighed when it is worth reading, or always when all is true, and in c.skipped when
+// it is not worth reading.
 func (c *collector) worth(p string, weighed *map[string]bool, all bool) bool {
 	if p == c.skipped || (c.hits == nil && (*weighed)[p]) {
 		return false

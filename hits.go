@@ -16,9 +16,9 @@ import (
 //
 // It matches as DoSnippets does (see there) and compresses nothing. It costs a scan of
 // the document and the tokenization of the paragraphs that may hold a term: O(len of the
-// document), tens of milliseconds for a MiB whose every paragraph holds one
-// (the -hits rows of BenchmarkBigDocument), and allocates the spans. An empty query or term,
-// a document over MaxDocumentBytes or not valid UTF-8, or an unknown lang give an error
+// document), tens of milliseconds for a MiB whose every paragraph holds one (the -hits
+// rows of BenchmarkBigDocument), and allocates the spans. An empty query or term, a
+// document over MaxDocumentBytes or not valid UTF-8, or an unknown lang give an error
 // wrapping ErrBadRequest.
 func (e *Engine) Hits(ctx context.Context, document string, query []string, lang string) ([]Span, error) {
 	if err := ctx.Err(); err != nil {
@@ -35,7 +35,8 @@ func (e *Engine) Hits(ctx context.Context, document string, query []string, lang
 // hits returns the spans of the tokens of doc that match a term of q (Engine.Hits).
 func (q *termQuery) hits(doc string) ([]Span, error) {
 	out := []Span{}
-	c := collector{q: q, doc: doc, budget: math.MaxInt32, levels: make([][]candidate, max(q.q.Len(), len(q.terms))+1), top: q.top(),
+	c := collector{q: q, doc: doc, budget: math.MaxInt32, top: q.top(),
+		levels: make([][]candidate, max(q.q.Len(), len(q.terms))+1),
 		hits: func(start int, toks []syntax.Token, hits []int32) {
 			for _, h := range hits {
 				out = append(out, Span{Start: start + toks[h].Start, End: start + toks[h].End})
