@@ -364,10 +364,10 @@ func paragraphs(text string) []qsc.Span {
 
 // marked returns the paragraphs of text as HTML, escaped, with the hits (spans of text,
 // in order, as qsc.Engine.Hits gives them) in <mark> as snippets mark them
-// (display.Mark), and the number of <mark> elements. The part of the span context (a
+// (display.Mark), and the number of <mark> elements. The part of the span shown (a
 // snippet's sentence; none when empty) in the first paragraph it meets is in
 // <span class="context" id="context">, which a result's "in context" link scrolls to.
-func marked(text string, hits []qsc.Span, context qsc.Span) ([]template.HTML, int) {
+func marked(text string, hits []qsc.Span, shown qsc.Span) ([]template.HTML, int) {
 	var out []template.HTML
 	var b strings.Builder
 	marks := 0
@@ -378,13 +378,13 @@ func marked(text string, hits []qsc.Span, context qsc.Span) ([]template.HTML, in
 	}
 	for _, p := range paragraphs(text) {
 		b.Reset()
-		if c := (qsc.Span{Start: max(context.Start, p.Start), End: min(context.End, p.End)}); c.Start < c.End {
+		if c := (qsc.Span{Start: max(shown.Start, p.Start), End: min(shown.End, p.End)}); c.Start < c.End {
 			write(qsc.Span{Start: p.Start, End: c.Start})
 			b.WriteString(`<span class="context" id="context">`)
 			write(c)
 			b.WriteString(`</span>`)
 			write(qsc.Span{Start: c.End, End: p.End})
-			context = qsc.Span{} // once
+			shown = qsc.Span{} // once
 		} else {
 			write(p)
 		}
