@@ -11,7 +11,9 @@
 // at the ends (a dropped final period), and a kept run of punctuation alone between cuts is left out
 // unless it holds a hit, a double quote or a bracket, or is written against a shown run
 // before it. A cut after an opening quote or
-// bracket, or before a closing one, is written against it: “… word …”.
+// bracket, or before a closing one, is written against it: “… word …”. A cut beside an
+// ellipsis of the text's own ("…", "...") is shown by that one alone: "in recent
+// years...", not "in recent years... …".
 //
 // Every function is safe for any input: spans out of the document's range, reversed,
 // overlapping or not ascending are clamped or skipped, invalid UTF-8 is shown as U+FFFD,
@@ -209,20 +211,40 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 	}
 }
 
+// endsEllipsis reports whether run r of doc ends with an ellipsis of its own ("…" or
+// "..."), which then marks a cut after it: the rendering writes no second one.
+func endsEllipsis(doc string, r Span) bool {
+	t := doc[r.Start:r.End]
+	return strings.HasSuffix(t, Cut) || strings.HasSuffix(t, "...")
+}
+
+// startsEllipsis reports whether run r of doc begins with an ellipsis of its own, which
+// then marks a cut before it.
+func startsEllipsis(doc string, r Span) bool {
+	t := doc[r.Start:r.End]
+	return strings.HasPrefix(t, Cut) || strings.HasPrefix(t, "...")
+}
+
 // cutBefore reports whether the ellipsis rendering writes a "…" before run r of the
 // sentence sent of doc, the last shown run before it being runs[last] (none when last is
-// negative): whether the text cut between them holds a word.
+// negative): whether the text cut between them holds a word, unless an ellipsis of the
+// text's own, at the end of the run before or the start of r, already marks the cut
+// ("years... …" and "of … …" would show two).
 func cutBefore(doc string, sent Span, runs []Span, last int, r Span) bool {
+	if startsEllipsis(doc, r) {
+		return false
+	}
 	if last < 0 {
 		return HasWord(doc[sent.Start:r.Start])
 	}
-	return HasWord(doc[runs[last].End:r.Start])
+	return !endsEllipsis(doc, runs[last]) && HasWord(doc[runs[last].End:r.Start])
 }
 
 // cutAfter reports whether the ellipsis rendering writes a "…" after run r, the last
-// shown one of the sentence sent of doc: whether the text cut after it holds a word.
+// shown one of the sentence sent of doc: whether the text cut after it holds a word,
+// unless r ends with an ellipsis of its own.
 func cutAfter(doc string, sent Span, r Span) bool {
-	return HasWord(doc[r.End:sent.End])
+	return !endsEllipsis(doc, r) && HasWord(doc[r.End:sent.End])
 }
 
 // Piece is a run of kept text as the ellipsis rendering shows it (Scratch.Pieces).

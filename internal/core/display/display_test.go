@@ -228,6 +228,36 @@ func TestRenderCutAfterCloser(t *testing.T) {
 	}
 }
 
+// TestRenderOwnEllipsis checks that a cut beside the text's own ellipsis ("…" or "...")
+// shows that one alone, at either end and inside, and that Length counts what is shown.
+func TestRenderOwnEllipsis(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		kept []string
+		want string
+	}{
+		{"I had six or seven shots of … was it tequila? .. yeah, it was.", []string{"I had six or seven shots of …"}, "I had six or seven shots of …"},
+		{"It changed in recent years... Then it went on for a while.", []string{"It changed in recent years..."}, "It changed in recent years..."},
+		{"He stopped and ...then he left the room quietly.", []string{"...then he left the room"}, "...then he left the room …"},
+		{"It was good... the staff were kind and the food was hot.", []string{"It was good...", "the food was hot."}, "It was good... the food was hot."},
+		{"It was good, the staff were kind and the food was hot.", []string{"It was good", "the food was hot."}, "It was good … the food was hot."},
+	} {
+		at := func(s string) Span { i := strings.Index(c.doc, s); return Span{i, i + len(s)} }
+		var kept []Span
+		for _, k := range c.kept {
+			kept = append(kept, at(k))
+		}
+		sent := Span{0, len(c.doc)}
+		if got := Render(c.doc, sent, kept, nil, true, false); got != c.want {
+			t.Errorf("Render(%q) = %q, want %q", c.doc, got, c.want)
+		}
+		var sc Scratch
+		if n := sc.Length(c.doc, sent, kept, nil); n != utf8.RuneCountInString(c.want) {
+			t.Errorf("Length(%q) = %d, want %d", c.doc, n, utf8.RuneCountInString(c.want))
+		}
+	}
+}
+
 // TestRenderCliticAfterCut checks that a clitic whose own word was cut is written apart
 // from the word before the cut, in both renderings ("Asian … n't", "Asian n't", never
 // "Asiann't"), while a final period after a cut and a clitic after its own word stay
