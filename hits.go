@@ -35,8 +35,8 @@ func (e *Engine) Hits(ctx context.Context, document string, query []string, lang
 // hits returns the spans of the tokens of doc that match a term of q (Engine.Hits).
 func (q *termQuery) hits(doc string) ([]Span, error) {
 	out := []Span{}
-	c := collector{q: q, doc: doc, budget: math.MaxInt32, top: q.top(),
-		levels: make([][]candidate, max(q.q.Len(), len(q.terms))+1),
+	// n is 0 and nothing is ranked, so the collector needs no levels and no budget.
+	c := collector{q: q, doc: doc, top: q.top(),
 		hits: func(start int, toks []syntax.Token, hits []int32) {
 			for _, h := range hits {
 				out = append(out, Span{Start: start + toks[h].Start, End: start + toks[h].End})

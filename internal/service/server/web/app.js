@@ -49,8 +49,10 @@
       h2.dir = "auto"; // a title in Arabic or Hebrew reads right to left
       const link = document.createElement("a");
       link.className = "title";
-      // The server's page of the whole document, with the way back to this search.
-      link.href = r.link + "?" + new URLSearchParams({ q: last.query, page: String(page) }).toString();
+      // The server's page of the whole document, with this search for the way back and
+      // the marks, and any extra parameters (the sentence of "in context").
+      const docHref = (extra) => r.link + "?" + new URLSearchParams(Object.assign({ q: last.query, page: String(page) }, extra)).toString();
+      link.href = docHref({});
       link.textContent = r.title;
       h2.append(link);
       const meta = document.createElement("p");
@@ -96,8 +98,7 @@
           // The sentence in the whole document, marked and scrolled to.
           const ctx = document.createElement("a");
           ctx.className = "context";
-          ctx.href = r.link + "?" + new URLSearchParams({ q: last.query, page: String(page),
-            s: s.sentence.start + "-" + s.sentence.end }).toString() + "#context";
+          ctx.href = docHref({ s: s.sentence.start + "-" + s.sentence.end }) + "#context";
           ctx.textContent = "in context";
           item.append(" ", ctx);
         }
