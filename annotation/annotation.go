@@ -43,7 +43,7 @@
 // The tags and labels are small integers. Their names are those of the models that made
 // the annotation (tagger.Model.Tags, parser.Model.Labels), so an annotation identified by
 // its model ids needs no tables; an annotation may carry them (Annotation.Tables) to be
-// read on its own, at about 400 bytes each.
+// read on its own, at about 570 bytes for both with the default models' 49 tags and their labels.
 //
 // # Model ids
 //

@@ -76,7 +76,7 @@ func (o *Output) QueryErrors() int {
 
 // Options configure a Processor.
 type Options struct {
-	// Tables includes the tag and label tables in every annotation (about 400 bytes more
+	// Tables includes the tag and label tables in every annotation (about 570 bytes more
 	// each), so that it can be read without the models' tables.
 	Tables bool
 	// JSON writes the annotation's JSON form (AnnotationJSON, with names) instead of the
@@ -129,6 +129,18 @@ func New(eng *qsc.Engine, opts Options) (*Processor, error) {
 // DecodeInput decodes one input record; where ("line 3", or "") prefixes its errors. The
 // id is returned whenever the record has a string "id", even when the rest is invalid.
 func DecodeInput(data []byte, where string) (id, text string, err error) {
+	return decodeInput(data, where, true)
+}
+
+// DecodeRequest decodes one input record whose "id" is optional ("" when absent), as the
+// body of a request for one document (qsc serve's POST /v1/annotate). Its errors are those
+// of DecodeInput, with no prefix.
+func DecodeRequest(data []byte) (id, text string, err error) {
+	return decodeInput(data, "", false)
+}
+
+// decodeInput is DecodeInput, with the id required or not.
+func decodeInput(data []byte, where string, needID bool) (id, text string, err error) {
 	prefix := ""
 	if where != "" {
 		prefix = where + ": "
@@ -145,7 +157,7 @@ func DecodeInput(data []byte, where string) (id, text string, err error) {
 		return id, "", fmt.Errorf("%sinvalid record: %s", prefix, jsonx.Describe(err))
 	case dec.More():
 		return id, "", fmt.Errorf("%sinvalid record: more than one JSON value on the line", prefix)
-	case in.ID == nil:
+	case in.ID == nil && needID:
 		return "", "", fmt.Errorf(`%srecord has no "id"`, prefix)
 	case in.Text == nil:
 		return id, "", fmt.Errorf(`%srecord has no "text"`, prefix)

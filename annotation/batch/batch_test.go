@@ -28,6 +28,23 @@ func TestDecodeInput(t *testing.T) {
 	}
 }
 
+// TestDecodeRequest checks that a request's record may leave out the id, and is read as
+// DecodeInput reads a line otherwise.
+func TestDecodeRequest(t *testing.T) {
+	for _, c := range []struct{ in, id, text, err string }{
+		{`{"text":"x"}`, "", "x", ""},
+		{`{"id":"a","text":"x"}`, "a", "x", ""},
+		{`{"id":"a"}`, "a", "", `record has no "text"`},
+		{`{"text":"x","lang":"en"}`, "", "", `unknown field "lang"`},
+		{`[1]`, "", "", "invalid record"},
+	} {
+		id, text, err := DecodeRequest([]byte(c.in))
+		if id != c.id || text != c.text || (c.err == "") != (err == nil) || (err != nil && (!strings.Contains(err.Error(), c.err) || strings.HasPrefix(err.Error(), ":"))) {
+			t.Errorf("%s: id %q text %q err %v; want %q %q %q", c.in, id, text, err, c.id, c.text, c.err)
+		}
+	}
+}
+
 func TestProcessor(t *testing.T) {
 	eng, err := qsc.New()
 	if err != nil {

@@ -43,7 +43,7 @@ Flags:
 		fs.PrintDefaults()
 	}
 	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
-	tables := fs.Bool("tables", false, "include the tag and label tables in every annotation (self-contained, about 400 bytes more)")
+	tables := fs.Bool("tables", false, "include the tag and label tables in every annotation (self-contained, about 570 bytes more)")
 	asJSON := fs.Bool("json", false, `write each annotation's JSON form ("annotation_json", with tag and label names) instead of base64: for debugging`)
 	var queries [][]string
 	fs.Func("q", "also compress every document for this query (comma-separated terms; repeat -q for several queries)", func(s string) error {

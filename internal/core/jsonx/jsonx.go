@@ -30,9 +30,22 @@ func Describe(err error) string {
 		if te.Field == "" {
 			return fmt.Sprintf("must be a JSON object, not %s", te.Value)
 		}
-		return fmt.Sprintf("field %q must be %s, not %s", te.Field, jsonType(te.Type.String()), te.Value)
+		return fmt.Sprintf("field %q must be %s, not %s", jsonField(te.Field), jsonType(te.Type.String()), te.Value)
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonField returns the path of a field as the record names it: without the Go names of
+// the embedded structs that encoding/json puts before it ("SnippetRequest.n" is "n"). The
+// JSON names of qsc's records are lower case, so a leading part in upper case is one.
+func jsonField(path string) string {
+	for {
+		head, rest, ok := strings.Cut(path, ".")
+		if !ok || head == "" || head[0] < 'A' || head[0] > 'Z' {
+			return path
+		}
+		path = rest
+	}
 }
 
 // jsonType names a Go type of the request records as a JSON type, with its article; other
@@ -47,6 +60,8 @@ func jsonType(goType string) string {
 		return "a list of strings"
 	case "[]int":
 		return "a list of integers"
+	case "bool":
+		return "a boolean"
 	}
 	return goType
 }

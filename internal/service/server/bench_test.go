@@ -2,10 +2,15 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/core/cputime"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/demo"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
@@ -99,6 +104,67 @@ func BenchmarkSnippetsHTTP(b *testing.B) {
 	}
 	body := `{"document":` + quote(docs[0].Text) + `,"query":["hospital","Birmingham","London"],"budget":80,"n":3}`
 	benchPost(b, benchServer(b, nil), "/v1/snippets", body)
+}
+
+// BenchmarkSnippetsHTTPPage measures the snippets of a results page that a search engine
+// of its own asks for: one POST /v1/snippets for each of the 10 best documents of the demo
+// collection for a query (3 snippets of 80 characters each), the pages of seven queries
+// in turn. One op is one page; cpu-µs/page is the process's CPU time per page. The raw
+// row sends the text alone, so the server tags and parses the sentences it compresses;
+// the annotated row sends each document with its annotation from POST /v1/annotate,
+// made before the loop, as an index would store it (TestSnippetsAnnotated: the same
+// answers).
+func BenchmarkSnippetsHTTPPage(b *testing.B) {
+	idx := demoIndex(b)
+	h := benchServer(b, nil)
+	queries := []string{"police arrested", "court appeal", "president election", "fire killed", "company shares profit", "storm weather", "minister said"}
+	var raw, annotated [][]string // each page's bodies
+	for _, q := range queries {
+		found, err := idx.Search(context.Background(), docindex.SearchRequest{Query: q, Size: 10})
+		if err != nil || len(found.Hits) == 0 {
+			b.Fatalf("%q: %d hits, %v", q, len(found.Hits), err)
+		}
+		var r, a []string
+		for _, hit := range found.Hits {
+			req := map[string]any{"document": hit.Doc.Text, "query": found.Terms, "budget": 80, "n": 3}
+			body, _ := json.Marshal(req)
+			r = append(r, string(body))
+			rec := httptest.NewRecorder()
+			ab, _ := json.Marshal(map[string]string{"text": hit.Doc.Text})
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/annotate", bytes.NewReader(ab)))
+			var out struct{ Annotation string }
+			if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &out) != nil {
+				b.Fatalf("annotate: %d %s", rec.Code, rec.Body)
+			}
+			req["annotation"] = out.Annotation
+			body, _ = json.Marshal(req)
+			a = append(a, string(body))
+		}
+		raw, annotated = append(raw, r), append(annotated, a)
+	}
+	for _, row := range []struct {
+		name  string
+		pages [][]string
+	}{{"raw", raw}, {"annotated", annotated}} {
+		b.Run(row.name, func(b *testing.B) {
+			b.ReportAllocs()
+			runtime.GC()
+			cpu0, i, bytesIn := cputime.Used(), 0, 0
+			for b.Loop() {
+				for _, body := range row.pages[i%len(row.pages)] {
+					rec := httptest.NewRecorder()
+					h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/snippets", strings.NewReader(body)))
+					if rec.Code != http.StatusOK {
+						b.Fatalf("%d %s", rec.Code, rec.Body)
+					}
+					bytesIn += len(body)
+				}
+				i++
+			}
+			b.ReportMetric(float64((cputime.Used()-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+			b.ReportMetric(float64(bytesIn)/float64(b.N), "request-bytes/page")
+		})
+	}
 }
 
 // BenchmarkSearchHTTP is one GET /v1/search over the demo collection: 10 documents, 2

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/render"
@@ -317,7 +318,7 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var req qsc.SnippetRequest
+	var req snippetsRequest
 	if err := decodeStrict(body, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -326,13 +327,22 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest(`"document" is required: the text to find snippets in`))
 		return
 	}
+	var a annotation.Annotation
+	ann, err := annotationOf(&req, &a)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	sn, err := func() ([]qsc.Snippet, error) {
 		l := laneOf(r)
 		if err := s.acquire(r.Context(), l); err != nil {
 			return nil, err
 		}
 		defer s.release(l) // also after a panic
-		return s.cfg.Engine.DoSnippets(r.Context(), &req)
+		if ann != nil {
+			return s.cfg.Engine.SnippetsAnnotated(r.Context(), &req.SnippetRequest, ann, qsc.AnnotationOptions{Reparse: req.Reparse})
+		}
+		return s.cfg.Engine.DoSnippets(r.Context(), &req.SnippetRequest)
 	}()
 	if err != nil {
 		s.fail(w, r, err)

@@ -5,7 +5,9 @@
 // Endpoints (the contract is openapi.yaml, served at GET /openapi.yaml):
 //
 //	POST /v1/compress   one compression: the record of `qsc compress --jsonl`, same answer
-//	POST /v1/snippets   the best compressed sentences of a document, rendered
+//	POST /v1/snippets   the best compressed sentences of a document, rendered; from its
+//	                    annotation, when the request sends it, with no parsing
+//	POST /v1/annotate   a document's annotation: the record of `qsc annotate`, same answer
 //	GET  /v1/search     search the collection and return snippets of the best documents
 //	GET  /v1/documents/{id}  one whole document of the collection
 //	POST /v1/documents  add or replace documents (a JSON array or JSON lines); large batches run as a task
@@ -172,6 +174,7 @@ type Server struct {
 	keys          *keyring         // nil: no keys, every route open
 	open          *principal       // who a request acts as without keys (or on an open route)
 	routes        map[string]Scope // the scope of each route, by its mux pattern
+	annotators    annotators       // of POST /v1/annotate, made on its first request
 }
 
 //go:embed openapi.yaml
@@ -259,6 +262,7 @@ func NewLoading(cfg Config) (*Server, error) {
 	}
 	api(http.MethodPost, "/v1/compress", ScopeSearch, s.compress)
 	api(http.MethodPost, "/v1/snippets", ScopeSearch, s.snippets)
+	api(http.MethodPost, "/v1/annotate", ScopeSearch, s.annotate)
 	api(http.MethodGet, "/v1/search", ScopeSearch, s.search)
 	api(http.MethodGet, "/v1/documents/{id...}", ScopeSearch, s.document)
 	// The document API (documents.go, tasks.go): it changes the collection, so admin.
