@@ -42,17 +42,12 @@ func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	out, err := func() (annbatch.Output, error) {
-		l := laneOf(r)
-		if err := s.acquire(r.Context(), l); err != nil {
-			return annbatch.Output{}, err
-		}
-		defer s.release(l) // also after a panic
+	out, err := inTurn(s, r, func() (annbatch.Output, error) {
 		if err := r.Context().Err(); err != nil {
 			return annbatch.Output{}, err
 		}
 		return p.Document(r.Context(), id, text), nil
-	}()
+	})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -275,14 +275,9 @@ func (s *Server) compress(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	res, err := func() (wire.Result, error) {
-		l := laneOf(r)
-		if err := s.acquire(r.Context(), l); err != nil {
-			return wire.Result{}, err
-		}
-		defer s.release(l) // also after a panic
+	res, err := inTurn(s, r, func() (wire.Result, error) {
 		return wire.Compress(r.Context(), s.cfg.Engine, body, wire.Body, wire.Options{Tokens: tokens})
-	}()
+	})
 	if err != nil {
 		status := statusOf(err)
 		if status == http.StatusInternalServerError || status == http.StatusServiceUnavailable {
@@ -333,17 +328,12 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	sn, err := func() ([]qsc.Snippet, error) {
-		l := laneOf(r)
-		if err := s.acquire(r.Context(), l); err != nil {
-			return nil, err
-		}
-		defer s.release(l) // also after a panic
+	sn, err := inTurn(s, r, func() ([]qsc.Snippet, error) {
 		if ann != nil {
 			return s.cfg.Engine.SnippetsAnnotated(r.Context(), &req.SnippetRequest, ann, qsc.AnnotationOptions{Reparse: req.Reparse})
 		}
 		return s.cfg.Engine.DoSnippets(r.Context(), &req.SnippetRequest)
-	}()
+	})
 	if err != nil {
 		s.fail(w, r, err)
 		return

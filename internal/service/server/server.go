@@ -413,6 +413,18 @@ func (s *Server) release(l lane) {
 	}
 }
 
+// inTurn runs f in a turn of the request's lane (laneOf), which it takes (acquire) and
+// gives back (release) also when f panics; the error of a turn not had is f's.
+func inTurn[T any](s *Server, r *http.Request, f func() (T, error)) (T, error) {
+	l := laneOf(r)
+	if err := s.acquire(r.Context(), l); err != nil {
+		var zero T
+		return zero, err
+	}
+	defer s.release(l)
+	return f()
+}
+
 // yieldCPU is osYield; tests replace it to count the calls.
 var yieldCPU = osYield
 
