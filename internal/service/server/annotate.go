@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/qsc-nlp/qsc"
@@ -114,20 +115,46 @@ type snippetsRequest struct {
 	Reparse bool `json:"reparse,omitempty"`
 }
 
-// annotationOf decodes the annotation of req into a, or returns nil when req has none.
-func annotationOf(req *snippetsRequest, a *annotation.Annotation) (*annotation.Annotation, error) {
+// decodedAnnotation is the memory of one request's annotation: its bytes and their
+// reading, reused across requests (annotations), so that decoding one allocates nothing
+// once the memory has grown.
+type decodedAnnotation struct {
+	data []byte
+	a    annotation.Annotation
+}
+
+// annotations recycles the decodedAnnotations of POST /v1/snippets. One that grew over
+// maxPooledAnnotation bytes, or as many tokens over a quarter of it, is left to the
+// garbage collector, so that one large document does not stay in memory.
+var annotations = sync.Pool{New: func() any { return new(decodedAnnotation) }}
+
+const maxPooledAnnotation = 64 << 10
+
+// annotationOf decodes the annotation of req into d, or returns nil when req has none.
+// The annotation is d's memory.
+func annotationOf(req *snippetsRequest, d *decodedAnnotation) (*annotation.Annotation, error) {
 	if req.Annotation == nil {
 		if req.Reparse {
 			return nil, badRequest(`"reparse" needs an "annotation"`)
 		}
 		return nil, nil
 	}
-	data, err := base64.StdEncoding.DecodeString(*req.Annotation)
+	src := *req.Annotation
+	d.data = slices.Grow(d.data[:0], base64.StdEncoding.DecodedLen(len(src)))
+	n, err := base64.StdEncoding.Decode(d.data[:cap(d.data)], []byte(src))
 	if err == nil {
-		err = annotation.Decode(data, a)
+		d.data = d.data[:n]
+		err = annotation.Decode(d.data, &d.a)
 	}
 	if err != nil {
 		return nil, badRequest(`field "annotation": %v (send it as POST /v1/annotate or qsc annotate wrote it: the binary annotation in standard base64)`, err)
 	}
-	return a, nil
+	return &d.a, nil
+}
+
+// release gives d back to annotations, unless it grew too large to keep.
+func (d *decodedAnnotation) release() {
+	if cap(d.data) <= maxPooledAnnotation && cap(d.a.Start) <= maxPooledAnnotation/4 {
+		annotations.Put(d)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/internal/core/cputime"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/demo"
@@ -113,7 +115,9 @@ func BenchmarkSnippetsHTTP(b *testing.B) {
 // row sends the text alone, so the server tags and parses the sentences it compresses;
 // the annotated row sends each document with its annotation from POST /v1/annotate,
 // made before the loop, as an index would store it (TestSnippetsAnnotated: the same
-// answers).
+// answers). The library row makes the annotated row's snippets in process
+// (Engine.SnippetsAnnotated and their renderings), with the annotations read before the
+// loop: the floor to which HTTP adds its handler and the JSON of the request and answer.
 func BenchmarkSnippetsHTTPPage(b *testing.B) {
 	idx := demoIndex(b)
 	h := benchServer(b, nil)
@@ -142,6 +146,42 @@ func BenchmarkSnippetsHTTPPage(b *testing.B) {
 		}
 		raw, annotated = append(raw, r), append(annotated, a)
 	}
+	b.Run("library", func(b *testing.B) {
+		eng := servicetest.Engine(b)
+		type job struct {
+			req qsc.SnippetRequest
+			ann *annotation.Annotation
+		}
+		var pages [][]job
+		for _, p := range annotated {
+			var js []job
+			for _, body := range p {
+				var r snippetsRequest
+				if err := json.Unmarshal([]byte(body), &r); err != nil {
+					b.Fatal(err)
+				}
+				a, err := annotationOf(&r, new(decodedAnnotation))
+				if err != nil {
+					b.Fatal(err)
+				}
+				js = append(js, job{r.SnippetRequest, a})
+			}
+			pages = append(pages, js)
+		}
+		runtime.GC()
+		cpu0, i := cputime.Used(), 0
+		for b.Loop() {
+			for _, j := range pages[i%len(pages)] {
+				sn, err := eng.SnippetsAnnotated(context.Background(), &j.req, j.ann, qsc.AnnotationOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = rendered(j.req.Document, sn)
+			}
+			i++
+		}
+		b.ReportMetric(float64((cputime.Used()-cpu0).Microseconds())/float64(b.N), "cpu-µs/page")
+	})
 	for _, row := range []struct {
 		name  string
 		pages [][]string

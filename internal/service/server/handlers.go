@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
-	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/render"
@@ -322,8 +321,9 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest(`"document" is required: the text to find snippets in`))
 		return
 	}
-	var a annotation.Annotation
-	ann, err := annotationOf(&req, &a)
+	d := annotations.Get().(*decodedAnnotation)
+	defer d.release()
+	ann, err := annotationOf(&req, d)
 	if err != nil {
 		s.fail(w, r, err)
 		return
