@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"slices"
 	"sync"
@@ -157,4 +158,19 @@ func (d *decodedAnnotation) release() {
 	if cap(d.data) <= maxPooledAnnotation && cap(d.a.Start) <= maxPooledAnnotation/4 {
 		annotations.Put(d)
 	}
+}
+
+// annotationResult is the result of the annotation ann of a POST /v1/snippets whose
+// snippets ended with err, for the metrics: refused for another text or other models,
+// reparsed when made by other models and read again, else used.
+func (s *Server) annotationResult(ann *annotation.Annotation, err error) string {
+	switch {
+	case errors.Is(err, annotation.ErrText):
+		return annotationOtherText
+	case errors.Is(err, qsc.ErrModels):
+		return annotationOtherModels
+	case ann.Models != s.cfg.Engine.AnnotationModels():
+		return annotationReparsed
+	}
+	return annotationUsed
 }

@@ -208,6 +208,19 @@ func TestSnippetsAnnotationErrors(t *testing.T) {
 	if differ == 0 {
 		t.Error("an annotation with flat trees gives the snippets of the parse: is it read?")
 	}
+	// The metrics count each annotation by its result.
+	m := string(do(t, ts, "GET", "/metrics", "", true).body)
+	for _, want := range []string{
+		`qsc_snippet_annotations_total{result="other_text"} 2`,
+		`qsc_snippet_annotations_total{result="unreadable"} 3`,
+		`qsc_snippet_annotations_total{result="other_models"} 1`,
+		`qsc_snippet_annotations_total{result="reparsed"} 1`,
+		`qsc_snippet_annotations_total{result="used"} 20`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
 }
 
 // TestAnnotateErrors checks the 400s of POST /v1/annotate: each names the problem, and the

@@ -325,6 +325,9 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 	defer d.release()
 	ann, err := annotationOf(&req, d)
 	if err != nil {
+		if req.Annotation != nil {
+			s.metrics.annotation(annotationUnreadable)
+		}
 		s.fail(w, r, err)
 		return
 	}
@@ -334,6 +337,9 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		}
 		return s.cfg.Engine.DoSnippets(r.Context(), &req.SnippetRequest)
 	})
+	if ann != nil {
+		s.metrics.annotation(s.annotationResult(ann, err))
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -23,7 +23,17 @@ type metrics struct {
 	compressions *prometheus.CounterVec
 	counted      map[string]prometheus.Counter // compressions by method name, made once
 	documents    *prometheus.CounterVec        // documents written, by result
+	annotations  *prometheus.CounterVec        // annotations sent with POST /v1/snippets, by result
 }
+
+// The results of an annotation sent with POST /v1/snippets (metrics.annotation).
+const (
+	annotationUsed        = "used"         // the snippets were made from it
+	annotationReparsed    = "reparsed"     // made by other models; the text was parsed again, as asked
+	annotationOtherModels = "other_models" // made by other models, refused (400)
+	annotationOtherText   = "other_text"   // made from another text, refused (400)
+	annotationUnreadable  = "unreadable"   // not base64 or not an annotation (400)
+)
 
 // newMetrics registers the metrics of s: requests and their latency by route and status,
 // requests in flight, request-body bytes in flight per lane, compressions by method, the
@@ -48,6 +58,10 @@ func newMetrics(s *Server) *metrics {
 			Name: "qsc_compressions_total",
 			Help: "Sentences compressed, by method: one per answer of /v1/compress, one per snippet of /v1/snippets and /v1/search.",
 		}, []string{"method"}),
+		annotations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "qsc_snippet_annotations_total",
+			Help: "Annotations sent with POST /v1/snippets, by result: used (the snippets were made from it), reparsed (made by other models; parsed again as the request asked), other_models and other_text (refused with 400: annotate the documents again after an upgrade of qsc's models), unreadable (400).",
+		}, []string{"result"}),
 		documents: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "qsc_documents_written_total",
 			Help: "Records of the document API and of --docs, by result: added, updated, unchanged and rejected (ingested), deleted.",
@@ -55,6 +69,9 @@ func newMetrics(s *Server) *metrics {
 	}
 	for _, r := range []string{"added", "updated", "unchanged", "rejected", "deleted"} { // every result shows, at 0
 		m.documents.WithLabelValues(r)
+	}
+	for _, r := range []string{annotationUsed, annotationReparsed, annotationOtherModels, annotationOtherText, annotationUnreadable} {
+		m.annotations.WithLabelValues(r)
 	}
 	m.counted = map[string]prometheus.Counter{}
 	for _, name := range qsc.Methods() { // every method shows, at 0 until used
@@ -64,7 +81,7 @@ func newMetrics(s *Server) *metrics {
 		"Request-body bytes admitted and not yet answered, by lane (small: bodies up to 192 KiB; large).", []string{"lane"}, nil)
 	tasks := prometheus.NewDesc("qsc_ingest_tasks",
 		"Ingests in the background (--docs, batches of POST /v1/documents run as tasks), by state: queued, running.", []string{"state"}, nil)
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.compressions, m.documents,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.compressions, m.documents, m.annotations,
 		collectorFunc{desc: tasks, collect: func(ch chan<- prometheus.Metric) {
 			waiting, running := s.tasks.counts()
 			ch <- prometheus.MustNewConstMetric(tasks, prometheus.GaugeValue, float64(waiting), "queued")
@@ -125,6 +142,9 @@ func (m *metrics) compressed(method string, n int) {
 		c.Add(float64(n))
 	}
 }
+
+// annotation counts an annotation sent with POST /v1/snippets by its result.
+func (m *metrics) annotation(result string) { m.annotations.WithLabelValues(result).Inc() }
 
 // routeOf is the route label of a request: the pattern of the mux that serves it, "other"
 // for a path the server does not have (a path that is not canonical included, and one
