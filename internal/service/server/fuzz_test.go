@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
@@ -19,6 +20,8 @@ var fuzzRoutes = []struct{ method, path string }{
 	{"GET", "/v1/search"},
 	{"GET", "/healthz"},
 	{"PUT", "/v1/compress"},
+	{"POST", "/v1/annotate"},
+	{"POST", "/v1/annotate?tables=true"},
 }
 
 // FuzzHandler sends arbitrary bodies and query strings through the whole handler
@@ -29,6 +32,9 @@ var fuzzRoutes = []struct{ method, path string }{
 //	go test -run '^$' -fuzz '^FuzzHandler$' -fuzztime 10m -parallel 1 ./internal/service/server
 func FuzzHandler(f *testing.F) {
 	f.Add(uint8(0), "", []byte(`{"id":"1","text":"Police in Syracuse arrested two men.","query":["Syracuse"],"budget":25}`))
+	f.Add(uint8(6), "", []byte(`{"id":"1","text":"Police in Syracuse arrested two men. They were released."}`))
+	// A snippets request with the annotation of its document, as POST /v1/annotate answers it.
+	f.Add(uint8(2), "", []byte(`{"document":"Police arrested two men. They were released on bail.","query":["bail"],"budget":25,"annotation":"UVNDQQEAXwTTKdEULppRsOXhLgVnizTXYhFeAgUUGgIFHScACQkKAhIJGgMIAAUFAQYNHQQaDScCGB0pAAkFEAIADRcDBgAFBQHTo4tG"}`))
 	s, err := New(Config{Engine: servicetest.Engine(f), Index: index(f)})
 	if err != nil {
 		f.Fatal(err)
@@ -63,6 +69,11 @@ func FuzzHandler(f *testing.F) {
 		if rec.Code == http.StatusOK && r.path == "/v1/compress" {
 			if _, ok := ans["compression"]; !ok {
 				t.Fatalf("200 answer without compression: %s", rec.Body)
+			}
+		}
+		if rec.Code == http.StatusOK && strings.HasPrefix(r.path, "/v1/annotate") {
+			if _, ok := ans["annotation"].(string); !ok {
+				t.Fatalf("200 answer without annotation: %s", rec.Body)
 			}
 		}
 	})
