@@ -10,6 +10,7 @@
 #   scripts/heavy.sh
 #   CONNECTIONS=64 DURATION=25 AFTER=60 scripts/heavy.sh
 #   SERVE_FLAGS="--max-body-in-flight 0" scripts/heavy.sh   # flags for qsc serve
+#   ROUTE=annotate scripts/heavy.sh                          # POST /v1/annotate instead
 #
 # wrk runs at nice 5 (NICE) on the same cores as the server; the request log goes to
 # /dev/null (LOG=FILE keeps it).
@@ -39,7 +40,7 @@ echo "RSS 5 s after start $(rss)"
 
 "$tmp/heavyprobe" -url "$base" -pid "$pid" -load "${duration}s" -after "${after}s" >"$tmp/probe.txt" &
 probe=$!
-nice -n "${NICE:-5}" wrk -t1 -c"$conns" -d"${duration}s" --timeout 30s -s scripts/snippets.lua "$base/v1/snippets" | grep RESULT
+ROUTE=${ROUTE:-snippets} nice -n "${NICE:-5}" wrk -t1 -c"$conns" -d"${duration}s" --timeout 30s -s scripts/snippets.lua "$base/v1/${ROUTE:-snippets}" | grep RESULT
 wait "$probe"
 grep '^t=' "$tmp/probe.txt" | awk '{printf "%s%s", sep, $0; sep=" | "} END {print ""}'
 grep RESULT -A 12 "$tmp/probe.txt"

@@ -1,4 +1,5 @@
--- wrk script of scripts/heavy.sh: POST /v1/snippets with a document of 1 MiB (1,048,000
+-- wrk script of scripts/heavy.sh: POST /v1/snippets (or, with ROUTE=annotate, POST
+-- /v1/annotate) with a document of 1 MiB (1,048,000
 -- bytes: paragraphs of news sentences separated by blank lines; the query terms occur in
 -- every paragraph), and a RESULT line with requests/s, latency percentiles (ms) and the
 -- answers by status (2xx, 408, 413, 503, other) and socket errors.
@@ -14,7 +15,11 @@ end
 local doc = table.concat(parts, "\\n\\n") .. string.rep(" ", 1048000 - n + 2)
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"document":"' .. doc .. '","query":["police","burglary"],"budget":80,"n":3}'
+if os.getenv("ROUTE") == "annotate" then -- POST /v1/annotate of the same document
+   wrk.body = '{"id":"heavy","text":"' .. doc .. '"}'
+else
+   wrk.body = '{"document":"' .. doc .. '","query":["police","burglary"],"budget":80,"n":3}'
+end
 
 local threads = {}
 function setup(thread)
