@@ -66,6 +66,10 @@ func (e *Engine) Annotate(ctx context.Context, text string) (*annotation.Annotat
 	return &a, nil
 }
 
+// poolSentenceTokens is the longest sentence after which a worker goes back to the
+// Engine's pool: four times the longest that any call compresses (MaxSentenceTokens).
+const poolSentenceTokens = 4 * MaxSentenceTokens
+
 // AnnotateTo is Annotate into a, reusing its memory.
 func (e *Engine) AnnotateTo(ctx context.Context, text string, a *annotation.Annotation) error {
 	if err := checkDocument(text); err != nil {
@@ -77,7 +81,15 @@ func (e *Engine) AnnotateTo(ctx context.Context, text string, a *annotation.Anno
 	}
 	a.Reset(e.AnnotationModels(), text)
 	w := e.pool.Get().(*worker)
-	defer e.pool.Put(w)
+	longest := 0
+	defer func() {
+		// A worker whose memory grew to a sentence far longer than any a snippet reads is
+		// left to the garbage collector: kept in the pool, it would hold that memory (a
+		// few hundred bytes a token) until two collections had passed.
+		if longest <= poolSentenceTokens {
+			e.pool.Put(w)
+		}
+	}()
 	// The chunks and sentences of collect, which DoSnippets matches and compresses.
 	for start := 0; start < len(text); {
 		end := chunkEnd(text, start, chunkBytes)
@@ -85,6 +97,7 @@ func (e *Engine) AnnotateTo(ctx context.Context, text string, a *annotation.Anno
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			longest = max(longest, len(s.Tokens))
 			if err := e.annotateSentence(w, a, &s, start, t); err != nil {
 				return fmt.Errorf("sentence %d: %w", a.Len()+1, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode"
@@ -257,4 +258,33 @@ func BenchmarkSnippetsAnnotated(b *testing.B) {
 		}
 		b.ReportMetric(float64(a.Len())*float64(b.N)/b.Elapsed().Seconds(), "sentences/s")
 	})
+}
+
+// TestAnnotateLongSentenceMemory checks that annotating a sentence far longer than any
+// that a snippet compresses (300,000 tokens, a hostile 1 MB document without a period)
+// leaves no worker holding its memory: once collected, the heap is back within 64 MB of
+// where it was. Kept in the Engine's pool, the worker held 376 MB (2026-11-29).
+func TestAnnotateLongSentenceMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("annotates 1 MB")
+	}
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("x, ", 300000)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	a, err := eng.Annotate(context.Background(), text)
+	if err != nil || a.Len() != 1 || a.Tokens() != 600000 {
+		t.Fatalf("%v: %d sentences, %d tokens", err, a.Len(), a.Tokens())
+	}
+	a = nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > 64<<20 {
+		t.Errorf("the heap holds %d MB more after the annotation", grew>>20)
+	}
+	runtime.KeepAlive(eng)
 }
