@@ -90,11 +90,17 @@ func TestLineBreak(t *testing.T) {
 		{"He left. \r\n  The end.", true},
 		{"\nThe end.", false},
 		{"He left.\n", false},
-		// Wrapped prose: a long line that ends on a word goes on; after a sure end in the
-		// line, what follows it is what counts.
+		// Wrapped prose: a long line that ends on a word goes on, also when a sentence
+		// began in the middle of it; a short line does not.
 		{"The report was published on Tuesday by the committee chaired by\nSenator Smith.", false},
 		{"The report was published on Tuesday by the committee chaired by Mr. Smith.\nThe end.", true},
-		{"He left at noon, as he always did on those days. The committee\nSmith chaired met.", true},
+		{"He left at noon, as he always did on those days. The committee\nSmith chaired met.", false},
+		{"    software for all its users.  We, the Free Software Foundation, use the\nGNU General Public License.", false},
+		{"He left. The committee\nSmith chaired met.", true},
+		// A word that keeps its "!" ends a line as a word does.
+		{"We looked it up on the search engine that everybody used then, Yahoo!\nThe answer was there.", false},
+		{"We looked it up on Yahoo!\nThe answer was there.", true},
+		{"We looked it up on the search engine that everybody used then, Yahoo!!\nThe answer was there.", true},
 	} {
 		p := strings.IndexByte(c.text, '\n')
 		if _, ok := LineBreak(c.text, p); ok != c.ok {

@@ -55,6 +55,16 @@ func TestSentenceEnd(t *testing.T) {
 		{"The AT&T. The end.", ".", false},
 		{"The end.", ".", false},
 		{"The end. ", ".", false},
+		// A split in the middle of a line whose end would read the whole line (wrapped
+		// prose) is refused, unless the rest of the line decides alike.
+		{"software for all its users.  We, the Free Software Foundation, use the\nGNU General Public License.", ".", false},
+		{"He left. The end\nof it came.", ".", true},                                                       // the next line begins no sentence
+		{"He left. The end came.\nThe next day.", ".", true},                                               // the line ends with a period
+		{"He left. The end came\n\nThe next day.", ".", true},                                              // a blank line
+		{"He left. The end came\n", ".", true},                                                             // the end of the text
+		{"He left. The end came\nThe next day.", ".", false},                                               // wrapped or not, the line tells
+		{"He left.\nThe end came\nThe next day.", ".", true},                                               // the split begins a line
+		{"He left. The committee that met on Tuesday said so in a statement at noon\nWith it.", ".", true}, // the rest alone is wrapped prose
 	} {
 		p := strings.Index(c.text, c.mark) + len(c.mark) - 1
 		if _, ok := SentenceEnd(c.text, p); ok != c.ok {
@@ -91,4 +101,41 @@ func FuzzSentenceEnd(f *testing.F) {
 		"Mr.\r\nSmith. \t\n\tJones. \"",
 		"He left. The report was published on Tuesday by the committee chaired by\nSenator Smith. It was late and the committee that met on Tuesday said so in\n99 words. Then\nThe end.",
 	}, SentenceEnd)
+}
+
+// TestNoBreak checks the word-at-a-time test: it never misses a line break, and it
+// answers true for every string of bytes from 0x0E that holds no 0xE2, whatever byte
+// stands at whatever position of a 17-byte string.
+func TestNoBreak(t *testing.T) {
+	base := []byte("The end of a line")
+	for i := range base {
+		for c := range 256 {
+			b := append([]byte(nil), base...)
+			b[i] = byte(c)
+			clean := c > '\r' && c != 0xE2
+			got := noBreak(string(b))
+			if got && strings.ContainsFunc(string(b), func(r rune) bool { return breaks(r) > 0 }) {
+				t.Fatalf("noBreak(%q) = true over a line break", b)
+			}
+			if got != clean {
+				t.Fatalf("noBreak(%q) = %v, want %v", b, got, clean)
+			}
+		}
+	}
+}
+
+// TestPrintableASCII checks the word-at-a-time test against a byte-at-a-time one, on every
+// byte value at every position of a 17-byte string.
+func TestPrintableASCII(t *testing.T) {
+	base := []byte("The end of a line")
+	for i := range base {
+		for c := range 256 {
+			b := append([]byte(nil), base...)
+			b[i] = byte(c)
+			want := c >= ' ' && c <= '~'
+			if got := printableASCII(string(b)); got != want {
+				t.Fatalf("printableASCII(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
 }

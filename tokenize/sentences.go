@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,9 +22,10 @@ import (
 //     (Mr., Dr., Gen.);
 //   - at a paragraph break (a blank line), always;
 //   - at a line break, unless the next line begins with a lowercase letter, the line
-//     ends with a comma, semicolon, colon, hyphen or dash, or the line ends with a word
-//     after at least wrapWidth characters (hard-wrapped text: "… decoding nests in" and
-//     "99.7% of …" are one sentence; a title or a list item without a period ends at
+//     ends with a comma, semicolon, colon, hyphen or dash, or the line, counted from its
+//     start, ends with a word after at least wrapWidth characters (hard-wrapped text:
+//     "… decoding nests in" and "99.7% of …" are one sentence, also when the sentence
+//     began in the middle of the line; a title or a list item without a period ends at
 //     its line).
 func Sentences(text string) []syntax.Sentence {
 	_, out := AppendSentences(nil, nil, text)
@@ -98,19 +100,22 @@ func breakAfter(text string, toks []syntax.Token, i int) (last int, ok bool) {
 	return i, lines == 1 && canStart(text, toks, i+1) && !continues(t.Form) && !wrapped(text, t.End)
 }
 
-// wrapWidth is the length in characters of a line, from its start or from the last sure
-// sentence end in it, at which a line that ends on a word, not on a sentence's final
+// wrapWidth is the length in characters of a line, from its start (its indentation
+// included), at which a line that ends on a word, not on a sentence's final
 // punctuation, is read as prose wrapped at a fixed width (mail, plain text and Markdown
 // wrap at 70 to 100 columns), not as a title or a list item: a sentence goes on across
-// its line break even when the next line begins with a capital or a digit.
+// its line break even when the next line begins with a capital or a digit, and even
+// when it began in the middle of the line ("… software for all its users.  We, the Free
+// Software Foundation, use the" / "GNU General Public License …").
 const wrapWidth = 55
 
 // wrapped reports whether the line of text that ends at end (before its line break) is
-// wrapped prose: the characters from the line's start, or from the last sure sentence
-// end in it (SentenceEnd), to end number at least wrapWidth. It reads the line alone,
-// back from end, so a split of text at a sure end or line break before end (LineBreak,
-// SentenceEnd) leaves its answer unchanged. It costs O(line) and a SentenceEnd for each
-// . ? ! in the line.
+// wrapped prose: from its start to end, it holds at least wrapWidth characters. It reads
+// the line alone, back from end. A split of text at a line break (LineBreak, and
+// SentenceEnd at a mark that ends its line) or a blank line begins a line, so it leaves
+// the answer unchanged; SentenceEnd, which may also split a line in its middle, accepts no
+// such split unless the rest of the line alone decides as the whole line does
+// (lineDecided). It costs O(line).
 func wrapped(text string, end int) bool {
 	start := end // after the line break before end, as newlines counts them
 	for start > 0 {
@@ -123,15 +128,161 @@ func wrapped(text string, end int) bool {
 	if end-start < wrapWidth { // fewer bytes, so fewer characters
 		return false
 	}
-	for q := start; q < end; q++ {
-		if c := text[q]; c == '.' || c == '?' || c == '!' {
-			if k, ok := SentenceEnd(text, q); ok && k <= end {
-				start = max(start, k)
-			}
-		}
-	}
 	return utf8.RuneCountInString(text[start:end]) >= wrapWidth
 }
+
+// lineDecided reports whether splitting text at k, in the middle of a line (the first
+// token after a sure sentence end), leaves the splitter's decision at the end of that line
+// as it is in the whole text. That decision reads the whole line only where the line ends
+// on a word before one line break and a line that may begin a sentence (wrapped), and the
+// part from k then decides alike when it alone holds wrapWidth characters. So it reports
+// true when no line break follows k, when the rest of the line from k holds wrapWidth
+// characters, when the line ends with a period (a sentence's or an abbreviation's, where
+// the splitter asks nothing of the line), when a blank line or the end of the text follows
+// it, or when the next line begins with a lowercase letter (which begins no sentence);
+// false otherwise, which is never wrong: only a split refused. It reads at most lineScan
+// bytes after k, and refuses a line that goes on beyond them.
+func lineDecided(text string, k int) bool {
+	// The usual cases, read eight bytes at a time: no line break in the next wrapWidth
+	// bytes, all printable ASCII, or in the next 4·wrapWidth, which hold wrapWidth
+	// characters at least; either up to a last one that is not blank.
+	if e := k + wrapWidth; e <= len(text) && text[e-1] > ' ' && text[e-1] < 0x7f && printableASCII(text[k:e]) {
+		return true
+	}
+	if e := k + 4*wrapWidth; e <= len(text) && text[e-1] > ' ' && text[e-1] < 0x7f && noBreak(text[k:e]) {
+		return true
+	}
+	if ok, sure := shortLine(text, k); sure {
+		return ok
+	}
+	n, last := 0, k // characters from k, and the end of the last one that is not blank
+	for i := k; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		if breaks(r) > 0 {
+			if last > k && text[last-1] == '.' {
+				return true
+			}
+			gap := i
+			for gap < len(text) {
+				r, size := utf8.DecodeRuneInString(text[gap:])
+				if r != ' ' && r != '\t' && breaks(r) == 0 {
+					break
+				}
+				gap += size
+			}
+			if gap == len(text) || newlines(text[i:gap]) >= 2 {
+				return true
+			}
+			next, _ := utf8.DecodeRuneInString(text[gap:])
+			return unicode.IsLower(next)
+		}
+		i += size
+		n++
+		if r > ' ' && r != 0x7f && (r < utf8.RuneSelf || !unicode.IsSpace(r) && !unicode.IsControl(r)) {
+			last = i
+			if n >= wrapWidth {
+				return true // the rest of the line alone holds wrapWidth characters
+			}
+		}
+		if i-k > lineScan {
+			return false
+		}
+	}
+	return true // no line break follows
+}
+
+// shortLine is lineDecided for the usual line of wrapped text, printable ASCII that ends
+// within 4·wrapWidth bytes with "\n" or "\r\n", before printable ASCII: it reports the
+// answer and true, or false and false for any other line (lineDecided then reads it
+// character by character). It finds the line's end with strings.IndexByte.
+func shortLine(text string, k int) (ok, sure bool) {
+	e := strings.IndexByte(text[k:min(len(text), k+4*wrapWidth)], '\n')
+	if e < 0 {
+		return false, false
+	}
+	e += k
+	line := strings.TrimSuffix(text[k:e], "\r")
+	if !printableASCII(line) {
+		return false, false
+	}
+	line = strings.TrimRight(line, " ")
+	switch {
+	case len(line) >= wrapWidth, line != "" && line[len(line)-1] == '.':
+		return true, true
+	}
+	gap := e
+	for gap < len(text) && (text[gap] == ' ' || text[gap] == '\t' || text[gap] == '\n' || text[gap] == '\r') {
+		gap++
+	}
+	switch {
+	case gap == len(text) || newlines(text[e:gap]) >= 2:
+		return true, true
+	case text[gap] >= utf8.RuneSelf || text[gap] < ' ':
+		return false, false // a rune of several bytes, or another break: read it as a rune
+	}
+	return 'a' <= text[gap] && text[gap] <= 'z', true
+}
+
+// printableASCII reports whether every byte of s is printable ASCII (from ' ' to '~'):
+// no line break, no other control character and no byte of a longer rune. It reads s
+// eight bytes at a time.
+func printableASCII(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; len(s) >= 8; s = s[8:] {
+		x := binary.LittleEndian.Uint64([]byte(s[:8]))
+		// A byte below 0x20, or at or above 0x7f (0x7f + 1 = 0x80), sets a high bit.
+		if (x-0x20*ones)&^x&highs|(x+ones)&highs|x&highs != 0 {
+			return false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// noBreak reports false when s may hold a line break (breaks): a byte from '\t' to '\r'
+// or below, or 0xE2 (the first byte of U+2028 and U+2029); a false answer may be wrong,
+// true never is. It reads s eight bytes at a time.
+func noBreak(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; len(s) >= 8; s = s[8:] {
+		x := binary.LittleEndian.Uint64([]byte(s[:8]))
+		y := x ^ 0xE2*ones // a zero byte where x has 0xE2
+		// A byte of x below 0x0E, or of y below 0x01, sets the high bit of its term (or
+		// of a higher byte's: only a false alarm).
+		if (x-0x0E*ones)&^x&highs|(y-ones)&^y&highs != 0 {
+			return false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= '\r' || c == 0xE2 {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsBang reports whether the word keeps a "!" that follows it as part of its token
+// (Yahoo!, Jeopardy!), so that the mark ends no sentence by itself.
+func keepsBang(word string) bool { return word == "Yahoo" || word == "Jeopardy" }
+
+// lettersBefore returns the ASCII letters of text that end at end.
+func lettersBefore(text string, end int) string {
+	a := end
+	for a > 0 && isASCIILetter(text[a-1]) {
+		a--
+	}
+	return text[a:end]
+}
+
+// lineScan bounds the bytes that lineDecided reads.
+const lineScan = 4 << 10
 
 // Kinds of sentence-final tokens.
 const (
@@ -247,7 +398,9 @@ func breaks(r rune) int {
 // whatever the text before and after the line: the line ends, before blanks (spaces, tabs,
 // a carriage return), with ! ?, a period that no title keeps (Mr. does not end a
 // sentence), or a letter, a digit, " or ) on a line that is not wrapped prose (wrapped),
-// and the next line begins, after spaces or tabs, with a capital letter, a digit, " or (. It then returns k, where the next line's first token begins:
+// and the next line begins, after spaces or tabs, with a capital letter, a digit, " or (.
+// It then returns k = p+1, where the next line begins (its indentation included, so that
+// the line reads as wide in text[k:] as in text: wrapped):
 // AppendSentences(text) gives the tokens and sentences of text[:k] followed by those of
 // text[k:] (offsets shifted), because no token spans whitespace, the tokenizer looks
 // across a line break neither back nor ahead, and the sentence splitter ends a sentence
@@ -262,16 +415,24 @@ func LineBreak(text string, p int) (k int, ok bool) {
 		j--
 	}
 	k = p + 1
-	for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
-		k++
+	f := k // the next line's first character after spaces and tabs
+	for f < len(text) && (text[f] == ' ' || text[f] == '\t') {
+		f++
 	}
-	if j == 0 || k == len(text) {
+	if j == 0 || f == len(text) {
 		return 0, false
 	}
-	if c := text[k]; !isUpperByte(c) && !isDigitByte(c) && c != '"' && c != '(' {
+	if c := text[f]; !isUpperByte(c) && !isDigitByte(c) && c != '"' && c != '(' {
 		return 0, false
 	}
 	switch c := text[j-1]; {
+	case c == '!' && (j < 2 || text[j-2] != '!') && keepsBang(lettersBefore(text, j-1)):
+		// The line ends on a word that keeps its mark (Yahoo!): it ends its sentence
+		// unless the line is wrapped prose, as a line that ends on a word.
+		if wrapped(text, j) {
+			return 0, false
+		}
+		return k, true
 	case c == '!', c == '?':
 		return k, true
 	case isASCIILetter(c), isDigitByte(c), c == '"', c == ')':
@@ -324,13 +485,17 @@ func LineBreak(text string, p int) (k int, ok bool) {
 // digits and - ' " ( ) [ ] , % $ &, up to blanks, at most 64 bytes: no URL, e-mail
 // address or dotted abbreviation), and a lone . or ! does not belong to it (an
 // abbreviation or initial keeps its period: Mr., Inc., U.S., e.g., A.; Yahoo! keeps its
-// mark). It then returns k, where the next token begins: AppendSentences(text) gives the
-// tokens and sentences of text[:k] followed by those of text[k:] (offsets shifted),
-// because the mark is a token of its own that ends a sentence before a word that can
-// begin one (see Sentences), no token spans the blanks, and the tokenizer's look back
-// from the next word and ahead from the plain word do not change their tokens
+// mark). In the middle of a line, the rest of the line must decide alone as the whole
+// line does (lineDecided: not where wrapped prose would be split from its start). It then
+// returns k, where the next token begins, or where its line begins when a line break
+// comes between (the indentation then stays with the line: wrapped): AppendSentences(text)
+// gives the tokens and sentences of text[:k] followed by those of text[k:] (offsets
+// shifted), because the mark is a token of its own that ends a sentence before a word
+// that can begin one (see Sentences), no token spans the blanks, and the tokenizer's
+// look back from the next word and ahead from the plain word do not change their tokens
 // (FuzzSentenceEnd). It answers "not sure" (false) for anything else. It reads the run,
-// the closers and blanks after it, and at most 65 bytes before it.
+// the closers and blanks after it, at most 65 bytes before it and, in the middle of a
+// line, at most lineScan bytes of the rest of the line.
 func SentenceEnd(text string, p int) (k int, ok bool) {
 	if p < 0 || p >= len(text) || !isMark(text[p]) {
 		return 0, false
@@ -350,6 +515,11 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 	if k == j || k == len(text) || !opensSentence(text[k:]) {
 		return 0, false
 	}
+	begin := k // where the text after the split begins
+	b := strings.LastIndexAny(text[j:k], "\n\r")
+	if b >= 0 {
+		begin = j + b + 1 // the start of the next token's line, its indentation included
+	}
 	r := p // the run of marks
 	for r > 0 && isMark(text[r-1]) {
 		r--
@@ -366,7 +536,7 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 		switch {
 		case text[p] == '.' && abbrevClass(word) != abbrNone:
 			return 0, false
-		case text[p] == '!' && (word == "Yahoo" || word == "Jeopardy"):
+		case text[p] == '!' && keepsBang(word):
 			return 0, false
 		}
 	}
@@ -375,7 +545,10 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 			return 0, false
 		}
 	}
-	return k, true
+	if b < 0 && !lineDecided(text, k) {
+		return 0, false // a split in the middle of a line that wrapped would read alone
+	}
+	return begin, true
 }
 
 // maxPlain is the longest plain word SentenceEnd takes before a run of marks.

@@ -203,7 +203,7 @@ func (s *scanner) word(start, from, e int) int {
 	switch {
 	case j+1 == e && t[j] == '-' && e < len(t) && isLetterWord(t[from:j]):
 		j++ // pro- and anti-war
-	case j < e && t[j] == '!' && (t[from:j] == "Yahoo" || t[from:j] == "Jeopardy"):
+	case j < e && t[j] == '!' && keepsBang(t[from:j]):
 		j++
 	}
 	if start == from {

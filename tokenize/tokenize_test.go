@@ -150,7 +150,8 @@ func TestSentences(t *testing.T) {
 		{"a hard-wrapped\nline continues, and\nso on.", []string{"a hard-wrapped line continues , and so on ."}},
 		{"it ended. then more", []string{"it ended .", "then more"}},
 		// Prose wrapped at a fixed width goes on across a line that begins with a capital
-		// or a digit; a title, a short line or a line after a sure end still ends there.
+		// or a digit, also where a sentence began in the middle of the line; a title or a
+		// short line still ends there.
 		{"The nested decoding shows one sequence of displays and nests in\n99.7% of the budget pairs.",
 			[]string{"The nested decoding shows one sequence of displays and nests in 99.7 % of the budget pairs ."}},
 		{"The report was published on Tuesday by the committee chaired by\nSenator Smith, who spoke.",
@@ -158,7 +159,11 @@ func TestSentences(t *testing.T) {
 		{"Key Delhi blast suspect arrested\nPolice say more arrests are likely.",
 			[]string{"Key Delhi blast suspect arrested", "Police say more arrests are likely ."}},
 		{"He left at noon. The report on Tuesday came from the committee\nSenator Smith chaired.",
-			[]string{"He left at noon .", "The report on Tuesday came from the committee", "Senator Smith chaired ."}},
+			[]string{"He left at noon .", "The report on Tuesday came from the committee Senator Smith chaired ."}},
+		{"share and change all versions of a program--to make sure it remains free\nsoftware for all its users.  We, the Free Software Foundation, use the\nGNU General Public License for most of our software.",
+			[]string{"share and change all versions of a program -- to make sure it remains free software for all its users .",
+				"We , the Free Software Foundation , use the GNU General Public License for most of our software ."}},
+		{"He left. The committee\nSmith chaired met.", []string{"He left .", "The committee", "Smith chaired met ."}},
 		{"One.", []string{"One ."}},
 	}
 	for _, tc := range tests {

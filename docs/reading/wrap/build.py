@@ -2,9 +2,11 @@
 # UD_English-GUM's train split less its news (seed 2029), each paragraph wrapped at 72
 # columns, one query of one or two nouns of a sentence longer than 110 characters; the
 # best snippet (-n 1, -b 100) of each of two qsc builds; the items where they differ.
-# usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR
+# usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED DOCS QUERIES]
+# (defaults 2029, 120 and 1: the first test; docs/reading/wrap2 used 2030, 1000 (all) and 12)
 import gzip, json, random, subprocess, sys, textwrap
 data, old, new, out = sys.argv[1:5]
+seed, ndocs, nq = (int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (2029, 120, 1)
 docs, cur = [], None
 for l in gzip.open(f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz', 'rt'):
     if l.startswith('# newdoc id'):
@@ -19,16 +21,16 @@ for l in gzip.open(f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'
         if '-' not in f[0] and '.' not in f[0] and f[4] in ('NN', 'NNS', 'NNP') and len(f[1]) > 3 and f[1].isalpha():
             cur['sents'][-1]['nouns'].append(f[1])
 docs = [d for d in docs if not d['id'].startswith('GUM_news')]
-random.seed(2029)
+random.seed(seed)
 random.shuffle(docs)
 items = []
-for d in docs[:120]:
+for d in docs[:ndocs]:
     text = '\n\n'.join(textwrap.fill(' '.join(p), 72) for p in d['paras'] if p)
     cands = [s for s in d['sents'] if len(s['nouns']) >= 1 and len(s['text']) > 110]
     if not cands: continue
-    s = random.choice(cands)
-    q = random.sample(sorted(set(s['nouns'])), min(len(set(s['nouns'])), random.choice([1, 2])))
-    items.append({'id': d['id'], 'doc': text, 'query': q})
+    for j, s in enumerate(random.sample(cands, min(nq, len(cands))) if nq > 1 else [random.choice(cands)]):
+        q = random.sample(sorted(set(s['nouns'])), min(len(set(s['nouns'])), random.choice([1, 2])))
+        items.append({'id': d['id'] + ('' if nq == 1 else f'-{j}'), 'doc': text, 'query': q})
 res = {}
 for name, exe in (('old', old), ('new', new)):
     res[name] = {}
@@ -49,4 +51,4 @@ for it in items:
     B.append({'id': iid, 'compression_ellipsis': b['ellipsis'] if b else ''})
 for n, rows in (('items', sel), ('new', A), ('old', B)):
     open(f'{out}/{n}.jsonl', 'w').writelines(json.dumps(r, ensure_ascii=False) + '\n' for r in rows)
-print(len(items), 'documents,', len(sel), 'differ')
+print(len(items), 'items,', len(sel), 'differ')
