@@ -103,38 +103,30 @@ func FuzzSentenceEnd(f *testing.F) {
 	}, SentenceEnd)
 }
 
-// TestNoBreak checks the word-at-a-time test: it never misses a line break, and it
-// answers true for every string of bytes from 0x0E that holds no 0xE2, whatever byte
-// stands at whatever position of a 17-byte string.
-func TestNoBreak(t *testing.T) {
-	base := []byte("The end of a line")
-	for i := range base {
-		for c := range 256 {
-			b := append([]byte(nil), base...)
-			b[i] = byte(c)
-			clean := c > '\r' && c != 0xE2
-			got := noBreak(string(b))
-			if got && strings.ContainsFunc(string(b), func(r rune) bool { return breaks(r) > 0 }) {
-				t.Fatalf("noBreak(%q) = true over a line break", b)
-			}
-			if got != clean {
-				t.Fatalf("noBreak(%q) = %v, want %v", b, got, clean)
-			}
-		}
-	}
-}
-
-// TestPrintableASCII checks the word-at-a-time test against a byte-at-a-time one, on every
-// byte value at every position of a 17-byte string.
-func TestPrintableASCII(t *testing.T) {
-	base := []byte("The end of a line")
-	for i := range base {
-		for c := range 256 {
-			b := append([]byte(nil), base...)
-			b[i] = byte(c)
-			want := c >= ' ' && c <= '~'
-			if got := printableASCII(string(b)); got != want {
-				t.Fatalf("printableASCII(%q) = %v, want %v", b, got, want)
+// TestWordAtATime checks the tests that read eight bytes at a time against their
+// definitions byte by byte, with every byte value at every position of a 17-byte string:
+// printableASCII exactly; noBreak never over a line break, and true for a clean string.
+func TestWordAtATime(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		f    func(string) bool
+		want func(b byte) bool
+	}{
+		{"printableASCII", printableASCII, func(b byte) bool { return b >= ' ' && b <= '~' }},
+		{"noBreak", noBreak, func(b byte) bool { return b > '\r' && b != 0xE2 }},
+	} {
+		base := []byte("The end of a line")
+		for i := range base {
+			for v := range 256 {
+				b := append([]byte(nil), base...)
+				b[i] = byte(v)
+				got := c.f(string(b))
+				if got != c.want(byte(v)) {
+					t.Fatalf("%s(%q) = %v", c.name, b, got)
+				}
+				if c.name == "noBreak" && got && strings.ContainsFunc(string(b), func(r rune) bool { return breaks(r) > 0 }) {
+					t.Fatalf("noBreak(%q) = true over a line break", b)
+				}
 			}
 		}
 	}
