@@ -162,22 +162,7 @@ func lineDecided(text string, k int) bool {
 			r, size = utf8.DecodeRuneInString(text[i:])
 		}
 		if breaks(r) > 0 {
-			if last > k && text[last-1] == '.' {
-				return true
-			}
-			gap := i
-			for gap < len(text) {
-				r, size := utf8.DecodeRuneInString(text[gap:])
-				if r != ' ' && r != '\t' && breaks(r) == 0 {
-					break
-				}
-				gap += size
-			}
-			if gap == len(text) || newlines(text[i:gap]) >= 2 {
-				return true
-			}
-			next, _ := utf8.DecodeRuneInString(text[gap:])
-			return unicode.IsLower(next)
+			return decidedAt(text, k, last, i)
 		}
 		i += size
 		n++
@@ -195,9 +180,9 @@ func lineDecided(text string, k int) bool {
 }
 
 // shortLine is lineDecided for the usual line of wrapped text, printable ASCII that ends
-// within 4·wrapWidth bytes with "\n" or "\r\n", before printable ASCII: it reports the
-// answer and true, or false and false for any other line (lineDecided then reads it
-// character by character). It finds the line's end with strings.IndexByte.
+// within 4·wrapWidth bytes with "\n" or "\r\n": it reports the answer and true, or false
+// and false for any other line (lineDecided then reads it character by character). It
+// finds the line's end with strings.IndexByte.
 func shortLine(text string, k int) (ok, sure bool) {
 	e := strings.IndexByte(text[k:min(len(text), k+4*wrapWidth)], '\n')
 	if e < 0 {
@@ -208,22 +193,34 @@ func shortLine(text string, k int) (ok, sure bool) {
 	if !printableASCII(line) {
 		return false, false
 	}
-	line = strings.TrimRight(line, " ")
-	switch {
-	case len(line) >= wrapWidth, line != "" && line[len(line)-1] == '.':
+	content := strings.TrimRight(line, " ")
+	if len(content) >= wrapWidth {
 		return true, true
 	}
-	gap := e
-	for gap < len(text) && (text[gap] == ' ' || text[gap] == '\t' || text[gap] == '\n' || text[gap] == '\r') {
-		gap++
+	return decidedAt(text, k, k+len(content), k+len(line)), true
+}
+
+// decidedAt is lineDecided's answer for the line from k whose characters that are not
+// blank end at last, and whose line break is at i, when that line holds fewer than
+// wrapWidth characters: true when it ends with a period, or a blank line, the end of the
+// text or a line that begins with a lowercase letter follows.
+func decidedAt(text string, k, last, i int) bool {
+	if last > k && text[last-1] == '.' {
+		return true
 	}
-	switch {
-	case gap == len(text) || newlines(text[e:gap]) >= 2:
-		return true, true
-	case text[gap] >= utf8.RuneSelf || text[gap] < ' ':
-		return false, false // a rune of several bytes, or another break: read it as a rune
+	gap := i
+	for gap < len(text) {
+		r, size := utf8.DecodeRuneInString(text[gap:])
+		if r != ' ' && r != '\t' && breaks(r) == 0 {
+			break
+		}
+		gap += size
 	}
-	return 'a' <= text[gap] && text[gap] <= 'z', true
+	if gap == len(text) || newlines(text[i:gap]) >= 2 {
+		return true
+	}
+	next, _ := utf8.DecodeRuneInString(text[gap:])
+	return unicode.IsLower(next)
 }
 
 // printableASCII reports whether every byte of s is printable ASCII (from ' ' to '~'):

@@ -45,9 +45,6 @@ func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := inTurn(s, r, func() (annbatch.Output, error) {
-		if err := r.Context().Err(); err != nil {
-			return annbatch.Output{}, err
-		}
 		return p.Document(r.Context(), id, text), nil
 	})
 	if err != nil {
