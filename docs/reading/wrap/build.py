@@ -31,6 +31,12 @@ for d in docs[:ndocs]:
     for j, s in enumerate(random.sample(cands, min(nq, len(cands))) if nq > 1 else [random.choice(cands)]):
         q = random.sample(sorted(set(s['nouns'])), min(len(set(s['nouns'])), random.choice([1, 2])))
         items.append({'id': d['id'] + ('' if nq == 1 else f'-{j}'), 'doc': text, 'query': q})
+# ONLY=ITEMS.jsonl keeps the items of an earlier run (their ids); WINDOW=1 also writes the
+# new build's window method for the items that differ (window.jsonl), as a row beside them.
+import os
+if os.environ.get('ONLY'):
+    keep = {json.loads(l)['id'][2:] for l in open(os.environ['ONLY'])}
+    items = [it for it in items if it['id'] in keep]
 res = {}
 for name, exe in (('old', old), ('new', new)):
     res[name] = {}
@@ -49,6 +55,14 @@ for it in items:
     sel.append({'id': iid, 'protocol': 'box100', 'source': it['id'].split('_')[1], 'text': ' '.join(it['doc'].encode()[lo:hi].decode().split()), 'query': it['query'], 'budget': 100})
     A.append({'id': iid, 'compression_ellipsis': f['ellipsis'] if f else ''})
     B.append({'id': iid, 'compression_ellipsis': b['ellipsis'] if b else ''})
-for n, rows in (('items', sel), ('new', A), ('old', B)):
+W = []
+if os.environ.get('WINDOW'):
+    for r in sel:
+        it = next(i for i in items if 'w-' + i['id'] == r['id'])
+        p = subprocess.run([new, 'snippets', '-q', ','.join(it['query']), '-b', '100', '-n', '1', '--json', '--method', 'window', '-'], input=it['doc'].encode(), capture_output=True)
+        try: sn = json.loads(p.stdout)['snippets']
+        except Exception: sn = []
+        W.append({'id': r['id'], 'compression_ellipsis': sn[0]['ellipsis'] if sn else ''})
+for n, rows in (('items', sel), ('new', A), ('old', B)) + ((('window', W),) if W else ()):
     open(f'{out}/{n}.jsonl', 'w').writelines(json.dumps(r, ensure_ascii=False) + '\n' for r in rows)
 print(len(items), 'items,', len(sel), 'differ')
