@@ -40,8 +40,12 @@ func TestSentenceEnd(t *testing.T) {
 		{"He left (see below). The end.", ".", true},
 		{"He left.” The end.", ".", true},
 		{"He left. 12.3 The end.", ".", true},
-		{"He left. (A) The end.", ".", true},
 		{"He left. (: The end.", ".", false},
+		// A mark that a closing bracket follows soon on its line may be inside the bracket.
+		{"In Falluja (pop. 256,000) as the police were buried.", ".", false},
+		{"He left. 2) The end.", ".", false},
+		{"He left. The end came and the rest (of it) went.", ".", true},
+		{"He left. (A) The end.", ".", true},
 		{"He left. XD The end.", ".", false},
 		{"He left. \"Go,\" she said.", ".", true},
 		{"See http://x.org/(a.) The end.", ".", false},

@@ -17,6 +17,9 @@ import (
 //   - after . ? ! ... or … (and any closing quotes or brackets attached to it, or an
 //     emoticon) when the next word does not begin with continuing punctuation, nor with a
 //     lowercase letter unless a bare . ? or ! precedes it ("it ended. then");
+//     Not inside a bracket: a mark after an opening bracket of the sentence that a closing
+//     one follows on the same line, within bracketReach bytes and no other mark or
+//     opening bracket, ends no sentence ("(pop. 256,000)", "(approx. five km)");
 //   - after an abbreviation (Inc., U.S., a.m.) or an initial only when the next word is a
 //     common sentence starter (The, He, In, …) or begins a new line; never after a title
 //     (Mr., Dr., Gen.);
@@ -41,11 +44,17 @@ func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string) 
 	all := toks
 	toks = toks[base:]
 	out := sents
-	begin := 0
+	begin, open := 0, 0 // open: the brackets opened and not closed since begin
 	for i := 0; i < len(toks); i++ {
-		if last, ok := breakAfter(text, toks, i); ok {
+		switch toks[i].Form {
+		case "(", "[":
+			open++
+		case ")", "]":
+			open = max(open-1, 0)
+		}
+		if last, ok := breakAfter(text, toks, i, open > 0); ok {
 			out = append(out, syntax.Sentence{Tokens: toks[begin : last+1 : last+1]})
-			begin, i = last+1, last
+			begin, i, open = last+1, last, 0
 		}
 	}
 	if begin < len(toks) {
@@ -55,8 +64,9 @@ func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string) 
 }
 
 // breakAfter reports whether a sentence ends after token i or after the closing
-// punctuation attached to it; last is the final token of that sentence.
-func breakAfter(text string, toks []syntax.Token, i int) (last int, ok bool) {
+// punctuation attached to it; last is the final token of that sentence. open tells
+// whether a bracket opened in the sentence is still open at token i.
+func breakAfter(text string, toks []syntax.Token, i int, open bool) (last int, ok bool) {
 	if i+1 >= len(toks) {
 		return i, false
 	}
@@ -82,6 +92,9 @@ func breakAfter(text string, toks []syntax.Token, i int) (last int, ok bool) {
 	if lines >= 2 {
 		return last, true
 	}
+	if open && lines == 0 && kind != notTerminal && closesSoon(text, toks, last+1) {
+		return last, false // "(pop. 256,000)", "(approx. five km)"
+	}
 	switch kind {
 	case stop:
 		// A full stop, ? or ! right before a lowercase word still ends a sentence (web text:
@@ -98,6 +111,28 @@ func breakAfter(text string, toks []syntax.Token, i int) (last int, ok bool) {
 		return last, isStarter(next.Form) || (lines == 1 && canStart(text, toks, last+1))
 	}
 	return i, lines == 1 && canStart(text, toks, i+1) && !continues(t.Form) && !wrapped(text, t.End)
+}
+
+// bracketReach is how far, in bytes from the start of the word after a sentence mark, a
+// closing bracket on the same line keeps the mark inside the bracket that it closes.
+const bracketReach = 32
+
+// closesSoon reports whether a closing bracket follows token j on its line, beginning at
+// most bracketReach bytes after it, with no opening bracket or sentence mark before it:
+// the mark before token j is inside a short bracket ("(pop. 256,000)").
+func closesSoon(text string, toks []syntax.Token, j int) bool {
+	for k := j; k < len(toks) && toks[k].Start-toks[j].Start <= bracketReach; k++ {
+		if k > j && newlines(text[toks[k-1].End:toks[k].Start]) > 0 {
+			return false
+		}
+		switch f := toks[k].Form; {
+		case f == ")" || f == "]":
+			return true
+		case f == "(" || f == "[" || terminal(f) != notTerminal:
+			return false
+		}
+	}
+	return false
 }
 
 // wrapWidth is the length in characters of a line, from its start (its indentation
@@ -482,8 +517,9 @@ func LineBreak(text string, p int) (k int, ok bool) {
 // digits and - ' " ( ) [ ] , % $ &, up to blanks, at most 64 bytes: no URL, e-mail
 // address or dotted abbreviation), and a lone . or ! does not belong to it (an
 // abbreviation or initial keeps its period: Mr., Inc., U.S., e.g., A.; Yahoo! keeps its
-// mark). In the middle of a line, the rest of the line must decide alone as the whole
-// line does (lineDecided: not where wrapped prose would be split from its start). It then
+// mark). In the middle of a line, no ) or ] may follow within bracketReach bytes of the
+// next word (bracketAhead: the mark may be inside a bracket), and the rest of the line must
+// decide alone as the whole line does (lineDecided: not where wrapped prose would be split from its start). It then
 // returns k, where the next token begins, or where its line begins when a line break
 // comes between (the indentation then stays with the line: wrapped): AppendSentences(text)
 // gives the tokens and sentences of text[:k] followed by those of text[k:] (offsets
@@ -516,6 +552,8 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 	b := strings.LastIndexAny(text[j:k], "\n\r")
 	if b >= 0 {
 		begin = j + b + 1 // the start of the next token's line, its indentation included
+	} else if bracketAhead(text, k) {
+		return 0, false // the mark may be inside a bracket that closes soon (closesSoon)
 	}
 	r := p // the run of marks
 	for r > 0 && isMark(text[r-1]) {
@@ -546,6 +584,25 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 		return 0, false // a split in the middle of a line that wrapped would read alone
 	}
 	return begin, true
+}
+
+// bracketAhead reports whether a closing bracket ) or ] stands in text from k on, on the
+// same line, at most bracketReach bytes after k, before any word that opens a bracket: where a bracket opened before the mark
+// would keep the splitter from ending the sentence (closesSoon), whatever came before.
+func bracketAhead(text string, k int) bool {
+	for x := k; x < len(text) && x <= k+bracketReach; x++ {
+		switch text[x] {
+		case '\n', '\r':
+			return false
+		case ')', ']':
+			return true
+		case '(', '[':
+			if (x == k || isBlank(text[x-1])) && x+1 < len(text) && isASCIIAlnum(text[x+1]) {
+				return false // a word that opens a bracket, where closesSoon stops
+			}
+		}
+	}
+	return false
 }
 
 // maxPlain is the longest plain word SentenceEnd takes before a run of marks.

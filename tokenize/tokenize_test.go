@@ -149,6 +149,13 @@ func TestSentences(t *testing.T) {
 		{"Breaking News\nThe president spoke.", []string{"Breaking News", "The president spoke ."}},
 		{"a hard-wrapped\nline continues, and\nso on.", []string{"a hard-wrapped line continues , and so on ."}},
 		{"it ended. then more", []string{"it ended .", "then more"}},
+		// A mark inside a short bracket ends no sentence; an enumerator after one does.
+		{"Crowds met in Falluja (pop. 256,000) as the police came. Then it rained.",
+			[]string{"Crowds met in Falluja ( pop . 256,000 ) as the police came .", "Then it rained ."}},
+		{"The lake (approx. five km) froze. He left. 2) Then more.",
+			[]string{"The lake ( approx. five km ) froze .", "He left .", "2 ) Then more ."}},
+		{"A long aside (He left. She stayed behind in the old house with her sister) ended.",
+			[]string{"A long aside ( He left .", "She stayed behind in the old house with her sister ) ended ."}},
 		// Prose wrapped at a fixed width goes on across a line that begins with a capital
 		// or a digit, also where a sentence began in the middle of the line; a title or a
 		// short line still ends there.
