@@ -54,6 +54,8 @@ package wellformed
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
 	"github.com/qsc-nlp/qsc/internal/core/wordshape"
@@ -437,9 +439,46 @@ func pairKind(form string) (dir int, typ byte) {
 	return 0, 0
 }
 
+// singleQuote is +1 when token i of s opens a single quote, −1 when it closes one, 0
+// otherwise. A backtick or ‘ opens one. A straight ' or ’ is also an apostrophe ("the
+// boys' toys"), which neither its form nor its tag (the tagger takes "people'" for a
+// possessive) tells apart, so it is read by where it stands in the text, from the tokens'
+// offsets: it opens before a word it is attached to, after a blank ("a 'Declaration"), and
+// closes after a word it is attached to, before a blank or punctuation ("people' today");
+// a closing one that no opening one comes before is left unmatched. Without offsets it is
+// neither.
+func singleQuote(s *syntax.Sentence, i int) int {
+	t := &s.Tokens[i]
+	switch t.Form {
+	case "`", "‘":
+		return 1
+	case "'", "’":
+	default:
+		return 0
+	}
+	if t.End <= t.Start {
+		return 0
+	}
+	after := i > 0 && s.Tokens[i-1].End == t.Start                // attached to the word before
+	before := i+1 < len(s.Tokens) && s.Tokens[i+1].Start == t.End // attached to the word after
+	switch {
+	case after && (!before || punctForm(s.Tokens[i+1].Form)):
+		return -1
+	case !after && before && !punctForm(s.Tokens[i+1].Form):
+		return 1
+	}
+	return 0
+}
+
+// punctForm reports whether form begins with punctuation.
+func punctForm(form string) bool {
+	r, _ := utf8.DecodeRuneInString(form)
+	return unicode.IsPunct(r)
+}
+
 // Pairs calls f for every matched pair of quotes or brackets of s (1-based open < close).
-// Brackets pair by nesting; straight double quotes alternate. Unmatched halves are
-// ignored.
+// Brackets pair by nesting; straight double quotes alternate; single quotes pair as
+// singleQuote reads them. Unmatched halves are ignored.
 func Pairs(s *syntax.Sentence, f func(open, close int)) {
 	var b pairBuf
 	b.pairs(s, f)
@@ -456,7 +495,10 @@ func (b *pairBuf) pairs(s *syntax.Sentence, f func(open, close int)) {
 	for i := range s.Tokens {
 		dir, typ := pairKind(s.Tokens[i].Form)
 		if dir == 0 {
-			continue
+			if dir = singleQuote(s, i); dir == 0 {
+				continue
+			}
+			typ = '\''
 		}
 		if dir == 2 { // straight quote: closes an open straight quote on top, else opens
 			if n := len(stack); n > 0 && types[n-1] == '"' && s.Tokens[stack[n-1]-1].Form == `"` {
