@@ -34,7 +34,7 @@ func runAnnotate(args []string, stdout, stderr io.Writer) error {
 Tokenizes, tags and parses documents once and writes their annotations, one JSON line per
 document, in input order: {"id", "annotation" (base64 of the binary form), "sentences",
 "tokens", "bytes"}, or {"id", "error"} for a record that cannot be read or annotated (the
-batch goes on). Inputs: stdin when no FILE (or "-") is given, read as JSONL records
+batch goes on, and the exit status is 1). Inputs: stdin when no FILE (or "-") is given, read as JSONL records
 {"id", "text"}; a FILE ending in .jsonl is JSONL too; any other FILE is one document,
 its whole text, with its path as id.
 
@@ -86,7 +86,20 @@ Flags:
 	st, err := annotateAll(context.Background(), p, srcs, os.Stdin, stdout, *jobs, bar)
 	bar.Done()
 	progress.Logf("%d documents, %d error records, %d sentences, %d tokens, %d annotation bytes", st.records, st.errors, st.sentences, st.tokens, st.bytes)
+	if err == nil {
+		err = batchFailures(st.errors, st.records)
+	}
 	return err
+}
+
+// batchFailures returns the error of a batch of records of which failed failed, each with
+// its error record in the output: nil when none did. The command then exits with status
+// 1, as qsc snippets does when a document fails, so that a script notices.
+func batchFailures(failed, records int) error {
+	if failed == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d records failed (each has its error record in the output)", failed, records)
 }
 
 // splitTerms splits comma-separated query terms.

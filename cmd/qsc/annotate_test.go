@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,7 @@ import (
 func annotateOutput(t *testing.T, args ...string) []annbatch.Output {
 	t.Helper()
 	code, out, errs := runQSC(t, append([]string{"annotate"}, args...)...)
-	if code != 0 {
+	if code != 0 && code != 1 {
 		t.Fatalf("qsc annotate %q: exit %d: %s", args, code, errs)
 	}
 	var recs []annbatch.Output
@@ -34,6 +35,18 @@ func annotateOutput(t *testing.T, args ...string) []annbatch.Output {
 	}
 	if strings.Count(out, "\n") != len(recs) {
 		t.Fatalf("%d records on %d lines", len(recs), strings.Count(out, "\n"))
+	}
+	failed := 0
+	for _, o := range recs {
+		if o.Failed() {
+			failed++
+		}
+	}
+	// A batch with an error record exits with status 1 and says so on stderr.
+	if want := fmt.Sprintf("%d of %d records failed", failed, len(recs)); failed > 0 && (code != 1 || !strings.Contains(errs, want)) {
+		t.Fatalf("qsc annotate %q: %d error records, exit %d, stderr %q; want exit 1 and %q", args, failed, code, errs, want)
+	} else if failed == 0 && code != 0 {
+		t.Fatalf("qsc annotate %q: exit %d with no error record: %s", args, code, errs)
 	}
 	return recs
 }

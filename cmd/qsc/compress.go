@@ -26,7 +26,7 @@ const maxRecordBytes = 8 << 20
 
 func runCompress(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("compress", "(-q TERMS -b N [\"sentence\" | < sentence.txt] | --jsonl < records.jsonl)", stderr)
-	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"}`)
+	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"} (exit status 1 when a record fails)`)
 	query := fs.String("q", "", "query terms, comma-separated; each must occur in the sentence (ignoring case, accents and inflection)")
 	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
 	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces; the default without --ellipsis), display (the text and its ellipsis rendering, \"…\" included; the default with --ellipsis) or columns (the display, an East Asian wide character as two columns)")
@@ -181,7 +181,8 @@ func formsOf(res *qsc.Result, ids []int) string {
 }
 
 // compressJSONL runs the batch interface: every input line gets exactly one output line,
-// in order; a bad or infeasible record gets an error record and the batch continues.
+// in order; a bad or infeasible record gets an error record and the batch continues, and
+// then the error of batchFailures.
 // Records are decoded and results encoded by package wire, as in the HTTP service.
 func compressJSONL(eng *qsc.Engine, in io.Reader, out io.Writer, defaultMethod string) error {
 	br := bufio.NewReaderSize(in, 1<<16)
@@ -190,10 +191,14 @@ func compressJSONL(eng *qsc.Engine, in io.Reader, out io.Writer, defaultMethod s
 	enc := jsonx.NewEncoder(bw)
 	ctx := context.Background()
 	opts := wire.Options{DefaultMethod: defaultMethod}
+	records, failed := 0, 0
 	for lineNo := 1; ; lineNo++ {
 		line, tooLong, err := readRecord(br)
 		if err == io.EOF {
-			return bw.Flush()
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+			return batchFailures(failed, records)
 		}
 		if err != nil {
 			return fmt.Errorf("reading stdin at line %d: %w", lineNo, err)
@@ -206,6 +211,10 @@ func compressJSONL(eng *qsc.Engine, in io.Reader, out io.Writer, defaultMethod s
 			res.Error = fmt.Sprintf("line %d: record longer than %d bytes", lineNo, maxRecordBytes)
 		} else {
 			res, _ = wire.Compress(ctx, eng, line, wire.Line(lineNo), opts)
+		}
+		records++
+		if res.Error != "" {
+			failed++
 		}
 		if err := enc.Encode(res); err != nil {
 			return err

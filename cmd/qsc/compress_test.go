@@ -19,10 +19,9 @@ func batch(t *testing.T, input string) []map[string]any {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := compressJSONL(eng, strings.NewReader(input), &out, qsc.DefaultMethod); err != nil {
-		t.Fatal(err)
-	}
+	batchErr := compressJSONL(eng, strings.NewReader(input), &out, qsc.DefaultMethod)
 	var recs []map[string]any
+	failed := 0
 	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 		if line == "" {
 			continue
@@ -31,7 +30,16 @@ func batch(t *testing.T, input string) []map[string]any {
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("output line %q is not JSON: %v", line, err)
 		}
+		if _, ok := m["error"]; ok {
+			failed++
+		}
 		recs = append(recs, m)
+	}
+	// The batch's error counts its error records (the command then exits with status 1).
+	if want := fmt.Sprintf("%d of %d records failed", failed, len(recs)); failed > 0 && (batchErr == nil || !strings.Contains(batchErr.Error(), want)) {
+		t.Fatalf("%d error records: batch error %v, want %q", failed, batchErr, want)
+	} else if failed == 0 && batchErr != nil {
+		t.Fatal(batchErr)
 	}
 	return recs
 }
