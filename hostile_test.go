@@ -90,8 +90,8 @@ func TestHostileDo(t *testing.T) {
 		msg  string                              // in the error message
 		ok   func(*testing.T, *Request, *Result) // checks a result beyond checkResult
 	}{
-		{name: "empty text", req: Request{Text: "", Query: []string{"x"}, Budget: 10}, err: ErrBadRequest, msg: "give the sentence as tokens or text"},
-		{name: "whitespace only", req: Request{Text: " \t\r\n ", Query: []string{"x"}, Budget: 10}, err: ErrBadRequest, msg: "give the sentence as tokens or text"},
+		{name: "empty text", req: Request{Text: "", Query: []string{"x"}, Budget: 10}, err: ErrBadRequest, msg: "no sentence: the text is empty or blank, and no tokens are given"},
+		{name: "whitespace only", req: Request{Text: " \t\r\n ", Query: []string{"x"}, Budget: 10}, err: ErrBadRequest, msg: "no sentence: the text is empty or blank, and no tokens are given"},
 		{name: "control characters only", req: Request{Text: "\x00\x01\x1b\u200b", Query: []string{"x"}, Budget: 10}, err: ErrBadRequest, msg: "text has no words"},
 		{name: "empty token list", req: Request{Tokens: []string{}, Query: []string{"x"}, Budget: 10}, err: ErrBadRequest, msg: "tokens is empty"},
 		{name: "control characters separate tokens", req: Request{Text: "Police\x00in\x07Syracuse\x1b[31m arrested", Query: []string{"Syracuse"}, Budget: 40},

@@ -521,7 +521,7 @@ func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
 	if toks == nil {
 		switch {
 		case strings.TrimSpace(req.Text) == "":
-			return nil, fmt.Errorf("%w: give the sentence as tokens or text", ErrBadRequest)
+			return nil, fmt.Errorf("%w: no sentence: the text is empty or blank, and no tokens are given", ErrBadRequest)
 		case len(req.Text) > MaxSentenceBytes:
 			return nil, fmt.Errorf("%w: text is %d bytes, more than the maximum of %d", ErrBadRequest, len(req.Text), MaxSentenceBytes)
 		}

@@ -490,7 +490,7 @@ func sentenceOf(req *Request) (*syntax.Sentence, error) {
 			return nil, fmt.Errorf("%w: the sentence has %d tokens, more than the maximum of %d", ErrBadRequest, len(s.Tokens), MaxSentenceTokens)
 		}
 	default:
-		return nil, fmt.Errorf("%w: give the sentence as tokens or text", ErrBadRequest)
+		return nil, fmt.Errorf("%w: no sentence: the text is empty or blank, and no tokens are given", ErrBadRequest)
 	}
 	if req.XPOS != nil {
 		if len(req.XPOS) != len(s.Tokens) {

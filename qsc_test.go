@@ -30,8 +30,8 @@ func TestBadRequests(t *testing.T) {
 	}{
 		{"no budget", Request{Tokens: toks, QueryIDs: []int{1}}, ErrBadRequest, "budget must be a positive"},
 		{"negative budget", Request{Tokens: toks, QueryIDs: []int{1}, Budget: -3}, ErrBadRequest, "got -3"},
-		{"no sentence", Request{QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "tokens or text"},
-		{"blank text", Request{Text: " \n ", QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "tokens or text"},
+		{"no sentence", Request{QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "no tokens are given"},
+		{"blank text", Request{Text: " \n ", QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "no tokens are given"},
 		{"both", Request{Tokens: toks, Text: "x", QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "not both"},
 		{"empty tokens", Request{Tokens: []string{}, QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "tokens is empty"},
 		{"empty token", Request{Tokens: []string{"a", ""}, QueryIDs: []int{1}, Budget: 10}, ErrBadRequest, "token 2"},

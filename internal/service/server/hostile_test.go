@@ -46,8 +46,8 @@ func TestHostileHTTP(t *testing.T) {
 	}{
 		{"empty body", "/v1/compress", ``, 400, "the body is empty; send a JSON object"},
 		{"whitespace body", "/v1/compress", " \r\n\t ", 400, "the body is empty"},
-		{"empty text", "/v1/compress", `{"id":"a","text":"","query":["a"],"budget":5}`, 400, "give the sentence as tokens or text"},
-		{"whitespace text", "/v1/compress", `{"id":"a","text":" \t\n ","query":["a"],"budget":5}`, 400, "give the sentence as tokens or text"},
+		{"empty text", "/v1/compress", `{"id":"a","text":"","query":["a"],"budget":5}`, 400, "no sentence: the text is empty or blank, and no tokens are given"},
+		{"whitespace text", "/v1/compress", `{"id":"a","text":" \t\n ","query":["a"],"budget":5}`, 400, "no sentence: the text is empty or blank, and no tokens are given"},
 		{"1 MB sentence", "/v1/compress", `{"id":"a","text":"` + mb + `","query":["Syracuse"],"budget":100}`, 400, "text is 1000000 bytes, more than the maximum of 65536"},
 		{"10,000-token sentence", "/v1/compress", `{"id":"a","text":"` + words(10000) + `","query":["Syracuse"],"budget":100}`, 400, "the sentence has 10000 tokens, more than the maximum of 2000"},
 		{"1 MB word", "/v1/compress", `{"id":"a","text":"` + word + `","query":["a"],"budget":1000000}`, 400, "text is 1000000 bytes, more than the maximum of 65536"},
