@@ -295,11 +295,8 @@ func WalkDocFiles(dir string, fn func(path string, d fs.DirEntry, err error) err
 
 // ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
 // folders skipped), in lexical order of path (WalkDocFiles), and calls fn with each, until
-// fn returns an error. The id is the path relative to dir with "/"; the text the file's,
-// less a first line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text
-// its rendering shows, less a first heading, which is the title (markdown.Doc); else the
-// title is the text's first line (TitleOf) or the file's name. An unreadable file is a
-// record with Err set.
+// fn returns an error. The id is the path relative to dir with "/"; the title and text
+// are readDocFile's. An unreadable file is a record with Err set.
 func ScanDir(dir string, fn func(Record) error) error {
 	return WalkDocFiles(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -309,24 +306,50 @@ func ScanDir(dir string, fn func(Record) error) error {
 		if err != nil {
 			return fn(Record{Where: path, Err: err})
 		}
-		rec := Record{Where: path, Doc: Doc{ID: filepath.ToSlash(rel)}}
-		if fi, err := d.Info(); err == nil && fi.Size() > qsc.MaxDocumentBytes {
-			rec.Err = fmt.Errorf("the file is %d bytes, more than the maximum of %d", fi.Size(), qsc.MaxDocumentBytes)
-			return fn(rec)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			rec.Err = err
-			return fn(rec)
-		}
-		if markdown.IsFile(d.Name()) {
-			rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
-		} else {
-			rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
-		}
-		rec.Doc.Title = TitleOf(cmp.Or(rec.Doc.Title, rec.Doc.Text), d.Name())
-		return fn(rec)
+		return fn(readDocFile(path, filepath.ToSlash(rel)))
 	})
+}
+
+// Scan reads the documents of path as --docs names them, calling fn with each record: a
+// folder (ScanDir); one document file (IsDocFile: .txt, .md, .markdown), with its name as
+// id, read as ScanDir reads each; any other file JSON lines (ScanFile).
+func Scan(path string, fn func(Record) error) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return ScanDir(path, fn)
+	case IsDocFile(filepath.Base(path)):
+		return fn(readDocFile(path, filepath.Base(path)))
+	}
+	return ScanFile(path, fn)
+}
+
+// readDocFile returns the record of the document file at path, with id: its text, less
+// a first line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text its
+// rendering shows, less a first heading, which is the title (markdown.Doc); else the title
+// is the text's first line (TitleOf) or the file's name. An unreadable file, or one over
+// qsc.MaxDocumentBytes, is a record with Err set.
+func readDocFile(path, id string) Record {
+	rec := Record{Where: path, Doc: Doc{ID: id}}
+	name := filepath.Base(path)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > qsc.MaxDocumentBytes {
+		rec.Err = fmt.Errorf("the file is %d bytes, more than the maximum of %d", fi.Size(), qsc.MaxDocumentBytes)
+		return rec
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		rec.Err = err
+		return rec
+	}
+	if markdown.IsFile(name) {
+		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
+	} else {
+		rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
+	}
+	rec.Doc.Title = TitleOf(cmp.Or(rec.Doc.Title, rec.Doc.Text), name)
+	return rec
 }
 
 // CountDocFiles returns the number of document files under dir (for a progress total).

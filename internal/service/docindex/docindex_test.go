@@ -118,6 +118,32 @@ func TestIngestFolder(t *testing.T) {
 	}
 }
 
+// TestIngestOneFile checks that --docs may name one document file, read as a folder's
+// files are, with its name as id.
+func TestIngestOneFile(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	dir := filepath.Join("..", "docfile", "testdata", "folder")
+	for _, name := range []string{"garden.txt", "sub/trip.md"} {
+		if sum, rejected := ingest(t, x, filepath.Join(dir, name), nil); sum != (Summary{Added: 1}) {
+			t.Fatalf("%s: summary %v; rejected %q", name, sum, rejected)
+		}
+	}
+	d, ok, _ := x.Document("garden.txt")
+	if !ok || d.Title != "Garden notes" || strings.HasPrefix(d.Text, "Garden") {
+		t.Errorf("text document: %+v", d)
+	}
+	if d, ok, _ := x.Document("trip.md"); !ok || d.Title != "Trip to Zürich" {
+		t.Errorf("markdown document: %+v", d)
+	}
+	if sum, rejected := ingest(t, x, filepath.Join(dir, "latin1.txt"), nil); sum != (Summary{Rejected: 1}) || !strings.Contains(rejected[0], "latin1.txt: the text is not valid UTF-8") {
+		t.Errorf("a bad file: summary %v; rejected %q", sum, rejected)
+	}
+}
+
 // TestQuerySyntax: phrases, +must, -not, fields, and the terms given to the snippets (the
 // ids found are compared in order of id).
 func TestQuerySyntax(t *testing.T) {

@@ -101,10 +101,11 @@ func (s Summary) String() string {
 	return fmt.Sprintf("%d added, %d updated, %d unchanged, %d rejected", s.Added, s.Updated, s.Unchanged, s.Rejected)
 }
 
-// Ingest adds the documents of path to the index: a JSON-lines file (.jsonl, or .jsonl.gz;
-// one {"id", "title", "text", "url"} object a line, title and url optional) or a folder
-// of .txt and .md files (searched recursively, hidden names skipped; the id is the file's
-// path relative to the folder, with "/", the title its first non-empty line, or its name).
+// Ingest adds the documents of path to the index (docfile.Scan): a JSON-lines file
+// (.jsonl, or .jsonl.gz; one {"id", "title", "text", "url"} object a line, title and url
+// optional), a folder of .txt and .md files (searched recursively, hidden names skipped;
+// the id is the file's path relative to the folder, with "/", the title its first
+// non-empty line, or its name), or one such file (its name the id).
 // A document whose id is in the index with the same content is skipped; one with other
 // content replaces it. A bad record (malformed JSON, a missing id or text, an unreadable
 // or non-UTF-8 file, a duplicate id…) is reported to opts.Reject and skipped; the error is
@@ -114,14 +115,10 @@ func (s Summary) String() string {
 // once its batch is committed), so an ingestion that stops midway keeps the batches
 // committed before, and ingesting the same input again skips them.
 func (x *Index) Ingest(ctx context.Context, path string, opts IngestOptions) (Summary, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return Summary{}, err
 	}
-	if fi.IsDir() {
-		return x.IngestScan(ctx, func(fn func(docfile.Record) error) error { return docfile.ScanDir(path, fn) }, opts)
-	}
-	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error { return docfile.ScanFile(path, fn) }, opts)
+	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error { return docfile.Scan(path, fn) }, opts)
 }
 
 // IngestScan adds the records that scan passes to its function, as Ingest adds those of

@@ -605,7 +605,7 @@ func (q *taskQueue) end(t *task, info *taskInfo) {
 }
 
 // countRecords counts the records of an input of --docs: the non-blank lines of a
-// JSON-lines file, the document files of a folder.
+// JSON-lines file, the document files of a folder, 1 for a document file.
 func countRecords(path string) (int, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -615,7 +615,7 @@ func countRecords(path string) (int, error) {
 		return docfile.CountDocFiles(path), nil
 	}
 	n := 0
-	err = docfile.ScanFile(path, func(docfile.Record) error { n++; return nil })
+	err = docfile.Scan(path, func(docfile.Record) error { n++; return nil })
 	return n, err
 }
 
