@@ -334,6 +334,8 @@ type docView struct {
 	Marks int
 	// Back is the search page, with the query that led here (?q=...).
 	Back string
+	// Missing tells that the collection has no document Doc.ID: the page says so (404).
+	Missing bool
 }
 
 // paragraphs returns the spans of text's blocks between blank lines (lines of white
@@ -409,16 +411,28 @@ func contextSpan(s, text string) qsc.Span {
 
 // docPage serves GET /doc/{id}: the page of the whole document, rendered here
 // (HTML-escaped), with a link back to the search for ?q=, the words of that search
-// marked, and the stretch ?s=START-END (a snippet's sentence) shown apart at #context.
+// marked, and the stretch ?s=START-END (a snippet's sentence) shown apart at #context;
+// for an id the collection does not have, a page that says so, with status 404.
 func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
-	d, ok := s.lookup(w, r)
-	if !ok {
+	if s.cfg.Index == nil {
+		s.lookup(w, r) // 503
 		return
+	}
+	// A reader follows a link: a document gone since gets a page that says so (404).
+	id := r.PathValue("id")
+	d, found, err := s.cfg.Index.Document(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	missing := !found
+	if missing {
+		d = docfile.Doc{ID: id}
 	}
 	back := "/"
 	var terms []string
 	var hits, titleHits []qsc.Span
-	if q := r.URL.Query().Get("q"); q != "" && len(q) <= maxQueryBytes && utf8.ValidString(q) {
+	if q := r.URL.Query().Get("q"); q != "" && len(q) <= maxQueryBytes && utf8.ValidString(q) && !missing {
 		// The words of the search are marked where the snippets' matcher finds them. A
 		// query that cannot be read, or a document it cannot mark, shows the page
 		// unmarked: the page is the document, and the marks are a help.
@@ -440,7 +454,7 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
 	paras, marks := marked(d.Text, hits, contextSpan(r.URL.Query().Get("s"), d.Text))
 	title, _, _ := display.Mark(d.Title, qsc.Span{Start: 0, End: len(d.Title)}, titleHits)
-	view := docView{Doc: d, Title: template.HTML(title), Paragraphs: paras, Terms: terms, Marks: marks, Back: back}
+	view := docView{Doc: d, Title: template.HTML(title), Paragraphs: paras, Terms: terms, Marks: marks, Back: back, Missing: missing}
 	if err := docTemplate.Execute(&buf, view); err != nil {
 		s.fail(w, r, err)
 		return
@@ -449,5 +463,8 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	if missing {
+		w.WriteHeader(http.StatusNotFound)
+	}
 	w.Write(buf.Bytes())
 }

@@ -222,7 +222,9 @@ func TestDocuments(t *testing.T) {
 	if !strings.Contains(ex.header.Get("Content-Security-Policy"), "default-src") {
 		t.Errorf("document page: CSP %q", ex.header.Get("Content-Security-Policy"))
 	}
-	if ex := do(t, ts, "GET", "/doc/nope", "", true); ex.status != 404 {
+	// A link to a document gone since is a page that says so, for a browser, not JSON.
+	if ex := do(t, ts, "GET", "/doc/no%3Cpe", "", true); ex.status != 404 || !strings.HasPrefix(ex.header.Get("Content-Type"), "text/html") ||
+		!strings.Contains(string(ex.body), `no document with the id “<span id="doc-id">no&lt;pe</span>”`) {
 		t.Errorf("unknown document page: %d %s", ex.status, ex.body)
 	}
 	if ex := do(t, ts, "POST", "/doc/d3", "", false); ex.status != http.StatusMethodNotAllowed {

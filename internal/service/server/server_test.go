@@ -637,7 +637,11 @@ func TestNoRedirects(t *testing.T) {
 			if rec.Code/100 == 3 || rec.Header().Get("Location") != "" && rec.Code != 201 && rec.Code != 202 {
 				t.Errorf("%s %s: %d, Location %q; want no redirect", m, p, rec.Code, rec.Header().Get("Location"))
 			}
-			if rec.Code >= 400 && rec.Header().Get("Content-Type") != "application/json" {
+			page := rec.Code == 404 && (m == "GET" || m == "HEAD") && strings.HasPrefix(p, "/doc/") // a reader's page: HTML
+			if page && !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+				t.Errorf("%s %s: %d with Content-Type %q; want the HTML page of a missing document", m, p, rec.Code, rec.Header().Get("Content-Type"))
+			}
+			if rec.Code >= 400 && !page && rec.Header().Get("Content-Type") != "application/json" {
 				t.Errorf("%s %s: %d with Content-Type %q; want a JSON error", m, p, rec.Code, rec.Header().Get("Content-Type"))
 			}
 			if !bare[p] {
