@@ -476,9 +476,13 @@ func punctForm(form string) bool {
 	return unicode.IsPunct(r)
 }
 
+// maxSingleQuoted is the most tokens between the halves of a pair of single quotes.
+const maxSingleQuoted = 8
+
 // Pairs calls f for every matched pair of quotes or brackets of s (1-based open < close).
 // Brackets pair by nesting; straight double quotes alternate; single quotes pair as
-// singleQuote reads them. Unmatched halves are ignored.
+// singleQuote reads them, around at most maxSingleQuoted tokens. Unmatched halves are
+// ignored.
 func Pairs(s *syntax.Sentence, f func(open, close int)) {
 	var b pairBuf
 	b.pairs(s, f)
@@ -512,10 +516,14 @@ func (b *pairBuf) pairs(s *syntax.Sentence, f func(open, close int)) {
 			stack, types = append(stack, int32(i+1)), append(types, typ)
 			continue
 		}
-		// A closing half: match the nearest open one of its type.
+		// A closing half: match the nearest open one of its type. Single quotes pair only
+		// around a short stretch (a name, a term, a title: 'Moore Noyce'): a long
+		// quotation may show its opening quote before a cut.
 		for j := len(stack) - 1; j >= 0; j-- {
 			if types[j] == typ {
-				f(int(stack[j]), i+1)
+				if typ != '\'' || i+1-int(stack[j])-1 <= maxSingleQuoted {
+					f(int(stack[j]), i+1)
+				}
 				stack, types = stack[:j], types[:j]
 				break
 			}

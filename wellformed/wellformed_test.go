@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // sent builds a parsed sentence from "form/XPOS/head/rel" words.
@@ -171,6 +172,29 @@ func TestPairs(t *testing.T) {
 	want := [][2]int{{3, 5}, {1, 6}, {7, 9}}
 	if !slices.Equal(got, want) {
 		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+}
+
+// TestPairsSingleQuotes checks single quotes read by where they stand in the text: a pair
+// around a short stretch, an apostrophe left alone, and no pair around a long quotation.
+func TestPairsSingleQuotes(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want [][2]int
+	}{
+		{"a 'Declaration by the people' condemning", [][2]int{{2, 7}}},
+		{"the boys' toys and 'posix mode'.", [][2]int{{6, 9}}},
+		{"the `declare' builtin", [][2]int{{2, 4}}},
+		{"the ‘repair initiator’ here", [][2]int{{2, 5}}},
+		{"the boys' toys", nil},
+		{"he said, 'Frank, I have never bothered you during the game, but thanks'", nil},
+	} {
+		s := &syntax.Sentence{Tokens: tokenize.Tokens(c.text)}
+		var got [][2]int
+		Pairs(s, func(o, cl int) { got = append(got, [2]int{o, cl}) })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Pairs(%q) = %v, want %v (tokens %v)", c.text, got, c.want, s.Forms())
+		}
 	}
 }
 
