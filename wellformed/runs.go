@@ -304,6 +304,13 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			// sentence ("nobody knows why.").
 			u.end[v] = false
 		}
+		if tok.XPOS == "IN" && v != final && v < n && !punctForm(s.Tokens[v].Form) {
+			// A preposition or subordinating conjunction leans on what follows it,
+			// whatever relation the parse gave it ("… named the man as …", where "as"
+			// was parsed as an adverb); stranded before punctuation or at the end, it
+			// ends its clause ("more time at.").
+			u.end[v] = false
+		}
 		if punct && lastWord != 0 && !u.end[lastWord] {
 			u.end[v] = false // "the city a." ends on "a" as shown
 		}
@@ -989,8 +996,8 @@ func endsBadly(base string, tok *syntax.Token) bool {
 // isFunctionTag reports whether a token's tag makes it a function word that no run may end
 // on, whatever relation the parse gave it: a coordinating conjunction or an article ("…
 // training [24], and …", where "and" was parsed as a conjunct). A preposition may end
-// one, as a stranded one ends a sentence ("more time at."). A wh-word may not end a run
-// when it opens the clause after it (isWh, Runs.Reset).
+// one only where it is stranded, before punctuation or at the sentence's end ("more time
+// at."), and a wh-word only at the end (isWh; both in Runs.Reset).
 func isFunctionTag(tok *syntax.Token) bool {
 	switch tok.XPOS {
 	case "CC":

@@ -255,6 +255,20 @@ func TestRunsEndOnConjunctionTag(t *testing.T) {
 	}
 }
 
+// TestRunsEndOnPrepositionTag checks that a run cannot end on a preposition that the parse
+// gave another relation ("named the man as Tariq", "as" parsed as an adverb), but may
+// where it is stranded before punctuation or at the end ("more time at.").
+func TestRunsEndOnPrepositionTag(t *testing.T) {
+	forms := []string{"named", "the", "man", "as", "Tariq", ",", "time", "at", "."}
+	xpos := []string{"VBD", "DT", "NN", "IN", "NNP", ",", "NN", "IN", "."}
+	heads := []int{0, 3, 1, 3, 4, 7, 1, 7, 1}
+	rels := []string{"root", "det", "obj", "advmod", "punct", "punct", "obj", "advmod", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{3})
+	if u.CanEnd(4) || !u.CanEnd(8) || !u.CanEnd(3) {
+		t.Errorf("ends: as %v, stranded at %v, man %v; want false, true, true", u.CanEnd(4), u.CanEnd(8), u.CanEnd(3))
+	}
+}
+
 // TestRunsParticle checks that a verb and its particle share a run both ways: "the first
 // things to wear out on your overalls", never "to wear …".
 func TestRunsParticle(t *testing.T) {

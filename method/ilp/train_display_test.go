@@ -106,7 +106,7 @@ func TestDisplayTarget(t *testing.T) {
 
 // TestTrainDisplay checks training for the display, with the target alone and with the
 // displayed prediction: the epoch is chosen on the Snippet decoding's validation F1, the
-// perceptron makes fewer mistakes as it goes on, the same inputs give the same bytes, and
+// perceptron makes fewer mistakes after its first epoch, the same inputs give the same bytes, and
 // ShowPrediction without Target is refused.
 func TestTrainDisplay(t *testing.T) {
 	train, valid := synth.Inputs(1, 1500), synth.Inputs(2, 300)
@@ -127,8 +127,8 @@ func TestTrainDisplay(t *testing.T) {
 		if ev.F1 != best.F1 {
 			t.Errorf("show %v: chosen epoch's F1 %.4f, the model's Snippet F1 %.4f", show, best.F1, ev.F1)
 		}
-		if m := res.Epochs; m[2].Mistakes >= m[0].Mistakes {
-			t.Errorf("show %v: mistakes per epoch %d, %d, %d: want fewer as training goes on", show, m[0].Mistakes, m[1].Mistakes, m[2].Mistakes)
+		if m := res.Epochs; min(m[1].Mistakes, m[2].Mistakes) >= m[0].Mistakes {
+			t.Errorf("show %v: mistakes per epoch %d, %d, %d: want fewer after the first", show, m[0].Mistakes, m[1].Mistakes, m[2].Mistakes)
 		}
 		again, err := Train(train, valid, cfg)
 		if err != nil {

@@ -1,0 +1,39 @@
+# Builds the reading test of a preposition that ends a run (docs/reading/prep/README.md):
+# every sentence of the Google compression corpus's test split with a noun of more than
+# three letters, a query of one of them (seed 7), at two display budgets (60% of the
+# sentence's characters, at least 20, and a 100-character box); qsc compress --jsonl of
+# two builds; the items where they differ.
+# usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR
+import gzip, json, random, subprocess, sys
+data, old, new, out = sys.argv[1:5]
+random.seed(7)
+recs, cur = [], None
+for l in gzip.open(f'{data}/google-compression/test.conllu.gz', 'rt'):
+    if l.startswith('# text = '):
+        cur = {'text': l[9:].strip(), 'nouns': []}
+    elif l.strip() == '' and cur:
+        if cur['nouns']:
+            q = random.sample(sorted(set(cur['nouns'])), 1)
+            for b in (max(20, int(0.6 * len(cur['text']))), 100):
+                recs.append({'id': str(len(recs)), 'text': cur['text'], 'query': q, 'budget': b, 'budget_counts': 'display'})
+        cur = None
+    elif cur and l[0].isdigit():
+        c = l.split('\t')
+        if len(c) > 4 and c[4] in ('NN', 'NNS', 'NNP') and c[1].isalpha() and len(c[1]) > 3:
+            cur['nouns'].append(c[1])
+inp = ''.join(json.dumps(r) + '\n' for r in recs).encode()
+res = {}
+for name, exe in (('old', old), ('new', new)):
+    p = subprocess.run([exe, 'compress', '--jsonl'], input=inp, capture_output=True)
+    res[name] = [json.loads(l) for l in p.stdout.decode().splitlines()]
+items, A, B = [], [], []
+for r, a, b in zip(recs, res['old'], res['new']):
+    if a.get('compression_ellipsis') == b.get('compression_ellipsis'):
+        continue
+    iid = 'in-' + r['id']
+    items.append({'id': iid, 'protocol': 'box100' if r['budget'] == 100 else 'b60', 'source': 'google-test', 'text': r['text'], 'query': r['query'], 'budget': r['budget']})
+    A.append({'id': iid, 'compression_ellipsis': b.get('compression_ellipsis', '')})
+    B.append({'id': iid, 'compression_ellipsis': a.get('compression_ellipsis', '')})
+for n, rows in (('items', items), ('new', A), ('old', B)):
+    open(f'{out}/{n}.jsonl', 'w').writelines(json.dumps(x, ensure_ascii=False) + '\n' for x in rows)
+print(len(recs), 'items,', len(items), 'differ')
