@@ -3,6 +3,7 @@ package qsc
 import (
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/method"
@@ -143,32 +144,47 @@ func (v *view) plain(runs []Span) string {
 	return display.Render(v.text, v.sentence(), runs, nil, false, false)
 }
 
+// whole sets w.all to the ids of a sentence of n tokens, 1 to n, and returns it.
+func (w *worker) whole(n int) []int {
+	w.all = w.all[:0]
+	for i := 1; i <= n; i++ {
+		w.all = append(w.all, i)
+	}
+	return w.all
+}
+
 // fitRounds bounds the recompressions of a display budget before the query alone.
 const fitRounds = 8
 
-// compress compresses in, whose Budget is the request's budget b. With a display budget
-// (v not nil) under the Snippet decoding, it asks the method for a compression that fits
+// compress compresses in, whose Budget is the request's budget b, of the sentence v
+// shows. With a token budget (shown false) under a budgeted decoding, a sentence whose
+// plain rendering (its text as written) fits b is returned whole. With a display budget
+// under the Snippet decoding, it asks the method for a compression that fits
 // as displayed (method.Input.Fits): the ILP's dynamic program returns its best one, in one
 // solve. Then, for every method, it renders the compression, and while the display
 // (lengther.length, with the hits) is longer than b it shrinks the compressor's budget by the
 // excess and compresses again: at most fitRounds times, the budget decreasing each time, and then with the
 // budget of the query alone, which keeps the query alone. So the display of the result is
 // at most b, or the error wraps ErrInfeasible. The slice is the compressor's memory.
-func (w *worker) compress(m method.Method, in method.Input, v *view, hits []int) ([]int, error) {
+func (w *worker) compress(m method.Method, in method.Input, v *view, shown bool, hits []int) ([]int, error) {
 	b := in.Budget
 	lq := in.Sentence.Length(in.Query)
 	if len(in.Query) == 0 {
 		lq = -1 // no query: the rounds may shrink the budget to −1 before the compressor refuses it
 	}
+	if !shown {
+		if w.mc.Decoding.Budgeted() && v != nil && utf8.RuneCountInString(v.plain(v.runs(w.whole(in.Sentence.Len())))) <= b {
+			// The sentence as written fits: it is its own snippet, though its tokens
+			// joined by spaces ("do n't know ,") may not.
+			in.Budget = max(b, in.Sentence.Length(w.all))
+		}
+		v = nil
+	}
 	if v != nil {
 		in.Budget = max(b, lq) // the display of the query may be shorter than ℓ(Q) (city's)
 		if w.mc.Decoding.Budgeted() {
 			// The whole sentence, when it fits as displayed.
-			n := in.Sentence.Len()
-			w.all = w.all[:0]
-			for i := 1; i <= n; i++ {
-				w.all = append(w.all, i)
-			}
+			w.whole(in.Sentence.Len())
 			if sp := v.sentence(); display.MinLength(v.text[sp.Start:sp.End]) <= b && w.length(v, w.all, hits) <= b {
 				// The whole sentence fits as displayed: let the compressor return it (it
 				// does when ℓ(S) ≤ b), so that its trace is this request's.

@@ -183,7 +183,8 @@ type Request struct {
 	Budget int `json:"budget"`
 	// BudgetCounts is what the budget counts: BudgetTokens (the default: the kept tokens
 	// joined by single spaces) or BudgetDisplay (the compression as displayed, "…" marks
-	// included).
+	// included). Under a budgeted decoding, a sentence whose text as written fits the
+	// budget is returned whole in either mode.
 	BudgetCounts string `json:"budget_counts,omitempty"`
 	// Method is one of Methods() (default DefaultMethod).
 	Method string `json:"method,omitempty"`
@@ -399,14 +400,10 @@ func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, exp
 		return nil, fmt.Errorf("parse: %w", err)
 	}
 	v := viewOf(req.Text, s)
-	fit := &v
-	if mode == BudgetTokens {
-		fit = nil
-	}
 	w.lengther.sc.Columns = mode == BudgetColumns
 	defer func() { w.lengther.sc.Columns = false }()
 	w.mc.VA.Trace, w.mc.Decoding = explain, dec
-	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, fit, q)
+	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: q, Budget: req.Budget}, &v, mode != BudgetTokens, q)
 	if err != nil {
 		return nil, err
 	}

@@ -232,3 +232,22 @@ func testConcurrent(t *testing.T, e *Engine) {
 		}
 	}
 }
+
+// TestTokenBudgetWholeSentence checks that under a token budget a sentence whose text as
+// written fits is returned whole, though its tokens joined by spaces are longer.
+func TestTokenBudgetWholeSentence(t *testing.T) {
+	eng := newEngine(t)
+	text := `He said, "I don't know," and left.` // 34 characters; its tokens joined by spaces, 39
+	for _, c := range []struct {
+		budget int
+		whole  bool
+	}{{34, true}, {38, true}, {33, false}} {
+		res, err := eng.Do(context.Background(), &Request{Text: text, Query: []string{"left"}, Budget: c.budget, BudgetCounts: BudgetTokens}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Compression == text; got != c.whole {
+			t.Errorf("budget %d: %q, whole %v, want %v", c.budget, res.Compression, got, c.whole)
+		}
+	}
+}

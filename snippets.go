@@ -340,11 +340,7 @@ func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, 
 	for i, h := range c.hits {
 		hits[i] = int(h) + 1
 	}
-	fit := &v
-	if !display {
-		fit = nil
-	}
-	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget}, fit, hits)
+	kept, err := w.compress(m, method.Input{Sentence: s, Tree: tree, Query: c.query, Budget: budget}, &v, display, hits)
 	if err != nil {
 		return Snippet{}, err
 	}
