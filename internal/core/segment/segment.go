@@ -15,7 +15,8 @@
 // Sentences end after a terminal mark (. ! ? … and 。！？｡ ؟ ۔ । ॥, with the closing quotes
 // and brackets after it) before white space or a character of a script without spaces,
 // unless the mark is a full stop after a single letter (an initial) or before a lowercase
-// word; and always at a blank line.
+// word; at a line break between two letters of Thai or Lao, which mark no sentence's end;
+// and always at a blank line.
 //
 // Everything here is linear in the length of the text and never panics, whatever the
 // input (invalid UTF-8 is read as U+FFFD).
@@ -194,7 +195,9 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 		return last, true
 	}
 	if !term {
-		return last, false
+		// Thai and Lao mark no sentence's end: a line break between two of their
+		// letters is the surest one there is.
+		return last, newlines(gap) == 1 && unmarked(lastRune(toks[last].Form)) && unmarked(firstRune(next.Form))
 	}
 	r, _ := utf8.DecodeRuneInString(next.Form)
 	switch {
@@ -209,6 +212,14 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 	}
 	return last, true
 }
+
+// unmarked reports whether r is a letter of a script that has no mark to end a sentence
+// (Thai, Lao), where a line break ends one.
+func unmarked(r rune) bool { return unicode.In(r, unicode.Thai, unicode.Lao) }
+
+// firstRune and lastRune return the first and the last rune of s.
+func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
+func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
 
 // terminal reports whether form ends a sentence: . ! ? … and their kin in other scripts,
 // alone or repeated (?!, ...).

@@ -69,6 +69,8 @@ func TestSentences(t *testing.T) {
 		{"。“所以我不想", []string{"。", "“"}},
 		{"Titel\n\nText ohne Punkt", []string{"Titel", "Text"}},
 		{"eine Zeile\nweiter", []string{"eine"}},
+		{"ร้านอาหารเปิดแล้ว\nวันนี้ฝนตก", []string{"ร้", "วั"}},
+		{"政府は決め\nた", []string{"政"}},
 	} {
 		var got []string
 		for _, s := range Sentences(c.text, 7) {
