@@ -71,11 +71,14 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		}
 		r := req
 		r.Document = doc
-		sn, err := eng.DoSnippets(context.Background(), &r)
+		sn, err := eng.DoSnippetsLong(context.Background(), &r)
 		return doc, sn, err
 	}
 	if len(paths) == 1 && !isDir(paths[0]) {
 		doc, sn, err := snippets(paths[0])
+		if err != nil && paths[0] != "-" {
+			return fmt.Errorf("%s: %w", paths[0], err)
+		}
 		if err != nil {
 			return err
 		}
@@ -178,9 +181,13 @@ func budgetUsage(b int) error {
 	return cli.Usagef("-b: the budget must be a positive number of characters, not %d", b)
 }
 
+// maxFileBytes is the largest document qsc snippets reads: one over
+// qsc.MaxDocumentBytes is read in parts (qsc.Engine.DoSnippetsLong).
+const maxFileBytes = 256 << 20
+
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
-// "-", at most qsc.MaxDocumentBytes (readLimited); a Markdown file (markdown.IsFile) as
-// its rendering reads (markdown.Text) when rendered is set.
+// "-", at most maxFileBytes (readLimited); a Markdown file (markdown.IsFile) as its
+// rendering reads (markdown.Text) when rendered is set.
 func readDocument(path string, rendered bool) (string, error) {
 	r := io.Reader(os.Stdin)
 	if path != "" && path != "-" {
@@ -191,7 +198,7 @@ func readDocument(path string, rendered bool) (string, error) {
 		defer f.Close()
 		r = f
 	}
-	b, err := readLimited(r, qsc.MaxDocumentBytes, "the document")
+	b, err := readLimited(r, maxFileBytes, "the document")
 	if err == nil && rendered && markdown.IsFile(path) {
 		return markdown.Text(b), nil
 	}

@@ -1,0 +1,121 @@
+package qsc
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// DoSnippetsLong is DoSnippets for a document of any size, as a command reads a file: a
+// document over MaxDocumentBytes is cut into parts of at most that size, at a blank line
+// where the part has one (else at a line break, else at a space), each part is read as a
+// document of its own, and the best req.N snippets of all parts are returned in
+// DoSnippets' rank order (more query terms first, then earlier), with their spans
+// offsets into the whole document and their scores computed on it. A sentence that
+// spans a cut is read as two. With req.NoMatch and no match in any part, the lead snippet
+// is the first part's. A document of at most MaxDocumentBytes is DoSnippets'. An error
+// of a part that stops all of them (a bad query, a cancelled context) is returned; a
+// part whose every match is over the budget (ErrInfeasible) is skipped unless every
+// part with a match is such. Memory: req.N snippets a part, besides the document.
+func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Snippet, error) {
+	doc := req.Document
+	if len(doc) <= MaxDocumentBytes {
+		return e.DoSnippets(ctx, req)
+	}
+	if i := invalidUTF8(doc); i >= 0 {
+		return nil, fmt.Errorf("%w: document is not valid UTF-8 (byte offset %d)", ErrBadRequest, i)
+	}
+	n := req.N
+	if n == 0 {
+		n = DefaultSnippets
+	}
+	var (
+		all        []Snippet
+		infeasible error
+	)
+	for start := 0; start < len(doc); {
+		end := cutPart(doc, start)
+		part := *req
+		part.Document, part.NoMatch = doc[start:end], false
+		sn, err := e.DoSnippets(ctx, &part)
+		switch {
+		case errors.Is(err, ErrInfeasible):
+			infeasible = cmp.Or(infeasible, err)
+		case err != nil:
+			return nil, err
+		}
+		for _, s := range sn {
+			all = append(all, shiftSnippet(s, start))
+		}
+		start = end
+	}
+	if len(all) == 0 {
+		switch {
+		case infeasible != nil:
+			return nil, infeasible
+		case req.NoMatch:
+			part := *req
+			part.Document = doc[:cutPart(doc, 0)]
+			return e.DoSnippets(ctx, &part)
+		}
+		return []Snippet{}, nil
+	}
+	for i := range all {
+		all[i].Score = score(all[i].Terms, all[i].Sentence.Start, len(doc))
+	}
+	slices.SortStableFunc(all, func(a, b Snippet) int {
+		if a.Terms != b.Terms {
+			return b.Terms - a.Terms
+		}
+		return a.Sentence.Start - b.Sentence.Start
+	})
+	// Each sentence text once, as in one part: its best-ranked occurrence.
+	seen := make(map[string]bool, len(all))
+	out := all[:0]
+	for _, s := range all {
+		if text := doc[s.Sentence.Start:s.Sentence.End]; !seen[text] && len(out) < n {
+			seen[text] = true
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// cutPart returns the end of the part of doc that begins at start: len(doc) when the rest
+// is at most MaxDocumentBytes, else just after the last blank line, line break or space
+// of the next MaxDocumentBytes bytes (the first that has one), else at a rune boundary.
+func cutPart(doc string, start int) int {
+	if len(doc)-start <= MaxDocumentBytes {
+		return len(doc)
+	}
+	window := doc[start : start+MaxDocumentBytes]
+	for _, sep := range []string{"\n\n", "\n", " "} {
+		if i := strings.LastIndex(window, sep); i > 0 {
+			return start + i + len(sep)
+		}
+	}
+	end := start + MaxDocumentBytes
+	for end > start && !utf8.RuneStart(doc[end]) {
+		end--
+	}
+	return end
+}
+
+// shiftSnippet returns s with its spans moved by off bytes.
+func shiftSnippet(s Snippet, off int) Snippet {
+	move := func(sp Span) Span { return Span{Start: sp.Start + off, End: sp.End + off} }
+	s.Sentence = move(s.Sentence)
+	s.Kept = slices.Clone(s.Kept)
+	for i := range s.Kept {
+		s.Kept[i] = move(s.Kept[i])
+	}
+	s.Hits = slices.Clone(s.Hits)
+	for i := range s.Hits {
+		s.Hits[i] = move(s.Hits[i])
+	}
+	return s
+}
