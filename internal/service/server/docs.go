@@ -213,7 +213,8 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			resp.Results = append(resp.Results, res)
 			continue
 		}
-		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, BudgetCounts: counts, N: n, Method: method, Decoding: decoding})
+		// A document found by its title alone shows its beginning (NoMatch: method lead).
+		sn, err := s.cfg.Index.Snippets(r.Context(), s.cfg.Engine, h, qsc.SnippetRequest{Query: found.Terms, Budget: budget, BudgetCounts: counts, N: n, Method: method, Decoding: decoding, NoMatch: true})
 		switch {
 		case errors.Is(err, qsc.ErrInfeasible):
 			res.Error = err.Error()

@@ -425,6 +425,12 @@ func TestSearch(t *testing.T) {
 	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"budget_counts":"display","total":0,"from":0,"k":10,"results":[]`)) {
 		t.Errorf("stop words: %d %s", ex.status, ex.body)
 	}
+	// A document found by its title alone shows its beginning, the lead.
+	ex = do(t, ts, "GET", "/v1/search?q=three&budget=40", "", true)
+	if err := json.Unmarshal(ex.body, &resp); err != nil || len(resp.Results) != 1 || len(resp.Results[0].Snippets) != 1 ||
+		resp.Results[0].Snippets[0].Method != qsc.MethodLead || !strings.HasPrefix(resp.Results[0].Snippets[0].Text, "Birmingham poet") {
+		t.Errorf("title alone: %d %s", ex.status, ex.body)
+	}
 	// A budget below a matching sentence's query: the document says why it has no snippet.
 	ex = do(t, ts, "GET", "/v1/search?q=Gresham+neighborhood&budget=5", "", true)
 	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"snippets":[],"error":"infeasible`)) {

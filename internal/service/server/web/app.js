@@ -57,7 +57,7 @@
       h2.append(link);
       const meta = document.createElement("p");
       meta.className = "meta";
-      meta.textContent = r.id + " · score " + r.score.toFixed(3);
+      meta.textContent = r.id + " · score " + r.score.toPrecision(3);
       if (r.url && /^https?:\/\//.test(r.url)) {
         const src = document.createElement("a");
         src.href = r.url;
@@ -94,6 +94,14 @@
         n.textContent = " (" + chars(useEllipsis ? s.ellipsis : s.plain) + " of " + last.budget + " characters)";
         item.dataset.text = s.text;
         item.append(text, n);
+        if (s.method === "lead") {
+          // Found by its title or a pattern: no sentence holds a query word, so the
+          // document's beginning stands in.
+          const note = document.createElement("span");
+          note.className = "lead";
+          note.textContent = " · the beginning: no sentence holds a query word";
+          item.append(note);
+        }
         if (s.sentence && s.sentence.end > s.sentence.start) {
           // The sentence in the whole document, marked and scrolled to.
           const ctx = document.createElement("a");
