@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"os/signal"
@@ -197,7 +198,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 		scheme = "https"
 	}
 	log.Info("listening", "url", scheme+"://"+ln.Addr().String()+"/", "max_in_flight", inFlight, "gomaxprocs", procs,
-		"yield", o.yield, "accurate", o.accurate, "memory_limit", debug.SetMemoryLimit(-1),
+		"yield", o.yield, "accurate", o.accurate, "memory_limit", memoryLimit(),
 		"keys", len(keys), "metrics_auth", o.metricsAuth && len(keys) > 0)
 	if len(keys) > 0 && tlsCfg == nil && !loopbackOnly(ctx, o.addr) {
 		log.Warn("keys and documents travel in clear text on this address: give --tls-cert and --tls-key, or put a TLS reverse proxy in front (docs/security.md)", "addr", o.addr)
@@ -265,4 +266,13 @@ func envFlags(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
 // envName is the environment variable of a flag: QSC_MAX_IN_FLIGHT for max-in-flight.
 func envName(flagName string) string {
 	return "QSC_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// memoryLimit is the Go runtime's soft memory limit (GOMEMLIMIT) for the start-up log:
+// its bytes, or "none" when none is set.
+func memoryLimit() any {
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		return l
+	}
+	return "none"
 }
