@@ -16,10 +16,10 @@ import (
 // A sentence ends:
 //   - after . ? ! ... or … (and any closing quotes or brackets attached to it, or an
 //     emoticon) when the next word does not begin with continuing punctuation, nor with a
-//     lowercase letter unless a bare . ? or ! precedes it ("it ended. then");
-//     Not inside a bracket: a mark after an opening bracket of the sentence that a closing
-//     one follows on the same line, within bracketReach bytes and no other mark or
-//     opening bracket, ends no sentence ("(pop. 256,000)", "(approx. five km)");
+//     lowercase letter unless a bare . ? or ! precedes it ("it ended. then"), and the
+//     mark is not inside a short bracket: after an opening bracket of the sentence that a
+//     closing one follows on the same line, within bracketReach bytes and with no other
+//     mark or opening bracket before it ("(pop. 256,000)", "(approx. five km)");
 //   - after an abbreviation (Inc., U.S., a.m.) or an initial only when the next word is a
 //     common sentence starter (The, He, In, …) or begins a new line; never after a title
 //     (Mr., Dr., Gen.);
@@ -518,17 +518,17 @@ func LineBreak(text string, p int) (k int, ok bool) {
 // address or dotted abbreviation), and a lone . or ! does not belong to it (an
 // abbreviation or initial keeps its period: Mr., Inc., U.S., e.g., A.; Yahoo! keeps its
 // mark). In the middle of a line, no ) or ] may follow within bracketReach bytes of the
-// next word (bracketAhead: the mark may be inside a bracket), and the rest of the line must
-// decide alone as the whole line does (lineDecided: not where wrapped prose would be split from its start). It then
-// returns k, where the next token begins, or where its line begins when a line break
-// comes between (the indentation then stays with the line: wrapped): AppendSentences(text)
-// gives the tokens and sentences of text[:k] followed by those of text[k:] (offsets
-// shifted), because the mark is a token of its own that ends a sentence before a word
-// that can begin one (see Sentences), no token spans the blanks, and the tokenizer's
-// look back from the next word and ahead from the plain word do not change their tokens
-// (FuzzSentenceEnd). It answers "not sure" (false) for anything else. It reads the run,
-// the closers and blanks after it, at most 65 bytes before it and, in the middle of a
-// line, at most lineScan bytes of the rest of the line.
+// next word (bracketAhead: the mark may be inside a bracket), and the rest of the line
+// must decide alone as the whole line does (lineDecided: not where wrapped prose would be
+// split from its start). It then returns k, where the next token begins, or where its
+// line begins when a line break comes between (the indentation then stays with the line:
+// wrapped): AppendSentences(text) gives the tokens and sentences of text[:k] followed by
+// those of text[k:] (offsets shifted), because the mark is a token of its own that ends a
+// sentence before a word that can begin one (see Sentences), no token spans the blanks,
+// and the tokenizer's look back from the next word and ahead from the plain word do not
+// change their tokens (FuzzSentenceEnd). It answers "not sure" (false) for anything else.
+// It reads the run, the closers and blanks after it, at most 65 bytes before it and, in
+// the middle of a line, at most lineScan bytes of the rest of the line.
 func SentenceEnd(text string, p int) (k int, ok bool) {
 	if p < 0 || p >= len(text) || !isMark(text[p]) {
 		return 0, false
@@ -587,8 +587,9 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 }
 
 // bracketAhead reports whether a closing bracket ) or ] stands in text from k on, on the
-// same line, at most bracketReach bytes after k, before any word that opens a bracket: where a bracket opened before the mark
-// would keep the splitter from ending the sentence (closesSoon), whatever came before.
+// same line, at most bracketReach bytes after k, before any word that opens a bracket:
+// where a bracket opened before the mark would keep the splitter from ending the sentence
+// (closesSoon), whatever came before.
 func bracketAhead(text string, k int) bool {
 	for x := k; x < len(text) && x <= k+bracketReach; x++ {
 		switch text[x] {
