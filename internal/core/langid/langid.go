@@ -22,8 +22,11 @@
 //     they may differ), computed from an index of the profiles in a twentieth of its
 //     time or less.
 //
-// A Latin-script text that the trigrams do not place with confidence is English (Sure is
-// false): the pipeline then tags, parses and compresses it as English. The comparison
+// A Latin-script text that the trigrams do not place with confidence, that has no two
+// accented letters and whose words are no function words of another language
+// (ownWords: at least 2 of German, French, Spanish, Italian, Portuguese, Swedish, Dutch
+// or Indonesian ones, and no English one) is English (Sure is false): the pipeline then
+// tags, parses and compresses it as English. The comparison
 // with lingua-go, the accuracy on short text, the speed and the binary size behind this
 // choice are in docs/languages.md.
 //
@@ -34,6 +37,7 @@
 package langid
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -213,6 +217,11 @@ func Detect(text string) Result {
 	lang, confidence := guess(s)
 	sure := lang != "" && (confidence >= minConfidence || script == Latin && accented(s, &c))
 	if !sure && script == Latin {
+		if own := ownWords(s, lang); own != "" {
+			lang, sure = own, true
+		}
+	}
+	if !sure && script == Latin {
 		return Result{Lang: English, Script: Latin}
 	}
 	if lang == "" {
@@ -228,6 +237,84 @@ func sampleScript(text, s string, c *Counts) Script {
 		all[i] += n
 	}
 	return all.Main()
+}
+
+// ownWords returns the language whose function words the Latin-script text s holds, by
+// its first readWords words: a language of ownFunctionWords with at least 2 of its words
+// there and more than any other (on a tie, guessed, the trigrams' guess, wins), when none
+// of them is an English function word (functionWord): "de" for "Die Polizei in Berlin hat
+// am Dienstag zwei Männer festgenommen." ("die", "hat", "am", "zwei"); "" otherwise.
+func ownWords(s, guessed string) string {
+	var hits [len(ownLangs)]int
+	for i, n := 0, 0; i < len(s) && n < readWords; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsLetter(r) && r != '\'' {
+				break
+			}
+			j += size
+		}
+		w := s[i:j]
+		n++
+		if functionWord(w) {
+			return ""
+		}
+		lw := strings.ToLower(w)
+		for k, l := range ownLangs {
+			if ownFunctionWords[l][lw] {
+				hits[k]++
+			}
+		}
+		i = j
+	}
+	best, top, tie := "", 1, false
+	for k, l := range ownLangs {
+		switch h := hits[k]; {
+		case h > top:
+			best, top, tie = l, h, false
+		case h == top && h >= 2:
+			tie = true
+			if l == guessed {
+				best, tie = l, false
+			}
+		}
+	}
+	if tie && best != guessed {
+		return ""
+	}
+	return best
+}
+
+// ownLangs are the languages of ownFunctionWords, in a fixed order.
+var ownLangs = [...]string{"de", "fr", "es", "it", "pt", "sv", "nl", "id"}
+
+// ownFunctionWords are, for the Latin-script languages whose short sentences Detect most
+// often took for English (docs/languages.md), frequent function words of each that are
+// not English words, lowercased.
+var ownFunctionWords = map[string]map[string]bool{
+	"de": set("der die das und ist nicht mit den dem des ein eine einen einer eines auf sich für von zu im am auch wird wurde werden hat haben sind bei nach aus wie oder über zum zur noch nur vor sie er wir ich zwei drei sein seine ihre"),
+	"fr": set("de en le la les des une est et du au aux dans pour pas qui sur avec par sont été il elle ils ce cette ses son leur plus mais ou où deux trois être avait"),
+	"es": set("de en el los las del una y por para con es se su sus al lo como más pero fue ha muy también sobre entre desde este esta dos tres ser"),
+	"it": set("il gli della dei delle di che è per con non una sono del alla nel nella anche più da ha lo si come ma questo questa due tre essere"),
+	"pt": set("de o os da do das dos uma não com para em que se por ao na mais foi é seu sua são também dois três ser"),
+	"sv": set("och att det som är av för med till den på har inte om ett de jag vi men från två tre vara"),
+	"nl": set("de het een en van niet met zijn voor op aan dat die te ook maar om bij naar uit twee drie"),
+	"id": set("yang dan di ini itu dengan untuk dari tidak akan dalam pada ke juga ada oleh sebagai telah karena dua tiga"),
+}
+
+// set returns the set of the words of s, separated by spaces.
+func set(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }
 
 // minConfidence is the whatlanggo confidence below which a Latin-script text stays

@@ -20,6 +20,10 @@ func TestDetect(t *testing.T) {
 		{"Die Regierung will die Steuern im nächsten Jahr senken, sagte der Finanzminister am Mittwoch.", "de", true},
 		{"Le gouvernement a annoncé mercredi une baisse des impôts pour les petites entreprises.", "fr", true},
 		{"El gobierno anunció el miércoles una reducción de los impuestos para las pequeñas empresas.", "es", true},
+		// Short, with one accent or none: their function words tell, the trigrams being unsure.
+		{"Die Polizei in Berlin hat am Dienstag zwei Männer festgenommen.", "de", true},
+		{"Le gouvernement a annoncé mardi une nouvelle loi.", "fr", true},
+		{"Apple unveils new iPhone models at Cupertino event", "en", false},
 		{"Правительство в среду объявило о снижении налогов для малых предприятий.", "ru", true},
 		{"أعلنت الحكومة يوم الأربعاء عن تخفيض الضرائب على الشركات الصغيرة.", "ar", true},
 		{"सरकार ने बुधवार को छोटे व्यवसायों के लिए करों में कटौती की घोषणा की।", "hi", true},
