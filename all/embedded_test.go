@@ -43,6 +43,24 @@ func TestEmbedded(t *testing.T) {
 	}
 }
 
+// TestEmbeddedFiles checks the checksum of every embedded model file and the SHA-256 its
+// package declares, which a program's start leaves to this test (modelfile.CheckEmbedded):
+// a retrained model fails here until its package declares the new sum.
+func TestEmbeddedFiles(t *testing.T) {
+	if err := modelfile.CheckEmbedded(); err != nil {
+		t.Error(err)
+	}
+	for _, name := range []string{pipeline.TaggerName, pipeline.ParserName, pipeline.ParserBeamName} {
+		b, err := modelfile.Embedded(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := modelfile.Sum(b), sha256.Sum256(b); got != want {
+			t.Errorf("%s: Sum %x, the file's SHA-256 %x", name, got, want)
+		}
+	}
+}
+
 // TestDocumented checks that every embedded model has an entry in MODELS.md.
 func TestDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../MODELS.md")

@@ -19,4 +19,8 @@ const FileName = pipeline.ParserBeamName
 //go:embed en-ewt-parser-beam8-v1.qsm
 var file []byte
 
-func init() { modelfile.Register(FileName, file) }
+// sha256 is the file's SHA-256, declared so that loading it need not hash it
+// (modelfile.RegisterSum; TestEmbeddedFiles checks it).
+const sha256 = "4459c4e3b62f97b12200d1b9644486f23a07177ed2e0c2415c4ffb4882083259"
+
+func init() { modelfile.RegisterSum(FileName, file, sha256) }

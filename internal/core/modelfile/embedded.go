@@ -1,9 +1,12 @@
 package modelfile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // The model files embedded in the program. Each package that embeds one (the default
@@ -12,17 +15,88 @@ import (
 var (
 	embeddedMu sync.RWMutex
 	embedded   = map[string][]byte{}
+	// trusted maps the first byte of each registered file to its length: Decode does not
+	// check the checksum of these bytes again (TestEmbeddedFiles checks every one).
+	trusted = map[*byte]int{}
+	// sums are the SHA-256 of the registered files whose package declared it.
+	sums = map[*byte][sha256.Size]byte{}
 )
 
 // Register records the embedded model file name with its bytes, which must not be
 // modified. It is meant to be called from init, and panics when name is registered twice.
-func Register(name string, data []byte) {
+// The bytes are part of the program, so Decode does not check their checksum at every
+// start; the tests of the packages that embed them do (CheckEmbedded).
+func Register(name string, data []byte) { RegisterSum(name, data, "") }
+
+// RegisterSum is Register with the SHA-256 of the whole file, in hexadecimal, as the
+// package declares it, so that Sum need not hash the file at every start ("": not
+// declared). CheckEmbedded checks the declaration; it panics when sum is not 64
+// hexadecimal digits.
+func RegisterSum(name string, data []byte, sum string) {
 	embeddedMu.Lock()
 	defer embeddedMu.Unlock()
 	if _, dup := embedded[name]; dup {
 		panic(fmt.Sprintf("modelfile: Register called twice for %s", name))
 	}
 	embedded[name] = data
+	if len(data) == 0 {
+		return
+	}
+	trusted[unsafe.SliceData(data)] = len(data)
+	if sum != "" {
+		var s [sha256.Size]byte
+		if n, err := hex.Decode(s[:], []byte(sum)); err != nil || n != sha256.Size {
+			panic(fmt.Sprintf("modelfile: the SHA-256 of %s is not 64 hexadecimal digits: %q", name, sum))
+		}
+		sums[unsafe.SliceData(data)] = s
+	}
+}
+
+// isTrusted reports whether data is the whole of a registered embedded file.
+func isTrusted(data []byte) bool {
+	if len(data) == 0 {
+		return false
+	}
+	embeddedMu.RLock()
+	defer embeddedMu.RUnlock()
+	n, ok := trusted[unsafe.SliceData(data)]
+	return ok && n == len(data)
+}
+
+// Sum returns the SHA-256 of the model file data: the sum its package declared when data
+// is a registered embedded file (RegisterSum), else the hash of data.
+func Sum(data []byte) [sha256.Size]byte {
+	if isTrusted(data) {
+		embeddedMu.RLock()
+		s, ok := sums[unsafe.SliceData(data)]
+		embeddedMu.RUnlock()
+		if ok {
+			return s
+		}
+	}
+	return sha256.Sum256(data)
+}
+
+// CheckEmbedded checks every registered embedded file as Decode checks a file that is
+// not embedded (its checksum), and the SHA-256 its package declared, if any: the check
+// that Decode and Sum leave to the tests. The error names the file and the sum to declare.
+func CheckEmbedded() error {
+	embeddedMu.RLock()
+	defer embeddedMu.RUnlock()
+	for name, data := range embedded {
+		if err := verify(data); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if len(data) == 0 {
+			continue
+		}
+		if want, ok := sums[unsafe.SliceData(data)]; ok {
+			if got := sha256.Sum256(data); got != want {
+				return fmt.Errorf("%s: declared SHA-256 %x, the file's is %x (declare it in its package's RegisterSum)", name, want, got)
+			}
+		}
+	}
+	return nil
 }
 
 // Embedded returns the bytes of the registered model file name, without a copy: the

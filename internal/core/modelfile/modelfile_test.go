@@ -1,6 +1,7 @@
 package modelfile
 
 import (
+	"crypto/sha256"
 	"errors"
 	"strings"
 	"testing"
@@ -56,5 +57,40 @@ func TestHeader(t *testing.T) {
 	}
 	if _, _, err := Header([]byte("QSCMODEX rest")); err != ErrMagic {
 		t.Errorf("bad magic: %v", err)
+	}
+}
+
+// TestEmbeddedTrusted checks that Decode leaves the checksum of a registered embedded file
+// to CheckEmbedded, which finds a bad one, while a copy of the same bytes is checked; and
+// that Sum returns a declared sum for a registered file and hashes any other.
+func TestEmbeddedTrusted(t *testing.T) {
+	good, err := Encode("test", 1, []byte("payload"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), good...)
+	bad[len(bad)-1] ^= 1 // its checksum no longer matches
+	RegisterSum("test-trusted-bad.qsm", bad, strings.Repeat("ab", 32))
+	defer func() {
+		embeddedMu.Lock()
+		delete(embedded, "test-trusted-bad.qsm")
+		delete(trusted, &bad[0])
+		delete(sums, &bad[0])
+		embeddedMu.Unlock()
+	}()
+	if _, _, err := Decode(bad, "test", 1); err != nil {
+		t.Errorf("Decode of the registered file: %v, want its checksum left to CheckEmbedded", err)
+	}
+	if _, _, err := Decode(append([]byte(nil), bad...), "test", 1); !errors.Is(err, ErrChecksum) {
+		t.Errorf("Decode of a copy: %v, want ErrChecksum", err)
+	}
+	if err := CheckEmbedded(); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "test-trusted-bad.qsm") {
+		t.Errorf("CheckEmbedded: %v, want the bad file named", err)
+	}
+	if got := Sum(bad); got[0] != 0xab || got[31] != 0xab {
+		t.Errorf("Sum of the registered file %x, want the declared sum", got)
+	}
+	if got, want := Sum(good), sha256.Sum256(good); got != want {
+		t.Errorf("Sum of another file %x, want its hash %x", got, want)
 	}
 }

@@ -42,7 +42,7 @@ func Load(taggerData, parserData []byte) (*Pipeline, error) {
 	)
 	wg.Go(func() { p.Tagger, tErr = tagger.Load(taggerData) })
 	wg.Go(func() { p.Parser, pErr = parser.Load(parserData) })
-	wg.Go(func() { p.TaggerSum, p.ParserSum = sha256.Sum256(taggerData), sha256.Sum256(parserData) })
+	wg.Go(func() { p.TaggerSum, p.ParserSum = modelfile.Sum(taggerData), modelfile.Sum(parserData) })
 	wg.Wait()
 	if tErr != nil {
 		return nil, fmt.Errorf("tagger model: %w", tErr)
