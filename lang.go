@@ -588,10 +588,14 @@ func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
 	return res, nil
 }
 
+// maxLeadProbe bounds the larger budgets leadSnippet tries to name the one a lead needs.
+const maxLeadProbe = 200
+
 // leadSnippet returns the snippet of a document of language lang where no query term
 // matched: its first sentence with a word (package segment's sentences, in any language),
 // whole when it fits the budget, else cut at the best clean end (window.Lead). The error
-// wraps ErrInfeasible when the sentence's first word alone is over the budget.
+// wraps ErrInfeasible when no clean beginning of the sentence fits, and names the budget
+// the shortest one needs (up to maxLeadProbe more).
 func (e *Engine) leadSnippet(doc, lang string, budget int, disp, columns bool) ([]Snippet, error) {
 	var toks []syntax.Token
 	for start := 0; start < len(doc) && toks == nil; {
@@ -612,17 +616,29 @@ func (e *Engine) leadSnippet(doc, lang string, budget int, disp, columns bool) (
 	sent := Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
 	w.sc.Columns = columns
 	defer func() { w.sc.Columns = false }()
+	limit := budget
 	fits := func(lo, hi int) bool {
 		w.runs = append(w.runs[:0], Span{Start: toks[lo].Start, End: toks[hi-1].End})
 		if !disp {
-			return measure(display.Render(doc, sent, w.runs, nil, false, false), columns) <= budget
+			return measure(display.Render(doc, sent, w.runs, nil, false, false), columns) <= limit
 		}
-		return w.sc.Length(doc, sent, w.runs, nil) <= budget
+		return w.sc.Length(doc, sent, w.runs, nil) <= limit
 	}
-	hi, ok := window.Lead(window.Options{Doc: doc, Toks: toks, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)})
+	opts := window.Options{Doc: doc, Toks: toks, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)}
+	hi, ok := window.Lead(opts)
 	if !ok {
-		return nil, fmt.Errorf("%w: no sentence contains a query term, and the first word of the document takes %d characters, more than the budget %d",
-			ErrInfeasible, measure(toks[0].Form, columns), budget)
+		// Say what the lead would need: its shortest clean beginning (not one that ends on
+		// "the"), as this budget counts it.
+		need := ""
+		for b := budget + 1; b <= budget+maxLeadProbe; b++ {
+			opts.Budget, limit = b, b
+			if _, ok := window.Lead(opts); ok {
+				need = fmt.Sprintf(" (its shortest beginning that ends cleanly takes %d)", b)
+				break
+			}
+		}
+		return nil, fmt.Errorf("%w: no sentence contains a query term, and no beginning of the document's first sentence fits the budget %d%s",
+			ErrInfeasible, budget, need)
 	}
 	kept := []Span{{Start: toks[0].Start, End: toks[hi-1].End}}
 	return []Snippet{{Sentence: sent, Kept: kept, Hits: []Span{}, Text: display.Render(doc, sent, kept, nil, false, false), Lang: lang, Method: MethodLead}}, nil

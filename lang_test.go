@@ -3,6 +3,7 @@ package qsc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -422,5 +423,27 @@ func TestMixedLatin(t *testing.T) {
 	want := map[string]string{"The": "en ilp", "Le ": "fr window"}
 	if err != nil || len(sn) != 3 || got["The"] != want["The"] || got["Le "] != want["Le "] {
 		t.Errorf("English document with a French sentence: %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestLeadInfeasible checks that a lead that does not fit says which budget its shortest
+// clean beginning needs, and that this budget gives one.
+func TestLeadInfeasible(t *testing.T) {
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := qsc.SnippetRequest{Document: "The hotel room was clean and quiet.", Query: []string{"zebra"}, Budget: 4, NoMatch: true}
+	_, err = eng.DoSnippets(context.Background(), &req)
+	var need int
+	if !errors.Is(err, qsc.ErrInfeasible) {
+		t.Fatalf("budget 4: %v, want ErrInfeasible", err)
+	}
+	if _, e := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "takes ")+len("takes "):], "%d", &need); e != nil || need <= 4 {
+		t.Fatalf("budget 4: %q names no budget over 4", err)
+	}
+	req.Budget = need
+	if sn, err := eng.DoSnippets(context.Background(), &req); err != nil || len(sn) != 1 || sn[0].Method != qsc.MethodLead {
+		t.Errorf("budget %d, the one named: %+v, %v", need, sn, err)
 	}
 }
