@@ -30,6 +30,9 @@ var annotationTables sync.Map // *pipeline.Pipeline → *annotation.Tables
 
 // tables returns the Engine's tag and label tables.
 func (e *Engine) tables() (*annotation.Tables, error) {
+	if e.pipe == nil {
+		return nil, errNoModels
+	}
 	if t, ok := annotationTables.Load(e.pipe); ok {
 		return t.(*annotation.Tables), nil
 	}
@@ -44,6 +47,9 @@ func (e *Engine) tables() (*annotation.Tables, error) {
 // AnnotationModels returns the ids of the Engine's tagger and parser, as its annotations
 // record them.
 func (e *Engine) AnnotationModels() annotation.Models {
+	if e.pipe == nil {
+		return annotation.Models{} // the zero Engine has no models
+	}
 	return annotation.Models{Tagger: annotation.NewModelID(e.pipe.TaggerSum), Parser: annotation.NewModelID(e.pipe.ParserSum)}
 }
 
@@ -114,6 +120,9 @@ func (e *Engine) AnnotateSentence(ctx context.Context, text string) (*annotation
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if e.pipe == nil {
+		return nil, errNoModels
+	}
 	s, err := sentenceOf(&Request{Text: text})
 	if err != nil {
 		return nil, err
@@ -173,6 +182,12 @@ func (e *Engine) usable(ann *annotation.Annotation, text string, opts Annotation
 // Cost: a CRC-32C of the document (tens of GB/s), the materialization of its tokens as
 // syntax.Tokens (substrings of the document, no copy), matching, and n compressions.
 func (e *Engine) SnippetsAnnotated(ctx context.Context, req *SnippetRequest, ann *annotation.Annotation, opts AnnotationOptions) ([]Snippet, error) {
+	if req == nil {
+		return nil, errNilRequest
+	}
+	if e.pipe == nil {
+		return nil, errNoModels
+	}
 	ok, err := e.usable(ann, req.Document, opts)
 	if err != nil {
 		return nil, err
@@ -208,6 +223,12 @@ var docPool = sync.Pool{New: func() any { return new(annotatedDoc) }}
 // ErrBadRequest and annotation.ErrText; one of other models is re-parsed or refused as
 // opts says.
 func (e *Engine) CompressAnnotated(ctx context.Context, req *Request, ann *annotation.Annotation, opts AnnotationOptions, explain bool) (*Result, error) {
+	if req == nil {
+		return nil, errNilRequest
+	}
+	if e.pipe == nil {
+		return nil, errNoModels
+	}
 	if req.Tokens != nil || req.XPOS != nil {
 		return nil, fmt.Errorf("%w: an annotated request gives its sentence as text, with no tokens or xpos", ErrBadRequest)
 	}

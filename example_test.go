@@ -10,7 +10,7 @@ import (
 )
 
 func Example() {
-	eng, err := qsc.New() // the embedded tokenizer, tagger, parser and VA_LR models
+	eng, err := qsc.New() // the embedded tokenizer, tagger, parser and ILP models
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -130,8 +130,8 @@ func ExampleEngine_Hits() {
 	// 120-126 "Floods"
 }
 
-// The accurate engine parses with the embedded beam-search parser: better trees, about a
-// quarter of the parsing speed. Here the tree decides which words may go.
+// The accurate engine parses with the embedded beam-search parser: better trees, at about
+// 6 times the parsing time. Here the tree decides which words may go.
 func ExampleNewWithOptions() {
 	eng, err := qsc.NewWithOptions(qsc.Options{Accurate: true})
 	if err != nil {

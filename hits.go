@@ -24,6 +24,9 @@ func (e *Engine) Hits(ctx context.Context, document string, query []string, lang
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if e.pipe == nil {
+		return nil, errNoModels
+	}
 	q, _, _, _, err := e.snippetQuery(&SnippetRequest{Document: document, Query: query, Budget: math.MaxInt32, Lang: lang}, nil)
 	if err != nil {
 		return nil, err

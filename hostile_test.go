@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/baseline"
 )
@@ -301,5 +302,42 @@ func BenchmarkLongSentence(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestNilAndZero checks that a nil request and an Engine that New did not make give an
+// error from every entry point, not a panic.
+func TestNilAndZero(t *testing.T) {
+	ctx := context.Background()
+	eng := newEngine(t)
+	if _, err := eng.Do(ctx, nil, false); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("Do(nil): %v", err)
+	}
+	if _, err := eng.DoSnippets(ctx, nil); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("DoSnippets(nil): %v", err)
+	}
+	if _, err := eng.DoSnippetsLong(ctx, nil); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("DoSnippetsLong(nil): %v", err)
+	}
+	if _, err := eng.SnippetsAnnotated(ctx, nil, nil, AnnotationOptions{}); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("SnippetsAnnotated(nil): %v", err)
+	}
+	if _, err := eng.CompressAnnotated(ctx, nil, nil, AnnotationOptions{}, false); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("CompressAnnotated(nil): %v", err)
+	}
+	var zero Engine
+	for name, err := range map[string]error{
+		"Compress":         func() error { _, err := zero.Compress(ctx, "The cat sat.", []string{"cat"}, 20); return err }(),
+		"Snippets":         func() error { _, err := zero.Snippets(ctx, "The cat sat.", []string{"cat"}, 20, 1); return err }(),
+		"Annotate":         func() error { _, err := zero.Annotate(ctx, "The cat sat."); return err }(),
+		"AnnotateSentence": func() error { _, err := zero.AnnotateSentence(ctx, "The cat sat."); return err }(),
+		"Hits":             func() error { _, err := zero.Hits(ctx, "The cat sat.", []string{"cat"}, ""); return err }(),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "qsc.New") {
+			t.Errorf("zero Engine %s: %v, want an error that says to use qsc.New", name, err)
+		}
+	}
+	if m := zero.AnnotationModels(); m != (annotation.Models{}) {
+		t.Errorf("zero Engine AnnotationModels: %+v", m)
 	}
 }

@@ -22,6 +22,9 @@ import (
 // part whose every match is over the budget (ErrInfeasible) is skipped unless every
 // part with a match is such. Memory: req.N snippets a part, besides the document.
 func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Snippet, error) {
+	if req == nil {
+		return nil, errNilRequest
+	}
 	doc := req.Document
 	if len(doc) <= MaxDocumentBytes {
 		return e.DoSnippets(ctx, req)

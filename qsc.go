@@ -68,7 +68,8 @@ var (
 )
 
 // Engine compresses sentences. It holds the read-only models and a pool of per-goroutine
-// scratch memory; it is safe for concurrent use.
+// scratch memory; it is safe for concurrent use. An Engine comes from New or
+// NewWithOptions: the zero Engine has no models, and its methods fail.
 type Engine struct {
 	pipe *pipeline.Pipeline
 	seed uint64
@@ -105,6 +106,13 @@ type Options struct {
 	// about as good as with the default parser (the figures are in MODELS.md).
 	Accurate bool
 }
+
+// errNilRequest and errNoModels are the errors of a nil request and of an Engine that New
+// did not make.
+var (
+	errNilRequest = fmt.Errorf("%w: the request is nil", ErrBadRequest)
+	errNoModels   = errors.New("qsc: the Engine has no models: make it with qsc.New")
+)
 
 // New returns an Engine with the embedded default models.
 func New() (*Engine, error) { return NewWithOptions(Options{}) }
@@ -170,20 +178,24 @@ type Request struct {
 	Text string `json:"text,omitempty"`
 	// XPOS optionally gives a Penn Treebank tag per token, replacing the built-in tagger.
 	XPOS []string `json:"xpos,omitempty"`
-	// QueryIDs are 1-based token ids that must be kept.
+	// QueryIDs are 1-based token ids that must be kept. One of QueryIDs and Query must be
+	// given (not nil); an empty one (JSON []) asks for a compression with no query, which
+	// keeps the gist of the sentence, its main clause's subject among it.
 	QueryIDs []int `json:"query_ids,omitempty"`
 	// Query are terms that must be kept; each is matched in the sentence (a term of
 	// several words to a run of tokens), ignoring case, accents, inflection and trailing
 	// punctuation, and finding a word inside a hyphenated one, as the snippets do (see
 	// DoSnippets), and kept at its first occurrence spelled as given (up to case and
-	// trailing punctuation), else at its first.
+	// trailing punctuation), else at its first. Empty but not nil (JSON []): no query, as
+	// for QueryIDs.
 	Query []string `json:"query,omitempty"`
 	// Budget is the maximum length in characters (runes) of the compression, counted as
 	// BudgetCounts says.
 	Budget int `json:"budget"`
 	// BudgetCounts is what the budget counts: BudgetTokens (the default: the kept tokens
-	// joined by single spaces) or BudgetDisplay (the compression as displayed, "…" marks
-	// included). Under a budgeted decoding, a sentence whose text as written fits the
+	// joined by single spaces), BudgetDisplay (the compression as displayed, "…" marks
+	// included) or BudgetColumns (the display, an East Asian wide character as two
+	// columns). Under a budgeted decoding, a sentence whose text as written fits the
 	// budget is returned whole in either mode.
 	BudgetCounts string `json:"budget_counts,omitempty"`
 	// Method is one of Methods() (default DefaultMethod).
@@ -286,17 +298,20 @@ func (r *Result) Ellipsis() string {
 }
 
 // Snippet returns the compression as a Snippet of Text, for package render: the span of the
-// sentence, the runs of kept tokens, the query tokens as hits, and Compression as its text.
-// Terms is the number of query terms and Score is 0.
+// sentence, the runs of kept tokens, the query tokens as hits, and Compression as its text,
+// with the result's Lang and Method. Terms is the number of query terms and Score is 0.
 func (r *Result) Snippet() Snippet {
 	if len(r.Kept) == 0 {
-		return Snippet{Text: r.Compression}
+		return Snippet{Text: r.Compression, Lang: r.Lang, Method: r.Method}
 	}
 	return Snippet{Sentence: r.view.sentence(), Kept: r.view.runs(r.Kept), Hits: r.view.spansOf(r.Query),
-		Text: r.Compression, Terms: r.terms}
+		Text: r.Compression, Terms: r.terms, Lang: r.Lang, Method: r.Method}
 }
 
-// Do compresses one request. explain records every decision in Result.Steps.
+// Do compresses one request. explain records every decision of VERTEX ADDITION (the
+// methods lr, ablated, nn and random) in Result.Steps; a method that chooses the whole
+// compression at once (the ILP, the default, and the window) records none, and
+// Engine.Weigh gives the terms of its display instead.
 //
 // A request over the limits (a sentence over MaxSentenceBytes or MaxSentenceTokens, over
 // MaxQueryTerms query terms, a term over MaxTermWords words) or whose strings are not
@@ -341,6 +356,12 @@ func (e *Engine) Weigh(ctx context.Context, req *Request, explain bool, alts [][
 func (e *Engine) do(ctx context.Context, req *Request, pre *syntax.Sentence, explain bool, weigh func(*method.Compressor, []int)) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if req == nil {
+		return nil, errNilRequest
+	}
+	if e.pipe == nil {
+		return nil, errNoModels
 	}
 	if err := checkBudget(req.Budget); err != nil {
 		return nil, err

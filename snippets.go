@@ -49,7 +49,8 @@ type SnippetRequest struct {
 	// BudgetCounts says.
 	Budget int `json:"budget"`
 	// BudgetCounts is what the budget counts: BudgetDisplay (the default: the snippet's
-	// Text and its ellipsis rendering, render.Ellipsis, "…" marks included, both fit) or
+	// Text and its ellipsis rendering, render.Ellipsis, "…" marks included, both fit),
+	// BudgetColumns (the same, an East Asian wide character as two columns) or
 	// BudgetTokens (its kept tokens joined by single spaces).
 	BudgetCounts string `json:"budget_counts,omitempty"`
 	// N is the maximum number of snippets (default DefaultSnippets).
@@ -175,6 +176,12 @@ func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet
 func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annotatedDoc) ([]Snippet, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if req == nil {
+		return nil, errNilRequest
+	}
+	if e.pipe == nil {
+		return nil, errNoModels
 	}
 	doc := req.Document
 	q, n, m, dec, err := e.snippetQuery(req, ann)

@@ -102,6 +102,8 @@ type Highlighter struct {
 // with registry.RegisterHighlighter to use it from bleve, or call BestFragmentsInField.
 func New(eng *qsc.Engine, opts Options) (*Highlighter, error) {
 	switch {
+	case eng == nil:
+		return nil, fmt.Errorf("qsc highlighter: no engine (make one with qsc.New)")
 	case opts.Budget < 0:
 		return nil, fmt.Errorf("qsc highlighter: budget must be positive, got %d", opts.Budget)
 	case opts.Fragments < 0:

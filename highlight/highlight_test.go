@@ -47,6 +47,9 @@ func TestConstructorConfig(t *testing.T) {
 			t.Errorf("%v: options %+v, want %+v", c.config, got, c.want)
 		}
 	}
+	if _, err := New(nil, Options{}); err == nil || !strings.Contains(err.Error(), "qsc.New") {
+		t.Errorf("New(nil): %v, want an error that asks for an engine", err)
+	}
 }
 
 func TestFieldText(t *testing.T) {

@@ -7,7 +7,9 @@
 //     model file, from a generator seeded per compression (Random);
 //   - "oracle": keeps exactly the gold tokens, for evaluation (Oracle).
 //
-// The root package qsc imports it, so every program that uses the library has them.
+// The root package qsc imports it, so every program that uses the library has window and
+// oracle; random reads VA_LR's file, so it also needs method/lr linked (import _
+// "github.com/qsc-nlp/qsc/method/lr", or github.com/qsc-nlp/qsc/all).
 package baseline
 
 import (
