@@ -30,10 +30,14 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 )
 
-// Input is one input record.
+// Input is one input record: a document of qsc serve --docs's JSON lines, whose title
+// and url are accepted and left out of the annotation, which is of the text alone.
 type Input struct {
 	ID   *string `json:"id"`
 	Text *string `json:"text"`
+	// Title and URL are the document's, when the record has them; not annotated.
+	Title *string `json:"title"`
+	URL   *string `json:"url"`
 }
 
 // Output is one output record.

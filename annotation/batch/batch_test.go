@@ -16,6 +16,7 @@ func TestDecodeInput(t *testing.T) {
 		{`{"id":"a"}`, "a", "", `line 7: record has no "text"`},
 		{`{"text":"x"}`, "", "", `line 7: record has no "id"`},
 		{`{"id":"a","text":"x","lang":"en"}`, "a", "", `unknown field "lang"`},
+		{`{"id":"a","title":"T","text":"x","url":"https://example.org/a"}`, "a", "x", ""},
 		{`{"id":"a","text":5}`, "a", "", `field "text" must be a string, not number`},
 		{`{"id":"a","text":"x"} {}`, "a", "", "more than one JSON value"},
 		{`[1]`, "", "", "line 7: invalid record"},

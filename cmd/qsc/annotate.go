@@ -34,9 +34,10 @@ func runAnnotate(args []string, stdout, stderr io.Writer) error {
 Tokenizes, tags and parses documents once and writes their annotations, one JSON line per
 document, in input order: {"id", "annotation" (base64 of the binary form), "sentences",
 "tokens", "bytes"}, or {"id", "error"} for a record that cannot be read or annotated (the
-batch goes on, and the exit status is 1). Inputs: stdin when no FILE (or "-") is given, read as JSONL records
-{"id", "text"}; a FILE ending in .jsonl is JSONL too; any other FILE is one document,
-its whole text, with its path as id.
+batch goes on, and the exit status is 1). Inputs: stdin when no FILE (or "-") is given,
+read as JSONL records {"id", "text"} (a "title" and a "url", as qsc serve --docs reads
+them, are accepted); a FILE ending in .jsonl is JSONL too; any other FILE is one
+document, its whole text, with its path as id.
 
 Flags:
 `)
