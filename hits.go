@@ -8,7 +8,8 @@ import (
 )
 
 // Hits returns the spans of document that match a term of query, in document order: each
-// token that matches, as DoSnippets finds them (the Hits of its snippets), in every
+// token that matches, tokens written against each other (the characters of a term in a
+// script without spaces) as one span, as DoSnippets finds them (the Hits of its snippets), in every
 // sentence of the document, repeated paragraphs included. A page that shows a whole
 // document marks its query's words with them. lang is SnippetRequest.Lang: the
 // document's language, or "" to identify it (a sentence in another script takes its
@@ -41,8 +42,16 @@ func (q *termQuery) hits(doc string) ([]Span, error) {
 	// n is 0 and nothing is ranked, so the collector needs no levels and no budget.
 	c := collector{q: q, doc: doc, top: q.top(),
 		hits: func(start int, toks []syntax.Token, hits []int32) {
-			for _, h := range hits {
-				out = append(out, Span{Start: start + toks[h].Start, End: start + toks[h].End})
+			for i, h := range hits {
+				sp := Span{Start: start + toks[h].Start, End: start + toks[h].End}
+				if i > 0 && hits[i-1] == h-1 && out[len(out)-1].End == sp.Start {
+					// A token written against the matched one before it: the characters
+					// of a term in a script without spaces (共和党), one hit as the
+					// snippets show it.
+					out[len(out)-1].End = sp.End
+					continue
+				}
+				out = append(out, sp)
 			}
 		}}
 	if err := c.run(); err != nil {

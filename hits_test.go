@@ -36,7 +36,7 @@ func TestHits(t *testing.T) {
 		{"A transformer-based model. Transformers again.", []string{"transformer"}, "", []string{"transformer-based", "Transformers"}},
 		{"The party was late.\n\nThe party was late.\n\nNothing else.", []string{"party"}, "", []string{"party", "party"}},
 		{"Nothing here matches.", []string{"police"}, "", []string{}},
-		{"東京で会議が開かれた。東京は晴れ。", []string{"東京"}, "ja", []string{"東", "京", "東", "京"}},
+		{"東京で会議が開かれた。東京は晴れ。", []string{"東京"}, "ja", []string{"東京", "東京"}}, // one span a term, as a snippet marks it
 	} {
 		got, err := e.Hits(ctx, c.doc, c.query, c.lang)
 		if err != nil {
