@@ -53,30 +53,76 @@ func Annotate(ctx context.Context, eng *qsc.Engine, text string) (string, error)
 
 // AddAnnotations sets, in a document about to be indexed, the annotation field of each of the
 // named fields, whose values must be strings or lists of strings (a list gets a list of
-// annotations, position for position).
+// annotations, position for position; a []any of strings, as encoding/json decodes a list,
+// is one). A field is named by its full path, as bleve names it: "article.body" is the
+// "body" of the sub-document "article" (a map[string]any), and its annotation goes beside
+// it, in "body_qsc" of that sub-document. A field the document lacks is skipped.
 func AddAnnotations(ctx context.Context, eng *qsc.Engine, doc map[string]any, fields ...string) error {
 	for _, f := range fields {
-		switch v := doc[f].(type) {
+		m, key, ok := fieldMap(doc, f)
+		if !ok {
+			continue
+		}
+		switch v := m[key].(type) {
 		case string:
 			a, err := Annotate(ctx, eng, v)
 			if err != nil {
 				return fmt.Errorf("field %s: %w", f, err)
 			}
-			doc[AnnotationField(f)] = a
+			m[key+AnnotationSuffix] = a
 		case []string:
-			anns := make([]string, len(v))
-			for i, s := range v {
-				var err error
-				if anns[i], err = Annotate(ctx, eng, s); err != nil {
-					return fmt.Errorf("field %s, value %d: %w", f, i+1, err)
-				}
+			anns, err := annotateAll(ctx, eng, f, v)
+			if err != nil {
+				return err
 			}
-			doc[AnnotationField(f)] = anns
+			m[key+AnnotationSuffix] = anns
+		case []any:
+			texts := make([]string, len(v))
+			for i, x := range v {
+				t, ok := x.(string)
+				if !ok {
+					return fmt.Errorf("field %s, value %d is a %T, not a string", f, i+1, x)
+				}
+				texts[i] = t
+			}
+			anns, err := annotateAll(ctx, eng, f, texts)
+			if err != nil {
+				return err
+			}
+			m[key+AnnotationSuffix] = anns
 		default:
-			return fmt.Errorf("field %s is a %T, not a string or a list of strings", f, doc[f])
+			return fmt.Errorf("field %s is a %T, not a string or a list of strings", f, m[key])
 		}
 	}
 	return nil
+}
+
+// fieldMap returns the map of doc that holds the field at path ("article.body": the map
+// doc["article"]) and the field's key there; ok is false when doc lacks the field (a
+// value nil included), or a part of the path before it is not a map[string]any.
+func fieldMap(doc map[string]any, path string) (m map[string]any, key string, ok bool) {
+	m = doc
+	parts := strings.Split(path, ".")
+	for _, p := range parts[:len(parts)-1] {
+		if m, ok = m[p].(map[string]any); !ok {
+			return nil, "", false
+		}
+	}
+	key = parts[len(parts)-1]
+	v, ok := m[key]
+	return m, key, ok && v != nil
+}
+
+// annotateAll returns the annotations of the values of the list field f.
+func annotateAll(ctx context.Context, eng *qsc.Engine, f string, texts []string) ([]string, error) {
+	anns := make([]string, len(texts))
+	for i, s := range texts {
+		var err error
+		if anns[i], err = Annotate(ctx, eng, s); err != nil {
+			return nil, fmt.Errorf("field %s, value %d: %w", f, i+1, err)
+		}
+	}
+	return anns, nil
 }
 
 // Stats count how the highlighter found the sentences of the field values it snippeted.

@@ -239,6 +239,40 @@ func TestAnnotatedArrays(t *testing.T) {
 	}
 }
 
+// TestAddAnnotationsShapes checks the documents AddAnnotations takes as encoding/json
+// decodes them: a list as []any, a field of a sub-document by its path, a field the
+// document lacks skipped, and a list with a value that is no string refused.
+func TestAddAnnotationsShapes(t *testing.T) {
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want, err := Annotate(ctx, eng, "The storm hit the coast.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := map[string]any{
+		"tags":    []any{"The storm hit the coast.", "The storm hit the coast."},
+		"article": map[string]any{"body": "The storm hit the coast."},
+	}
+	if err := AddAnnotations(ctx, eng, doc, "tags", "article.body", "summary", "article.lead"); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := doc["tags"+AnnotationSuffix].([]string); !ok || !reflect.DeepEqual(got, []string{want, want}) {
+		t.Errorf("list: %T", doc["tags"+AnnotationSuffix])
+	}
+	if got := doc["article"].(map[string]any)["body"+AnnotationSuffix]; got != want {
+		t.Errorf("sub-document's field: %T, want its annotation beside it", got)
+	}
+	if _, ok := doc["summary"+AnnotationSuffix]; ok {
+		t.Error("a field the document lacks got an annotation")
+	}
+	if err := AddAnnotations(ctx, eng, map[string]any{"tags": []any{"x", 3}}, "tags"); err == nil || !strings.Contains(err.Error(), "value 2") {
+		t.Errorf("a list with a number: %v", err)
+	}
+}
+
 // cpuTime returns the CPU time of the process so far (user and system).
 func cpuTime(tb testing.TB) time.Duration {
 	var ru syscall.Rusage
