@@ -105,15 +105,12 @@ type benchVariant struct {
 
 // benchVariants returns what bench times for m under each decoding: m itself or, for an
 // ILP, the ILP with each solver of this build (the GLPK MIP solver only with -tags glpk,
-// and only under the paper's decoding; bench says so otherwise). Rows of the snippet and
-// nested decodings are labelled "…, snippet" and "…, nested".
+// and only under the paper's decoding; bench says so otherwise). Each row is labelled with
+// its decoding: "…, paper", "…, snippet", "…, nested".
 func benchVariants(m method.Method, decs []method.Decoding, stdout io.Writer) []benchVariant {
 	var vs []benchVariant
 	for _, dec := range decs {
-		suffix := ""
-		if dec.Budgeted() {
-			suffix = ", " + dec.String()
-		}
+		suffix := ", " + dec.String()
 		im, ok := m.(*ilp.Model)
 		if !ok {
 			vs = append(vs, benchVariant{m.Name() + suffix, m, dec})
@@ -147,8 +144,9 @@ func writeRatios(w io.Writer, rows []benchRow) {
 		}
 		return nil
 	}
-	lrRow := find(method.NameLR)
-	dp, mip := find(ilp.Name+" (DP)"), find(ilp.Name+" (GLPK)")
+	paper := ", " + method.Paper.String()
+	lrRow := find(method.NameLR + paper)
+	dp, mip := find(ilp.Name+" (DP)"+paper), find(ilp.Name+" (GLPK)"+paper)
 	type ratio struct {
 		name, paper string
 		a, b        *benchRow

@@ -16,13 +16,13 @@ func TestBenchOnFixture(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"| lr | compression of a pre-parsed sentence | 30 |", "| ilp (DP) | compression of a pre-parsed sentence | 30 |",
+	for _, want := range []string{"| lr, paper | compression of a pre-parsed sentence | 30 |", "| ilp (DP), paper | compression of a pre-parsed sentence | 30 |",
 		"| ILP (DP) / VA_LR |"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("bench output lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stdout, "| ilp (GLPK) | compression of a pre-parsed sentence | 30 |") && !strings.Contains(stdout, "| ilp (GLPK) | not in this build") {
+	if !strings.Contains(stdout, "| ilp (GLPK), paper | compression of a pre-parsed sentence | 30 |") && !strings.Contains(stdout, "| ilp (GLPK) | not in this build") {
 		t.Errorf("bench says nothing of GLPK:\n%s", stdout)
 	}
 }
