@@ -5,28 +5,16 @@
 # (seeded) and its document's text; the best snippet (-n 1) of each of two qsc builds in
 # a box of BUDGET characters; the items where they differ.
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED BUDGET]
-import gzip, json, random, re, subprocess, sys
+import json, os, random, re, subprocess, sys
 data, old, new, out = sys.argv[1:5]
 seed, budget = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (2040, 100)
 quote = re.compile(r"(^|[ (\"])['‘`][A-Za-z][^'’]{0,80}\w['’]([ ,.;:!?)]|$)")
 bracket = re.compile(r"[(\[][^()\[\]]{0,30}\w\. [^()\[\]]{0,30}[)\]]")
 files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
 files.append(('gum', f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'))
-docs = []
-for src, path in files:
-    cur = None
-    for l in gzip.open(path, 'rt'):
-        if l.startswith('# newdoc id'):
-            cur = {'id': src + ':' + l.split('=', 1)[1].strip(), 'paras': [], 'sents': []}; docs.append(cur)
-        elif l.startswith('# newpar') and cur is not None:
-            cur['paras'].append([])
-        elif l.startswith('# text = ') and cur is not None:
-            if not cur['paras']: cur['paras'].append([])
-            t = l[9:].strip(); cur['paras'][-1].append(t); cur['sents'].append({'text': t, 'nouns': []})
-        elif l and l[0].isdigit() and cur is not None and cur['sents']:
-            f = l.split('\t')
-            if '-' not in f[0] and '.' not in f[0] and f[4] in ('NN', 'NNS', 'NNP') and len(f[1]) > 3 and f[1].isalpha():
-                cur['sents'][-1]['nouns'].append(f[1])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from udocs import read_docs
+docs = [d for src, path in files for d in read_docs(path, src + ':')]
 random.seed(seed)
 items = []
 for d in docs:

@@ -4,22 +4,12 @@
 # best snippet (-n 1, -b 100) of each of two qsc builds; the items where they differ.
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED DOCS QUERIES]
 # (defaults 2029, 120 and 1: the first test; docs/reading/wrap2 used 2030, 1000 (all) and 12)
-import gzip, json, random, subprocess, sys, textwrap
+import json, os, random, subprocess, sys, textwrap
 data, old, new, out = sys.argv[1:5]
 seed, ndocs, nq = (int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (2029, 120, 1)
-docs, cur = [], None
-for l in gzip.open(f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz', 'rt'):
-    if l.startswith('# newdoc id'):
-        cur = {'id': l.split('=', 1)[1].strip(), 'paras': [], 'sents': []}; docs.append(cur)
-    elif l.startswith('# newpar') and cur is not None:
-        cur['paras'].append([])
-    elif l.startswith('# text = ') and cur is not None:
-        if not cur['paras']: cur['paras'].append([])
-        t = l[9:].strip(); cur['paras'][-1].append(t); cur['sents'].append({'text': t, 'nouns': []})
-    elif l and l[0].isdigit() and cur is not None and cur['sents']:
-        f = l.split('\t')
-        if '-' not in f[0] and '.' not in f[0] and f[4] in ('NN', 'NNS', 'NNP') and len(f[1]) > 3 and f[1].isalpha():
-            cur['sents'][-1]['nouns'].append(f[1])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from udocs import read_docs
+docs = read_docs(f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz')
 docs = [d for d in docs if not d['id'].startswith('GUM_news')]
 random.seed(seed)
 random.shuffle(docs)
@@ -33,7 +23,6 @@ for d in docs[:ndocs]:
         items.append({'id': d['id'] + ('' if nq == 1 else f'-{j}'), 'doc': text, 'query': q})
 # ONLY=ITEMS.jsonl keeps the items of an earlier run (their ids); WINDOW=1 also writes the
 # new build's window method for the items that differ (window.jsonl), as a row beside them.
-import os
 if os.environ.get('ONLY'):
     keep = {json.loads(l)['id'][2:] for l in open(os.environ['ONLY'])}
     items = [it for it in items if it['id'] in keep]
