@@ -15,17 +15,24 @@ import (
 // the tokens of a long document are never all in memory at once.
 const chunkBytes = 64 << 10
 
+// maxWindowTokens is the longest English sentence that collect shows by its window when
+// it is over the method's limit (MaxSentenceTokens, or the method's own): the window's
+// time grows faster than the sentence, and a sentence of a megabyte (a hostile one, or a
+// dump with no sentence end) is refused as before.
+const maxWindowTokens = 8 * MaxSentenceTokens
+
 // readBytes is the size from which collect, with the prefilter, ends a chunk of
 // consecutive paragraphs that may match: small enough that it stops soon after the
 // candidates it needs, large enough that short paragraphs are tokenized together.
 const readBytes = 4 << 10
 
 // collect finds the sentences of doc that contain query terms and returns the first n, in
-// rank order (terms, then position), whose query fits in budget and that have at most
-// q.maxTokens tokens, each sentence text once (a repeat of a kept sentence, such as a title
-// repeated in the body, would show the same snippet twice); the number of sentences read
-// that contain a term; and the length of the shortest query over budget (0 when none is).
-// It counts the sentences that contain a term but are over q.maxTokens in q.long. The
+// rank order (terms, then position), whose query fits in budget (shown by their window
+// when they have more than q.maxTokens tokens) and that have at most maxWindowTokens
+// tokens, each sentence text once (a repeat of a kept sentence, such as a title repeated
+// in the body, would show the same snippet twice); the number of sentences read that
+// contain a term; and the length of the shortest query over budget (0 when none is). It
+// counts the sentences that contain a term but are over maxWindowTokens in q.long. The
 // steps are those of a collector.
 //
 // Paragraphs first. Blank lines always end a sentence, so collect cuts doc into its
@@ -319,9 +326,11 @@ func (c *collector) read(start, end int) error {
 // chunk doc[start:end]: when it holds a term it counts in c.matched, and it is kept as a
 // candidate when its level has room, fewer than n candidates have more terms, its query
 // (or, shown by its window, its shortest hit) fits the budget and no candidate of its
-// level has its text; with room, it counts in q.long (over q.maxTokens) or c.shortest
-// (over the budget) instead. A candidate owns copies of the query and hits; it borrows toks, whose offsets
-// it moves in place to be from the start of doc, until the next chunk (own). The error
+// level has its text; with room, it counts in q.long (over maxWindowTokens) or
+// c.shortest (over the budget) instead. An English sentence over q.maxTokens (the
+// method's limit) is shown by its window. A candidate owns copies of the query and hits;
+// it borrows toks, whose offsets it moves in place to be from the start of doc, until the
+// next chunk (own). The error
 // wraps ErrBadRequest when the query cannot be compiled for lang.
 func (c *collector) consider(start, end int, lang string, toks []syntax.Token) error {
 	q, doc := c.q, c.doc
@@ -356,6 +365,13 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 		// n ≥ 1 candidates rank before it or with it: there will be no error, which
 		// is all that q.long and c.shortest are for.
 		return nil
+	}
+	if !windowed && len(toks) > q.maxTokens && len(toks) <= maxWindowTokens {
+		// Too long for the method (a list or a table with no sentence end): shown by its
+		// window, which needs no parse, as a sentence of another language is. Beyond
+		// maxWindowTokens it counts in q.long.
+		windowed = true
+		q.spans = append(q.spans[:0], windowHits(q.sc.Scan(toks))...)
 	}
 	// l is the length of the least that shows the sentence's query: its query alone, or
 	// for a window its shortest hit.

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/annotation"
+	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/method"
 	"github.com/qsc-nlp/qsc/method/baseline"
 )
@@ -191,8 +193,8 @@ func TestHostileSnippets(t *testing.T) {
 		{name: "whitespace only", req: SnippetRequest{Document: " \n\t ", Query: []string{"x"}, Budget: 10}},
 		{name: "invalid UTF-8", req: SnippetRequest{Document: "Police \xff in Syracuse.", Query: []string{"Syracuse"}, Budget: 20}, err: ErrBadRequest, msg: "document is not valid UTF-8 (byte offset 7)"},
 		{name: "control characters", req: SnippetRequest{Document: "Police\x00in\x07Syracuse\x1b arrested.", Query: []string{"Syracuse"}, Budget: 20}, n: 1},
-		{name: "1 MB sentence", req: SnippetRequest{Document: megabyteSentence(), Query: []string{"Syracuse"}, Budget: 100}, err: ErrBadRequest, msg: "has more than 2000 tokens"},
-		{name: "over the limit of nn and a short one", req: SnippetRequest{Document: words(300) + " Syracuse is cold.", Query: []string{"Syracuse"}, Budget: 20, Method: "nn"}, n: 1},
+		{name: "1 MB sentence", req: SnippetRequest{Document: megabyteSentence(), Query: []string{"Syracuse"}, Budget: 100}, err: ErrBadRequest, msg: "has more than 16000 tokens"},
+		{name: "over the limit of nn and a short one", req: SnippetRequest{Document: words(300) + " Syracuse is cold.", Query: []string{"Syracuse"}, Budget: 20, Method: "nn"}, n: 2}, // the long one by its window
 		{name: "1 MB sentence and a short one", req: SnippetRequest{Document: megabyteSentence() + "\n\nSyracuse is cold.", Query: []string{"Syracuse"}, Budget: 100}, n: 1},
 		{name: "document over MaxDocumentBytes", req: SnippetRequest{Document: strings.Repeat("a ", MaxDocumentBytes/2+1), Query: []string{"a"}, Budget: 10}, err: ErrBadRequest, msg: "more than the maximum of 1048576"},
 		{name: "query term absent", req: SnippetRequest{Document: hostileSentence, Query: []string{"Boston"}, Budget: 30}},
@@ -339,5 +341,19 @@ func TestNilAndZero(t *testing.T) {
 	}
 	if m := zero.AnnotationModels(); m != (annotation.Models{}) {
 		t.Errorf("zero Engine AnnotationModels: %+v", m)
+	}
+}
+
+// TestLongSentenceWindow checks that an English sentence over the method's limit (a list
+// with no sentence end) is shown by its window, not refused, up to maxWindowTokens.
+func TestLongSentenceWindow(t *testing.T) {
+	eng := newEngine(t)
+	doc := strings.Repeat("alpha beta gamma delta, ", 600) + "the zebra escaped"
+	sn, err := eng.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"zebra"}, Budget: 60})
+	if err != nil || len(sn) != 1 || sn[0].Method != MethodWindow || !strings.Contains(sn[0].Text, "zebra") {
+		t.Fatalf("%+v, %v; want one window snippet with the term", sn, err)
+	}
+	if l := utf8.RuneCountInString(display.Render(doc, sn[0].Sentence, sn[0].Kept, sn[0].Hits, true, false)); l > 60 {
+		t.Errorf("window snippet of %d characters, over the budget 60", l)
 	}
 }

@@ -129,9 +129,10 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // (earlier first: the lead of a document usually summarizes it). Score is Terms +
 // (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes: bytes, not
 // sentences, because the paragraphs the prefilter skips are never split into sentences.
-// A sentence whose query alone is longer than the budget, or that has more tokens than
-// the method takes (MaxSentenceTokens, or fewer for nn), is skipped, and the next one
-// takes its place.
+// A sentence whose query alone is longer than the budget is skipped, and the next one
+// takes its place. One with more tokens than the method takes (MaxSentenceTokens, or
+// fewer for nn: a list or a table with no sentence end) is shown by its window, up to 8 ×
+// MaxSentenceTokens; a longer one is skipped.
 //
 // Languages. The document's language is req.Lang, or identified from its first 2 KiB
 // (internal/core/langid: script, English function words, trigrams; text it is not sure of is
@@ -164,7 +165,7 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // No sentence containing a term gives an empty result and no error, or with NoMatch the
 // document's first sentence cut to the budget (leadSnippet). When every such
 // sentence's query is longer than the budget, the error wraps ErrInfeasible; when every
-// such sentence is over MaxSentenceTokens, ErrBadRequest. A budget ≤ 0,
+// such sentence is over 8 × MaxSentenceTokens, ErrBadRequest. A budget ≤ 0,
 // a negative N, an empty query or term, a document over MaxDocumentBytes or not valid UTF-8
 // give errors wrapping ErrBadRequest; an unknown method ErrUnknownMethod.
 func (e *Engine) DoSnippets(ctx context.Context, req *SnippetRequest) ([]Snippet, error) {
@@ -200,7 +201,7 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 		case matched == 0:
 			return []Snippet{}, nil
 		case q.long == matched:
-			return nil, fmt.Errorf("%w: every sentence that contains a query term has more than %d tokens", ErrBadRequest, q.maxTokens)
+			return nil, fmt.Errorf("%w: every sentence that contains a query term has more than %d tokens", ErrBadRequest, maxWindowTokens)
 		}
 		return nil, fmt.Errorf("%w: the query terms of every matching sentence are longer than the budget %d (the shortest needs %d characters)",
 			ErrInfeasible, req.Budget, shortest)
