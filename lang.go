@@ -266,7 +266,7 @@ func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window
 	stop := segment.StopWords(lang)
 	choose := func(hits []window.Hit, b int) (int, int, bool) {
 		fits := func(lo, hi int) bool { return length([][2]int{{lo, hi}}) <= b }
-		return window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: b, Columns: columns, Fits: fits, Stop: stop})
+		return window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: b, Columns: columns, Plain: !disp, Fits: fits, Stop: stop})
 	}
 	lo, hi, ok := choose(hits, budget)
 	if ok && termsIn(hits, [][2]int{{lo, hi}}) < termsIn(hits, [][2]int{{0, len(toks)}}) {
@@ -624,7 +624,7 @@ func (e *Engine) leadSnippet(doc, lang string, budget int, disp, columns bool) (
 		}
 		return w.sc.Length(doc, sent, w.runs, nil) <= limit
 	}
-	opts := window.Options{Doc: doc, Toks: toks, Budget: budget, Columns: columns, Fits: fits, Stop: segment.StopWords(lang)}
+	opts := window.Options{Doc: doc, Toks: toks, Budget: budget, Columns: columns, Plain: !disp, Fits: fits, Stop: segment.StopWords(lang)}
 	hi, ok := window.Lead(opts)
 	if !ok {
 		// Say what the lead would need: its shortest clean beginning (not one that ends on

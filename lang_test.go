@@ -285,7 +285,7 @@ func TestLanguageOptions(t *testing.T) {
 	// Terms too far apart for one window: a window around each, "…" between them; and
 	// infeasible when even those do not fit.
 	first := ja[:strings.Index(ja, "。")+len("。")]
-	res, err = e.Compress(ctx, first, []string{"米国", "月曜日"}, 12)
+	res, err = e.Do(ctx, &qsc.Request{Text: first, Query: []string{"米国", "月曜日"}, Budget: 12, BudgetCounts: qsc.BudgetDisplay}, false)
 	if err != nil {
 		t.Fatalf("terms apart: %v", err)
 	}

@@ -64,6 +64,8 @@ type Options struct {
 	Budget int
 	// Columns counts East Asian wide characters as two columns (display.Columns).
 	Columns bool
+	// Plain counts the window's words alone, as a token budget does: no "…" marks.
+	Plain bool
 	// Stop reports whether a token's form is a stop word of the sentence's language (an
 	// article, a preposition, …), or is nil. A window does not end on one, unless the
 	// sentence does, and a start right after one is worse than a start on it.
@@ -246,12 +248,16 @@ func newCounter(o *Options) *counter {
 	return c
 }
 
-// length estimates the display of tokens [lo, hi) with a "…" for each cut.
+// length estimates the display of tokens [lo, hi) with a "…" for each cut (none when
+// Plain).
 func (c *counter) length(lo, hi int) int {
 	t := c.o.Toks
 	l := c.width[hi] - c.width[lo]
 	if lo > 0 && t[lo].Start > t[lo-1].End {
 		l-- // the space before the window is not shown
+	}
+	if c.o.Plain {
+		return l
 	}
 	if c.words[lo] > 0 { // words were cut before
 		l++

@@ -105,6 +105,29 @@ func TestLead(t *testing.T) {
 	}
 }
 
+// TestLeadPlain checks that under a token budget (Plain) the lead's words alone count: no
+// room is kept for the "…" that a display budget counts.
+func TestLeadPlain(t *testing.T) {
+	text := "The hotel room was clean."
+	toks := segment.Tokens(text)
+	sent := display.Span{Start: 0, End: len(text)}
+	for _, c := range []struct {
+		plain bool
+		want  string
+	}{{true, "The hotel"}, {false, "The …"}} {
+		fits := func(lo, hi int) bool {
+			return utf8.RuneCountInString(display.Render(text, sent, []display.Span{{Start: toks[lo].Start, End: toks[hi-1].End}}, nil, !c.plain, false)) <= 9
+		}
+		got := ""
+		if hi, ok := Lead(Options{Doc: text, Toks: toks, Budget: 9, Plain: c.plain, Fits: fits}); ok {
+			got = display.Render(text, sent, []display.Span{{Start: 0, End: toks[hi-1].End}}, nil, !c.plain, false)
+		}
+		if got != c.want {
+			t.Errorf("plain %v, budget 9: %q, want %q", c.plain, got, c.want)
+		}
+	}
+}
+
 // FuzzChoose checks Choose on any text and term: no panic, a window that holds a hit and
 // fits the budget when it answers.
 func FuzzChoose(f *testing.F) {
