@@ -4,7 +4,8 @@
 // compress, snippets and search, and the bleve highlighter.
 //
 // A term is tokenized as the sentences are (package tokenize) into words; punctuation-only
-// words at its ends are dropped ("U.S." and "police." are one word). A word matches a token
+// words at its ends are dropped ("U.S." and "police." are one word), and so is a possessive
+// 's that ends it ("Wednesday's" matches "Wednesday"). A word matches a token
 // when their keys are equal (Key), or when the token is hyphenated and the word's key is that
 // of one of its parts ("transformer" matches "transformer-based", "based" too). A term of
 // several words matches a run of consecutive tokens, word by word. Matching never looks
@@ -332,7 +333,9 @@ func (t *Terms) Keys(d int) []string { return t.terms[d] }
 func (t *Terms) Starting(k string) []int { return t.starts[k] }
 
 // Words returns the words of a term: its tokens, without the punctuation-only ones at its
-// ends (unless the term is only punctuation).
+// ends (unless the term is only punctuation), and without a possessive 's that ends it
+// after another word ("Wednesday's" is the term "Wednesday", which matches "Wednesday's"
+// too).
 func Words(term string) []string {
 	toks := tokenize.Tokens(term)
 	words := make([]string, len(toks))
@@ -349,7 +352,19 @@ func Words(term string) []string {
 	if lo == hi {
 		return words
 	}
+	if hi-lo >= 2 && isPossessive(words[hi-1]) {
+		hi--
+	}
 	return words[lo:hi]
+}
+
+// isPossessive reports whether a token is the possessive 's (or ’s, any case).
+func isPossessive(w string) bool {
+	switch w {
+	case "'s", "'S", "’s", "’S":
+		return true
+	}
+	return false
 }
 
 // punctOnly reports whether s holds no letter, digit or symbol.

@@ -74,6 +74,7 @@ func TestWords(t *testing.T) {
 	for term, want := range map[string][]string{
 		"U.S.": {"U.S."}, "police.": {"police"}, "(New York)": {"New", "York"}, "...": {"..."},
 		"transformer-based": {"transformer-based"}, "rock , roll": {"rock", ",", "roll"}, " ": {},
+		"Wednesday's": {"Wednesday"}, "O'Brien’s.": {"O'Brien"}, "the king's speech": {"the", "king", "'s", "speech"}, "'s": {"'s"},
 	} {
 		if got := Words(term); !slices.Equal(got, want) {
 			t.Errorf("Words(%q) = %q, want %q", term, got, want)
