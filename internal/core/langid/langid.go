@@ -296,16 +296,18 @@ var ownLangs = [...]string{"de", "fr", "es", "it", "pt", "sv", "nl", "id"}
 
 // ownFunctionWords are, for the Latin-script languages whose short sentences Detect most
 // often took for English (docs/languages.md), frequent function words of each that are
-// not English words, lowercased.
+// not English words, lowercased: not "per", "die", "am", "do", "till", "men", "met",
+// "van", which English text without a function word of its own (a price list, a
+// headline) holds.
 var ownFunctionWords = map[string]map[string]bool{
-	"de": set("der die das und ist nicht mit den dem des ein eine einen einer eines auf sich für von zu im am auch wird wurde werden hat haben sind bei nach aus wie oder über zum zur noch nur vor sie er wir ich zwei drei sein seine ihre"),
+	"de": set("der das und ist nicht mit den dem des ein eine einen einer eines auf sich für von zu im auch wird wurde werden hat haben sind bei nach aus wie oder über zum zur noch nur vor sie er wir ich zwei drei sein seine ihre"),
 	"fr": set("de en le la les des une est et du au aux dans pour pas qui sur avec par sont été il elle ils ce cette ses son leur plus mais ou où deux trois être avait"),
-	"es": set("de en el los las del una y por para con es se su sus al lo como más pero fue ha muy también sobre entre desde este esta dos tres ser"),
-	"it": set("il gli della dei delle di che è per con non una sono del alla nel nella anche più da ha lo si come ma questo questa due tre essere"),
-	"pt": set("de o os da do das dos uma não com para em que se por ao na mais foi é seu sua são também dois três ser"),
-	"sv": set("och att det som är av för med till den på har inte om ett de jag vi men från två tre vara"),
-	"nl": set("de het een en van niet met zijn voor op aan dat die te ook maar om bij naar uit twee drie"),
-	"id": set("yang dan di ini itu dengan untuk dari tidak akan dalam pada ke juga ada oleh sebagai telah karena dua tiga"),
+	"es": set("de en el los las del una y por para es se su sus lo como más pero fue ha muy también sobre entre desde este esta dos tres ser"),
+	"it": set("il gli della dei delle di che è con una sono del alla nel nella anche più da ha lo si ma questo questa due tre essere"),
+	"pt": set("de o os da das dos uma não com para em que se por ao na mais foi é seu sua são também dois três ser"),
+	"sv": set("och att det som är av för med på har inte ett de jag vi från två tre vara"),
+	"nl": set("de het een en niet zijn voor aan dat te ook maar om bij naar uit twee drie"),
+	"id": set("yang di ini itu dengan untuk dari tidak akan dalam pada ke juga oleh sebagai telah karena dua tiga"),
 }
 
 // set returns the set of the words of s, separated by spaces.
