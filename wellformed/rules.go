@@ -376,8 +376,16 @@ func enclosedRoot(s *syntax.Sentence, t *syntax.Tree, o, c int) int {
 }
 
 // bindPair binds the halves o < c of a pair of quotes or brackets so that they are kept
-// together (see Head).
+// together (see Head); of a pair of single quotes, only the closing half to the opening.
 func (r *Rules) bindPair(s *syntax.Sentence, t *syntax.Tree, o, c int) {
+	if dir, _ := pairKind(s.Tokens[o-1].Form); dir == 0 {
+		// A pair of single quotes (singleQuote): the closing half needs the opening one,
+		// so "Moore Noyce' but" never shows, but the opening half may show before a cut
+		// ("a movie 'Bhootnath 2 …"), as a long quotation's does, rather than cost the
+		// snippet the name it opens.
+		r.head[c], r.bind[c], r.why[c] = int32(o), NeedsHead, Balance
+		return
+	}
 	if root := enclosedRoot(s, t, o, c); root != 0 {
 		// Both halves leaves: they go together, and only with what they enclose;
 		// brackets also whenever it is kept.

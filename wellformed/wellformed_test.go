@@ -431,3 +431,36 @@ from/IN/6/mark collapsing/VBG/2/advcl ./././2/punct`)
 		t.Errorf("came from Paris: Paris binding %d, from %d; want free and not with-head", r.Binding(4), r.Binding(3))
 	}
 }
+
+// TestSingleQuoteBinding checks that the closing half of a pair of single quotes needs the
+// opening one, while the opening one may stand before a cut: "a movie 'Bhootnath 2 …".
+func TestSingleQuoteBinding(t *testing.T) {
+	text := "He saw a movie 'Bhootnath 2' today ."
+	toks := tokenize.Tokens(text)
+	// He saw a movie ' Bhootnath 2 ' today .
+	heads := []int{2, 0, 4, 2, 6, 4, 6, 6, 2, 2}
+	rels := []string{"nsubj", "root", "det", "obj", "punct", "appos", "nummod", "punct", "obl:tmod", "punct"}
+	if len(toks) != len(heads) {
+		t.Fatalf("%d tokens: %v", len(toks), toks)
+	}
+	s := &syntax.Sentence{Tokens: toks}
+	var lens []int
+	for i := range s.Tokens {
+		s.Tokens[i].Head, s.Tokens[i].Rel = heads[i], rels[i]
+		lens = append(lens, len([]rune(s.Tokens[i].Form)))
+	}
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{6}, 30); err != nil {
+		t.Fatal(err)
+	}
+	if r.Head(8) != 5 || r.Binding(8) != NeedsHead || r.Why(8) != Balance {
+		t.Errorf("closing quote: head %d, binding %v, why %v; want the opening quote (5), NeedsHead, Balance", r.Head(8), r.Binding(8), r.Why(8))
+	}
+	if r.Head(5) == 8 {
+		t.Error("the opening quote needs the closing one")
+	}
+}

@@ -4,23 +4,11 @@
 # sentence's characters, at least 20, and a 100-character box); qsc compress --jsonl of
 # two builds; the items where they differ.
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR
-import gzip, json, random, subprocess, sys
+import json, os, subprocess, sys
 data, old, new, out = sys.argv[1:5]
-random.seed(7)
-recs, cur = [], None
-for l in gzip.open(f'{data}/google-compression/test.conllu.gz', 'rt'):
-    if l.startswith('# text = '):
-        cur = {'text': l[9:].strip(), 'nouns': []}
-    elif l.strip() == '' and cur:
-        if cur['nouns']:
-            q = random.sample(sorted(set(cur['nouns'])), 1)
-            for b in (max(20, int(0.6 * len(cur['text']))), 100):
-                recs.append({'id': str(len(recs)), 'text': cur['text'], 'query': q, 'budget': b, 'budget_counts': 'display'})
-        cur = None
-    elif cur and l[0].isdigit():
-        c = l.split('\t')
-        if len(c) > 4 and c[4] in ('NN', 'NNS', 'NNP') and c[1].isalpha() and len(c[1]) > 3:
-            cur['nouns'].append(c[1])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from udocs import google_records
+recs = google_records(data)
 inp = ''.join(json.dumps(r) + '\n' for r in recs).encode()
 res = {}
 for name, exe in (('old', old), ('new', new)):
