@@ -144,6 +144,14 @@ func (v *view) plain(runs []Span) string {
 	return display.Render(v.text, v.sentence(), runs, nil, false, false)
 }
 
+// wholeFits reports whether the sentence of v may fit b shown whole: its printable ASCII
+// characters alone (display.MinLength), a lower bound of any rendering, do; a cheap test
+// before the rendering.
+func (v *view) wholeFits(b int) bool {
+	sp := v.sentence()
+	return display.MinLength(v.text[sp.Start:sp.End]) <= b
+}
+
 // whole sets w.all to the ids of a sentence of n tokens, 1 to n, and returns it.
 func (w *worker) whole(n int) []int {
 	w.all = w.all[:0]
@@ -173,7 +181,7 @@ func (w *worker) compress(m method.Method, in method.Input, v *view, shown bool,
 		lq = -1 // no query: the rounds may shrink the budget to −1 before the compressor refuses it
 	}
 	if !shown {
-		if w.mc.Decoding.Budgeted() && v != nil && utf8.RuneCountInString(v.plain(v.runs(w.whole(in.Sentence.Len())))) <= b {
+		if w.mc.Decoding.Budgeted() && v != nil && v.wholeFits(b) && utf8.RuneCountInString(v.plain(v.runs(w.whole(in.Sentence.Len())))) <= b {
 			// The sentence as written fits: it is its own snippet, though its tokens
 			// joined by spaces ("do n't know ,") may not.
 			in.Budget = max(b, in.Sentence.Length(w.all))
@@ -185,7 +193,7 @@ func (w *worker) compress(m method.Method, in method.Input, v *view, shown bool,
 		if w.mc.Decoding.Budgeted() {
 			// The whole sentence, when it fits as displayed.
 			w.whole(in.Sentence.Len())
-			if sp := v.sentence(); display.MinLength(v.text[sp.Start:sp.End]) <= b && w.length(v, w.all, hits) <= b {
+			if v.wholeFits(b) && w.length(v, w.all, hits) <= b {
 				// The whole sentence fits as displayed: let the compressor return it (it
 				// does when ℓ(S) ≤ b), so that its trace is this request's.
 				in.Budget = max(in.Budget, in.Sentence.Length(w.all))

@@ -42,16 +42,10 @@ func (q *termQuery) hits(doc string) ([]Span, error) {
 	// n is 0 and nothing is ranked, so the collector needs no levels and no budget.
 	c := collector{q: q, doc: doc, top: q.top(),
 		hits: func(start int, toks []syntax.Token, hits []int32) {
-			for i, h := range hits {
-				sp := Span{Start: start + toks[h].Start, End: start + toks[h].End}
-				if i > 0 && hits[i-1] == h-1 && out[len(out)-1].End == sp.Start {
-					// A token written against the matched one before it: the characters
-					// of a term in a script without spaces (共和党), one hit as the
-					// snippets show it.
-					out[len(out)-1].End = sp.End
-					continue
-				}
-				out = append(out, sp)
+			for _, h := range hits {
+				// The characters of a term in a script without spaces (共和党) are one
+				// hit, as the snippets show it.
+				out = appendHit(out, Span{Start: start + toks[h].Start, End: start + toks[h].End})
 			}
 		}}
 	if err := c.run(); err != nil {

@@ -70,12 +70,8 @@ func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Sni
 	for i := range all {
 		all[i].Score = score(all[i].Terms, all[i].Sentence.Start, len(doc))
 	}
-	slices.SortStableFunc(all, func(a, b Snippet) int {
-		if a.Terms != b.Terms {
-			return b.Terms - a.Terms
-		}
-		return a.Sentence.Start - b.Sentence.Start
-	})
+	// The score is the rank order: more terms first, then earlier.
+	slices.SortStableFunc(all, func(a, b Snippet) int { return cmp.Compare(b.Score, a.Score) })
 	// Each sentence text once, as in one part: its best-ranked occurrence.
 	seen := make(map[string]bool, len(all))
 	out := all[:0]

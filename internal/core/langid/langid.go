@@ -245,7 +245,7 @@ func sampleScript(text, s string, c *Counts) Script {
 // of them is an English function word (functionWord): "de" for "Die Polizei in Berlin hat
 // am Dienstag zwei Männer festgenommen." ("die", "hat", "am", "zwei"); "" otherwise.
 func ownWords(s, guessed string) string {
-	var hits [len(ownLangs)]int
+	var hits [len(ownFunctionWords)]int
 	for i, n := 0, 0; i < len(s) && n < readWords; {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !unicode.IsLetter(r) {
@@ -266,22 +266,22 @@ func ownWords(s, guessed string) string {
 			return ""
 		}
 		lw := strings.ToLower(w)
-		for k, l := range ownLangs {
-			if ownFunctionWords[l][lw] {
+		for k, l := range ownFunctionWords {
+			if l.words[lw] {
 				hits[k]++
 			}
 		}
 		i = j
 	}
 	best, top, tie := "", 1, false
-	for k, l := range ownLangs {
+	for k, l := range ownFunctionWords {
 		switch h := hits[k]; {
 		case h > top:
-			best, top, tie = l, h, false
+			best, top, tie = l.lang, h, false
 		case h == top && h >= 2:
 			tie = true
-			if l == guessed {
-				best, tie = l, false
+			if l.lang == guessed {
+				best, tie = l.lang, false
 			}
 		}
 	}
@@ -291,23 +291,23 @@ func ownWords(s, guessed string) string {
 	return best
 }
 
-// ownLangs are the languages of ownFunctionWords, in a fixed order.
-var ownLangs = [...]string{"de", "fr", "es", "it", "pt", "sv", "nl", "id"}
-
 // ownFunctionWords are, for the Latin-script languages whose short sentences Detect most
 // often took for English (docs/languages.md), frequent function words of each that are
 // not English words, lowercased: not "per", "die", "am", "do", "till", "men", "met",
 // "van", which English text without a function word of its own (a price list, a
-// headline) holds.
-var ownFunctionWords = map[string]map[string]bool{
-	"de": set("der das und ist nicht mit den dem des ein eine einen einer eines auf sich für von zu im auch wird wurde werden hat haben sind bei nach aus wie oder über zum zur noch nur vor sie er wir ich zwei drei sein seine ihre"),
-	"fr": set("de en le la les des une est et du au aux dans pour pas qui sur avec par sont été il elle ils ce cette ses son leur plus mais ou où deux trois être avait"),
-	"es": set("de en el los las del una y por para es se su sus lo como más pero fue ha muy también sobre entre desde este esta dos tres ser"),
-	"it": set("il gli della dei delle di che è con una sono del alla nel nella anche più da ha lo si ma questo questa due tre essere"),
-	"pt": set("de o os da das dos uma não com para em que se por ao na mais foi é seu sua são também dois três ser"),
-	"sv": set("och att det som är av för med på har inte ett de jag vi från två tre vara"),
-	"nl": set("de het een en niet zijn voor aan dat te ook maar om bij naar uit twee drie"),
-	"id": set("yang di ini itu dengan untuk dari tidak akan dalam pada ke juga oleh sebagai telah karena dua tiga"),
+// headline) holds. The order is fixed, so that ownWords is deterministic.
+var ownFunctionWords = [...]struct {
+	lang  string
+	words map[string]bool
+}{
+	{"de", set("der das und ist nicht mit den dem des ein eine einen einer eines auf sich für von zu im auch wird wurde werden hat haben sind bei nach aus wie oder über zum zur noch nur vor sie er wir ich zwei drei sein seine ihre")},
+	{"fr", set("de en le la les des une est et du au aux dans pour pas qui sur avec par sont été il elle ils ce cette ses son leur plus mais ou où deux trois être avait")},
+	{"es", set("de en el los las del una y por para es se su sus lo como más pero fue ha muy también sobre entre desde este esta dos tres ser")},
+	{"it", set("il gli della dei delle di che è con una sono del alla nel nella anche più da ha lo si ma questo questa due tre essere")},
+	{"pt", set("de o os da das dos uma não com para em que se por ao na mais foi é seu sua são também dois três ser")},
+	{"sv", set("och att det som är av för med på har inte ett de jag vi från två tre vara")},
+	{"nl", set("de het een en niet zijn voor aan dat te ook maar om bij naar uit twee drie")},
+	{"id", set("yang di ini itu dengan untuk dari tidak akan dalam pada ke juga oleh sebagai telah karena dua tiga")},
 }
 
 // set returns the set of the words of s, separated by spaces.

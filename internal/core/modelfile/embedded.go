@@ -15,12 +15,18 @@ import (
 var (
 	embeddedMu sync.RWMutex
 	embedded   = map[string][]byte{}
-	// trusted maps the first byte of each registered file to its length: Decode does not
-	// check the checksum of these bytes again (TestEmbeddedFiles checks every one).
-	trusted = map[*byte]int{}
-	// sums are the SHA-256 of the registered files whose package declared it.
-	sums = map[*byte][sha256.Size]byte{}
+	// trusted maps the first byte of each registered file to what is known of it: Decode
+	// does not check the checksum of these bytes again (TestEmbeddedFiles checks every one).
+	trusted = map[*byte]trustedFile{}
 )
+
+// trustedFile is a registered embedded file: its length, and the SHA-256 its package
+// declared (RegisterSum), when it did.
+type trustedFile struct {
+	n      int
+	sum    [sha256.Size]byte
+	hasSum bool
+}
 
 // Register records the embedded model file name with its bytes, which must not be
 // modified. It is meant to be called from init, and panics when name is registered twice.
@@ -42,37 +48,38 @@ func RegisterSum(name string, data []byte, sum string) {
 	if len(data) == 0 {
 		return
 	}
-	trusted[unsafe.SliceData(data)] = len(data)
-	if sum != "" {
-		var s [sha256.Size]byte
-		if n, err := hex.Decode(s[:], []byte(sum)); err != nil || n != sha256.Size {
+	f := trustedFile{n: len(data), hasSum: sum != ""}
+	if f.hasSum {
+		if n, err := hex.Decode(f.sum[:], []byte(sum)); err != nil || n != sha256.Size {
 			panic(fmt.Sprintf("modelfile: the SHA-256 of %s is not 64 hexadecimal digits: %q", name, sum))
 		}
-		sums[unsafe.SliceData(data)] = s
 	}
+	trusted[unsafe.SliceData(data)] = f
+}
+
+// trustedOf returns what is known of data when it is the whole of a registered embedded
+// file.
+func trustedOf(data []byte) (trustedFile, bool) {
+	if len(data) == 0 {
+		return trustedFile{}, false
+	}
+	embeddedMu.RLock()
+	defer embeddedMu.RUnlock()
+	f, ok := trusted[unsafe.SliceData(data)]
+	return f, ok && f.n == len(data)
 }
 
 // isTrusted reports whether data is the whole of a registered embedded file.
 func isTrusted(data []byte) bool {
-	if len(data) == 0 {
-		return false
-	}
-	embeddedMu.RLock()
-	defer embeddedMu.RUnlock()
-	n, ok := trusted[unsafe.SliceData(data)]
-	return ok && n == len(data)
+	_, ok := trustedOf(data)
+	return ok
 }
 
 // Sum returns the SHA-256 of the model file data: the sum its package declared when data
 // is a registered embedded file (RegisterSum), else the hash of data.
 func Sum(data []byte) [sha256.Size]byte {
-	if isTrusted(data) {
-		embeddedMu.RLock()
-		s, ok := sums[unsafe.SliceData(data)]
-		embeddedMu.RUnlock()
-		if ok {
-			return s
-		}
+	if f, ok := trustedOf(data); ok && f.hasSum {
+		return f.sum
 	}
 	return sha256.Sum256(data)
 }
@@ -90,9 +97,9 @@ func CheckEmbedded() error {
 		if len(data) == 0 {
 			continue
 		}
-		if want, ok := sums[unsafe.SliceData(data)]; ok {
-			if got := sha256.Sum256(data); got != want {
-				return fmt.Errorf("%s: declared SHA-256 %x, the file's is %x (declare it in its package's RegisterSum)", name, want, got)
+		if f := trusted[unsafe.SliceData(data)]; f.hasSum {
+			if got := sha256.Sum256(data); got != f.sum {
+				return fmt.Errorf("%s: declared SHA-256 %x, the file's is %x (declare it in its package's RegisterSum)", name, f.sum, got)
 			}
 		}
 	}

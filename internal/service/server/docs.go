@@ -274,21 +274,31 @@ func (s *Server) marks(ctx context.Context, d docfile.Doc, q string) (terms []st
 // lookup returns the document named by the request's path, or answers 404 (or 503 when
 // the server has no collection) and returns false.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (docfile.Doc, bool) {
+	d, found, ok := s.pathDoc(w, r)
+	if ok && !found {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no document with id %q", d.ID))
+	}
+	return d, ok && found
+}
+
+// pathDoc returns the document named by the request's path and whether the collection
+// has it (when not, a Doc with that id alone); ok is false when it has answered: 503 when
+// the server has no collection, or the failure to read the collection.
+func (s *Server) pathDoc(w http.ResponseWriter, r *http.Request) (d docfile.Doc, found, ok bool) {
 	if s.cfg.Index == nil {
 		writeError(w, http.StatusServiceUnavailable, "documents are off: the server has no collection")
-		return docfile.Doc{}, false
+		return docfile.Doc{}, false, false
 	}
 	id := r.PathValue("id")
-	d, ok, err := s.cfg.Index.Document(id)
+	d, found, err := s.cfg.Index.Document(id)
 	if err != nil {
 		s.fail(w, r, err)
-		return d, false
+		return d, false, false
 	}
-	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no document with id %q", id))
-		return d, false
+	if !found {
+		d = docfile.Doc{ID: id}
 	}
-	return d, true
+	return d, found, true
 }
 
 // document serves GET /v1/documents/{id}: the whole document as indexed, and with ?q=
@@ -415,21 +425,12 @@ func contextSpan(s, text string) qsc.Span {
 // marked, and the stretch ?s=START-END (a snippet's sentence) shown apart at #context;
 // for an id the collection does not have, a page that says so, with status 404.
 func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Index == nil {
-		s.lookup(w, r) // 503
-		return
-	}
 	// A reader follows a link: a document gone since gets a page that says so (404).
-	id := r.PathValue("id")
-	d, found, err := s.cfg.Index.Document(id)
-	if err != nil {
-		s.fail(w, r, err)
+	d, found, ok := s.pathDoc(w, r)
+	if !ok {
 		return
 	}
 	missing := !found
-	if missing {
-		d = docfile.Doc{ID: id}
-	}
 	back := "/"
 	var terms []string
 	var hits, titleHits []qsc.Span
