@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bufio"
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
@@ -10,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/qsc-nlp/qsc/internal/core/modelfile"
 )
@@ -110,6 +110,10 @@ var errFormat = errors.New("parser: malformed model payload")
 // maxString bounds the length of a word, tag or label in a model file.
 const maxString = 1 << 16
 
+// bytesPerString is the room Load reserves for each string of a vocabulary: a little more
+// than the mean length of a word (7.5 bytes in the EWT parser's).
+const bytesPerString = 9
+
 // Load decodes a model written by MarshalBinary. A truncated, corrupt or foreign file gives
 // an error saying so. A version 3 model reads its weights in place from data, which must
 // not be modified while the model is in use; older versions are decompressed as they are
@@ -132,7 +136,9 @@ func Load(data []byte) (*Model, error) {
 		weights = payload[k+int(n):]
 		payload = payload[k : k+int(n)]
 	}
-	r = bufio.NewReaderSize(io.LimitReader(flate.NewReader(bytes.NewReader(payload)), modelfile.MaxPayload), 1<<16)
+	in := modelfile.NewInflater(payload, modelfile.MaxPayload)
+	defer in.Close()
+	r = in
 	getU := func() uint64 {
 		v, e := binary.ReadUvarint(r)
 		if e != nil && err == nil {
@@ -140,15 +146,17 @@ func Load(data []byte) (*Model, error) {
 		}
 		return v
 	}
-	getStrings := func() []string {
-		n := getU()
+	readStrings := func(n uint64) []string {
 		if err != nil || n > maxStrings {
 			err = errFormat
 			return nil
 		}
-		// The strings are read into one buffer, then cut from one string: two
-		// allocations, not one per string.
-		ends := make([]int, 0, min(n, 1<<16))
+		// The strings are read into one builder, then cut from its one string: a few
+		// allocations, not one per string, and no copy of the whole (a fresh page costs
+		// more than the bytes on it when the model is loaded at a program's start).
+		ends := make([]uint32, 0, min(n, 1<<16)) // the stream holds at most MaxPayload bytes
+		var all strings.Builder
+		all.Grow(int(min(n*bytesPerString, 1<<22)))
 		var buf []byte
 		for range n {
 			l := getU()
@@ -156,29 +164,44 @@ func Load(data []byte) (*Model, error) {
 				err = errFormat
 				return nil
 			}
-			buf = slices.Grow(buf, int(l))
-			if _, e := io.ReadFull(r, buf[len(buf):len(buf)+int(l)]); e != nil {
+			buf = slices.Grow(buf[:0], int(l))[:l]
+			if _, e := io.ReadFull(r, buf); e != nil {
 				err = errFormat
 				return nil
 			}
-			buf = buf[:len(buf)+int(l)]
-			ends = append(ends, len(buf))
+			all.Write(buf)
+			ends = append(ends, uint32(all.Len()))
 		}
-		all := string(buf)
+		s := all.String()
 		ss := make([]string, len(ends))
-		start := 0
+		start := uint32(0)
 		for i, e := range ends {
-			ss[i], start = all[start:e], e
+			ss[i], start = s[start:e], e
 		}
 		return ss
 	}
+	getStrings := func() []string { return readStrings(getU()) }
 	m := &Model{}
 	ab, lb := getU(), getU()
 	beam := uint64(1)
 	if version >= 2 {
 		beam = getU()
 	}
-	words, tags, labels := getStrings(), getStrings(), getStrings()
+	// The lexicon's table is faulted in while the words are decompressed (Inflater) and
+	// read, and the words' part of it is built while the rest is decompressed.
+	nw := getU()
+	var lex *lexTable
+	if err == nil && nw <= maxWords-idMin {
+		lex = newLexTable(int(nw))
+		lex.prefault()
+	}
+	words := readStrings(nw)
+	lexOK := false
+	if err == nil && lex != nil {
+		m.words = words
+		lexOK = m.lexWords(lex)
+	}
+	tags, labels := getStrings(), getStrings()
 	root := getU()
 	cwords := getStrings()
 	var fine []uint16
@@ -240,12 +263,14 @@ func Load(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: bad header", errFormat)
 	}
 	m.actBits, m.labBits, m.labels, m.rootLab, m.beam = uint(ab), uint(lb), labels, int32(root), int(beam)
-	m.words = words
 	m.tags = make(map[string]uint32, len(tags))
 	for i, t := range tags {
 		m.tags[t] = uint32(i + idMin)
 	}
-	if !m.buildLex() || len(m.tags) != len(tags) || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
+	if lexOK {
+		m.lexClusters()
+	}
+	if !lexOK || len(m.tags) != len(tags) || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
 		return nil, fmt.Errorf("%w: duplicate vocabulary entries", errFormat)
 	}
 	m.buildAllCands()

@@ -211,29 +211,46 @@ func (m *Model) buildLex() bool {
 	if m.clusters != nil {
 		n = max(n, len(m.clusters.words)) // the clusters' words are mostly among the words
 	}
-	t := newLexTable(n)
+	if !m.lexWords(newLexTable(n)) {
+		return false
+	}
+	m.lexClusters()
+	return true
+}
+
+// lexWords makes t, empty, the lexicon and puts the word ids in it. It reports false when
+// a word is in m.words twice. Load calls it before it reads the clusters, which
+// lexClusters then adds.
+func (m *Model) lexWords(t *lexTable) bool {
+	t.wait()
 	m.unkLex = idUnk
 	for i, w := range m.words {
 		if t.put(w, uint64(i+idMin)) {
 			return false // a word twice
 		}
 	}
-	if m.clusters != nil {
-		for i, w := range m.clusters.words {
-			f := uint64(m.clusters.fine[i])
-			c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
-			lx, ok := t.get(w)
-			if !ok {
-				lx = idUnk
-			}
-			t.put(w, lx|c<<32)
-			if w == "<unk>" {
-				m.unkLex = idUnk | c<<32
-			}
-		}
-	}
 	m.lex = t
 	return true
+}
+
+// lexClusters adds the clusters to lex, built by lexWords.
+func (m *Model) lexClusters() {
+	if m.clusters == nil {
+		return
+	}
+	t := m.lex
+	for i, w := range m.clusters.words {
+		f := uint64(m.clusters.fine[i])
+		c := uint64(f+1) | uint64(m.clusters.coarse[f]+1)<<10
+		lx, ok := t.get(w)
+		if !ok {
+			lx = idUnk
+		}
+		t.put(w, lx|c<<32)
+		if w == "<unk>" {
+			m.unkLex = idUnk | c<<32
+		}
+	}
 }
 
 // run parses the encoded sentence greedily. With a trainer, it learns from the gold tree
