@@ -68,6 +68,8 @@ type Runs struct {
 	order       []int32 // scratch: the tokens in preorder (ResetCuts), a stack (pendingHeads)
 	farComp     []int32 // farComp[h]: the last complement after h (needsRight), 0 if none
 	pending     []int32 // pending[e]: the last head h ≤ e whose complement comes after e
+	dquote      []int8  // dquote[i]: +1, −1 for a straight double quote paired as it opens or closes (straightQuote)
+	pairs       pairBuf
 }
 
 // Lo returns the first token a run holding v must hold.
@@ -246,6 +248,7 @@ func (u *Runs) Names() [][2]int32 { return u.spans }
 func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) {
 	n := s.Len()
 	u.n = n
+	u.dquote = u.dquote[:0] // straightQuote pairs the sentence's quotes when it needs to
 	u.lo = reuse.Resize(u.lo, n+1)
 	u.hi = reuse.Resize(u.hi, n+1)
 	u.start = reuse.Resize(u.start, n+1)
@@ -282,10 +285,15 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		base := syntax.Universal(tok.Rel)
 		punct := isPunct(tok)
 		open := pairOpen(tok.Form)
+		if tok.Form == `"` {
+			open = u.straightQuote(s, v-1)
+		}
 		u.word[v] = !punct
 		u.alone[v] = readsAlone(tok)
-		u.start[v] = !attachesLeft(tok) && !(punct && open == 0)
-		u.end[v] = !endsBadly(base, tok)
+		// A run may start on an opening quote or bracket, never on other punctuation; it
+		// never ends on an opening one (… said " …).
+		u.start[v] = !attachesLeft(tok) && !(punct && open <= 0)
+		u.end[v] = !endsBadly(base, tok) && open <= 0
 		h := t.Head(v) // 0 for the root or a head outside the sentence
 		if h < 1 || h > n {
 			h = 0
@@ -1021,6 +1029,36 @@ func isWh(tok *syntax.Token) bool {
 
 // articleForms are the articles, lowercased, whatever their relation (IsArticle asks for det).
 var articleForms = newLowerSet("a", "an", "the")
+
+// straightQuote is +1 when the straight double quote at token i of s opens a quotation,
+// −1 when it closes one, 0 when neither is known. It is read from where the quote stands
+// in the text: it opens attached to the word after it and not to the one before (said "it,
+// or a sentence's first token), and closes the other way (mistake," said). Without
+// offsets (a sentence given as tokens), straight quotes alternate, as Pairs pairs them.
+func (u *Runs) straightQuote(s *syntax.Sentence, i int) int {
+	t := &s.Tokens[i]
+	if t.End > t.Start {
+		after := i > 0 && s.Tokens[i-1].End == t.Start                // attached to the token before
+		before := i+1 < len(s.Tokens) && s.Tokens[i+1].Start == t.End // and to the one after
+		switch {
+		case before && !after:
+			return 1
+		case after && !before:
+			return -1
+		}
+		return 0
+	}
+	if len(u.dquote) != len(s.Tokens) { // the pairs of this sentence, once
+		u.dquote = reuse.Resize(u.dquote, len(s.Tokens))
+		clear(u.dquote)
+		u.pairs.pairs(s, func(o, c int) {
+			if s.Tokens[o-1].Form == `"` && s.Tokens[c-1].Form == `"` {
+				u.dquote[o-1], u.dquote[c-1] = 1, -1
+			}
+		})
+	}
+	return int(u.dquote[i])
+}
 
 // pairOpen is +1 for an opening quote or bracket, −1 for a closing one, 0 otherwise (a
 // straight quote counts as neither).

@@ -464,3 +464,47 @@ func TestSingleQuoteBinding(t *testing.T) {
 		t.Error("the opening quote needs the closing one")
 	}
 }
+
+// TestStraightQuoteRuns checks that a run may start on a straight double quote that opens
+// a quotation, read from where it stands in the text or, without offsets, by pairing, and
+// that no run starts on one that closes it nor ends on one that opens it: before, no run
+// could start on a straight quote, so a sentence that opens with a quotation never showed
+// its quotes ("I opened the envelope …, said Dolores Pike").
+func TestStraightQuoteRuns(t *testing.T) {
+	text := `"It was a mistake," said Pike.`
+	// " It was a mistake , " said Pike .
+	heads := []int{5, 5, 5, 5, 0, 5, 5, 5, 8, 5}
+	rels := []string{"punct", "nsubj", "cop", "det", "root", "punct", "punct", "parataxis", "nsubj", "punct"}
+	for _, offsets := range []bool{true, false} {
+		toks := tokenize.Tokens(text)
+		if len(toks) != len(heads) {
+			t.Fatalf("%d tokens: %v", len(toks), toks)
+		}
+		s := &syntax.Sentence{Tokens: toks}
+		var lens []int
+		for i := range s.Tokens {
+			s.Tokens[i].Head, s.Tokens[i].Rel, s.Tokens[i].XPOS = heads[i], rels[i], "NN"
+			if !offsets {
+				s.Tokens[i].Start, s.Tokens[i].End = -1, -1
+			}
+			lens = append(lens, len([]rune(s.Tokens[i].Form)))
+		}
+		s.Tokens[0].XPOS, s.Tokens[6].XPOS, s.Tokens[5].XPOS, s.Tokens[9].XPOS = "``", "''", ",", "."
+		tree, err := syntax.NewTree(s.Heads())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r Rules
+		if err := r.Reset(s, tree, lens, []int{5}, 100); err != nil {
+			t.Fatal(err)
+		}
+		var u Runs
+		u.Reset(s, tree, &r, []int{5})
+		if !u.CanStart(1) || u.CanEnd(1) {
+			t.Errorf("offsets %v: the opening quote: start %v, end %v; want true, false", offsets, u.CanStart(1), u.CanEnd(1))
+		}
+		if u.CanStart(7) || !u.CanEnd(7) {
+			t.Errorf("offsets %v: the closing quote: start %v, end %v; want false, true", offsets, u.CanStart(7), u.CanEnd(7))
+		}
+	}
+}
