@@ -178,7 +178,8 @@ func TestQuerySyntax(t *testing.T) {
 		{"stati?n", []string{"baqubah", "pizza"}, nil},
 		{"fees: Monday", []string{"zurich"}, []string{"fees", "Monday"}},
 		{`quote:"better coffee"`, []string{"pizza"}, []string{"better coffee"}},
-		{"https://example.org/courts", []string{"courts"}, []string{"https", "example.org", "courts"}},
+		// A pasted URL is the phrase of its words: the documents that hold it (TestPastedURL).
+		{"https://example.org/courts", nil, []string{"https://example.org/courts"}},
 		{"title:banks?", []string{"zurich"}, []string{"banks"}},
 	} {
 		res := search(t, x, c.q, 0, 10)
@@ -498,5 +499,42 @@ func TestGate(t *testing.T) {
 	}
 	if d, _, _ := x.Document("a"); d.Text != "Dogs bark." {
 		t.Errorf("written despite the gate's error: %q", d.Text)
+	}
+}
+
+// TestPastedURL checks that a URL pasted in the search box finds the documents that hold
+// it, first, and that their snippets show it: bleve's syntax reads
+// "https://…/minutes?year=2025" as a pattern of a field "https", which found nothing.
+func TestPastedURL(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	const url = "https://www.riverton.ca/council/minutes?year=2025"
+	docs := []docfile.Doc{
+		{ID: "minutes", Title: "Where to read", Text: "The minutes of every meeting are at " + url + " for anyone to read."},
+		{ID: "other", Title: "Council", Text: "The council of Riverton met again in 2025 and read the minutes of the year."},
+	}
+	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{url, "http://riverton.ca/council", `"` + url + `"`} {
+		res := search(t, x, q, 0, 10)
+		want := []string{"minutes"}
+		if q == "http://riverton.ca/council" {
+			want = nil
+		}
+		if !slices.Equal(ids(res), want) {
+			t.Errorf("%s: ids %v, want %v (terms %q)", q, ids(res), want, res.Terms)
+		}
+	}
+	res := search(t, x, url, 0, 10)
+	if len(res.Hits) != 1 || !slices.Equal(res.Terms, []string{url}) {
+		t.Fatalf("%s: %d hits, terms %q", url, len(res.Hits), res.Terms)
+	}
+	sn, err := x.Snippets(context.Background(), servicetest.Engine(t), &res.Hits[0], qsc.SnippetRequest{Query: res.Terms, Budget: 80, N: 1})
+	if err != nil || len(sn) != 1 || !strings.Contains(sn[0].Text, url) || len(sn[0].Hits) != 1 || sn[0].Method == qsc.MethodLead {
+		t.Errorf("snippet of the URL: %+v, %v", sn, err)
 	}
 }

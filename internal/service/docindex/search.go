@@ -16,6 +16,7 @@ import (
 	"github.com/qsc-nlp/qsc/highlight"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // ErrQuery is wrapped by the error of a query that cannot be parsed.
@@ -129,12 +130,18 @@ func (x *Index) parse(q string) (query.Query, error) {
 // misses "clean"), and "name:value" for a name that is no field of the index ("price:
 // $5", "http://example.org") is the name and the value as words in the title and text,
 // and `name:"a phrase"` the phrase there (bleve's syntax searches a field "price",
-// which finds nothing). A "?" inside a word ("colo?r") and the fields the index has
+// which finds nothing), and a pasted URL ("https://example.org/a?b=1") the phrase of its
+// words. A "?" inside a word ("colo?r") and the fields the index has
 // (title, text, url, lang and the fields of its languages) keep their meaning. It costs
 // one walk of q.
 func (x *Index) asWords(q query.Query) query.Query {
 	var leaf func(query.Query) query.Query
 	leaf = func(q query.Query) query.Query {
+		if u, boost, ok := x.pastedURL(q); ok {
+			m := query.NewMatchPhraseQuery(u)
+			m.BoostVal = boost
+			return m
+		}
 		switch q := q.(type) {
 		case *query.WildcardQuery:
 			if w := strings.TrimRight(q.Wildcard, "?"); w != "" && w != q.Wildcard && !strings.ContainsAny(w, "*?") {
@@ -158,6 +165,26 @@ func (x *Index) asWords(q query.Query) query.Query {
 		return q
 	}
 	return mapLeaves(q, leaf)
+}
+
+// pastedURL reports whether q is a URL that bleve's syntax read as a field and a value
+// ("https://example.org/a?b=1" as field "https" and a pattern), and returns the URL and
+// q's boost. asWords searches it as a phrase: the documents that hold that address.
+func (x *Index) pastedURL(q query.Query) (string, *query.Boost, bool) {
+	var field, value string
+	var boost *query.Boost
+	switch q := q.(type) {
+	case *query.MatchQuery:
+		field, value, boost = q.FieldVal, q.Match, q.BoostVal
+	case *query.WildcardQuery:
+		field, value, boost = q.FieldVal, q.Wildcard, q.BoostVal
+	default:
+		return "", nil, false
+	}
+	if field == "" || x.knownField(field) || !tokenize.IsURL(field+":"+value) {
+		return "", nil, false
+	}
+	return field + ":" + value, boost, true
 }
 
 // knownField reports whether a query may name field f: no field, "_all", a field of
