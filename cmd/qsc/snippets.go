@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	iofs "io/fs"
 	"os"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
@@ -85,7 +88,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		if len(sn) == 0 {
 			// Not an error (the JSON answer is an empty list), but a person at a terminal
 			// should not have to guess why nothing was printed.
-			fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term (--no-match prints the first sentence instead)\n")
+			fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term%s (--no-match prints the first sentence instead)\n", noMatchHint(req.Query))
 		}
 		if *asJSON {
 			return jsonx.NewEncoder(stdout).Encode(struct {
@@ -145,7 +148,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	case docs == 0:
 		return fmt.Errorf("no documents: a folder is read for its .txt, .md and .markdown files")
 	case found == 0:
-		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term\n", docs)
+		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term%s\n", docs, noMatchHint(req.Query))
 	}
 	return nil
 }
@@ -199,10 +202,36 @@ func readDocument(path string, rendered bool) (string, error) {
 		r = f
 	}
 	b, err := readLimited(r, maxFileBytes, "the document")
+	if err == nil {
+		err = checkText(b)
+	}
 	if err == nil && rendered && markdown.IsFile(path) {
 		return markdown.Text(b), nil
 	}
 	return string(b), err
+}
+
+// checkText returns an error wrapping qsc.ErrBadRequest for a document that is no text: a
+// PDF, or any file with a NUL byte, which would otherwise be read as words and snippets.
+func checkText(b []byte) error {
+	if bytes.HasPrefix(b, []byte("%PDF-")) {
+		return fmt.Errorf("%w: the file is a PDF; qsc reads plain text and Markdown (convert it first, for instance with pdftotext)", qsc.ErrBadRequest)
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Errorf("%w: the file holds binary data (a NUL byte at offset %d), not text", qsc.ErrBadRequest, i)
+	}
+	return nil
+}
+
+// noMatchHint is what the message that no sentence holds a query term adds when a term
+// holds a space: a term is a phrase, and terms are separated by commas.
+func noMatchHint(terms []string) string {
+	for _, t := range terms {
+		if strings.ContainsFunc(t, unicode.IsSpace) {
+			return fmt.Sprintf("; %q is one phrase: separate terms with commas (-q %q)", t, strings.Join(strings.Fields(t), ","))
+		}
+	}
+	return ""
 }
 
 // readLimited reads r whole when it holds at most max bytes. It reads no more than max+1

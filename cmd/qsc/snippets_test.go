@@ -54,6 +54,27 @@ func TestSnippetsNoMatch(t *testing.T) {
 	}
 }
 
+// TestSnippetsNotText: a PDF or a file with binary data is an error that says so (exit 1),
+// not a document of garbled words; and a query term with spaces, a phrase, that matches
+// nothing gets a hint to separate terms with commas.
+func TestSnippetsNotText(t *testing.T) {
+	dir := t.TempDir()
+	pdf, bin, txt := filepath.Join(dir, "report.pdf"), filepath.Join(dir, "data.txt"), filepath.Join(dir, "doc.txt")
+	os.WriteFile(pdf, []byte("%PDF-1.4\n1 0 obj << /Title (Police report) >> endobj"), 0o644)
+	os.WriteFile(bin, []byte("Police\x00\x01 arrested"), 0o644)
+	os.WriteFile(txt, []byte("Police arrested two men on Tuesday."), 0o644)
+	for path, want := range map[string]string{pdf: "the file is a PDF", bin: "binary data (a NUL byte at offset 6)"} {
+		code, out, errs := runQSC(t, "snippets", "-q", "police", "-b", "60", path)
+		if code != 1 || out != "" || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", filepath.Base(path), code, out, errs, want)
+		}
+	}
+	code, _, errs := runQSC(t, "snippets", "-q", "police men Tuesday", "-b", "60", txt)
+	if code != 0 || !strings.Contains(errs, `separate terms with commas (-q "police,men,Tuesday")`) {
+		t.Errorf("a phrase that matches nothing: exit %d, stderr %q", code, errs)
+	}
+}
+
 // TestSnippetsPlainBudget: with --plain the budget counts the printed words (tokens) unless
 // --budget-counts says otherwise, where the display budget would leave room for "…" marks
 // that are not printed.
