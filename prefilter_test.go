@@ -1,6 +1,7 @@
 package qsc
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -267,5 +268,34 @@ func TestPrefilterSkips(t *testing.T) {
 	best, matched, _, _ := q.collect(doc, n, req.Budget)
 	if len(best) != 1 || matched != 1 || best[0].start() != strings.LastIndex(doc, "The") || cap(q.toks) > 64 {
 		t.Errorf("%d candidates, %d matched, token memory %d; want the last sentence, 1, at most 64", len(best), matched, cap(q.toks))
+	}
+}
+
+// TestPrefilterHyphens: a query word and the text may spell a word with or without its
+// hyphens ("email" and "e-mail", "boil water" and "boil-water"), which match; the
+// prefilter must not skip the paragraph that holds the other spelling, and the snippet
+// marks it.
+func TestPrefilterHyphens(t *testing.T) {
+	e := sharedEngine(t)
+	filler := strings.Repeat("Nothing to see in this paragraph, said the clerk.\n\n", 20)
+	for _, c := range []struct{ query, text string }{
+		{"email", "Residents got an e-mail from the city."},
+		{"e-mail", "Residents got an email from the city."},
+		{"boil water", "The city lifted the boil-water notice."},
+		{"boil-water notice", "The city lifted the boil water notice."},
+		{"covid19", "Cases of COVID-19 rose."},
+	} {
+		for _, lines := range []bool{false, true} {
+			doc := filler + c.text + "\n\n" + filler
+			if lines {
+				doc = strings.ReplaceAll(doc, "\n\n", "\n")
+			}
+			req := &SnippetRequest{Document: doc, Query: []string{c.query}, Budget: 80, N: 1}
+			checkPrefilter(t, e, req)
+			sn, err := e.DoSnippets(context.Background(), req)
+			if err != nil || len(sn) != 1 || len(sn[0].Hits) == 0 || sn[0].Text != c.text {
+				t.Errorf("%q in %q: %+v, %v", c.query, c.text, sn, err)
+			}
+		}
 	}
 }

@@ -41,8 +41,44 @@ import (
 // It drops the word's trailing punctuation (unless the word is only punctuation), removes
 // accents (Fold), and returns stem.Key of the rest.
 func Key(word string) string {
-	return stem.Key(Fold(trimPunct(word)))
+	return stem.Key(Fold(Dehyphen(trimPunct(word))))
 }
+
+// Dehyphen returns word without the hyphens ('-') that join two letters or digits:
+// "e-mail" is "email", "COVID-19" "COVID19". Key applies it, so that the two spellings of a
+// word match; a hyphen at either end, or beside punctuation, stays. It returns word itself
+// when it has no such hyphen.
+func Dehyphen(word string) string {
+	i := strings.IndexByte(word, '-')
+	if i <= 0 {
+		return word
+	}
+	b := make([]byte, 0, len(word))
+	last := 0
+	for ; i >= 0 && i < len(word); i = nextHyphen(word, i+1) {
+		before, _ := utf8.DecodeLastRuneInString(word[:i])
+		after, _ := utf8.DecodeRuneInString(word[i+1:])
+		if alnum(before) && alnum(after) {
+			b = append(b, word[last:i]...)
+			last = i + 1
+		}
+	}
+	if last == 0 {
+		return word
+	}
+	return string(append(b, word[last:]...))
+}
+
+// nextHyphen returns the index of the first '-' of word at or after i, or -1.
+func nextHyphen(word string, i int) int {
+	if j := strings.IndexByte(word[i:], '-'); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
+// alnum reports whether r is a letter or a digit.
+func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // trimPunct drops the trailing punctuation of word, unless nothing else is left.
 func trimPunct(word string) string {
@@ -153,6 +189,22 @@ type Query struct {
 	// (Japanese, Chinese, Thai…): the English tokenizer keeps a run of such letters as
 	// one token ("東京事務所"), so a word of them also matches inside a token.
 	inner []string
+	// joined maps the key of the words of a term of several words written as one (Key of
+	// "boilwater" for "boil water") to the terms: such a term also matches one hyphenated
+	// token, "boil-water".
+	joined map[string][]int
+	// split are the terms with a hyphenated word, each such word cut into its parts
+	// ("boil water notice" for "boil-water notice"), which also match a run of tokens;
+	// splitStarts maps the key of a split term's first word to its index in split.
+	split       []splitTerm
+	splitStarts map[string][]int
+}
+
+// splitTerm is a term with its hyphenated words cut into their parts: the keys of its
+// words, and the distinct term it stands for.
+type splitTerm struct {
+	keys []string
+	term int
 }
 
 // Compile parses query terms: each must hold between 1 and maxWords words. Identical terms
@@ -164,15 +216,72 @@ func Compile(terms []string, maxWords int) (*Query, error) {
 		return nil, err
 	}
 	q := &Query{Terms: t}
-	for _, keys := range t.terms {
+	for d, keys := range t.terms {
 		for _, k := range keys {
 			q.admitKey(k)
 			if spaceless(k) && !slices.Contains(q.inner, k) {
 				q.inner = append(q.inner, k)
 			}
 		}
+		q.addVariants(d)
 	}
 	return q, nil
+}
+
+// addVariants adds the other spellings of term d that hyphens allow: its words written
+// as one ("boil water" as "boilwater", which a token "boil-water" has as its key), and,
+// when a word of it is hyphenated, the term with that word cut into its parts ("boil-water
+// notice" as "boil water notice").
+func (q *Query) addVariants(d int) {
+	words := q.words[d]
+	if len(words) >= 2 {
+		k := Key(strings.Join(words, ""))
+		if q.joined == nil {
+			q.joined = map[string][]int{}
+		}
+		q.joined[k] = append(q.joined[k], d)
+		q.admitKey(k)
+	}
+	var keys []string
+	cut := false
+	for _, w := range words {
+		parts := HyphenParts(w)
+		cut = cut || len(parts) > 1
+		for _, p := range parts {
+			keys = append(keys, Key(p))
+		}
+	}
+	if !cut {
+		return
+	}
+	if q.splitStarts == nil {
+		q.splitStarts = map[string][]int{}
+	}
+	q.splitStarts[keys[0]] = append(q.splitStarts[keys[0]], len(q.split))
+	q.split = append(q.split, splitTerm{keys: keys, term: d})
+	for _, k := range keys {
+		q.admitKey(k)
+	}
+}
+
+// HyphenParts returns the parts of word between the hyphens that Dehyphen drops
+// ("boil-water" → "boil", "water"), or word alone.
+func HyphenParts(word string) []string {
+	w := trimPunct(word)
+	if Dehyphen(w) == w {
+		return []string{word}
+	}
+	var parts []string
+	last := 0
+	for i := nextHyphen(w, 0); i >= 0 && i < len(w); i = nextHyphen(w, i+1) {
+		before, _ := utf8.DecodeLastRuneInString(w[:i])
+		after, _ := utf8.DecodeRuneInString(w[i+1:])
+		if i > 0 && alnum(before) && alnum(after) {
+			parts = append(parts, w[last:i])
+			last = i + 1
+		}
+	}
+	return append(parts, w[last:])
 }
 
 // urlParts returns the pieces of the web or e-mail address f between the separators
@@ -406,6 +515,29 @@ func (q *Query) mayMatch(w string) bool {
 	return w[0] >= utf8.RuneSelf || w[0] == '\'' || q.admits(w)
 }
 
+// keyable reports whether Scan keys the token f, hyphenated when hyphen (marks): whether
+// it, or the word that Key makes of it without its hyphens, may match.
+func (q *Query) keyable(f string, hyphen bool) bool {
+	return q.mayMatch(f) || hyphen && q.mayMatchJoined(f)
+}
+
+// mayMatchJoined is mayMatch of the hyphenated token f written without its hyphens (Key
+// drops them), without building that word: its first two bytes that are not '-'.
+func (q *Query) mayMatchJoined(f string) bool {
+	if f[0] >= utf8.RuneSelf || f[0] == '\'' {
+		return true
+	}
+	var b [2]byte
+	n := 0
+	for i := 0; i < len(f) && n < 2; i++ {
+		if f[i] != '-' {
+			b[n] = f[i]
+			n++
+		}
+	}
+	return q.admits(string(b[:n]))
+}
+
 // admits reports whether the token filter passes a word whose first bytes are f (at
 // least one, the first ASCII and not an apostrophe).
 func (q *Query) admits(f string) bool {
@@ -484,11 +616,11 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		if f == "" {
 			continue
 		}
-		if q.mayMatch(f) {
+		hyphen, mayBeURL := marks(f)
+		if q.keyable(f, hyphen) {
 			s.keys[i] = Key(f)
 			found = true
 		}
-		hyphen, mayBeURL := marks(f)
 		if hyphen {
 			for p := range strings.SplitSeq(f, "-") {
 				if p != "" && p != f && q.mayMatch(p) {
@@ -530,6 +662,9 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		mark := len(s.hits)
 		if s.keys[i] != "" {
 			s.startAt(toks, i, s.keys[i], mark)
+			for _, t := range q.joined[s.keys[i]] {
+				s.add(Hit{Term: t, Start: i, End: i + 1}, mark)
+			}
 		}
 		for _, p := range parts {
 			s.startAt(toks, i, p, mark)
@@ -541,22 +676,45 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 	return s.hits
 }
 
-// startAt appends the hits of the terms whose first word has key k and that match from
-// token i on, unless a hit of the same term at i is already among hits[mark:].
+// startAt adds the hits of the terms whose first word has key k and that match from token
+// i on, and of the split terms (Query.split) likewise.
 func (s *Scanner) startAt(toks []syntax.Token, i int, k string, mark int) {
 	for _, t := range s.q.starts[k] {
-		words := s.q.terms[t]
-		if i+len(words) > len(toks) {
-			continue
-		}
-		ok := true
-		for j := 1; j < len(words) && ok; j++ {
-			ok = s.matches(i+j, words[j])
-		}
-		if ok && !slices.ContainsFunc(s.hits[mark:], func(h Hit) bool { return h.Term == t }) {
-			s.hits = append(s.hits, Hit{Term: t, Start: i, End: i + len(words)})
+		if words := s.q.terms[t]; s.runFrom(toks, i, words) {
+			s.add(Hit{Term: t, Start: i, End: i + len(words)}, mark)
 		}
 	}
+	for _, v := range s.q.splitStarts[k] {
+		if sp := s.q.split[v]; s.runFrom(toks, i, sp.keys) {
+			s.add(Hit{Term: sp.term, Start: i, End: i + len(sp.keys)}, mark)
+		}
+	}
+}
+
+// runFrom reports whether the tokens from i on match the words of keys after the first
+// (which the caller matched at i).
+func (s *Scanner) runFrom(toks []syntax.Token, i int, keys []string) bool {
+	if i+len(keys) > len(toks) {
+		return false
+	}
+	for j := 1; j < len(keys); j++ {
+		if !s.matches(i+j, keys[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// add appends h, the hits from mark on being those of its start: one hit a term at a
+// start, the longest of the spellings that match there.
+func (s *Scanner) add(h Hit, mark int) {
+	for j := mark; j < len(s.hits); j++ {
+		if s.hits[j].Term == h.Term {
+			s.hits[j].End = max(s.hits[j].End, h.End)
+			return
+		}
+	}
+	s.hits = append(s.hits, h)
 }
 
 // matches reports whether token i matches a word of key k: its own key, or that of one of

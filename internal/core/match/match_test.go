@@ -21,6 +21,7 @@ func TestKey(t *testing.T) {
 		{"Sao", "São"}, {"Orsted", "Ørsted"}, {"strasse", "Straße"}, {"Encyclopaedia", "Encyclopædia"},
 		{"U.S", "U.S.", "u.s."}, {"police", "police.", "Police!"},
 		{"go", "went", "gone"}, {"eat", "ate"}, {"don't", "don’t"}, {"strike", "str\u00adike", "Str\u00adikes"},
+		{"email", "e-mail", "E-Mails"}, {"COVID-19", "covid19"}, {"co-operate", "cooperate"},
 	}
 	for _, g := range same {
 		for _, w := range g[1:] {
@@ -29,7 +30,7 @@ func TestKey(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range [][2]string{{"art", "party"}, {"U.S", "us"}, {".", ""}, {"...", "."}, {"Zürich", "Zürch"}} {
+	for _, p := range [][2]string{{"art", "party"}, {"U.S", "us"}, {".", ""}, {"...", "."}, {"Zürich", "Zürch"}, {"-", ""}, {"--", "-"}, {"-based", "based"}} {
 		if Key(p[0]) == Key(p[1]) {
 			t.Errorf("Key(%q) = Key(%q) = %q: want different", p[0], p[1], Key(p[0]))
 		}
@@ -126,6 +127,14 @@ func TestScan(t *testing.T) {
 		{[]string{"police", "POLICE"}, "Police.", []string{"police:00-01"}},
 		{[]string{"don't"}, "I don’t know.", []string{"don't:01-03"}}, // both are "do n't"
 		{[]string{"strike", "Bundesregierung"}, "The str\u00adike of the Bundes\u00adregierung.", []string{"strike:01-02", "Bundesregierung:04-05"}},
+		// Hyphens: "email" and "e-mail" are one word; a phrase matches a hyphenated token
+		// whose parts are its words, and a hyphenated word the words of its parts.
+		{[]string{"email"}, "Send an e-mail or an email.", []string{"email:02-03", "email:05-06"}},
+		{[]string{"e-mail"}, "Send an e-mail or an email.", []string{"e-mail:02-03", "e-mail:05-06"}},
+		{[]string{"mail"}, "Send an e-mail.", []string{"mail:02-03"}},
+		{[]string{"boil water"}, "A boil-water notice, then boil water.", []string{"boil water:01-02", "boil water:05-07"}},
+		{[]string{"boil-water notice"}, "A boil water notice and a boil-water notice.", []string{"boil-water notice:01-04", "boil-water notice:06-08"}},
+		{[]string{"well known"}, "A well-known name.", []string{"well known:01-02"}},
 		// A word of a script without spaces inside a token of an English sentence; a Latin
 		// word never matches inside one.
 		{[]string{"東京", "事務所"}, "The office (東京事務所) moved.", []string{"東京:03-04", "事務所:03-04"}},
@@ -164,20 +173,39 @@ func TestCompileErrors(t *testing.T) {
 // slowScan is Scan without the token filter: every token is keyed.
 func slowScan(q *Query, toks []syntax.Token) []Hit {
 	var out []Hit
+	run := func(i int, keys []string) int { // the end of a match of keys from i, or -1
+		if i+len(keys) > len(toks) {
+			return -1
+		}
+		for j, w := range keys {
+			f := toks[i+j].Form
+			if f == "" || Key(f) != w && !slices.ContainsFunc(strings.Split(f, "-"), func(p string) bool {
+				return p != "" && p != f && strings.IndexByte(f, '-') > 0 && Key(p) == w
+			}) {
+				return -1
+			}
+		}
+		return i + len(keys)
+	}
 	for i := range toks {
 		for t, words := range q.terms {
-			if i+len(words) > len(toks) {
-				continue
+			// The spellings of the term: its words; written as one, a token whose key is
+			// theirs joined; with its hyphenated words cut into their parts. The longest.
+			end := run(i, words)
+			if ws := q.words[t]; len(ws) >= 2 && toks[i].Form != "" && Key(toks[i].Form) == Key(strings.Join(ws, "")) {
+				end = max(end, i+1)
 			}
-			ok := true
-			for j, w := range words {
-				f := toks[i+j].Form
-				ok = ok && f != "" && (Key(f) == w || slices.ContainsFunc(strings.Split(f, "-"), func(p string) bool {
-					return p != "" && p != f && strings.IndexByte(f, '-') > 0 && Key(p) == w
-				}))
+			var parts []string
+			for _, w := range q.words[t] {
+				for _, p := range HyphenParts(w) {
+					parts = append(parts, Key(p))
+				}
 			}
-			if ok {
-				out = append(out, Hit{Term: t, Start: i, End: i + len(words)})
+			if len(parts) > len(words) {
+				end = max(end, run(i, parts))
+			}
+			if end >= 0 {
+				out = append(out, Hit{Term: t, Start: i, End: end})
 			}
 		}
 	}
@@ -191,6 +219,7 @@ func FuzzScan(f *testing.F) {
 		{"eat", "The children ATe."}, {"go", "Everyone went home."}, {"Zurich", "ZÜRICH’s banks"},
 		{"transformer", "transformer-based-models"}, {"U.S.", "the U.S left"}, {"’tis", "'tis"},
 		{"new york", "New York-based firms in New York."}, {"\u0301a", "a \u0301a"},
+		{"email", "an e-mail"}, {"boil water", "boil-water water"}, {"boil-water", "boil water"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -222,7 +251,7 @@ func TestFilterAdmitsItsKeysWords(t *testing.T) {
 		}
 		var q Query
 		q.admitKey(Key(w))
-		if !q.admits(w) {
+		if hyphen, _ := marks(w); !q.keyable(w, hyphen) {
 			t.Errorf("%q is refused by the filter of its key %q (anchors %q)", w, Key(w), stem.Anchors(Key(w)))
 		}
 		var other Query

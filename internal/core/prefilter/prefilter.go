@@ -121,6 +121,21 @@ func (f *Filter) AddEnglish(terms []string) {
 			for _, a := range stem.Anchors(match.Key(w)) {
 				alts = append(alts, pieces(Skeleton(a)))
 			}
+			// A hyphenated word also matches the words of its parts ("boil-water" in
+			// "boil water"): all of their pieces, each of one of its anchors.
+			if parts := match.HyphenParts(w); len(parts) > 1 {
+				combos := [][]string{nil}
+				for _, p := range parts {
+					var next [][]string
+					for _, c := range combos {
+						for _, a := range stem.Anchors(match.Key(p)) {
+							next = append(next, append(slices.Clip(c), pieces(Skeleton(a))...))
+						}
+					}
+					combos = next
+				}
+				alts = append(alts, combos...)
+			}
 			t = append(t, alts)
 		}
 		s.terms = append(s.terms, t)
