@@ -538,3 +538,41 @@ func TestPastedURL(t *testing.T) {
 		t.Errorf("snippet of the URL: %+v, %v", sn, err)
 	}
 }
+
+// TestHyphens checks that a search for a word finds it spelled with or without its
+// hyphens, as the snippets' matcher does ("email" and "e-mail"), that a part of a
+// hyphenated word still finds it, and that the snippets mark what was found.
+func TestHyphens(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	docs := []docfile.Doc{
+		{ID: "dash", Title: "Notice", Text: "Residents got an e-mail about the boil-water notice."},
+		{ID: "solid", Title: "Letter", Text: "The mayor sent an email to every household."},
+		{ID: "other", Title: "Minutes", Text: "The council met on Tuesday to discuss the budget."},
+	}
+	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string][]string{
+		"email":          {"dash", "solid"},
+		"e-mail":         {"dash", "solid"},
+		"mail":           {"dash"},
+		`"boil water"`:   {"dash"},
+		"boilwater":      {"dash"},
+		`"water notice"`: {"dash"},
+	} {
+		res := search(t, x, q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, want) {
+			t.Errorf("%s: ids %v, want %v (terms %q)", q, got, want, res.Terms)
+		}
+		for i := range res.Hits {
+			sn, err := x.Snippets(context.Background(), servicetest.Engine(t), &res.Hits[i], qsc.SnippetRequest{Query: res.Terms, Budget: 80, N: 1})
+			if err != nil || len(sn) != 1 || len(sn[0].Hits) == 0 || sn[0].Method == qsc.MethodLead {
+				t.Errorf("%s: snippet of %s: %+v, %v", q, res.Hits[i].Doc.ID, sn, err)
+			}
+		}
+	}
+}

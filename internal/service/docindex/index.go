@@ -30,7 +30,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -106,7 +105,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
 	if err := im.AddCustomAnalyzer(analyzerName, map[string]any{
 		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
+		"tokenizer":     hyphenTokenizerName,
 		"token_filters": []any{lowercase.Name, en.StopName, keyFilter},
 	}); err != nil {
 		return nil, err

@@ -1,0 +1,60 @@
+package docindex
+
+import (
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// hyphenTokenizerName names hyphenTokenizer in bleve's registry.
+const hyphenTokenizerName = "qsc_unicode_hyphen"
+
+func init() {
+	if err := registry.RegisterTokenizer(hyphenTokenizerName, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
+		return hyphenTokenizer{unicode.NewUnicodeTokenizer()}, nil
+	}); err != nil {
+		panic(err) // a second registration: a programming error
+	}
+}
+
+// hyphenTokenizer is bleve's unicode tokenizer, which cuts "e-mail" into "e" and "mail",
+// with one more token for each run of words that only hyphens join: "e-mail" (spanning the
+// run, at the position of its last word), which the key filter makes "email" (match.Key
+// drops a word's hyphens). So a search for "email" finds "e-mail" and one for "e-mail"
+// finds "email", as the snippets' matcher does; "mail" still finds "e-mail". A phrase
+// with a hyphenated word ("e-mail notice") finds the text spelled with its hyphen, not
+// "email notice". Indexes made before it keep the analyzer their mapping names.
+type hyphenTokenizer struct{ inner analysis.Tokenizer }
+
+// Tokenize implements analysis.Tokenizer.
+func (h hyphenTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	ts := h.inner.Tokenize(input)
+	var out analysis.TokenStream
+	for i := 0; i < len(ts); {
+		j := i
+		for j+1 < len(ts) && ts[j].End+1 == ts[j+1].Start && input[ts[j].End] == '-' {
+			j++
+		}
+		if j == i {
+			if out != nil {
+				out = append(out, ts[i])
+			}
+			i++
+			continue
+		}
+		if out == nil {
+			out = append(make(analysis.TokenStream, 0, len(ts)+4), ts[:i]...)
+		}
+		out = append(out, ts[i:j+1]...)
+		joined := make([]byte, 0, ts[j].End-ts[i].Start)
+		for k := i; k <= j; k++ {
+			joined = append(joined, input[ts[k].Start:ts[k].End]...)
+		}
+		out = append(out, &analysis.Token{Term: joined, Start: ts[i].Start, End: ts[j].End, Position: ts[j].Position, Type: ts[j].Type})
+		i = j + 1
+	}
+	if out == nil {
+		return ts
+	}
+	return out
+}
