@@ -40,8 +40,8 @@ func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Sni
 		all        []Snippet
 		infeasible error
 	)
-	for start := 0; start < len(doc); {
-		end := cutPart(doc, start)
+	for _, p := range DocumentParts(doc) {
+		start, end := p.Start, p.End
 		part := *req
 		part.Document, part.NoMatch = doc[start:end], false
 		sn, err := e.DoSnippets(ctx, &part)
@@ -54,7 +54,6 @@ func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Sni
 		for _, s := range sn {
 			all = append(all, shiftSnippet(s, start))
 		}
-		start = end
 	}
 	if len(all) == 0 {
 		switch {
@@ -82,6 +81,20 @@ func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Sni
 		}
 	}
 	return out, nil
+}
+
+// DocumentParts returns the parts of doc that DoSnippetsLong reads as documents of their
+// own: doc whole when it is at most MaxDocumentBytes, else parts of at most that size, each
+// cut just after the last blank line of its bytes, else the last line break, else the last
+// space, else at a rune boundary. The parts are ascending and cover doc.
+func DocumentParts(doc string) []Span {
+	var parts []Span
+	for start := 0; start < len(doc); {
+		end := cutPart(doc, start)
+		parts = append(parts, Span{Start: start, End: end})
+		start = end
+	}
+	return parts
 }
 
 // cutPart returns the end of the part of doc that begins at start: len(doc) when the rest

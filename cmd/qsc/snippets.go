@@ -184,9 +184,9 @@ func budgetUsage(b int) error {
 	return cli.Usagef("-b: the budget must be a positive number of characters, not %d", b)
 }
 
-// maxFileBytes is the largest document qsc snippets reads: one over
-// qsc.MaxDocumentBytes is read in parts (qsc.Engine.DoSnippetsLong).
-const maxFileBytes = 256 << 20
+// maxFileBytes is the largest document qsc snippets reads, as qsc serve --docs reads a
+// folder's: one over qsc.MaxDocumentBytes is read in parts (qsc.Engine.DoSnippetsLong).
+const maxFileBytes = docfile.MaxFileBytes
 
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
 // "-", at most maxFileBytes (readLimited); a Markdown file (markdown.IsFile) as its

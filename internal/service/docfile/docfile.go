@@ -50,6 +50,9 @@ const (
 	maxLineBytes = 2*qsc.MaxDocumentBytes + 64<<10
 	// titleRunes is the length of a title made from a text's first line, before "…".
 	titleRunes = 100
+	// MaxFileBytes bounds a document file (ScanDir, Scan; and qsc snippets' files): one
+	// whose text is over qsc.MaxDocumentBytes is read as documents of its parts.
+	MaxFileBytes = 256 << 20
 )
 
 // RecordError is a rejected record: where it is (file:line for JSONL, the file's path in a
@@ -306,7 +309,7 @@ func ScanDir(dir string, fn func(Record) error) error {
 		if err != nil {
 			return fn(Record{Where: path, Err: err})
 		}
-		return fn(readDocFile(path, filepath.ToSlash(rel)))
+		return readDocFile(path, filepath.ToSlash(rel), fn)
 	})
 }
 
@@ -321,27 +324,29 @@ func Scan(path string, fn func(Record) error) error {
 	case fi.IsDir():
 		return ScanDir(path, fn)
 	case IsDocFile(filepath.Base(path)):
-		return fn(readDocFile(path, filepath.Base(path)))
+		return readDocFile(path, filepath.Base(path), fn)
 	}
 	return ScanFile(path, fn)
 }
 
-// readDocFile returns the record of the document file at path, with id: its text, less
-// a first line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text its
-// rendering shows, less a first heading, which is the title (markdown.Doc); else the title
-// is the text's first line (TitleOf) or the file's name. An unreadable file, or one over
-// qsc.MaxDocumentBytes, is a record with Err set.
-func readDocFile(path, id string) Record {
+// readDocFile calls fn with the record of the document file at path, with id: its text,
+// less a first line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text
+// its rendering shows, less a first heading, which is the title (markdown.Doc); else the
+// title is the text's first line (TitleOf) or the file's name. A text over
+// qsc.MaxDocumentBytes is read as the documents of its parts (qsc.DocumentParts, cut at
+// blank lines), with ids "id#1", "id#2", … and titles that say "(part k of n)". An
+// unreadable file, or one over MaxFileBytes, is a record with Err set.
+func readDocFile(path, id string, fn func(Record) error) error {
 	rec := Record{Where: path, Doc: Doc{ID: id}}
 	name := filepath.Base(path)
-	if fi, err := os.Stat(path); err == nil && fi.Size() > qsc.MaxDocumentBytes {
-		rec.Err = fmt.Errorf("the file is %d bytes, more than the maximum of %d", fi.Size(), qsc.MaxDocumentBytes)
-		return rec
+	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxFileBytes {
+		rec.Err = fmt.Errorf("the file is %d bytes, more than the maximum of %d", fi.Size(), MaxFileBytes)
+		return fn(rec)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		rec.Err = err
-		return rec
+		return fn(rec)
 	}
 	if markdown.IsFile(name) {
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
@@ -349,7 +354,20 @@ func readDocFile(path, id string) Record {
 		rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
 	}
 	rec.Doc.Title = TitleOf(cmp.Or(rec.Doc.Title, rec.Doc.Text), name)
-	return rec
+	if len(rec.Doc.Text) <= qsc.MaxDocumentBytes {
+		return fn(rec)
+	}
+	text, parts := rec.Doc.Text, qsc.DocumentParts(rec.Doc.Text)
+	for k, p := range parts {
+		part := rec
+		part.Doc.ID = fmt.Sprintf("%s#%d", id, k+1)
+		part.Doc.Title = fmt.Sprintf("%s (part %d of %d)", rec.Doc.Title, k+1, len(parts))
+		part.Doc.Text = text[p.Start:p.End]
+		if err := fn(part); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CountDocFiles returns the number of document files under dir (for a progress total).

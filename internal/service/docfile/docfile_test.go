@@ -2,8 +2,13 @@ package docfile
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/qsc-nlp/qsc"
 )
 
 // scan returns the records of a JSONL input.
@@ -96,5 +101,40 @@ func TestTextDoc(t *testing.T) {
 		if title != c.title || body != c.body {
 			t.Errorf("TextDoc(%q) = %q, %q; want %q, %q", c.text, title, body, c.title, c.body)
 		}
+	}
+}
+
+// TestScanLargeFile: a document file whose text is over qsc.MaxDocumentBytes is read as
+// the documents of its parts, cut at blank lines, each valid, with ids and titles that
+// say which part; the text of the parts is the file's. Before, it was rejected.
+func TestScanLargeFile(t *testing.T) {
+	dir := t.TempDir()
+	para := "The council met on Tuesday and discussed the water rates at length.\n\n"
+	text := strings.Repeat(para, 3*qsc.MaxDocumentBytes/len(para))
+	if err := os.WriteFile(filepath.Join(dir, "report.txt"), []byte("Annual report\n\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var recs []Record
+	if err := ScanDir(dir, func(r Record) error { recs = append(recs, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4 parts", len(recs))
+	}
+	var joined strings.Builder
+	for k, r := range recs {
+		if r.Err != nil || Check(&r.Doc) != nil {
+			t.Fatalf("part %d: %v, %v", k+1, r.Err, Check(&r.Doc))
+		}
+		if want := fmt.Sprintf("report.txt#%d", k+1); r.Doc.ID != want || !strings.HasSuffix(r.Doc.Title, fmt.Sprintf("(part %d of 4)", k+1)) {
+			t.Errorf("part %d: id %q, title %q", k+1, r.Doc.ID, r.Doc.Title)
+		}
+		if k+1 < len(recs) && !strings.HasSuffix(r.Doc.Text, "\n\n") {
+			t.Errorf("part %d is not cut at a blank line: ends %q", k+1, r.Doc.Text[len(r.Doc.Text)-20:])
+		}
+		joined.WriteString(r.Doc.Text)
+	}
+	if _, body := TextDoc("Annual report\n\n" + text); joined.String() != body {
+		t.Error("the parts are not the file's text")
 	}
 }
