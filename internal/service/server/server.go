@@ -155,6 +155,16 @@ func collectionNote(c Collection) string {
   (Silveira et al. 2014; reviews, answers, e-mails, newsgroup and weblog posts), CC BY-SA 4.0.`
 }
 
+// searchPlaceholder is the search box's example query (HTML-escaped, in an attribute):
+// words of the demo collection for the demo, the syntax alone for a collection of one's
+// own, whose words the page does not know.
+func searchPlaceholder(c Collection) string {
+	if c == CollectionDemo {
+		return "e.g. +judge nominated or &quot;car bomb&quot; -Baghdad"
+	}
+	return "words, &quot;a phrase&quot;, +must, -not"
+}
+
 // Server serves the API and the web page. It is safe for concurrent use.
 type Server struct {
 	cfg     Config
@@ -245,6 +255,7 @@ func NewLoading(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	index = bytes.Replace(index, []byte("<!--collection-->"), []byte(collectionNote(cfg.Collection)), 1)
+	index = bytes.Replace(index, []byte("<!--placeholder-->"), []byte(searchPlaceholder(cfg.Collection)), 1)
 	locked, err := fs.ReadFile(web, "locked.html")
 	if err != nil {
 		return nil, err

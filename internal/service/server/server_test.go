@@ -491,7 +491,8 @@ func TestPage(t *testing.T) {
 }
 
 // TestPageCollection checks that the page's footer tells the collection the server
-// searches, and credits the demo's source only for the demo.
+// searches, and credits the demo's source only for the demo, whose words only its search
+// box's example names.
 func TestPageCollection(t *testing.T) {
 	for _, c := range []struct {
 		kind     Collection
@@ -511,8 +512,12 @@ func TestPageCollection(t *testing.T) {
 		if got := strings.Contains(page, "UD_English-EWT"); got != c.demoNote {
 			t.Errorf("collection %d: credits UD_English-EWT: %v", c.kind, got)
 		}
-		if strings.Contains(page, "<!--collection-->") {
-			t.Errorf("collection %d: the placeholder is left in the page", c.kind)
+		if strings.Contains(page, "<!--collection-->") || strings.Contains(page, "<!--placeholder-->") {
+			t.Errorf("collection %d: a placeholder is left in the page", c.kind)
+		}
+		// The search box's example names the demo's words only over the demo.
+		if got := strings.Contains(page, "Baghdad"); got != c.demoNote {
+			t.Errorf("collection %d: the search box's example names the demo's words: %v", c.kind, got)
 		}
 	}
 }
