@@ -26,13 +26,28 @@ func NewEncoder(w io.Writer) *json.Encoder {
 // any other error is its message without the package's "json: " prefix.
 func Describe(err error) string {
 	var te *json.UnmarshalTypeError
+	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if errors.As(err, &te) {
 		if te.Field == "" {
 			return fmt.Sprintf("must be a JSON object, not %s", te.Value)
 		}
-		return fmt.Sprintf("field %q must be %s, not %s", jsonField(te.Field), jsonType(te.Type.String()), te.Value)
+		msg = fmt.Sprintf("field %q must be %s, not %s", jsonField(te.Field), jsonType(te.Type.String()), te.Value)
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
+	for _, h := range hints {
+		if strings.Contains(msg, h.error) {
+			return msg + "; " + h.hint
+		}
+	}
+	return msg
+}
+
+// hints say how to mend the mistakes a new user of the records makes most, which the
+// decoder's message names but does not explain: a snippets request's text is "document"
+// where the other records say "text", and a query is a list.
+var hints = []struct{ error, hint string }{
+	{`unknown field "text"`, `a snippets request takes the text as "document"`},
+	{`unknown field "document"`, `this record takes the text as "text"`},
+	{`field "query" must be a list of strings`, `give a list: "query": ["water", "boil water"]`},
 }
 
 // jsonField returns the path of a field as the record names it: without the Go names of

@@ -79,7 +79,10 @@ func TestHostileHTTP(t *testing.T) {
 		{"snippets: query term absent", "/v1/snippets", `{"document":"Dogs bark.","query":["cats"],"budget":20}`, 200, `{"snippets":[]}`},
 		{"snippets: budget int64 max, ILP", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":9223372036854775807,"method":"ilp"}`, 200, `"text":"Dogs`},
 		{"snippets: n negative", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"n":-1}`, 400, "n must be a positive number of snippets, got -1"},
-		{"snippets: wrong types", "/v1/snippets", `{"document":"Dogs bark.","query":"dogs","budget":20}`, 400, `field "query" must be a list of strings, not string`},
+		{"snippets: wrong types", "/v1/snippets", `{"document":"Dogs bark.","query":"dogs","budget":20}`, 400, `field "query" must be a list of strings, not string; give a list: "query": [`},
+		// The mistakes a new user makes most get a hint that says how to mend them.
+		{"snippets: text for document", "/v1/snippets", `{"text":"Dogs bark.","query":["dogs"],"budget":20}`, 400, `unknown field "text"; a snippets request takes the text as "document"`},
+		{"compress: document for text", "/v1/compress", `{"id":"a","document":"Dogs bark.","query":["dogs"],"budget":20}`, 400, `unknown field "document"; this record takes the text as "text"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -32,7 +32,7 @@ func TestHostileRecords(t *testing.T) {
 		{"budget a fraction", `{"id":"a",` + s + `,"budget":2.5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"budget\" must be an integer, not number 2.5"}`},
 		{"budget over int64", `{"id":"a",` + s + `,"budget":1e30}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"budget\" must be an integer, not number 1e30"}`},
 		{"budget null", `{"id":"a",` + s + `,"budget":null}`, qsc.ErrBadRequest, `{"id":"a","error":"bad request: budget is required (budget must be a positive number of characters)"}`},
-		{"query a string", `{"id":"a","text":"a b","query":"a","budget":5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"query\" must be a list of strings, not string"}`},
+		{"query a string", `{"id":"a","text":"a b","query":"a","budget":5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"query\" must be a list of strings, not string; give a list: \"query\": [\"water\", \"boil water\"]"}`},
 		{"tokens numbers", `{"id":"a","tokens":[1,2],"query_ids":[1],"budget":5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"tokens\" must be a string, not number"}`},
 		{"query id over int64", `{"id":"a","text":"a b","query_ids":[99999999999999999999],"budget":5}`, qsc.ErrBadRequest, `{"id":"a","error":"line 3: invalid record: field \"query_ids\" must be an integer, not number 99999999999999999999"}`},
 		{"nested arrays", `{"id":"d","text":[[[[[[[[1]]]]]]]]}`, qsc.ErrBadRequest, `{"id":"d","error":"line 3: invalid record: field \"text\" must be a string, not array"}`},
