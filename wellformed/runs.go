@@ -325,6 +325,13 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if !punct {
 			lastWord = v
 		}
+		if v < n && isHyphenatedName(tok.Form) && isProper(&s.Tokens[v]) && s.Tokens[v].Start == tok.End+1 {
+			// "Ana-María Delgado", "Jean-Luc Godard": a given name with a hyphen and the
+			// name after it are one, whatever the parse (which may join the second to a
+			// name before a comma).
+			u.bind(v, v+1)
+			u.bind(v+1, v)
+		}
 		if v > 1 && v < n && isEtAl(tok, &s.Tokens[v]) && canBeAuthor(&s.Tokens[v-2]) {
 			// "Hartsell-Gundy et al.": the name and its "et al." are one, whatever the
 			// parse; never "… al., 2015". Only a word that can be a name takes it: not
@@ -732,8 +739,10 @@ func (u *Runs) bind(v, w int) {
 // phrase that a cut must not split.
 func (u *Runs) protected(s *syntax.Sentence, base string, v, h int) bool {
 	switch base {
-	case "case", "mark", "det", "cc", "aux", "cop", "amod", "nummod", "compound", "flat", "fixed", "goeswith":
+	case "case", "mark", "det", "cc", "aux", "cop", "amod", "nummod":
 		return true
+	case "compound", "flat", "fixed", "goeswith":
+		return !commaBetween(s, v, h) // no name holds a comma (bindOf)
 	case "nmod":
 		return strings.HasSuffix(s.Tokens[v-1].Rel, ":poss")
 	case "conj":
@@ -753,6 +762,21 @@ func isNameCut(span [2]int32, in func(int) bool) bool {
 		}
 	}
 	return kept && dropped
+}
+
+// isHyphenatedName reports whether form is capitalized words joined by hyphens, each of
+// two letters or more: "Ana-María", "Jean-Luc", not "E-Mail" nor "Covid-19".
+func isHyphenatedName(form string) bool {
+	if !strings.Contains(form, "-") {
+		return false
+	}
+	for part := range strings.SplitSeq(form, "-") {
+		r, _ := utf8.DecodeRuneInString(part)
+		if utf8.RuneCountInString(part) < 2 || !unicode.IsUpper(r) || strings.IndexFunc(part, func(c rune) bool { return !unicode.IsLetter(c) }) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // isNameJoin reports whether a token may join two proper nouns into one name.

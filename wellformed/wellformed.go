@@ -185,6 +185,16 @@ func punctBetween(s *syntax.Sentence, a, b int) bool {
 	return false
 }
 
+// commaBetween reports whether a comma or semicolon stands between tokens a and b.
+func commaBetween(s *syntax.Sentence, a, b int) bool {
+	for v := min(a, b) + 1; v < max(a, b); v++ {
+		if f := s.Tokens[v-1].Form; f == "," || f == ";" {
+			return true
+		}
+	}
+	return false
+}
+
 // barringVerbs are the verbs that bar their object from doing something: "prevent X
 // from", "keep X from", "stop X from".
 var barringVerbs = newLowerSet(
@@ -378,6 +388,10 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 		return Free, 0
 	case base == "punct":
 		return NeedsHead, Balance
+	case (isChainRel(tok.Rel) || base == "compound" && isProper(tok) && isProper(head)) && commaBetween(s, v, h):
+		// No name or fixed expression holds a comma: "Delgado" parsed as a part of
+		// "Dieter" in "Dieter Schmidt, Ana-María Delgado" is another name of a list.
+		return Free, 0
 	case isChainRel(tok.Rel):
 		return WithHead, Chain
 	case base == "compound" && isProper(tok) && isProper(head):

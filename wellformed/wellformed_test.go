@@ -508,3 +508,55 @@ func TestStraightQuoteRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesInAList checks a list of names that the parser joined wrongly, "Dieter Schmidt,
+// Ana-María Delgado, …" with "Delgado" a flat part of "Dieter": no name holds a comma, so
+// "Delgado" is bound neither to "Dieter" by the rules nor to its run by the display rules,
+// and a given name with a hyphen shares a run with the name after it, whatever the parse.
+func TestNamesInAList(t *testing.T) {
+	text := "Councillors Dieter Schmidt, Ana-María Delgado and Priya Raman came."
+	// Councillors Dieter Schmidt , Ana-María Delgado and Priya Raman came .
+	heads := []int{10, 1, 2, 5, 2, 2, 8, 2, 8, 0, 10}
+	rels := []string{"nsubj", "appos", "flat", "punct", "appos", "flat", "cc", "conj", "flat", "root", "punct"}
+	xpos := []string{"NNS", "NNP", "NNP", ",", "NNP", "NNP", "CC", "NNP", "NNP", "VBD", "."}
+	toks := tokenize.Tokens(text)
+	if len(toks) != len(heads) {
+		t.Fatalf("%d tokens: %v", len(toks), toks)
+	}
+	s := &syntax.Sentence{Tokens: toks}
+	var lens []int
+	for i := range s.Tokens {
+		s.Tokens[i].Head, s.Tokens[i].Rel, s.Tokens[i].XPOS = heads[i], rels[i], xpos[i]
+		lens = append(lens, len([]rune(s.Tokens[i].Form)))
+	}
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{6}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(6) != Free {
+		t.Errorf("Delgado: binding %v (%v) to %d, want free: no name holds a comma", r.Binding(6), r.Why(6), r.Head(6))
+	}
+	if r.Binding(3) != WithHead || r.Why(3) != Chain {
+		t.Errorf("Schmidt: binding %v (%v), want WithHead (chain)", r.Binding(3), r.Why(3))
+	}
+	var u Runs
+	u.Reset(s, tree, &r, []int{6})
+	if u.Lo(6) != 5 || u.Hi(5) != 6 {
+		t.Errorf("Ana-María Delgado: a run holding Delgado starts at %d, one holding Ana-María ends at %d; want 5 and 6", u.Lo(6), u.Hi(5))
+	}
+	if u.Lo(6) < 5 {
+		t.Errorf("Delgado shares a run with Dieter (from %d)", u.Lo(6))
+	}
+	for _, c := range []struct {
+		form string
+		want bool
+	}{{"Ana-María", true}, {"Jean-Luc", true}, {"E-Mail", false}, {"Covid-19", false}, {"Anglo-", false}, {"well-known", false}} {
+		if got := isHyphenatedName(c.form); got != c.want {
+			t.Errorf("isHyphenatedName(%q) = %v", c.form, got)
+		}
+	}
+}
