@@ -135,6 +135,10 @@ func TestSentences(t *testing.T) {
 	}{
 		{"Mr. Smith left at 5 p.m. Friday. He was late.", []string{"Mr. Smith left at 5 p.m. Friday .", "He was late ."}},
 		{"He works at Apple Inc. The company is big.", []string{"He works at Apple Inc.", "The company is big ."}},
+		// The law's abbreviations end no sentence before a word that starts none.
+		{"We review a dismissal under Fed. R. Civ. P. 12(b)(6) de novo. Id. at 5.", []string{"We review a dismissal under Fed. R. Civ. P. 12 ( b ) ( 6 ) de novo .", "Id. at 5 ."}},
+		{"See Monell v. Dep't of Soc. Servs., 436 U.S. 658 (1978). The court agreed.", []string{"See Monell v. Dep't of Soc. Servs. , 436 U.S. 658 ( 1978 ) .", "The court agreed ."}},
+		{"It was filed in the N.D. Cal. in 2023. Under Art. 52 it fails.", []string{"It was filed in the N.D. Cal. in 2023 .", "Under Art. 52 it fails ."}},
 		{"The U.S. Army and George W. Bush spoke.", []string{"The U.S. Army and George W. Bush spoke ."}},
 		{"It was 5 p.m. The shop shut.", []string{"It was 5 p.m.", "The shop shut ."}},
 		{`He said "Stop." Then he left.`, []string{`He said " Stop . "`, "Then he left ."}},
