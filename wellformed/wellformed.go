@@ -166,6 +166,45 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 	return neg
 }
 
+// isComplement reports whether a relation makes a clause the complement of its head.
+func isComplement(base string) bool { return base == "ccomp" || base == "xcomp" }
+
+// isScopeArgument reports whether a dependent of relation base after its head is in the
+// scope of the head's negation, so that, shown without it, it would say the opposite: an
+// object or an oblique ("is not a custom within the meaning of § 1983").
+func isScopeArgument(base string) bool {
+	switch base {
+	case "obj", "iobj", "obl":
+		return true
+	}
+	return false
+}
+
+// scopeBreak reports whether punctuation other than a quote lies strictly between tokens
+// a and b: the scope of a negation stops there (a clause set off by a comma, a bracket or
+// a dash is read apart, and is where the parser errs most), but not at the quotes of a
+// quoted word ("is not a "custom" within …").
+func scopeBreak(s *syntax.Sentence, a, b int) bool {
+	for v := min(a, b) + 1; v < max(a, b); v++ {
+		if t := &s.Tokens[v-1]; isPunct(t) && !isQuote(t.Form) {
+			return true
+		}
+	}
+	return false
+}
+
+// isQuote reports whether form is a quotation mark, single or double.
+func isQuote(form string) bool {
+	if _, typ := pairKind(form); typ == '"' {
+		return true
+	}
+	switch form {
+	case "'", "’", "‘", "`":
+		return true
+	}
+	return false
+}
+
 // isRelativeOfCopula reports whether a token of relation rel is a relative clause of a
 // nominal predicate, whose negation marks are marks: "a place that sells drugs" in "this is
 // not a place that sells drugs".
@@ -402,10 +441,13 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 		// "no nominee has been declared", "nothing happened": the predicate without its
 		// negative argument would say the opposite.
 		return WithHead, Negation
-	case neg[h]&negatedPredicate != 0 && (base == "xcomp" || base == "ccomp" || isRelativeOfCopula(tok.Rel, neg[h])) && !punctBetween(s, v, h):
+	case neg[h]&negatedPredicate != 0 && (isComplement(base) || isRelativeOfCopula(tok.Rel, neg[h])) && !punctBetween(s, v, h),
+		neg[h]&negatedPredicate != 0 && isScopeArgument(base) && v > h && !scopeBreak(s, v, h):
 		// "don't seem to like answering questions": the complement without the negated
 		// predicate would say the opposite; so would the relative clause of a negated
-		// nominal predicate ("were not in the situation where they were able to help").
+		// nominal predicate ("were not in the situation where they were able to help"),
+		// and an object or oblique after it ("is not a custom … within the meaning of §
+		// 1983"), across the quotes of a quoted word but no other punctuation.
 		return NeedsHead, Negation
 	case neg[v]&barred != 0:
 		// "preventing the federation from collapsing": the verb without what it prevents

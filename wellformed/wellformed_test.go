@@ -560,3 +560,27 @@ func TestNamesInAList(t *testing.T) {
 		}
 	}
 }
+
+// TestNegatedPredicateArguments checks that the object or oblique of a negated predicate
+// is kept only with it, across the quotes of a quoted word but not
+// across a comma: "A pattern … is not a "custom" within the meaning of § 1983" never shows
+// "A pattern … the meaning of § 1983".
+func TestNegatedPredicateArguments(t *testing.T) {
+	// pattern is not a " custom " within the meaning , as said .
+	s, tree, lens := sent(t, "pattern/NN/6/nsubj is/VBZ/6/cop not/RB/6/advmod a/DT/6/det \"/\x60\x60/6/punct "+
+		"custom/NN/0/root \"/''/6/punct within/IN/10/case the/DT/10/det meaning/NN/6/obl ,/,/13/punct "+
+		"as/IN/13/mark said/VBN/6/advcl ./././6/punct")
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{10}, 500); err != nil {
+		t.Fatal(err)
+	}
+	if r.Binding(10) != NeedsHead || r.Why(10) != Negation || r.Head(10) != 6 {
+		t.Errorf("meaning: binding %d (%s) to %d, want needs-head (negation) to 6", r.Binding(10), r.Why(10), r.Head(10))
+	}
+	if r.Binding(13) != Free {
+		t.Errorf("said, an adverbial clause after a comma: binding %d (%s), want free", r.Binding(13), r.Why(13))
+	}
+	if r.Binding(1) != Free {
+		t.Errorf("pattern, the subject: binding %d (%s), want free", r.Binding(1), r.Why(1))
+	}
+}
