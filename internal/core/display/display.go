@@ -174,6 +174,9 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		if ellipsis && !words[i] {
 			continue
 		}
+		if last >= 0 && doc[r.Start:r.End] == "." && strings.HasSuffix(doc[runs[last].Start:runs[last].End], ".") {
+			continue // the sentence's period after a cut, against a word that ends with one ("Elm St.")
+		}
 		cut := ellipsis && cutBefore(doc, sent, runs, last, r)
 		switch {
 		case cut && last < 0: // a "…" opens the display: the space, if any, follows it

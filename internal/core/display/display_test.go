@@ -315,3 +315,21 @@ func TestMark(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderPeriodAfterAbbreviation: the sentence's period after a cut is not written
+// against a word that ends with a period of its own ("Elm St.", never "Elm St.."), in
+// either rendering, and Length counts what Render writes.
+func TestRenderPeriodAfterAbbreviation(t *testing.T) {
+	doc := "He entered 1400 Elm St. without a warrant."
+	at := func(s string) Span { i := strings.LastIndex(doc, s); return Span{i, i + len(s)} }
+	kept := []Span{at("He entered 1400 Elm St."), at(".")}
+	for ell, want := range map[bool]string{false: "He entered 1400 Elm St.", true: "He entered 1400 Elm St. …"} {
+		if got := Render(doc, Span{0, len(doc)}, kept, nil, ell, false); got != want {
+			t.Errorf("Render(ellipsis %v) = %q, want %q", ell, got, want)
+		}
+	}
+	var sc Scratch
+	if n := sc.Length(doc, Span{0, len(doc)}, kept, nil); n != utf8.RuneCountInString("He entered 1400 Elm St. …") {
+		t.Errorf("Length = %d", n)
+	}
+}
