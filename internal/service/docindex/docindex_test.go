@@ -190,7 +190,7 @@ func TestQuerySyntax(t *testing.T) {
 			t.Errorf("Terms(%s): %q, %v; want %q as Search gives", c.q, terms, err, c.terms)
 		}
 	}
-	if _, err := x.Search(context.Background(), SearchRequest{Query: `"open`, Size: 10}); err == nil || !strings.Contains(err.Error(), "invalid query") {
+	if _, err := x.Search(context.Background(), SearchRequest{Query: `"open`, Size: 10}); err == nil || !strings.Contains(err.Error(), "invalid query") || !strings.Contains(err.Error(), `a quote (") is not closed`) {
 		t.Errorf("unbalanced quote: %v", err)
 	}
 	if _, err := x.Terms(`"open`); !errors.Is(err, ErrQuery) {

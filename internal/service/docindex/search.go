@@ -116,6 +116,9 @@ func (x *Index) Terms(query string) ([]string, error) {
 func (x *Index) parse(q string) (query.Query, error) {
 	parsed, err := bleve.NewQueryStringQuery(q).Parse()
 	if err != nil {
+		if strings.Count(q, `"`)%2 == 1 {
+			return nil, fmt.Errorf(`%w: a quote (") is not closed: a phrase is written "like this"`, ErrQuery)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
 	}
 	if err := checkFuzziness(parsed); err != nil {
