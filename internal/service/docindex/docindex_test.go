@@ -576,3 +576,34 @@ func TestHyphens(t *testing.T) {
 		}
 	}
 }
+
+// TestGluedWords checks that a word of pieces joined by punctuation, a citation such as
+// "12(b)(6)" or a name such as "AT&T", is searched as the phrase of its pieces, not as
+// its pieces one by one, and that its snippet marks it; a word joined by hyphens only
+// stays a word (TestHyphens).
+func TestGluedWords(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	docs := []docfile.Doc{
+		{ID: "rule", Title: "Opinion", Text: "We review a dismissal under Rule 12(b)(6) de novo."},
+		{ID: "months", Title: "Notice", Text: "Do not drink the water for 12 months, said plan b of 6 pages."},
+		{ID: "att", Title: "Phones", Text: "AT&T raised its prices."},
+	}
+	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string][]string{"12(b)(6)": {"rule"}, "AT&T": {"att"}} {
+		res := search(t, x, q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, want) || !slices.Equal(res.Terms, []string{q}) {
+			t.Errorf("%s: ids %v terms %q, want %v and the term as typed", q, got, res.Terms, want)
+			continue
+		}
+		sn, err := x.Snippets(context.Background(), servicetest.Engine(t), &res.Hits[0], qsc.SnippetRequest{Query: res.Terms, Budget: 80, N: 1})
+		if err != nil || len(sn) != 1 || len(sn[0].Hits) == 0 || sn[0].Method == qsc.MethodLead {
+			t.Errorf("%s: snippet %+v, %v", q, sn, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp/syntax"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -158,6 +159,11 @@ func (x *Index) asWords(q query.Query) query.Query {
 				m.BoostVal, m.Fuzziness = q.BoostVal, q.Fuzziness
 				return m
 			}
+			if q.Fuzziness == 0 && x.glued(q.Match) {
+				m := query.NewMatchPhraseQuery(q.Match) // "12(b)(6)", "AT&T": one citation, not its pieces
+				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
+				return m
+			}
 		case *query.MatchPhraseQuery:
 			if !x.knownField(q.FieldVal) {
 				m := query.NewMatchPhraseQuery(q.MatchPhrase) // the phrase as typed, in the title and text
@@ -168,6 +174,29 @@ func (x *Index) asWords(q query.Query) query.Query {
 		return q
 	}
 	return mapLeaves(q, leaf)
+}
+
+// glued reports whether w, one word as typed (no white space), is pieces that the index's
+// analyzer cuts apart at punctuation other than hyphens: a citation such as "12(b)(6)" or
+// a name such as "AT&T", which asWords searches as the phrase of its pieces, where their
+// words one by one would find any document with a "12" or a "b". A word cut only at its
+// hyphens ("e-mail") stays a word: the index also holds it joined (hyphenTokenizer).
+func (x *Index) glued(w string) bool {
+	if w == "" || strings.ContainsFunc(w, unicode.IsSpace) {
+		return false
+	}
+	if !strings.ContainsFunc(w, func(r rune) bool {
+		return r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	}) {
+		return false
+	}
+	n := 0
+	for _, t := range x.analyzer.Analyze([]byte(w)) {
+		if t.Position > n {
+			n = t.Position
+		}
+	}
+	return n >= 2
 }
 
 // pastedURL reports whether q is a URL that bleve's syntax read as a field and a value
@@ -318,7 +347,9 @@ func (x *Index) positiveTerms(q query.Query) []string {
 				add(w)
 			}
 		case *query.MatchPhraseQuery:
-			if ws := x.words(q.MatchPhrase); spaceless(q.MatchPhrase) && len(ws) == 0 {
+			if ws := x.words(q.MatchPhrase); x.glued(q.MatchPhrase) {
+				add(q.MatchPhrase) // "12(b)(6)", "AT&T": the word as typed
+			} else if spaceless(q.MatchPhrase) && len(ws) == 0 {
 				add(strings.Join(strings.Fields(q.MatchPhrase), " ")) // Thai and the like, as above
 			} else if len(ws) == 1 {
 				add(ws[0])
