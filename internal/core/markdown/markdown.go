@@ -27,9 +27,9 @@ func IsFile(name string) bool {
 	return false
 }
 
-// markdown parses CommonMark with GitHub's tables and strikethrough. A goldmark.Markdown
-// is safe for concurrent use.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+// markdown parses CommonMark with GitHub's tables, strikethrough and footnotes. A
+// goldmark.Markdown is safe for concurrent use.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Footnote))
 
 // Text returns the text a reader of the rendered Markdown src sees, for searching and
 // snippets: emphasis, code and link markup left out (a link is its text, an image its
@@ -38,7 +38,8 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // " · ", or by a space after a cell that ends a sentence) and code block a paragraph of
 // its own, blocks separated by a blank line so that no sentence runs from one into the
 // next; the lines of a wrapped paragraph joined by a space, a hard line break and a line
-// of code kept; raw HTML and thematic breaks left out. It costs one parse of src,
+// of code kept; raw HTML, thematic breaks and footnote marks left out, the footnotes'
+// text last. It costs one parse of src,
 // O(len(src)).
 func Text(src []byte) string {
 	_, body := markdownDoc(src, false)
@@ -146,7 +147,9 @@ func (w *mdWriter) inline(n ast.Node) {
 			w.text(c.Value)
 		case *ast.AutoLink:
 			w.b.Write(c.URL(w.src))
-		case *ast.RawHTML:
+		case *ast.RawHTML, *east.FootnoteLink, *east.FootnoteBacklink:
+			// A footnote's mark is left out ("by 2023.[^1] The rise" reads "by 2023. The
+			// rise"); its text is a paragraph at the end, as the rendering lists it.
 		default: // emphasis, code spans, links, images, strikethrough: their text
 			w.inline(c)
 		}

@@ -26,6 +26,11 @@ func TestText(t *testing.T) {
 	if got := Text([]byte(src)); got != want {
 		t.Errorf("Text:\n got %q\nwant %q", got, want)
 	}
+	// A footnote's mark is left out, and its text is a paragraph at the end.
+	fn := "Rents rose to 57% by 2023.[^1] The rise was concentrated.\n\n[^1]: Source: the census.\n"
+	if got, want := Text([]byte(fn)), "Rents rose to 57% by 2023. The rise was concentrated.\n\nSource: the census."; got != want {
+		t.Errorf("Text with a footnote:\n got %q\nwant %q", got, want)
+	}
 	if got := Text([]byte("<p>only html</p>\n\n***\n")); got != "" {
 		t.Errorf("Text of markup alone = %q, want nothing", got)
 	}
