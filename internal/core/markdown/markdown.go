@@ -39,8 +39,7 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // its own, blocks separated by a blank line so that no sentence runs from one into the
 // next; the lines of a wrapped paragraph joined by a space, a hard line break and a line
 // of code kept; raw HTML, thematic breaks and footnote marks left out, the footnotes'
-// text last. It costs one parse of src,
-// O(len(src)).
+// text last. It costs one parse of src, O(len(src)).
 func Text(src []byte) string {
 	_, body := markdownDoc(src, false)
 	return body
