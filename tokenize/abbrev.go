@@ -81,6 +81,21 @@ func abbrevClass(w string) uint8 {
 	return abbrNone
 }
 
+// EndsWithAbbreviation reports whether text ends with an abbreviation and its period
+// ("OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.", "Smith Jr."), closing quotes and brackets
+// aside: a line that ends so need not end a sentence.
+func EndsWithAbbreviation(text string) bool {
+	text = strings.TrimRight(text, "\"')]}’”»›")
+	w, ok := strings.CutSuffix(text, ".")
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndexFunc(w, func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == ',' }); i >= 0 {
+		w = w[i+utf8.RuneLen([]rune(w[i:])[0]):]
+	}
+	return w != "" && abbrevClass(w) != abbrNone
+}
+
 // corporate words are looked up in capitals too (INC., CORP.), unlike states (GA, VA).
 var corporate = setOf(`Inc Corp Ltd Co Bros Jr Sr St`)
 

@@ -308,3 +308,15 @@ func TestEndsSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestEndsWithAbbreviation checks the lines that end with an abbreviation's period.
+func TestEndsWithAbbreviation(t *testing.T) {
+	for text, want := range map[string]bool{
+		"OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.": true, "Smith Jr.": true, "(Fed.)": true, "George W.": true,
+		"She went home.": false, "Is it?": false, "Apple Inc": false, "": false, ".": false,
+	} {
+		if got := EndsWithAbbreviation(text); got != want {
+			t.Errorf("EndsWithAbbreviation(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

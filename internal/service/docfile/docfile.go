@@ -253,14 +253,15 @@ func IsDocFile(name string) bool {
 
 // TextDoc returns the title and the text of a plain-text document: when its first
 // paragraph is one line of at most titleRunes characters that does not end a sentence
-// (tokenize.EndsSentence) and another paragraph follows, that line is the title and the rest
+// (tokenize.EndsSentence; an abbreviation's period, as in "SYSTEMS, INC.", does not count)
+// and another paragraph follows, that line is the title and the rest
 // the text, so that a snippet does not repeat the title a page shows above it;
 // otherwise the title is "" and the text is text as it is.
 func TextDoc(text string) (title, body string) {
 	rest := strings.TrimLeft(text, " \t\r\n")
 	line, after, ok := strings.Cut(rest, "\n")
 	line = strings.TrimSpace(line)
-	if !ok || line == "" || utf8.RuneCountInString(line) > titleRunes || tokenize.EndsSentence(line) {
+	if !ok || line == "" || utf8.RuneCountInString(line) > titleRunes || tokenize.EndsSentence(line) && !tokenize.EndsWithAbbreviation(line) {
 		return "", text
 	}
 	if next, _, _ := strings.Cut(after, "\n"); strings.TrimSpace(next) != "" {

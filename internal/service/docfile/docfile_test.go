@@ -96,6 +96,10 @@ func TestTextDoc(t *testing.T) {
 		{"Garden notes\nThe roses bloomed.", "", "Garden notes\nThe roses bloomed."},
 		{"Garden notes\n\n", "", "Garden notes\n\n"},
 		{strings.Repeat("word ", 30) + "\n\nMore.", "", strings.Repeat("word ", 30) + "\n\nMore."},
+		// An abbreviation's period ends no sentence: a case caption is a title.
+		{"OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.\n\nThe court held.", "OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.", "The court held."},
+		{"Letter to Smith Jr.\n\nDear sir.", "Letter to Smith Jr.", "Dear sir."},
+		{"She went home.\n\nThen she slept.", "", "She went home.\n\nThen she slept."},
 	} {
 		title, body := TextDoc(c.text)
 		if title != c.title || body != c.body {
