@@ -242,7 +242,20 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 			return nil, fmt.Errorf("sentence at byte %d: %w", jobs[i].start(), err)
 		}
 	}
-	return out, nil
+	return distinct(out), nil
+}
+
+// distinct returns sn without the snippets whose text an earlier one has: two sentences
+// that differ only in words their compressions drop (a sentence repeated with another
+// date, a templated report) would show the same snippet twice. It keeps the order.
+func distinct(sn []Snippet) []Snippet {
+	out := sn[:0]
+	for _, s := range sn {
+		if !slices.ContainsFunc(out, func(o Snippet) bool { return o.Text == s.Text }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // snippetQuery checks a snippet request and compiles its query for collect: the number of

@@ -516,3 +516,23 @@ func TestCheckLang(t *testing.T) {
 		}
 	}
 }
+
+// TestSnippetsDistinct: two sentences that compress to the same words give one snippet,
+// the first; the others are kept in rank order.
+func TestSnippetsDistinct(t *testing.T) {
+	e := sharedEngine(t)
+	doc := "Police arrested two men on Tuesday in Syracuse after a long investigation into burglaries.\n\n" +
+		"Police arrested two men on Monday in Syracuse after a long investigation into burglaries.\n\n" +
+		"Police said the burglaries had stopped."
+	sn, err := e.Snippets(context.Background(), doc, []string{"police", "burglaries"}, 40, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, s := range sn {
+		texts = append(texts, s.Text)
+	}
+	if want := []string{"Police arrested two men burglaries.", "Police said the burglaries had stopped."}; !slices.Equal(texts, want) {
+		t.Errorf("snippets %q, want %q", texts, want)
+	}
+}
