@@ -23,6 +23,7 @@ package match
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -49,19 +50,14 @@ func Key(word string) string {
 // word match; a hyphen at either end, or beside punctuation, stays. It returns word itself
 // when it has no such hyphen.
 func Dehyphen(word string) string {
-	i := strings.IndexByte(word, '-')
-	if i <= 0 {
+	if strings.IndexByte(word, '-') < 0 {
 		return word
 	}
-	b := make([]byte, 0, len(word))
+	var b []byte
 	last := 0
-	for ; i >= 0 && i < len(word); i = nextHyphen(word, i+1) {
-		before, _ := utf8.DecodeLastRuneInString(word[:i])
-		after, _ := utf8.DecodeRuneInString(word[i+1:])
-		if alnum(before) && alnum(after) {
-			b = append(b, word[last:i]...)
-			last = i + 1
-		}
+	for i := range joiningHyphens(word) {
+		b = append(b, word[last:i]...)
+		last = i + 1
 	}
 	if last == 0 {
 		return word
@@ -69,12 +65,23 @@ func Dehyphen(word string) string {
 	return string(append(b, word[last:]...))
 }
 
-// nextHyphen returns the index of the first '-' of word at or after i, or -1.
-func nextHyphen(word string, i int) int {
-	if j := strings.IndexByte(word[i:], '-'); j >= 0 {
-		return i + j
+// joiningHyphens yields the index of each hyphen of word that joins two letters or
+// digits: those Dehyphen drops and HyphenParts cuts at.
+func joiningHyphens(word string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := strings.IndexByte(word, '-'); i >= 0; {
+			before, _ := utf8.DecodeLastRuneInString(word[:i])
+			after, _ := utf8.DecodeRuneInString(word[i+1:])
+			if alnum(before) && alnum(after) && !yield(i) {
+				return
+			}
+			j := strings.IndexByte(word[i+1:], '-')
+			if j < 0 {
+				return
+			}
+			i += 1 + j
+		}
 	}
-	return -1
 }
 
 // alnum reports whether r is a letter or a digit.
@@ -268,18 +275,14 @@ func (q *Query) addVariants(d int) {
 // ("boil-water" → "boil", "water"), or word alone.
 func HyphenParts(word string) []string {
 	w := trimPunct(word)
-	if Dehyphen(w) == w {
-		return []string{word}
-	}
 	var parts []string
 	last := 0
-	for i := nextHyphen(w, 0); i >= 0 && i < len(w); i = nextHyphen(w, i+1) {
-		before, _ := utf8.DecodeLastRuneInString(w[:i])
-		after, _ := utf8.DecodeRuneInString(w[i+1:])
-		if i > 0 && alnum(before) && alnum(after) {
-			parts = append(parts, w[last:i])
-			last = i + 1
-		}
+	for i := range joiningHyphens(w) {
+		parts = append(parts, w[last:i])
+		last = i + 1
+	}
+	if last == 0 {
+		return []string{word}
 	}
 	return append(parts, w[last:])
 }
