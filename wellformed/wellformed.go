@@ -185,12 +185,7 @@ func isScopeArgument(base string) bool {
 // a dash is read apart, and is where the parser errs most), but not at the quotes of a
 // quoted word ("is not a "custom" within …").
 func scopeBreak(s *syntax.Sentence, a, b int) bool {
-	for v := min(a, b) + 1; v < max(a, b); v++ {
-		if t := &s.Tokens[v-1]; isPunct(t) && !isQuote(t.Form) {
-			return true
-		}
-	}
-	return false
+	return anyBetween(s, a, b, func(t *syntax.Token) bool { return isPunct(t) && !isQuote(t.Form) })
 }
 
 // isQuote reports whether form is a quotation mark, single or double.
@@ -215,19 +210,18 @@ func isRelativeOfCopula(rel string, marks uint8) bool {
 // punctBetween reports whether a punctuation token lies strictly between tokens a and b.
 // The scope rules of negation stop there: a clause set off by a comma or a bracket is
 // read apart, and is where the parser errs most.
-func punctBetween(s *syntax.Sentence, a, b int) bool {
-	for v := min(a, b) + 1; v < max(a, b); v++ {
-		if isPunct(&s.Tokens[v-1]) {
-			return true
-		}
-	}
-	return false
-}
+func punctBetween(s *syntax.Sentence, a, b int) bool { return anyBetween(s, a, b, isPunct) }
 
 // commaBetween reports whether a comma or semicolon stands between tokens a and b.
 func commaBetween(s *syntax.Sentence, a, b int) bool {
+	return anyBetween(s, a, b, func(t *syntax.Token) bool { return t.Form == "," || t.Form == ";" })
+}
+
+// anyBetween reports whether a token strictly between tokens a and b (1-based, either
+// order) satisfies is.
+func anyBetween(s *syntax.Sentence, a, b int, is func(*syntax.Token) bool) bool {
 	for v := min(a, b) + 1; v < max(a, b); v++ {
-		if f := s.Tokens[v-1].Form; f == "," || f == ";" {
+		if is(&s.Tokens[v-1]) {
 			return true
 		}
 	}
