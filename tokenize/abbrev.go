@@ -85,13 +85,14 @@ func abbrevClass(w string) uint8 {
 // ("OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.", "Smith Jr."), closing quotes and brackets
 // aside: a line that ends so need not end a sentence.
 func EndsWithAbbreviation(text string) bool {
-	text = strings.TrimRight(text, "\"')]}’”»›")
+	text = strings.TrimRight(text, closingMarks)
 	w, ok := strings.CutSuffix(text, ".")
 	if !ok {
 		return false
 	}
 	if i := strings.LastIndexFunc(w, func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == ',' }); i >= 0 {
-		w = w[i+utf8.RuneLen([]rune(w[i:])[0]):]
+		_, size := utf8.DecodeRuneInString(w[i:])
+		w = w[i+size:]
 	}
 	return w != "" && abbrevClass(w) != abbrNone
 }

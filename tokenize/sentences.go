@@ -336,11 +336,14 @@ func terminal(form string) int {
 	return notTerminal
 }
 
+// closingMarks are the quotes and brackets that may close a sentence after its mark.
+const closingMarks = "\"')]}’”»›"
+
 // EndsSentence reports whether text ends as a finished sentence does: with . ? ! or …,
 // before any closing quotes and brackets ("go.", "(yes!)", "“Really?”"). It reads the
 // text's last characters only, not whether the mark is an abbreviation's.
 func EndsSentence(text string) bool {
-	text = strings.TrimRight(text, "\"')]}’”»›")
+	text = strings.TrimRight(text, closingMarks)
 	return strings.HasSuffix(text, ".") || strings.HasSuffix(text, "?") || strings.HasSuffix(text, "!") || strings.HasSuffix(text, "…")
 }
 
