@@ -1,7 +1,8 @@
 # The sources of the reading tests' builders: the documents of a UD CoNLL-U file
-# (wrap/build.py, quotes/build.py) and the compression records of the Google test split
-# (prep/build.py, closer/build.py).
-import gzip, random
+# (wrap/build.py, quotes/build.py), the compression records of the Google test split
+# (prep/build.py, closer/build.py), and the pool of the records two builds compress
+# differently (names/, negscope/, reported/build.py).
+import gzip, json, random, subprocess, sys
 
 
 def read_docs(path, prefix=''):
@@ -44,3 +45,66 @@ def google_records(data):
             if len(c) > 4 and c[4] in ('NN', 'NNS', 'NNP') and c[1].isalpha() and len(c[1]) > 3:
                 cur['nouns'].append(c[1])
     return recs
+
+
+def ud_sentences(data):
+    """Each sentence of UD_English-EWT (train, dev, test) and of UD_English-GUM's train
+    split, in file order, as (source, text, rows): rows are the columns of its lines that
+    begin with a digit (words, multiword ranges and empty nodes)."""
+    files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
+    files.append(('gum', f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'))
+    for src, path in files:
+        text, rows = None, []
+        for l in gzip.open(path, 'rt'):
+            if l.startswith('# text = '):
+                text, rows = l[9:].strip(), []
+            elif l.strip() == '' and text:
+                yield src, text, rows
+                text = None
+            elif text and l[0].isdigit():
+                rows.append(l.split('\t'))
+
+
+def changed_pool(data, old, new, out, seed, most, select):
+    """Writes to out a reading test's pool of the records whose snippet differs between
+    two qsc builds, old and new: the UD sentences (ud_sentences) for which select(text,
+    rows) gives query candidates, each with one of them as query (seeded), and the records
+    of the Google test split (google_records), at 60% of their characters and in a
+    100-character box, shown with "…" (qsc compress --jsonl, display budget). At most
+    `most` of them (a seeded sample), with the window's snippet of each: items.jsonl,
+    new.jsonl, old.jsonl and window.jsonl."""
+    random.seed(seed)
+    recs = []
+    for src, text, rows in ud_sentences(data):
+        cands = select(text, rows)
+        if cands:
+            q = [random.choice(sorted(set(cands)))]
+            for b in (max(20, int(0.6 * len(text))), 100):
+                recs.append({'id': f'{src}-{len(recs)}', 'text': text, 'query': q, 'budget': b, 'budget_counts': 'display', 'src': src})
+    for r in google_records(data):
+        recs.append(dict(r, id='g-' + r['id'], src='google-test'))
+
+    def run(exe, method=None):
+        inp = ''.join(json.dumps({k: v for k, v in dict(r, method=method).items() if k != 'src' and v is not None}) + '\n' for r in recs).encode()
+        p = subprocess.run([exe, 'compress', '--jsonl'], input=inp, capture_output=True)
+        return [json.loads(l).get('compression_ellipsis', '') for l in p.stdout.decode().splitlines()]
+
+    o, n = run(old), run(new)
+    diff = [i for i in range(len(recs)) if o[i] != n[i]]
+    print(len(recs), 'records,', len(diff), 'differ', file=sys.stderr)
+    keep = sorted(random.sample(diff, min(most, len(diff))))
+    w = run(new, 'window')
+    items, rows = [], {'new': [], 'old': [], 'window': []}
+    for i in keep:
+        r = recs[i]
+        items.append({'id': r['id'], 'protocol': 'box100' if r['budget'] == 100 else 'b60', 'source': r['src'], 'text': r['text'], 'query': r['query'], 'budget': r['budget']})
+        for name, res in (('new', n), ('old', o), ('window', w)):
+            rows[name].append({'id': r['id'], 'compression_ellipsis': res[i]})
+    for name, rr in (('items', items),) + tuple(rows.items()):
+        open(f'{out}/{name}.jsonl', 'w').writelines(json.dumps(x, ensure_ascii=False) + '\n' for x in rr)
+    print(len(items), 'items kept')
+
+
+def nouns(rows, longer=3):
+    """The words of rows tagged NN, NNS or NNP, of more than `longer` letters."""
+    return [c[1] for c in rows if '-' not in c[0] and '.' not in c[0] and c[4] in ('NN', 'NNS', 'NNP') and len(c[1]) > longer and c[1].isalpha()]
