@@ -36,6 +36,30 @@ func sent(t testing.TB, words string) (*syntax.Sentence, *syntax.Tree, []int) {
 	return s, tree, lens
 }
 
+// textSent returns text tokenized (with its offsets), parsed by hand with heads, rels and,
+// when not nil, xpos, its tree and its token lengths.
+func textSent(t *testing.T, text string, heads []int, rels, xpos []string) (*syntax.Sentence, *syntax.Tree, []int) {
+	t.Helper()
+	toks := tokenize.Tokens(text)
+	if len(toks) != len(heads) {
+		t.Fatalf("%d tokens: %v", len(toks), toks)
+	}
+	s := &syntax.Sentence{Tokens: toks}
+	var lens []int
+	for i := range s.Tokens {
+		s.Tokens[i].Head, s.Tokens[i].Rel = heads[i], rels[i]
+		if xpos != nil {
+			s.Tokens[i].XPOS = xpos[i]
+		}
+		lens = append(lens, len([]rune(s.Tokens[i].Form)))
+	}
+	tree, err := syntax.NewTree(s.Heads())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, tree, lens
+}
+
 // Police did not arrest the "Aung San Suu Kyi" supporters in New York , reportedly .
 const example = `Police/NNS/4/nsubj did/VBD/4/aux not/RB/4/advmod arrest/VB/0/root the/DT/12/det
 "/''/7/punct Aung/NNP/12/compound San/NNP/7/flat Suu/NNP/7/flat Kyi/NNP/7/flat "/''/7/punct
@@ -436,23 +460,10 @@ from/IN/6/mark collapsing/VBG/2/advcl ./././2/punct`)
 // opening one, while the opening one may stand before a cut: "a movie 'Bhootnath 2 …".
 func TestSingleQuoteBinding(t *testing.T) {
 	text := "He saw a movie 'Bhootnath 2' today ."
-	toks := tokenize.Tokens(text)
 	// He saw a movie ' Bhootnath 2 ' today .
 	heads := []int{2, 0, 4, 2, 6, 4, 6, 6, 2, 2}
 	rels := []string{"nsubj", "root", "det", "obj", "punct", "appos", "nummod", "punct", "obl:tmod", "punct"}
-	if len(toks) != len(heads) {
-		t.Fatalf("%d tokens: %v", len(toks), toks)
-	}
-	s := &syntax.Sentence{Tokens: toks}
-	var lens []int
-	for i := range s.Tokens {
-		s.Tokens[i].Head, s.Tokens[i].Rel = heads[i], rels[i]
-		lens = append(lens, len([]rune(s.Tokens[i].Form)))
-	}
-	tree, err := syntax.NewTree(s.Heads())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tree, lens := textSent(t, text, heads, rels, nil)
 	var r Rules
 	if err := r.Reset(s, tree, lens, []int{6}, 30); err != nil {
 		t.Fatal(err)
@@ -475,24 +486,13 @@ func TestStraightQuoteRuns(t *testing.T) {
 	// " It was a mistake , " said Pike .
 	heads := []int{5, 5, 5, 5, 0, 5, 5, 5, 8, 5}
 	rels := []string{"punct", "nsubj", "cop", "det", "root", "punct", "punct", "parataxis", "nsubj", "punct"}
+	xpos := []string{"``", "NN", "NN", "NN", "NN", ",", "''", "NN", "NN", "."}
 	for _, offsets := range []bool{true, false} {
-		toks := tokenize.Tokens(text)
-		if len(toks) != len(heads) {
-			t.Fatalf("%d tokens: %v", len(toks), toks)
-		}
-		s := &syntax.Sentence{Tokens: toks}
-		var lens []int
-		for i := range s.Tokens {
-			s.Tokens[i].Head, s.Tokens[i].Rel, s.Tokens[i].XPOS = heads[i], rels[i], "NN"
-			if !offsets {
+		s, tree, lens := textSent(t, text, heads, rels, xpos)
+		if !offsets {
+			for i := range s.Tokens {
 				s.Tokens[i].Start, s.Tokens[i].End = -1, -1
 			}
-			lens = append(lens, len([]rune(s.Tokens[i].Form)))
-		}
-		s.Tokens[0].XPOS, s.Tokens[6].XPOS, s.Tokens[5].XPOS, s.Tokens[9].XPOS = "``", "''", ",", "."
-		tree, err := syntax.NewTree(s.Heads())
-		if err != nil {
-			t.Fatal(err)
 		}
 		var r Rules
 		if err := r.Reset(s, tree, lens, []int{5}, 100); err != nil {
@@ -519,20 +519,7 @@ func TestNamesInAList(t *testing.T) {
 	heads := []int{10, 1, 2, 5, 2, 2, 8, 2, 8, 0, 10}
 	rels := []string{"nsubj", "appos", "flat", "punct", "appos", "flat", "cc", "conj", "flat", "root", "punct"}
 	xpos := []string{"NNS", "NNP", "NNP", ",", "NNP", "NNP", "CC", "NNP", "NNP", "VBD", "."}
-	toks := tokenize.Tokens(text)
-	if len(toks) != len(heads) {
-		t.Fatalf("%d tokens: %v", len(toks), toks)
-	}
-	s := &syntax.Sentence{Tokens: toks}
-	var lens []int
-	for i := range s.Tokens {
-		s.Tokens[i].Head, s.Tokens[i].Rel, s.Tokens[i].XPOS = heads[i], rels[i], xpos[i]
-		lens = append(lens, len([]rune(s.Tokens[i].Form)))
-	}
-	tree, err := syntax.NewTree(s.Heads())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tree, lens := textSent(t, text, heads, rels, xpos)
 	var r Rules
 	if err := r.Reset(s, tree, lens, []int{6}, 100); err != nil {
 		t.Fatal(err)
