@@ -115,8 +115,9 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // of a hyphenated token does: "transformer" matches "transformer-based"), ignoring case,
 // accents, inflection and trailing punctuation, with internal/core/match, the matcher of Do
 // too: "arrest" matches "Arrested" and "arrests", "children" matches "child", "went"
-// matches "go", "Zurich" matches "Zürich", and "U.S" matches "U.S.". A phrase term matches
-// a run of tokens in the same order.
+// matches "go", "Zurich" matches "Zürich", "U.S" matches "U.S.", and "email" matches
+// "e-mail" (a word's joining hyphens are ignored). A phrase term matches a run of tokens
+// in the same order, or one hyphenated token of its words ("boil water", "boil-water").
 //
 // Compression. The query of a sentence is one occurrence of each term it contains: the
 // first spelled as the term was given (up to case and trailing punctuation), else the
@@ -130,7 +131,7 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes: bytes, not
 // sentences, because the paragraphs the prefilter skips are never split into sentences.
 // A sentence whose query alone is longer than the budget is skipped, and the next one
-// takes its place. One with more tokens than the method takes (MaxSentenceTokens, or
+// takes its place. A snippet whose text an earlier one has is left out (distinct). One with more tokens than the method takes (MaxSentenceTokens, or
 // fewer for nn: a list or a table with no sentence end) is shown by its window, up to 8 ×
 // MaxSentenceTokens; a longer one is skipped.
 //
