@@ -568,6 +568,10 @@ func TestHyphens(t *testing.T) {
 		if got := sorted(ids(res)); !slices.Equal(got, want) {
 			t.Errorf("%s: ids %v, want %v (terms %q)", q, got, want, res.Terms)
 		}
+		if q == "e-mail" && !slices.Equal(res.Terms, []string{"e-mail"}) {
+			// not also "e" and "mail": a lone "e" would mark the letter of "Vitamin E"
+			t.Errorf("%s: terms %q, want the word as typed", q, res.Terms)
+		}
 		for i := range res.Hits {
 			sn, err := x.Snippets(context.Background(), servicetest.Engine(t), &res.Hits[i], qsc.SnippetRequest{Query: res.Terms, Budget: 80, N: 1})
 			if err != nil || len(sn) != 1 || len(sn[0].Hits) == 0 || sn[0].Method == qsc.MethodLead {

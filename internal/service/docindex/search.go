@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	"github.com/blevesearch/vellum/regexp"
@@ -364,13 +365,29 @@ func (x *Index) positiveTerms(q query.Query) []string {
 	return terms
 }
 
-// words returns the searchable words of s (not stop words), as spelled in s.
+// words returns the searchable words of s (not stop words), as spelled in s. A
+// hyphenated word is one word as typed ("e-mail"), not also its parts, which the
+// index's tokenizer adds beside it (hyphenTokenizer): the snippets' matcher finds its
+// parts and joined spelling itself, and a part alone ("e") would mark letters elsewhere.
 func (x *Index) words(s string) []string {
+	ts := x.analyzer.Analyze([]byte(s))
 	var out []string
-	for _, t := range x.analyzer.Analyze([]byte(s)) {
-		out = append(out, s[t.Start:t.End])
+	for _, t := range ts {
+		if !insideAnother(t, ts) {
+			out = append(out, s[t.Start:t.End])
+		}
 	}
 	return out
+}
+
+// insideAnother reports whether token t's span lies within a longer one of ts.
+func insideAnother(t *analysis.Token, ts analysis.TokenStream) bool {
+	for _, u := range ts {
+		if u.Start <= t.Start && t.End <= u.End && u.End-u.Start > t.End-t.Start {
+			return true
+		}
+	}
+	return false
 }
 
 // keys returns the index terms of s.
