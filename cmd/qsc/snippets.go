@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -203,24 +202,12 @@ func readDocument(path string, rendered bool) (string, error) {
 	}
 	b, err := readLimited(r, maxFileBytes, "the document")
 	if err == nil {
-		err = checkText(b)
+		err = docfile.CheckText(b)
 	}
 	if err == nil && rendered && markdown.IsFile(path) {
 		return markdown.Text(b), nil
 	}
 	return string(b), err
-}
-
-// checkText returns an error wrapping qsc.ErrBadRequest for a document that is no text: a
-// PDF, or any file with a NUL byte, which would otherwise be read as words and snippets.
-func checkText(b []byte) error {
-	if bytes.HasPrefix(b, []byte("%PDF-")) {
-		return fmt.Errorf("%w: the file is a PDF; qsc reads plain text and Markdown (convert it first, for instance with pdftotext)", qsc.ErrBadRequest)
-	}
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		return fmt.Errorf("%w: the file holds binary data (a NUL byte at offset %d), not text", qsc.ErrBadRequest, i)
-	}
-	return nil
 }
 
 // noMatchHint is what the message that no sentence holds a query term adds when a term

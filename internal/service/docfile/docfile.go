@@ -75,7 +75,7 @@ type Record struct {
 
 // Check validates a document, and sets its title from its text when it has none: an id
 // of at most MaxIDBytes with a visible character and no control characters; a text of valid UTF-8,
-// not blank, of at most qsc.MaxDocumentBytes; a title of at most MaxTitleBytes; a URL that
+// not blank, without a NUL character, of at most qsc.MaxDocumentBytes; a title of at most MaxTitleBytes; a URL that
 // is empty or absolute http or https.
 func Check(d *Doc) error {
 	switch {
@@ -91,6 +91,8 @@ func Check(d *Doc) error {
 		return errors.New(`no "text" (or only white space)`)
 	case !utf8.ValidString(d.Text):
 		return errors.New("the text is not valid UTF-8")
+	case strings.IndexByte(d.Text, 0) >= 0:
+		return fmt.Errorf("the text holds a NUL character (at byte %d): binary data, not text", strings.IndexByte(d.Text, 0))
 	case len(d.Text) > qsc.MaxDocumentBytes:
 		return fmt.Errorf("the text is %d bytes, more than the maximum of %d", len(d.Text), qsc.MaxDocumentBytes)
 	case len(d.Title) > MaxTitleBytes:
@@ -336,7 +338,8 @@ func Scan(path string, fn func(Record) error) error {
 // title is the text's first line (TitleOf) or the file's name. A text over
 // qsc.MaxDocumentBytes is read as the documents of its parts (qsc.DocumentParts, cut at
 // blank lines), with ids "id#1", "id#2", … and titles that say "(part k of n)". An
-// unreadable file, or one over MaxFileBytes, is a record with Err set.
+// unreadable file, one over MaxFileBytes, or one that is no text (CheckText: a PDF, binary
+// data) is a record with Err set.
 func readDocFile(path, id string, fn func(Record) error) error {
 	rec := Record{Where: path, Doc: Doc{ID: id}}
 	name := filepath.Base(path)
@@ -346,6 +349,10 @@ func readDocFile(path, id string, fn func(Record) error) error {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
+		rec.Err = err
+		return fn(rec)
+	}
+	if err := CheckText(b); err != nil {
 		rec.Err = err
 		return fn(rec)
 	}
@@ -367,6 +374,19 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		if err := fn(part); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// CheckText returns an error wrapping qsc.ErrBadRequest for a file that is no text: a
+// PDF, or any file with a NUL byte, which would otherwise be read as words and snippets.
+// It reads the bytes once, and allocates only for the error.
+func CheckText(b []byte) error {
+	if bytes.HasPrefix(b, []byte("%PDF-")) {
+		return fmt.Errorf("%w: the file is a PDF; qsc reads plain text and Markdown (convert it first, for instance with pdftotext)", qsc.ErrBadRequest)
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Errorf("%w: the file holds binary data (a NUL byte at offset %d), not text", qsc.ErrBadRequest, i)
 	}
 	return nil
 }

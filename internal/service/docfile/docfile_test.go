@@ -58,6 +58,7 @@ func TestCheck(t *testing.T) {
 		{Doc{ID: " ", Text: "x"}, "the id is blank"},
 		{Doc{ID: "\u200b", Text: "x"}, "the id is blank"},
 		{Doc{ID: "a", Text: " \n"}, `no "text"`},
+		{Doc{ID: "a", Text: "GIF89a\x00\x01"}, "a NUL character (at byte 6)"},
 		{Doc{ID: "a", Text: "x", URL: "ftp://example.org/"}, "not an absolute http or https URL"},
 		{Doc{ID: "a", Text: "x", URL: "/relative"}, "not an absolute http or https URL"},
 		{Doc{ID: "a", Text: "x", Title: strings.Repeat("t", MaxTitleBytes+1)}, "the title is 1001 bytes"},
@@ -140,5 +141,33 @@ func TestScanLargeFile(t *testing.T) {
 	}
 	if _, body := TextDoc("Annual report\n\n" + text); joined.String() != body {
 		t.Error("the parts are not the file's text")
+	}
+}
+
+// TestScanBinaryFiles checks that a folder's PDF or binary file named .txt is a record
+// with an error that says so, and that the folder's text files are read beside it.
+func TestScanBinaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"scan.txt":  "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n",
+		"blob.txt":  "GIF89a\x00\x01 valid UTF-8 but binary",
+		"notes.txt": "Minutes\n\nThe council met on Tuesday.\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]string{}
+	if err := ScanDir(dir, func(r Record) error {
+		got[filepath.Base(r.Where)] = fmt.Sprint(r.Err)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>"} {
+		if !strings.Contains(got[name], want) {
+			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
+		}
 	}
 }
