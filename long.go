@@ -13,8 +13,9 @@ import (
 // DoSnippetsLong is DoSnippets for a document of any size, as a command reads a file: a
 // document over MaxDocumentBytes is cut into parts of at most that size, at a blank line
 // where the part has one (else at a line break, else at a space), each part is read as a
-// document of its own, and the best req.N snippets of all parts are returned in
-// DoSnippets' rank order (more query terms first, then earlier), with their spans
+// document of its own, and the best req.N snippets of all parts, each text once (as
+// DoSnippets gives them), are returned in DoSnippets' rank order (more query terms
+// first, then earlier), with their spans
 // offsets into the whole document and their scores computed on it. A sentence that
 // spans a cut is read as two. With req.NoMatch and no match in any part, the lead snippet
 // is the first part's. A document of at most MaxDocumentBytes is DoSnippets'. An error
@@ -71,16 +72,9 @@ func (e *Engine) DoSnippetsLong(ctx context.Context, req *SnippetRequest) ([]Sni
 	}
 	// The score is the rank order: more terms first, then earlier.
 	slices.SortStableFunc(all, func(a, b Snippet) int { return cmp.Compare(b.Score, a.Score) })
-	// Each sentence text once, as in one part: its best-ranked occurrence.
-	seen := make(map[string]bool, len(all))
-	out := all[:0]
-	for _, s := range all {
-		if text := doc[s.Sentence.Start:s.Sentence.End]; !seen[text] && len(out) < n {
-			seen[text] = true
-			out = append(out, s)
-		}
-	}
-	return out, nil
+	// Each snippet text once, as in one part (distinct): its best-ranked occurrence.
+	out := distinct(all)
+	return out[:min(n, len(out))], nil
 }
 
 // DocumentParts returns the parts of doc that DoSnippetsLong reads as documents of their

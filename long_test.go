@@ -64,6 +64,15 @@ func TestDoSnippetsLong(t *testing.T) {
 		t.Errorf("budget below the term: %v, want ErrInfeasible", err)
 	}
 
+	// A snippet text once across parts, as in one part (TestSnippetsDistinct): two
+	// sentences that differ only in a word the compression drops show one snippet.
+	twice := "Police arrested two men on Tuesday in Syracuse after a long investigation into burglaries.\n\n" + filler +
+		"Police arrested two men on Monday in Syracuse after a long investigation into burglaries.\n"
+	req = SnippetRequest{Document: twice, Query: []string{"police", "burglaries"}, Budget: 40, N: 3}
+	if sn, err = eng.DoSnippetsLong(ctx, &req); err != nil || len(sn) != 1 || sn[0].Sentence.Start != 0 {
+		t.Errorf("a snippet text in two parts: %+v, %v; want the first part's alone", sn, err)
+	}
+
 	short := SnippetRequest{Document: "The harbour opened in May. The lighthouse stands on the hill.", Query: []string{"lighthouse"}, Budget: 30}
 	a, errA := eng.DoSnippetsLong(ctx, &short)
 	b, errB := eng.DoSnippets(ctx, &short)
