@@ -260,13 +260,14 @@ func (x *Index) Document(id string) (docfile.Doc, bool, error) {
 
 // Snippets returns the snippets of req for a hit, made by eng from the hit's stored
 // annotation when it has one made by eng's models, else by parsing its text (see
-// highlight.Highlighter.Snippets). req.Document is set to the hit's text.
+// highlight.Highlighter.Snippets). req.Document is set to the hit's text, and req.Query
+// to the terms that mark a document of its language (TermsIn).
 func (x *Index) Snippets(ctx context.Context, eng *qsc.Engine, h *Hit, req qsc.SnippetRequest) ([]qsc.Snippet, error) {
 	hl, err := x.highlighter(eng)
 	if err != nil {
 		return nil, err
 	}
-	req.Document = h.Doc.Text
+	req.Document, req.Query = h.Doc.Text, TermsIn(req.Query, h.lang)
 	return hl.Snippets(ctx, &req, h.annotation)
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -265,4 +266,67 @@ func alternatives(q query.Query, text, field string, fuzziness int, langs []stri
 		}
 	}
 	return query.NewDisjunctionQuery(alts)
+}
+
+// stopsOutOf returns q with each word that is a stop word of some of the languages in
+// langs (the suffixes of the index's language fields) kept from matching the documents
+// of those languages: "die" of "die Kinder" is German's article in a German document and
+// would find every one of them, but may be English's verb in an English one; "de" of "de
+// la" is a stop word of French, Spanish and Portuguese. Such a word, one word of the
+// text or title that a result must or may hold, becomes the word with must-not clauses
+// on the field lang. English stop words need none: the English analyzer drops them. The
+// rest of q is unchanged; q itself is not changed.
+func stopsOutOf(q query.Query, langs []string) query.Query {
+	if len(langs) == 0 {
+		return q
+	}
+	return mapLeaves(q, func(q query.Query) query.Query {
+		m, ok := q.(*query.MatchQuery)
+		if !ok || !textField(m.FieldVal) || strings.ContainsFunc(strings.TrimSpace(m.Match), unicode.IsSpace) {
+			return q
+		}
+		var not []query.Query
+		for _, l := range stopLanguages(m.Match, langs) {
+			t := query.NewTermQuery(l)
+			t.SetField(fieldLang)
+			not = append(not, t)
+		}
+		if not == nil {
+			return q
+		}
+		return query.NewBooleanQuery([]query.Query{q}, nil, not)
+	})
+}
+
+// stopLanguages returns the languages of langs (codes; otherLang is none) of which the
+// word w is a stop word.
+func stopLanguages(w string, langs []string) []string {
+	var out []string
+	for _, l := range langs {
+		if stop := segment.StopWords(l); stop != nil && stop(strings.TrimSpace(w)) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TermsIn returns the terms of a search (Results.Terms) that mark a document of language
+// lang: without the words that are stop words of lang ("die" in a German document), which
+// Search does not match there (stopsOutOf), unless every term is one. Phrases and the
+// terms of other languages are kept. It returns terms itself when it drops none.
+func TermsIn(terms []string, lang string) []string {
+	stop := segment.StopWords(lang)
+	if stop == nil || lang == langid.English {
+		return terms
+	}
+	var out []string
+	for _, t := range terms {
+		if strings.ContainsFunc(strings.TrimSpace(t), unicode.IsSpace) || !stop(strings.TrimSpace(t)) {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 || len(out) == len(terms) {
+		return terms
+	}
+	return out
 }

@@ -137,3 +137,47 @@ func TestSpacelessWithoutEnglishTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignStopWords checks that a stop word of a language finds and marks nothing in
+// that language's documents ("die Kinder" finds the German document with "Kinder", not
+// every German one by its article), while the same word still finds an English document
+// where it is a word ("die" the verb).
+func TestForeignStopWords(t *testing.T) {
+	docs := []docfile.Doc{
+		{ID: "kinder", Title: "Bericht", Text: "Im vergangenen Jahr wurden 1.300 Kinder in Abschiebungshaft genommen, sagte die Sprecherin am Mittwoch in Berlin."},
+		{ID: "karte", Title: "Interview", Text: "Die Landesregierung sagt, die Bezahlkarte verhindere Missbrauch, aber dafür gibt es keinen einzigen Beleg."},
+		{ID: "verb", Title: "Report", Text: "Without clean water, many more children will die of cholera this summer, the aid agencies warned."},
+		{ID: "fr", Title: "Rapport", Text: "Le taux de protection de la Cour nationale du droit d'asile s'est établi à 33 % l'an dernier."},
+	}
+	x, err := FromDocs(context.Background(), servicetest.Engine(t), docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	for q, want := range map[string][]string{
+		"die Kinder": {"kinder", "verb"},
+		"die":        {"verb"},
+		"de la Cour": {"fr"},
+		"es Beleg":   {"karte"},
+	} {
+		res := search(t, x, q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, want) {
+			t.Errorf("%s: ids %v, want %v", q, got, want)
+		}
+		for i := range res.Hits {
+			h := &res.Hits[i]
+			sn, err := x.Snippets(context.Background(), servicetest.Engine(t), h, qsc.SnippetRequest{Query: res.Terms, Budget: 100, N: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range sn {
+				for _, m := range s.Hits {
+					w := strings.ToLower(h.Doc.Text[m.Start:m.End])
+					if h.Doc.ID != "verb" && slices.Contains([]string{"die", "de", "la", "es"}, w) {
+						t.Errorf("%s: %s marks the stop word %q: %s", q, h.Doc.ID, w, s.Text)
+					}
+				}
+			}
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/highlight"
+	"github.com/qsc-nlp/qsc/internal/core/match"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/tokenize"
@@ -44,6 +45,8 @@ type Hit struct {
 	Score float64
 	// annotation is the stored annotation of Doc.Text, or nil.
 	annotation []byte
+	// lang is the language identified in Doc.Text when it was indexed (field lang).
+	lang string
 }
 
 // Results are one page of the best documents of a search.
@@ -76,9 +79,10 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 	if req.From < 0 || req.From > MaxFrom {
 		return res, fmt.Errorf("%w: from must be 0 to %d, not %d", ErrQuery, MaxFrom, req.From)
 	}
-	sr := bleve.NewSearchRequestOptions(expand(parsed, x.langs.get()), req.Size, req.From, false)
+	langs := x.langs.get()
+	sr := bleve.NewSearchRequestOptions(expand(stopsOutOf(parsed, langs), langs), req.Size, req.From, false)
 	sr.SortBy([]string{"-_score", "_id"})
-	sr.Fields = []string{fieldTitle, fieldText, fieldURL, highlight.AnnotationField(fieldText)}
+	sr.Fields = []string{fieldTitle, fieldText, fieldURL, fieldLang, highlight.AnnotationField(fieldText)}
 	found, err := x.idx.SearchInContext(ctx, sr)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -92,7 +96,7 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 	res.Total = found.Total
 	for _, h := range found.Hits {
 		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
-		hit := Hit{Doc: docfile.Doc{ID: h.ID, Title: str(fieldTitle), Text: str(fieldText), URL: str(fieldURL)}, Score: h.Score}
+		hit := Hit{Doc: docfile.Doc{ID: h.ID, Title: str(fieldTitle), Text: str(fieldText), URL: str(fieldURL)}, Score: h.Score, lang: str(fieldLang)}
 		if a := str(highlight.AnnotationField(fieldText)); a != "" {
 			hit.annotation = []byte(a)
 		}
@@ -135,8 +139,9 @@ func (x *Index) parse(q string) (query.Query, error) {
 // misses "clean"), and "name:value" for a name that is no field of the index ("price:
 // $5", "http://example.org") is the name and the value as words in the title and text,
 // and `name:"a phrase"` the phrase there (bleve's syntax searches a field "price",
-// which finds nothing), and a pasted URL ("https://example.org/a?b=1") the phrase of its
-// words. A "?" inside a word ("colo?r") and the fields the index has
+// which finds nothing), a pasted URL ("https://example.org/a?b=1") the phrase of its
+// words, and a hyphenated word ("IL-6") the word spaced or hyphenated, or joined ("IL6"),
+// where its parts one by one would find any document with a "6". A "?" inside a word ("colo?r") and the fields the index has
 // (title, text, url, lang and the fields of its languages) keep their meaning. It costs
 // one walk of q.
 func (x *Index) asWords(q query.Query) query.Query {
@@ -164,6 +169,15 @@ func (x *Index) asWords(q query.Query) query.Query {
 				m := query.NewMatchPhraseQuery(q.Match) // "12(b)(6)", "AT&T": one citation, not its pieces
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
 				return m
+			}
+			if j := match.Dehyphen(q.Match); q.Fuzziness == 0 && j != q.Match && !strings.ContainsFunc(q.Match, unicode.IsSpace) {
+				// "IL-6", "e-mail": the word, spaced or hyphenated ("IL 6", "IL-6"), or
+				// joined ("IL6"), not any document with a "6".
+				p, w := query.NewMatchPhraseQuery(q.Match), query.NewMatchQuery(j)
+				p.FieldVal, w.FieldVal = q.FieldVal, q.FieldVal
+				d := query.NewDisjunctionQuery([]query.Query{p, w})
+				d.BoostVal = q.BoostVal
+				return d
 			}
 		case *query.MatchPhraseQuery:
 			if !x.knownField(q.FieldVal) {
@@ -323,7 +337,8 @@ func (x *Index) positiveTerms(q query.Query) []string {
 	var terms []string
 	seen := map[string]bool{}
 	add := func(term string) {
-		key := strings.Join(x.keys(term), " ")
+		// a hyphenated word and its joined spelling are one term (asWords searches both)
+		key := strings.Join(x.keys(match.Dehyphen(term)), " ")
 		if key == "" && spaceless(term) {
 			// Thai, Lao, Khmer or Myanmar, which the English analyzer drops: the
 			// fields of the languages find it (lang.go), and the snippets' matcher.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/display"
+	"github.com/qsc-nlp/qsc/internal/core/langid"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 )
@@ -244,10 +245,10 @@ type documentResponse struct {
 	TitleHits []qsc.Span `json:"title_hits,omitempty"`
 }
 
-// marks returns the terms of the search query q (docindex.Index.Terms) and their spans
-// in d's text and title, as the snippets' matcher finds them (qsc.Engine.Hits), in a
-// turn of the server's admission: what the page of a document marks, and what
-// GET /v1/documents/{id}?q= answers. A query that cannot be read is a bad request.
+// marks returns the terms of the search query q (docindex.Index.Terms) less the stop
+// words of d's language (docindex.TermsIn), and their spans in d's text and title, as the
+// snippets' matcher finds them (qsc.Engine.Hits), in a turn of the server's admission:
+// what the page of a document marks, and what GET /v1/documents/{id}?q= answers. A query that cannot be read is a bad request.
 func (s *Server) marks(ctx context.Context, d docfile.Doc, q string) (terms []string, hits, titleHits []qsc.Span, err error) {
 	terms, err = s.cfg.Index.Terms(q)
 	if errors.Is(err, docindex.ErrQuery) {
@@ -256,6 +257,7 @@ func (s *Server) marks(ctx context.Context, d docfile.Doc, q string) (terms []st
 	if err != nil || len(terms) == 0 {
 		return terms, nil, nil, err
 	}
+	terms = docindex.TermsIn(terms, langid.Detect(d.Text).Lang) // as its snippets mark it
 	if err := s.acquire(ctx, small); err != nil {
 		return nil, nil, nil, err
 	}
