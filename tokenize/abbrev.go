@@ -37,7 +37,9 @@ var abbrevs = func() map[string]uint8 {
 		Inst Assoc Asst Vol Vols Fig Figs Eds Esq Rs Approx ET PT II III
 		etc al approx cf viz esp incl feat govt dept est vol pp ca inc misc fig figs ch ed eds
 		Fed Civ Crim Evid Cir Supp Stat Ct App Cal Cf Id Art Soc Servs Hous Cmty Cmtys
-		Dep't Gov't Int'l Nat'l Ass'n Comm'n`) // and the law's: Fed. R. Civ. P., Dep't of Soc. Servs.
+		Dep't Gov't Int'l Nat'l Ass'n Comm'n
+		Eq Eqs Ref Refs Suppl Tab Tabs Mol Biol Chem Phys Proc Natl Acad Sci Lett Res Clin
+		eq eqs ref refs suppl`) // the law's: Fed. R. Civ. P., Dep't of Soc. Servs.; science's: Eq. (4), Ref. 23, Mol. Cell
 	add(abbrAmbiguous, `No Mass Mt La Mo Del Pa Penn Sun Wash no
 		sq ft yr yrs mos wk wks hr hrs min mins sec secs oz lb lbs pt pts`)
 	return m

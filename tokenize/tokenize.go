@@ -313,8 +313,12 @@ func (s *scanner) prevWord(i int) (string, bool) {
 	return p.Form, true
 }
 
-// keepsPeriod reports whether the period after word w (at after-1) belongs to it.
+// keepsPeriod reports whether the period after word w (at after-1) belongs to it. A
+// letter right after a degree sign is a unit ("37 °C."), not an initial.
 func (s *scanner) keepsPeriod(w string, after int) bool {
+	if start := after - 1 - len(w); start >= len("°") && s.text[start-len("°"):start] == "°" {
+		return false
+	}
 	switch abbrevClass(w) {
 	case abbrTitle, abbrOther:
 		return true

@@ -139,6 +139,9 @@ func TestSentences(t *testing.T) {
 		{"We review a dismissal under Fed. R. Civ. P. 12(b)(6) de novo. Id. at 5.", []string{"We review a dismissal under Fed. R. Civ. P. 12 ( b ) ( 6 ) de novo .", "Id. at 5 ."}},
 		{"See Monell v. Dep't of Soc. Servs., 436 U.S. 658 (1978). The court agreed.", []string{"See Monell v. Dep't of Soc. Servs. , 436 U.S. 658 ( 1978 ) .", "The court agreed ."}},
 		{"It was filed in the N.D. Cal. in 2023. Under Art. 52 it fails.", []string{"It was filed in the N.D. Cal. in 2023 .", "Under Art. 52 it fails ."}},
+		// Science's: Eq., Ref., Suppl., journals; a letter after a degree sign is a unit.
+		{"As shown in Eq. (4), the energy is conserved. Data are from Ref. 23 and Suppl. Fig. S2.", []string{"As shown in Eq. ( 4 ) , the energy is conserved .", "Data are from Ref. 23 and Suppl. Fig. S2 ."}},
+		{"See Mol. Cell 2020 for it. Samples were kept at −80 °C. Prof. Smith disagreed.", []string{"See Mol. Cell 2020 for it .", "Samples were kept at − 80 ° C .", "Prof. Smith disagreed ."}},
 		{"The U.S. Army and George W. Bush spoke.", []string{"The U.S. Army and George W. Bush spoke ."}},
 		{"It was 5 p.m. The shop shut.", []string{"It was 5 p.m.", "The shop shut ."}},
 		{`He said "Stop." Then he left.`, []string{`He said " Stop . "`, "Then he left ."}},
