@@ -23,6 +23,7 @@
 package segment
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -209,9 +210,24 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 		return last, false // an initial: J. Smith, z. B.
 	case unicode.IsLower(r):
 		return last, false // an abbreviation before a lowercase word: ca. drei
+	case i > 0 && toks[i-1].End == toks[i].Start && titles[toks[i-1].Form]:
+		return last, false // a title or reference before a name or number: Dr. Schäfer, Art. 5
 	}
 	return last, true
 }
+
+// titles are the abbreviations of the languages that come before a name or a number
+// and end no sentence there (Dr. Schäfer, Sra. Núñez, Nr. 5, Art. 16): titles, and the
+// words that cite a numbered part. Forms are case-sensitive.
+var titles = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`Dr Dres Prof Hr Hrn Fr Mme Mmes Mlle Mlles Me Mgr Pr
+		Sr Sra Srta Sres Dra Dña Dn Ud Uds Sig Sigg Dott Ing Mag Dipl Pfr St Sto Sta
+		Nr No Nº Art Abs Bd Abb Tab Kap Vol Av Avda Pl`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // unmarked reports whether r is a letter of a script that has no mark to end a sentence
 // (Thai, Lao), where a line break ends one.

@@ -63,6 +63,7 @@ func TestSentences(t *testing.T) {
 		{"政府は決めた。次の文です！最後？", []string{"政", "次", "最"}},
 		{"Die Regierung will senken. Z. B. sagte er am 3. Mai: „Nein.“ Dann ging er.", []string{"Die", "Z", "Dann"}},
 		{"Er kam ca. drei Tage zu spät. Sie nicht.", []string{"Er", "Sie"}},
+		{"„Nein“, sagte Dr. Schäfer nach Art. 16 GG. Sra. Núñez und Mme Dubois kamen. Fertig.", []string{"„", "Sra", "Fertig"}},
 		{"Вот. Это?! Да…", []string{"Вот", "Это", "Да"}},
 		{"वाक्य एक। वाक्य दो।", []string{"वाक्य", "वाक्य"}},
 		{"هل جاء؟ نعم.", []string{"هل", "نعم"}},
