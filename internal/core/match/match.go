@@ -117,8 +117,9 @@ func Spelled(r rune) (string, bool) {
 	return s, ok
 }
 
-// Fold returns word without its accents: the marks of its canonical decomposition (NFD)
-// removed, and the letters of a small table spelled in ASCII (ø → o, ß → ss, æ → ae, ł → l,
+// Fold returns word without its accents, in its compatibility form: the marks of its
+// compatibility decomposition (NFKD) removed ("CO₂" is "CO2", the micro sign Greek mu,
+// "ﬁ" "fi"), and the letters of a small table spelled in ASCII (ø → o, ß → ss, æ → ae, ł → l,
 // …), so that "Zürich" and "Zurich", "São Paulo" and "Sao Paulo", "Ørsted" and "Orsted"
 // match. It also removes the invisible characters that the tokenizer keeps inside a word
 // (the soft hyphen, U+00AD, and the zero-width non-joiner and joiner, U+200C and U+200D),
@@ -147,8 +148,12 @@ func fold(word string, accents bool) string {
 	var b strings.Builder
 	b.Grow(len(word))
 	b.WriteString(word[:i])
-	base := rune(0) // the last letter written
-	for _, r := range norm.NFD.String(word[i:]) {
+	base := rune(0)        // the last letter written
+	decompose := norm.NFKD // compatibility forms too: CO₂ is CO2, µK (micro sign) is μK
+	if accents {
+		decompose = norm.NFD // segment.Key has made the word NFKC
+	}
+	for _, r := range decompose.String(word[i:]) {
 		mark := unicode.Is(unicode.Mn, r)
 		s, ok := spelled[r]
 		switch {

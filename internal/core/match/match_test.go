@@ -61,6 +61,8 @@ func TestFold(t *testing.T) {
 		{"می\u200cخواهم", "میخواهم", "میخواهم"},                                        // a zero-width non-joiner
 		{"\U0001F468\u200d\U0001F469", "\U0001F468\U0001F469", "\U0001F468\U0001F469"}, // an emoji sequence
 		{"\u00ad", "\u00ad", "\u00ad"},                                                 // alone: a key is never empty
+		{"CO₂", "CO2", "CO₂"},                                                          // compatibility forms (FoldAccents' callers have made them NFKC)
+		{"µK", "μK", "µK"},                                                             // the micro sign is Greek mu
 	} {
 		if got := Fold(c.in); got != c.fold {
 			t.Errorf("Fold(%q) = %q, want %q", c.in, got, c.fold)

@@ -554,6 +554,7 @@ func TestHyphens(t *testing.T) {
 		{ID: "other", Title: "Minutes", Text: "The council met on Tuesday to discuss the budget."},
 		{ID: "il6", Title: "Cytokines", Text: "Serum IL-6 rose after surgery."},
 		{ID: "six", Title: "Cohort", Text: "Six patients (n = 6) were enrolled."},
+		{ID: "co2", Title: "Wheat", Text: "Wheat grown at 550 ppm CO₂ gained in yield."},
 	}
 	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
 		t.Fatal(err)
@@ -561,6 +562,8 @@ func TestHyphens(t *testing.T) {
 	for q, want := range map[string][]string{
 		"IL-6":           {"il6"}, // not every document with a "6"
 		"IL6":            {"il6"},
+		"CO2":            {"co2"}, // a subscript digit is a digit
+		"CO₂":            {"co2"},
 		"email":          {"dash", "solid"},
 		"e-mail":         {"dash", "solid"},
 		"mail":           {"dash"},

@@ -1,6 +1,9 @@
 package docindex
 
 import (
+	"bytes"
+	"unicode/utf8"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -28,7 +31,7 @@ type hyphenTokenizer struct{ inner analysis.Tokenizer }
 
 // Tokenize implements analysis.Tokenizer.
 func (h hyphenTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	ts := h.inner.Tokenize(input)
+	ts := withScripts(input, h.inner.Tokenize(input))
 	var out analysis.TokenStream
 	for i := 0; i < len(ts); {
 		j := i
@@ -57,4 +60,38 @@ func (h hyphenTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		return ts
 	}
 	return out
+}
+
+// withScripts returns ts with each token that subscript or superscript digits or signs
+// follow ("CO₂", "cm²", "Ca²⁺") extended over them, as one word: the unicode tokenizer
+// drops them, so "CO₂" was "CO". The key filter (match.Key) reads their compatibility
+// form, so "CO₂" and "CO2" are one term. A token that the extension covers is left out.
+func withScripts(input []byte, ts analysis.TokenStream) analysis.TokenStream {
+	if !bytes.ContainsAny(input, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻₀₁₂₃₄₅₆₇₈₉₊₋") {
+		return ts
+	}
+	out := ts[:0]
+	for _, t := range ts {
+		if n := len(out); n > 0 && t.Start < out[n-1].End {
+			continue // inside the token before, extended
+		}
+		end := t.End
+		for end < len(input) {
+			r, size := utf8.DecodeRune(input[end:])
+			if !scriptDigit(r) {
+				break
+			}
+			end += size
+		}
+		if end > t.End {
+			t.End, t.Term = end, input[t.Start:end]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// scriptDigit reports whether r is a superscript or subscript digit, plus or minus.
+func scriptDigit(r rune) bool {
+	return r == '¹' || r == '²' || r == '³' || 0x2070 <= r && r <= 0x207B || 0x2080 <= r && r <= 0x208B
 }
