@@ -145,6 +145,13 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 			r.bind[v] = Free
 		}
 	}
+	if r.Off&(1<<Symbol) == 0 {
+		for v := 2; v < n; v++ {
+			if isPlusMinus(s.Tokens[v-1].Form) && isNumber(&s.Tokens[v-2]) && isNumber(&s.Tokens[v]) {
+				r.bindPlusMinus(t, v)
+			}
+		}
+	}
 	if r.Off&(1<<Article) == 0 {
 		for v := 1; v < n; v++ {
 			if a, vowel := IsArticle(&s.Tokens[v-1]); a {
@@ -377,6 +384,32 @@ func enclosedRoot(s *syntax.Sentence, t *syntax.Tree, o, c int) int {
 
 // bindPair binds the halves o < c of a pair of quotes or brackets so that they are kept
 // together (see Head); of a pair of single quotes, only the closing half to the opening.
+// bindPlusMinus binds the plus-minus sign v between two numbers ("38.2 ± 4.1%") to
+// the deviation after it, so that no display shows the two numbers without it ("38.2
+// 4.1%", another number): a sign the parse left a leaf goes with the deviation
+// (re-headed to it); one the parse made the head of the numbers keeps those of them
+// that are its children.
+func (r *Rules) bindPlusMinus(t *syntax.Tree, v int) {
+	if t.NumChildren(v) == 0 {
+		r.head[v], r.bind[v], r.why[v] = int32(v+1), WithHead, Symbol
+		return
+	}
+	for _, x := range [2]int{v - 1, v + 1} {
+		if t.Head(x) == v {
+			r.bind[x], r.why[x] = WithHead, Symbol
+		}
+	}
+}
+
+// isPlusMinus reports whether form is a plus-minus sign, between a value and its error.
+func isPlusMinus(form string) bool {
+	switch form {
+	case "±", "∓", "+/-", "+/−", "+-":
+		return true
+	}
+	return false
+}
+
 func (r *Rules) bindPair(s *syntax.Sentence, t *syntax.Tree, o, c int) {
 	if dir, _ := pairKind(s.Tokens[o-1].Form); dir == 0 {
 		// A pair of single quotes (singleQuote): the closing half needs the opening one,

@@ -476,6 +476,36 @@ func TestSingleQuoteBinding(t *testing.T) {
 	}
 }
 
+// TestPlusMinus checks that a plus-minus sign between two numbers goes with the
+// deviation after it, so that no compression shows the two numbers without it ("38.2
+// 4.1%", another number), as the parser attached it: a leaf of the mean, or the head of
+// both numbers.
+func TestPlusMinus(t *testing.T) {
+	text := "Time was 38.2 ± 4.1 % ."
+	// Time was 38.2 ± 4.1 % . — the parse of the trial: ± a leaf of the mean, the
+	// deviation under its unit, the unit an apposition of the mean
+	heads := []int{3, 3, 0, 3, 6, 3, 3}
+	rels := []string{"nsubj", "cop", "root", "nmod:unmarked", "nummod", "appos", "punct"}
+	xpos := []string{"NN", "VBD", "CD", "NN", "CD", "NN", "."}
+	s, tree, lens := textSent(t, text, heads, rels, xpos)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{1}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r.Top(4) != r.Top(5) || r.Binding(4) != WithHead {
+		t.Errorf("± (a leaf): top %d, the deviation's %d, binding %v; want one unit", r.Top(4), r.Top(5), r.Binding(4))
+	}
+	heads = []int{3, 3, 0, 3, 4, 5, 3} // ± the head of the deviation
+	rels = []string{"nsubj", "cop", "root", "nmod", "nummod", "nmod", "punct"}
+	s, tree, lens = textSent(t, text, heads, rels, xpos)
+	if err := r.Reset(s, tree, lens, []int{1}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r.Top(4) != r.Top(5) {
+		t.Errorf("± (a head): top %d, the deviation's %d; want one unit", r.Top(4), r.Top(5))
+	}
+}
+
 // TestStraightQuoteRuns checks that a run may start on a straight double quote that opens
 // a quotation, read from where it stands in the text or, without offsets, by pairing, and
 // that no run starts on one that closes it nor ends on one that opens it: before, no run
