@@ -146,9 +146,17 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 		}
 	}
 	if r.Off&(1<<Symbol) == 0 {
-		for v := 2; v < n; v++ {
-			if isPlusMinus(s.Tokens[v-1].Form) && isNumber(&s.Tokens[v-2]) && isNumber(&s.Tokens[v]) {
-				r.bindPlusMinus(t, v)
+		for v := 1; v < n; v++ {
+			form, next := s.Tokens[v-1].Form, &s.Tokens[v]
+			switch {
+			case isRangeDash(s, v):
+				// "the 2013–2016 epidemic": the dash and both years, however parsed
+				r.bindToValue(t, v)
+				r.joinRange(t, v-1, v+1)
+			case isPlusMinus(form) && v > 1 && isNumber(&s.Tokens[v-2]) && isNumber(next),
+				isRelation(form) && isNumber(next):
+				// "38.2 ± 4.1%", "T_c ≈ 294 K", "p < 0.05": the sign with its value
+				r.bindToValue(t, v)
 			}
 		}
 	}
@@ -384,21 +392,49 @@ func enclosedRoot(s *syntax.Sentence, t *syntax.Tree, o, c int) int {
 
 // bindPair binds the halves o < c of a pair of quotes or brackets so that they are kept
 // together (see Head); of a pair of single quotes, only the closing half to the opening.
-// bindPlusMinus binds the plus-minus sign v between two numbers ("38.2 ± 4.1%") to
-// the deviation after it, so that no display shows the two numbers without it ("38.2
-// 4.1%", another number): a sign the parse left a leaf goes with the deviation
-// (re-headed to it); one the parse made the head of the numbers keeps those of them
-// that are its children.
-func (r *Rules) bindPlusMinus(t *syntax.Tree, v int) {
+// bindToValue binds the sign v ("±", "≈", "<", a range's dash) to the value after it,
+// token v+1, so that no display shows the sign without its value ("T_c ≈ …") nor the
+// numbers around it without the sign ("38.2 4.1%", another number): a sign the parse
+// left a leaf is re-headed to the value; one the parse made the value's head (or its
+// head's) keeps the tokens on the value's path to it, when that path stays within the
+// next three tokens.
+func (r *Rules) bindToValue(t *syntax.Tree, v int) {
 	if t.NumChildren(v) == 0 {
 		r.head[v], r.bind[v], r.why[v] = int32(v+1), WithHead, Symbol
 		return
 	}
-	for _, x := range [2]int{v - 1, v + 1} {
-		if t.Head(x) == v {
-			r.bind[x], r.why[x] = WithHead, Symbol
+	hi := min(v+3, t.N())
+	for x := v + 1; x != v; x = t.Head(x) {
+		if x <= v || x > hi {
+			return // the value is not under the sign nearby
 		}
 	}
+	for x := v + 1; x != v; x = t.Head(x) {
+		r.bind[x], r.why[x] = WithHead, Symbol
+	}
+}
+
+// joinRange binds the numbers a and b of a range ("2013–2016") as one unit with its dash
+// (bindToValue has bound the dash to b): a number the parse left a leaf goes with the
+// other one. When neither is a leaf, their parse binds them or nothing does.
+func (r *Rules) joinRange(t *syntax.Tree, a, b int) {
+	switch {
+	case t.Head(a) == b || t.Head(b) == a:
+		// bindOf's isRange binds them
+	case t.NumChildren(b) == 0:
+		r.head[b], r.bind[b], r.why[b] = int32(a), WithHead, Symbol
+	case t.NumChildren(a) == 0:
+		r.head[a], r.bind[a], r.why[a] = int32(b), WithHead, Symbol
+	}
+}
+
+// isRelation reports whether form compares a quantity with the value after it.
+func isRelation(form string) bool {
+	switch form {
+	case "≈", "~", "<", ">", "≤", "≥", "=", "≃", "≅", "∼", "<=", ">=":
+		return true
+	}
+	return false
 }
 
 // isPlusMinus reports whether form is a plus-minus sign, between a value and its error.

@@ -479,7 +479,8 @@ func TestSingleQuoteBinding(t *testing.T) {
 // TestPlusMinus checks that a plus-minus sign between two numbers goes with the
 // deviation after it, so that no compression shows the two numbers without it ("38.2
 // 4.1%", another number), as the parser attached it: a leaf of the mean, or the head of
-// both numbers.
+// both numbers; that a range's years go together with its dash; and that a relation
+// ("≈") goes with its value.
 func TestPlusMinus(t *testing.T) {
 	text := "Time was 38.2 ± 4.1 % ."
 	// Time was 38.2 ± 4.1 % . — the parse of the trial: ± a leaf of the mean, the
@@ -503,6 +504,33 @@ func TestPlusMinus(t *testing.T) {
 	}
 	if r.Top(4) != r.Top(5) {
 		t.Errorf("± (a head): top %d, the deviation's %d; want one unit", r.Top(4), r.Top(5))
+	}
+
+	// A range of years, the parse of the trial: the first year an oblique, the dash and
+	// the second year leaves under the noun.
+	text = "It arose in 2013 – 2016 epidemics ."
+	heads = []int{2, 0, 4, 2, 7, 7, 4, 2}
+	rels = []string{"nsubj", "root", "case", "obl", "punct", "nummod", "nmod", "punct"}
+	xpos = []string{"PRP", "VBD", "IN", "CD", ",", "CD", "NNS", "."}
+	s, tree, lens = textSent(t, text, heads, rels, xpos)
+	if err := r.Reset(s, tree, lens, []int{1}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r.Top(4) != r.Top(5) || r.Top(5) != r.Top(6) {
+		t.Errorf("2013 – 2016: tops %d, %d, %d; want one unit", r.Top(4), r.Top(5), r.Top(6))
+	}
+
+	// A relation and its value: "T ≈ 294 K", the sign the head of the value's unit.
+	text = "With T ≈ 294 K ."
+	heads = []int{3, 3, 0, 5, 3, 3}
+	rels = []string{"case", "compound", "root", "compound", "appos", "punct"}
+	xpos = []string{"IN", "NNP", "NN", "CD", "CD", "."}
+	s, tree, lens = textSent(t, text, heads, rels, xpos)
+	if err := r.Reset(s, tree, lens, []int{2}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r.Top(3) != r.Top(4) || r.Top(4) != r.Top(5) {
+		t.Errorf("≈ 294 K: tops %d, %d, %d; want one unit", r.Top(3), r.Top(4), r.Top(5))
 	}
 }
 
