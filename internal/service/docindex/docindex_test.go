@@ -618,3 +618,37 @@ func TestGluedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchBoxSyntax checks what a search box's user types that bleve's syntax reads
+// otherwise: a dash between spaces is no "not", a minus before a digit is the number's, a
+// pattern in capitals finds the words the index keeps in lower case, and a query that
+// does not parse ("p < 0.05") is searched as its words, not refused.
+func TestSearchBoxSyntax(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	docs := []docfile.Doc{
+		{ID: "summit", Title: "Summit", Text: "The EU and Africa met in Brussels."},
+		{ID: "cold", Title: "Calais", Text: "The camp froze at -4 °C on Monday."},
+		{ID: "gene", Title: "Genes", Text: "BRCA1 carriers were enrolled; p < 0.05 held."},
+	}
+	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string][]string{
+		"EU - Africa":   {"summit"},
+		"Africa – EU":   {"summit"},
+		"-4 froze":      {"cold"},
+		"BRCA*":         {"gene"},
+		"p < 0.05":      {"gene"},
+		"Brussels -EU":  nil, // a "-" before a word still excludes it
+		"camp -Brussel": {"cold"},
+	} {
+		res := search(t, x, q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, want) {
+			t.Errorf("%s: ids %v, want %v (terms %q)", q, got, want, res.Terms)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -117,20 +118,65 @@ func (x *Index) Terms(query string) ([]string, error) {
 	return x.positiveTerms(parsed), nil
 }
 
-// parse parses a search query as Search reads it: bleve's query-string syntax, its
-// fuzziness checked, then read as words where a search box's user meant words (asWords).
+// parse parses a search query as Search reads it: bleve's query-string syntax, after
+// dashes, or the query's words when it is not that syntax (escapeSyntax: "p < 0.05"),
+// its fuzziness checked, then read as words where a search box's user meant words
+// (asWords). An unclosed quote is an error that says so.
 func (x *Index) parse(q string) (query.Query, error) {
-	parsed, err := bleve.NewQueryStringQuery(q).Parse()
+	parsed, err := bleve.NewQueryStringQuery(dashes(q)).Parse()
+	if err != nil && strings.Count(q, `"`)%2 == 1 {
+		return nil, fmt.Errorf(`%w: a quote (") is not closed: a phrase is written "like this"`, ErrQuery)
+	}
 	if err != nil {
-		if strings.Count(q, `"`)%2 == 1 {
-			return nil, fmt.Errorf(`%w: a quote (") is not closed: a phrase is written "like this"`, ErrQuery)
-		}
+		// "p < 0.05", "title:", "+": not bleve's syntax, so the words typed.
+		parsed, err = bleve.NewQueryStringQuery(escapeSyntax(q)).Parse()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
 	}
 	if err := checkFuzziness(parsed); err != nil {
 		return nil, err
 	}
 	return x.asWords(parsed), nil
+}
+
+// dashes returns the query q with what a search box's user meant as a dash or a number
+// written as such, where bleve's syntax reads "-" as "not": a dash between spaces
+// ("EU - Africa") is a space, and a minus before a digit ("-4 °C") is escaped, part of
+// the number. A "-" before a word ("-Berlin") still excludes it.
+func dashes(q string) string {
+	if !strings.ContainsAny(q, "-–—") {
+		return q
+	}
+	var b strings.Builder
+	for i := 0; i < len(q); {
+		r, size := utf8.DecodeRuneInString(q[i:])
+		atStart := i == 0 || q[i-1] == ' ' || q[i-1] == '(' || q[i-1] == '"'
+		after, _ := utf8.DecodeRuneInString(q[i+size:])
+		switch {
+		case (r == '-' || r == '–' || r == '—') && atStart && (i+size == len(q) || after == ' '):
+			b.WriteByte(' ') // a dash of its own
+		case r == '-' && atStart && unicode.IsDigit(after):
+			b.WriteString(`\-`) // a negative number
+		default:
+			b.WriteString(q[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// escapeSyntax returns q with every character of bleve's query-string syntax escaped, so
+// that it parses as words: what Search falls back to for a query that does not parse.
+func escapeSyntax(q string) string {
+	var b strings.Builder
+	for _, r := range q {
+		if strings.ContainsRune(`+-=&|><!(){}[]^"~*?:\/`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // asWords returns q with what a search box's user meant as words read as words, where
@@ -140,8 +186,9 @@ func (x *Index) parse(q string) (query.Query, error) {
 // $5", "http://example.org") is the name and the value as words in the title and text,
 // and `name:"a phrase"` the phrase there (bleve's syntax searches a field "price",
 // which finds nothing), a pasted URL ("https://example.org/a?b=1") the phrase of its
-// words, and a hyphenated word ("IL-6") the word spaced or hyphenated, or joined ("IL6"),
-// where its parts one by one would find any document with a "6". A "?" inside a word ("colo?r") and the fields the index has
+// words, a hyphenated word ("IL-6") the word spaced or hyphenated, or joined ("IL6"),
+// where its parts one by one would find any document with a "6", and a pattern of the
+// text in capitals ("BRCA*") the pattern in lower case, as the index keeps its words. A "?" inside a word ("colo?r") and the fields the index has
 // (title, text, url, lang and the fields of its languages) keep their meaning. It costs
 // one walk of q.
 func (x *Index) asWords(q query.Query) query.Query {
@@ -158,6 +205,11 @@ func (x *Index) asWords(q query.Query) query.Query {
 				m := query.NewMatchQuery(w)
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
 				return leaf(m) // a word now, of a field the index may lack
+			}
+			if l := strings.ToLower(q.Wildcard); l != q.Wildcard && textField(q.FieldVal) {
+				w := *q // "BRCA*": the index keeps its words in lower case
+				w.Wildcard = l
+				return &w
 			}
 		case *query.MatchQuery:
 			if !x.knownField(q.FieldVal) {
