@@ -61,8 +61,9 @@ type langResult struct {
 
 // TestBrowserLanguages: the search page over documents in Arabic, Japanese, German and
 // English (issue 35, point 4). A query with a word of each finds each document by its
-// language's words (Übergang finds Übergangs, 移民 a run of kanji); the Arabic snippet and
-// title are shown right to left (dir="auto") and the others left to right; every mark is
+// language's words (Übergang finds Übergangs, 移民 a run of kanji); the Arabic snippet
+// (dir="rtl", from its language) and title (dir="auto") are shown right to left and the
+// others left to right; every mark is
 // a whole word (no letter of a spaced script touches it); the document page of the Arabic
 // text reads right to left. With $QSC_SCREENSHOTS set it saves page-languages.png and
 // document-arabic.png (Japanese shows with a CJK font installed: fonts-ipafont-gothic).
@@ -112,8 +113,9 @@ func TestBrowserLanguages(t *testing.T) {
 		case !ok:
 			t.Errorf("%s: not found by %q: %+v", id, q, shown)
 			continue
-		case r.DirAttr != "auto" || r.Dir != want || r.TitleDir != want || r.CountDir != "ltr":
-			t.Errorf("%s: snippet dir=%q shown %s, title %s, count %s; want auto, %s, %s, ltr", id, r.DirAttr, r.Dir, r.TitleDir, r.CountDir, want, want)
+		case r.DirAttr != map[string]string{"ltr": "auto", "rtl": "rtl"}[want] || r.Dir != want || r.TitleDir != want || r.CountDir != "ltr":
+			t.Errorf("%s: snippet dir=%q shown %s, title %s, count %s; want %s (rtl by its language, else auto), %s, %s, ltr",
+				id, r.DirAttr, r.Dir, r.TitleDir, r.CountDir, map[string]string{"ltr": "auto", "rtl": "rtl"}[want], want, want)
 		case len(r.Marks) == 0:
 			t.Errorf("%s: no mark in %q", id, r.Text)
 		}

@@ -31,6 +31,9 @@
     return ms < 10 ? ms.toFixed(1) : Math.round(ms).toString();
   }
 
+  // The languages written right to left, by the codes the server gives (Snippet.lang).
+  const rtlLanguages = new Set(["ar", "he", "iw", "fa", "ur", "ps", "yi", "dv", "ckb", "sd", "ug"]);
+
   // chars counts characters as the budget does (code points).
   function chars(s) {
     return Array.from(s).length;
@@ -81,9 +84,13 @@
       for (const s of r.snippets) {
         const item = document.createElement("li");
         item.className = "snippet";
-        item.dir = "auto"; // the snippet's own direction, from its first letter
+        // The snippet's language decides its direction: an Arabic snippet that starts on
+        // a Latin name ("… HfR) اليوم …") still reads right to left; others go by their
+        // first letter.
+        item.dir = rtlLanguages.has(s.lang) ? "rtl" : "auto";
         const text = document.createElement("span");
         text.className = "text";
+        text.dir = item.dir;
         // The server escapes the document text; its only markup is <mark>.
         text.innerHTML = useEllipsis ? s.html_ellipsis : s.html;
         const n = document.createElement("span");
@@ -99,6 +106,7 @@
           // document's beginning stands in.
           const note = document.createElement("span");
           note.className = "lead";
+          note.dir = "ltr"; // isolated from a right-to-left snippet
           note.textContent = " · the beginning: no sentence holds a query word";
           item.append(note);
         }
@@ -106,6 +114,7 @@
           // The sentence in the whole document, marked and scrolled to.
           const ctx = document.createElement("a");
           ctx.className = "context";
+          ctx.dir = "ltr";
           ctx.href = docHref({ s: s.sentence.start + "-" + s.sentence.end }) + "#context";
           ctx.textContent = "in context";
           item.append(" ", ctx);
