@@ -109,7 +109,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		}
 		if err != nil {
 			failed++
-			fmt.Fprintf(stderr, "qsc snippets: %s: %v\n", path, err)
+			fmt.Fprintf(stderr, "qsc snippets: %s: %s\n", path, errText(err))
 			if *asJSON {
 				return enc.Encode(struct {
 					File  string `json:"file"`

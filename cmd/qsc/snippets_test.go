@@ -151,7 +151,7 @@ func TestSnippetsSeveral(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], `{"file":"`+a+`","snippets":[{`) ||
 		!strings.Contains(lines[1], `"error":"bad request: document is not valid UTF-8`) || !strings.Contains(lines[2], `{"file":"`+missing+`","error":"open `) ||
-		!strings.Contains(errs, bad+": bad request") || !strings.Contains(errs, "2 of 3 documents failed") {
+		!strings.Contains(errs, bad+": document is not valid UTF-8") || strings.Contains(errs, "bad request") || !strings.Contains(errs, "2 of 3 documents failed") {
 		t.Errorf("--json with failures: exit %d\n%s\nstderr %s", code, out, errs)
 	}
 	code, out, errs = runQSC(t, "snippets", "-q", "zebra", "-b", "40", a, d)

@@ -23,8 +23,11 @@ type Command struct {
 // Program is a binary's set of subcommands. Its methods are not safe for concurrent
 // Register calls; Register belongs in init functions.
 type Program struct {
-	Name     string // the binary, e.g. "qsc"
-	Title    string // one line on what it does, the first line of its usage
+	Name  string // the binary, e.g. "qsc"
+	Title string // one line on what it does, the first line of its usage
+	// Message, when set, is the text Run writes for a command's error (its Error()
+	// otherwise): for a reader at a terminal, where an HTTP status's words mislead.
+	Message  func(error) string
 	commands map[string]*Command
 }
 
@@ -68,7 +71,11 @@ func (p *Program) Run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, cmd.Name, err)
+		msg := err.Error()
+		if p.Message != nil {
+			msg = p.Message(err)
+		}
+		fmt.Fprintf(stderr, "%s %s: %s\n", p.Name, cmd.Name, msg)
 		if errors.Is(err, ErrUsage) {
 			return 2
 		}

@@ -299,6 +299,34 @@ func WalkDocFiles(dir string, fn func(path string, d fs.DirEntry, err error) err
 	})
 }
 
+// OtherFiles counts the files under dir that WalkDocFiles leaves out for their name (not
+// .txt, .md or .markdown: an .html or .pdf file beside the notes), hidden files and folders
+// aside, and returns the paths of the first max of them, relative to dir: what qsc serve
+// --docs reports as skipped. A folder it cannot read is left out; dir not a folder has
+// none.
+func OtherFiles(dir string, max int) (n int, first []string) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return 0, nil
+	}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir():
+			if path != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+		case !strings.HasPrefix(d.Name(), ".") && !IsDocFile(d.Name()):
+			if n++; len(first) < max {
+				rel, _ := filepath.Rel(dir, path)
+				first = append(first, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	return n, first
+}
+
 // ScanDir reads the documents of a folder: every file under dir that IsDocFile (hidden
 // folders skipped), in lexical order of path (WalkDocFiles), and calls fn with each, until
 // fn returns an error. The id is the path relative to dir with "/"; the title and text
@@ -379,7 +407,8 @@ func readDocFile(path, id string, fn func(Record) error) error {
 }
 
 // CheckText returns an error wrapping qsc.ErrBadRequest for a file that is no text: a
-// PDF, or any file with a NUL byte, which would otherwise be read as words and snippets.
+// PDF, any file with a NUL byte, or an HTML document, which would otherwise be read as
+// words and snippets, markup and all.
 // It reads the bytes once, and allocates only for the error.
 func CheckText(b []byte) error {
 	if bytes.HasPrefix(b, []byte("%PDF-")) {
@@ -388,7 +417,18 @@ func CheckText(b []byte) error {
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return fmt.Errorf("%w: the file holds binary data (a NUL byte at offset %d), not text", qsc.ErrBadRequest, i)
 	}
+	if isHTML(b) {
+		return fmt.Errorf("%w: the file is HTML; qsc reads plain text and Markdown (convert it first, for instance with pandoc -t plain)", qsc.ErrBadRequest)
+	}
 	return nil
+}
+
+// isHTML reports whether b begins, white space and a byte order mark aside, with an HTML
+// document's doctype or root element.
+func isHTML(b []byte) bool {
+	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
+	head := bytes.ToLower(b[:min(len(b), 14)])
+	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html"))
 }
 
 // CountDocFiles returns the number of document files under dir (for a progress total).

@@ -144,14 +144,18 @@ func TestScanLargeFile(t *testing.T) {
 	}
 }
 
-// TestScanBinaryFiles checks that a folder's PDF or binary file named .txt is a record
-// with an error that says so, and that the folder's text files are read beside it.
+// TestScanBinaryFiles checks that a folder's PDF, binary or HTML file named .txt is a
+// record with an error that says so, that the folder's text files are read beside it, and
+// that OtherFiles counts the files a folder's walk leaves out for their name.
 func TestScanBinaryFiles(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"scan.txt":  "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n",
-		"blob.txt":  "GIF89a\x00\x01 valid UTF-8 but binary",
-		"notes.txt": "Minutes\n\nThe council met on Tuesday.\n",
+		"scan.txt":     "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n",
+		"blob.txt":     "GIF89a\x00\x01 valid UTF-8 but binary",
+		"notes.txt":    "Minutes\n\nThe council met on Tuesday.\n",
+		"page.txt":     "\ufeff\n<!DOCTYPE html>\n<html><body><p>Hello.</p></body></html>\n",
+		"seminar.html": "<html><p>Not read.</p></html>",
+		".hidden.pdf":  "%PDF-1.7",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -165,9 +169,12 @@ func TestScanBinaryFiles(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>"} {
+	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML"} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
 		}
+	}
+	if n, first := OtherFiles(dir, 3); n != 1 || len(first) != 1 || first[0] != "seminar.html" {
+		t.Errorf("OtherFiles: %d %q, want the .html file alone (hidden files aside)", n, first)
 	}
 }

@@ -539,6 +539,9 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 			t.mu.Unlock()
 		}
 		log.Info("ingesting", "from", path, "records", t.snapshot().Records)
+		if n, first := docfile.OtherFiles(path, 3); n > 0 {
+			log.Warn("files skipped: a folder's documents are its .txt, .md and .markdown files", "skipped", n, "first", strings.Join(first, ", "))
+		}
 		sum, err = x.Ingest(q.ctx, path, opts)
 	} else {
 		body := t.body
