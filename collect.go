@@ -1,6 +1,7 @@
 package qsc
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -52,9 +53,11 @@ const readBytes = 4 << 10
 // worth reading then, it is not now.
 //
 // Early end. Candidates are kept in levels by number of terms, at most n per level and
-// none once n sentences with more terms are kept; once n are kept at the most terms a
-// sentence may have (termQuery.top), no later sentence can rank before them, and collect
-// stops reading. Its time is that of the prefilter over doc plus the tokenization of the
+// none once n sentences with more terms are kept, besides the first sentence with a term
+// no candidate holds (for choose, which shows every term it can); a paragraph that cannot
+// rank is still read when the prefilter finds such a term's anchors in it
+// (collector.mayCover). Once n are kept at the most terms a sentence may have
+// (termQuery.top), no later sentence can rank before them, and collect stops reading. Its time is that of the prefilter over doc plus the tokenization of the
 // paragraphs that may match up to that point, and its memory that of one chunk.
 //
 // Languages. An English document is tokenized, split and matched by the English tokenizer
@@ -73,10 +76,50 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 	if err := c.run(); err != nil {
 		return nil, 0, 0, err
 	}
-	for t := len(c.levels) - 1; t > 0 && len(best) < n; t-- {
-		best = append(best, c.levels[t][:min(len(c.levels[t]), n-len(best))]...)
+	return choose(c.levels, n), c.matched, c.shortest, nil
+}
+
+// choose returns the n candidates that the snippets show, from levels (candidate
+// lists by number of terms, each in document order), in rank order (more terms first,
+// then earlier): one at a time, the best-ranked one that holds a term none chosen holds,
+// else the best-ranked one left. So a document's snippets show every term it has, where
+// n allows, rather than the same term n times (a query "negligence, damages" whose
+// sentences hold one each). It costs O(n·candidates).
+func choose(levels [][]candidate, n int) []candidate {
+	var covered uint64
+	var chosen []candidate
+	taken := func(k *candidate) bool {
+		return slices.ContainsFunc(chosen, func(o candidate) bool { return o.start() == k.start() })
 	}
-	return best, c.matched, c.shortest, nil
+	for len(chosen) < n {
+		var first, adds *candidate
+		for t := len(levels) - 1; t > 0 && adds == nil; t-- {
+			for i := range levels[t] {
+				k := &levels[t][i]
+				if taken(k) {
+					continue
+				}
+				if first == nil {
+					first = k
+				}
+				if k.mask&^covered != 0 {
+					adds = k
+					break
+				}
+			}
+		}
+		k := cmp.Or(adds, first)
+		if k == nil {
+			break
+		}
+		chosen = append(chosen, *k)
+		covered |= k.mask
+	}
+	// The rank order: more terms first, then earlier.
+	slices.SortStableFunc(chosen, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(b.terms, a.terms), cmp.Compare(a.start(), b.start()))
+	})
+	return chosen
 }
 
 // collector is the state of one termQuery.collect: the candidates kept so far and where
@@ -88,9 +131,12 @@ type collector struct {
 	n, budget int
 	top       int // q.top(): the most distinct terms a sentence may match
 	// levels[t] holds the candidates with t terms, in document order: at most n, and
-	// none once n candidates have more terms.
+	// none once n candidates have more terms, besides those kept for a term no other
+	// candidate held (consider).
 	levels [][]candidate
-	cur    candidate // the sentence being ranked; its memory is reused
+	// covered holds the terms given that some candidate holds (candidate.mask).
+	covered uint64
+	cur     candidate // the sentence being ranked; its memory is reused
 	// pick is the scratch of termQuery.match, of which the first q.q.Len() (at most
 	// MaxQueryTerms: compileQuery checks it) are used. It is an array, not a slice of
 	// memory of its own, which would be allocated on the heap: the content of a
@@ -123,6 +169,13 @@ type collector struct {
 	// their offsets from start, and are valid during the call only. Every unit that may
 	// hold a term is read, repeats included, and nothing is kept (n is 0).
 	hits func(start int, toks []syntax.Token, hits []int32)
+}
+
+// mayCover reports whether the text the prefilter read last (termQuery.bound) may hold
+// a term given that no candidate holds.
+func (c *collector) mayCover() bool {
+	all := ^uint64(0) >> (64 - min(len(c.q.terms), 64)) // every term given
+	return c.pf != nil && c.covered&all != all && c.pf.Mask(c.q.skel)&^c.covered != 0
 }
 
 // full reports whether n candidates have the most terms a sentence may have: no later
@@ -229,7 +282,7 @@ func (c *collector) worth(p string, weighed *map[string]bool, all bool) bool {
 		return false
 	}
 	b := min(c.q.bound(c.pf, p), c.top)
-	ok := b > 0 && (c.n == 0 || ranked(c.levels[b:]) < c.n)
+	ok := b > 0 && (c.n == 0 || ranked(c.levels[b:]) < c.n || c.mayCover())
 	if !ok {
 		c.skipped = p
 	}
@@ -361,6 +414,10 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 	cur := &c.cur
 	lv := &c.levels[cur.terms]
 	room := len(*lv) < c.n && ranked(c.levels[cur.terms+1:]) < c.n
+	// A sentence with a term that no candidate holds is kept beyond n, so that the
+	// snippets may show every term the document has (collect's choice): at most one
+	// per term given.
+	room = room || c.n > 0 && cur.mask&^c.covered != 0
 	if !room && c.n > 0 {
 		// n ≥ 1 candidates rank before it or with it: there will be no error, which
 		// is all that q.long and c.shortest are for.
@@ -395,7 +452,8 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 		}
 	default:
 		if room && !repeated(*lv, doc, start, toks) {
-			k := candidate{terms: cur.terms, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+			k := candidate{terms: cur.terms, mask: cur.mask, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
+			c.covered |= cur.mask
 			if windowed || lang != q.lang {
 				k.other = &otherLang{lang: lang, window: windowed}
 				if windowed {

@@ -130,6 +130,9 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // (earlier first: the lead of a document usually summarizes it). Score is Terms +
 // (L-s)/(L+1) for a sentence that begins at byte s of a document of L bytes: bytes, not
 // sentences, because the paragraphs the prefilter skips are never split into sentences.
+// The N shown are chosen one at a time: the best-ranked sentence that holds a term none
+// chosen holds, else the best-ranked one left, so that the snippets show every term the
+// document has where N allows; they are returned in rank order.
 // A sentence whose query alone is longer than the budget is skipped, and the next one
 // takes its place. A snippet whose text an earlier one has is left out (distinct). One with more tokens than the method takes (MaxSentenceTokens, or
 // fewer for nn: a list or a table with no sentence end) is shown by its window, up to 8 ×
@@ -451,6 +454,7 @@ func newTermQuery(query []string) (*termQuery, error) {
 type candidate struct {
 	s     syntax.Sentence // the sentence (offsets into the document); see lent
 	terms int             // distinct terms matched
+	mask  uint64          // the terms given that it holds: bit i for the i-th (the first 64)
 	query []int           // 1-based ids of the occurrence of each term kept (match.Terms.Pick), ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
 	// other is the language of a sentence that is not in the document's, or that is
@@ -696,13 +700,19 @@ func (q *termQuery) match(toks []syntax.Token, pick []int, c *candidate) bool {
 	return record(hits, toks, &q.q.Terms, pick, c)
 }
 
-// record fills c.terms, c.query and c.hits from the hits of a sentence (at least one) of
+// record fills c.terms, c.mask, c.query and c.hits from the hits of a sentence (at least one) of
 // the terms t in toks, as match does: every occurrence is a hit, and the query keeps the
 // one of each term that match.Terms.Pick chooses; pick is scratch space of t.Len(). It
 // reports true.
 func record(hits []match.Hit, toks []syntax.Token, t *match.Terms, pick []int, c *candidate) bool {
 	c.query, c.hits = c.query[:0], c.hits[:0]
 	c.terms = t.Pick(hits, toks, pick)
+	c.mask = 0
+	for i := range min(t.Given(), 64) {
+		if pick[t.Term(i)] >= 0 {
+			c.mask |= 1 << i
+		}
+	}
 	last := -1
 	for _, h := range hits {
 		for j := max(h.Start, last+1); j < h.End; j++ {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"slices"
@@ -534,5 +535,43 @@ func TestSnippetsDistinct(t *testing.T) {
 	}
 	if want := []string{"Police arrested two men burglaries.", "Police said the burglaries had stopped."}; !slices.Equal(texts, want) {
 		t.Errorf("snippets %q, want %q", texts, want)
+	}
+}
+
+// TestSnippetsCoverTerms checks that a document's snippets show each query term it has
+// where n allows, the rest in rank order: before, the first n sentences with one term
+// were shown, and a term found only later in the document never was. The long document
+// exercises the prefilter, which must not skip the paragraph with the other term.
+func TestSnippetsCoverTerms(t *testing.T) {
+	e := sharedEngine(t)
+	short := "The plaintiff alleged negligence in the design of the bridge.\n\n" +
+		"The court found that negligence was not established for the first span.\n\n" +
+		"A second claim of negligence concerned the railings.\n\n" +
+		"The jury awarded no damages for the lost harvest."
+	var long strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&long, "Claim %d alleged negligence by the county engineers.\n\n", i+1)
+		long.WriteString("The weather in the valley was mild that spring.\n\n")
+	}
+	long.WriteString("The jury awarded no damages for the lost harvest.\n")
+	for _, doc := range []string{short, long.String()} {
+		checkPrefilter(t, e, &SnippetRequest{Document: doc, Query: []string{"negligence", "damages"}, Budget: 80, N: 3})
+		sn, err := e.Snippets(context.Background(), doc, []string{"negligence", "damages"}, 80, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, s := range sn {
+			texts = append(texts, s.Text)
+		}
+		if len(sn) != 3 || !strings.Contains(texts[0], "negligence") || !strings.Contains(texts[2], "damages") {
+			t.Errorf("snippets %q: want two with negligence, in order, then the one with damages", texts)
+		}
+	}
+	// A sentence with both terms ranks first, and covers them: the rest in rank order.
+	both := "Negligence was alleged.\n\nNegligence again.\n\nNo damages and no negligence were found."
+	sn, err := e.Snippets(context.Background(), both, []string{"negligence", "damages"}, 80, 2)
+	if err != nil || len(sn) != 2 || sn[0].Terms != 2 || sn[1].Text != "Negligence was alleged." {
+		t.Errorf("both terms first: %+v, %v", sn, err)
 	}
 }

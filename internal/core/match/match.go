@@ -442,6 +442,9 @@ func (t *Terms) Len() int { return len(t.terms) }
 // Term returns the distinct term (an index below Len) of the i-th term given to Compile.
 func (t *Terms) Term(i int) int { return t.of[i] }
 
+// Given returns the number of terms given to CompileTerms, duplicates included.
+func (t *Terms) Given() int { return len(t.of) }
+
 // Keys returns the keys of the words of distinct term d; the caller must not change them.
 func (t *Terms) Keys(d int) []string { return t.terms[d] }
 

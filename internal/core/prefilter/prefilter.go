@@ -259,6 +259,29 @@ func (f *Filter) Count(sk *Scratch) int {
 	return best
 }
 
+// Mask returns the terms that a sentence of the text sk last read may match, as bits by
+// their place in the terms given (bit i for the i-th, the first 64): those whose words
+// all have their anchors in it, in any language; every bit when some term may match
+// anywhere. A term the matchers would find in the text has its bit set.
+func (f *Filter) Mask(sk *Scratch) uint64 {
+	if f.always {
+		return ^uint64(0)
+	}
+	var m uint64
+	for _, s := range f.sets {
+		text := sk.buf
+		if s.undouble {
+			text = sk.undoubled()
+		}
+		for i, t := range s.terms[:min(len(s.terms), 64)] {
+			if !slices.ContainsFunc(t, func(w word) bool { return !w.in(text) }) {
+				m |= 1 << i
+			}
+		}
+	}
+	return m
+}
+
 // count returns the number of terms of s that have all of their words in text.
 func (s *set) count(text []byte) int {
 	n := 0
