@@ -137,20 +137,66 @@ func Choose(o Options) (lo, hi int, ok bool) {
 		}
 		return y.score - x.score
 	})
-	for i, k := range cands {
-		if i == 8 { // the estimate is off; take the best that fits among the rest
-			break
+	// The best window that fits and keeps its quotes and brackets paired; when none does,
+	// the best that fits.
+	partner := pairs(o.Toks)
+	for _, paired := range []bool{true, false} {
+		for i, k := range cands {
+			if i == 8 { // the estimate is off; take the best that fits among the rest
+				break
+			}
+			if (!paired || balanced(partner, k.lo, k.hi)) && o.Fits(k.lo, k.hi) {
+				return k.lo, k.hi, true
+			}
 		}
-		if o.Fits(k.lo, k.hi) {
-			return k.lo, k.hi, true
+		for _, k := range cands[min(8, len(cands)):] {
+			if (!paired || balanced(partner, k.lo, k.hi)) && o.Fits(k.lo, k.hi) {
+				return k.lo, k.hi, true
+			}
 		}
-	}
-	for _, k := range cands[min(8, len(cands)):] {
-		if o.Fits(k.lo, k.hi) {
-			return k.lo, k.hi, true
+		if partner == nil {
+			break // no pair: the first pass saw every window
 		}
 	}
 	return 0, 0, false
+}
+
+// pairs returns, for each token of toks, the index of the other half of its pair of
+// brackets or typographic quotes (« », „ “, “ ”, ( ), 「 」, …), or −1; nil when the
+// sentence has no pair. A closing mark pairs with the nearest opening one not yet paired.
+func pairs(toks []syntax.Token) []int {
+	var partner, open []int
+	for i, t := range toks {
+		switch {
+		case opener(t.Form) && !straight(t.Form) && t.Form != "‘":
+			open = append(open, i)
+		case closer(t.Form) && !straight(t.Form) && t.Form != "’" && len(open) > 0:
+			if partner == nil {
+				partner = make([]int, len(toks))
+				for k := range partner {
+					partner[k] = -1
+				}
+			}
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			partner[o], partner[i] = i, o
+		}
+	}
+	return partner
+}
+
+// balanced reports whether the window [lo, hi) holds both halves of each pair it holds
+// one half of.
+func balanced(partner []int, lo, hi int) bool {
+	if partner == nil {
+		return true
+	}
+	for k := lo; k < hi; k++ {
+		if p := partner[k]; p >= 0 && (p < lo || p >= hi) {
+			return false
+		}
+	}
+	return true
 }
 
 // Lead returns the end hi of the lead of the sentence, tokens [0, hi): the sentence
@@ -362,10 +408,16 @@ func (c *counter) endQuality(hi int) int {
 func (c *counter) cut(i int) int {
 	t := c.o.Toks
 	a, b := t[i], t[i+1]
+	if unitSign(b.Form) && isNumber(a.Form) {
+		return forbidden // a number and its unit, spaced or not: "33 %", "31%", "−4 °C"
+	}
 	if b.Start > a.End {
 		return word
 	}
 	ka, kb := segment.KindOf(a.Form), segment.KindOf(b.Form)
+	if c.joining(i) || c.joining(i+1) {
+		return forbidden // inside a hyphenated word: "Nordrhein-Westfalen", "light-saturated"
+	}
 	if ka == segment.Punct || kb == segment.Punct {
 		return word
 	}
@@ -398,6 +450,34 @@ func (c *counter) cut(i int) int {
 		return char
 	}
 	return forbidden // two words written together: not a boundary the segmenter made
+}
+
+// joining reports whether token k is a hyphen written against a word on each side: a
+// hyphenated word ("Lefèvre-Dubois"), which no edge cuts.
+func (c *counter) joining(k int) bool {
+	t := c.o.Toks
+	if k <= 0 || k+1 >= len(t) || (t[k].Form != "-" && t[k].Form != "‐") {
+		return false
+	}
+	return t[k-1].End == t[k].Start && t[k].End == t[k+1].Start &&
+		segment.KindOf(t[k-1].Form) != segment.Punct && segment.KindOf(t[k+1].Form) != segment.Punct
+}
+
+// unitSign reports whether form is a sign written after a number as its unit.
+func unitSign(form string) bool {
+	switch form {
+	case "%", "‰", "°", "℃", "℉", "°C", "°F":
+		return true
+	}
+	return false
+}
+
+// isNumber reports whether form is a number: digits, with separators inside.
+func isNumber(form string) bool {
+	r, _ := utf8.DecodeLastRuneInString(form)
+	return unicode.IsDigit(r) && strings.IndexFunc(form, func(r rune) bool {
+		return !unicode.IsDigit(r) && !strings.ContainsRune(".,  ", r)
+	}) < 0
 }
 
 // scriptOf returns the script of r for cut qualities: script.Of, with Lao, Khmer and

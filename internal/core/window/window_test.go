@@ -165,3 +165,33 @@ func FuzzChoose(f *testing.F) {
 		}
 	})
 }
+
+// TestChooseKeepsWhole checks edges that an NGO's helper saw fall inside a word or pair:
+// never inside a hyphenated word, never between a number and its unit (spaced as French
+// and German write it, or not), and never with one half of a pair of brackets or quotes
+// when a window that keeps both fits.
+func TestChooseKeepsWhole(t *testing.T) {
+	de := "Die Abschiebungshafteinrichtung in Büren (Nordrhein-Westfalen) war im Dezember zu 96 % ausgelastet, obwohl das Land weniger Abschiebungen meldete."
+	fr := "Le taux de protection s'est établi à 33 %, contre 42 % devant la Cour nationale du droit d'asile (CNDA)."
+	for _, c := range []struct {
+		text, lang string
+		terms      []string
+		budget     int
+		bad        []string // what the window must not show
+	}{
+		{de, "de", []string{"Büren"}, 60, []string{"(Nordrhein …", "… Westfalen"}},
+		{de, "de", []string{"96"}, 60, []string{"… Westfalen", "… ) ", "96 …"}},
+		{fr, "fr", []string{"protection"}, 60, []string{"33 …", "42 …"}},
+		{"Light-saturated photosynthesis of wheat rose by 31% on average in the open-top chambers that year.", "en", []string{"wheat"}, 50, []string{"31 …", "Light …", "open …"}},
+	} {
+		got := choose(t, c.text, c.lang, c.terms, c.budget, nil)
+		if got == "" {
+			t.Errorf("%v at %d: no window", c.terms, c.budget)
+		}
+		for _, b := range c.bad {
+			if strings.Contains(got, b) {
+				t.Errorf("%v at %d: %q shows %q", c.terms, c.budget, got, b)
+			}
+		}
+	}
+}
