@@ -178,10 +178,12 @@ func group(s langid.Script) langid.Script {
 //     identified on the sentence alone;
 //   - in a document of another Latin-script language, a sentence that reads surely as
 //     English (langid.SureEnglish: English function words, ASCII letters) is English;
-//   - in an English document, a sentence of at least 6 words, with at least 2 accented
-//     letters and no English function word, takes the language the trigrams rank first
-//     when their confidence is at least 0.5 (a French sentence quoted in an English
-//     report).
+//   - in an English document, a sentence of at least 6 words with an accented letter
+//     takes the language the trigrams rank first when their confidence is at least 0.5
+//     (a French sentence quoted in an English report), and when it has no English
+//     function word and two accented letters, or else more function words of that
+//     language than of English by two (an English name in it: "Horizons for Refugees
+//     fordert die …").
 //
 // Other sentences keep the document's language: telling a French sentence from the
 // German around it takes more text than a sentence gives, and more time (docs/languages.md).
@@ -208,11 +210,36 @@ func (q *termQuery) override(text string) (string, bool) {
 	case group(s) != group(q.script):
 		r := langid.Detect(text)
 		return r.Lang, r.Lang != q.lang
-	case s == langid.Latin && english(q.lang) && langid.NonASCIILetters(text) >= 2 && langid.EnglishWords(text) == 0 && len(strings.Fields(text)) >= 6:
+	case s == langid.Latin && english(q.lang) && langid.NonASCIILetters(text) >= 1 && len(strings.Fields(text)) >= 6:
 		lang, conf := langid.Guess(text)
-		return lang, lang != "" && !english(lang) && conf >= 0.5
+		if lang == "" || english(lang) || conf < 0.5 {
+			return "", false
+		}
+		en := langid.EnglishWords(text)
+		if en == 0 && langid.NonASCIILetters(text) >= 2 {
+			return lang, true
+		}
+		// An English name in it ("Horizons for Refugees fordert die …"): the
+		// language's own function words outnumber English's by two.
+		return lang, stopWords(text, lang) >= en+2
 	}
 	return "", false
+}
+
+// stopWords counts the words of text that are stop words of lang (segment.StopWords: 0
+// when lang has no list, as in a program without package analyzers).
+func stopWords(text, lang string) int {
+	stop := segment.StopWords(lang)
+	if stop == nil {
+		return 0
+	}
+	n := 0
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if stop(w) {
+			n++
+		}
+	}
+	return n
 }
 
 // hitLength returns the displayed length of the hit h of the sentence toks of text

@@ -426,6 +426,20 @@ func TestMixedLatin(t *testing.T) {
 	if err != nil || len(sn) != 3 || got["The"] != want["The"] || got["Le "] != want["Le "] {
 		t.Errorf("English document with a French sentence: %v, %v; want %v", got, err, want)
 	}
+	// A sentence of another language that names an English organisation is that
+	// language; an English sentence with a foreign name stays English.
+	mixed := "Horizons for Refugees urges EU leaders to put protection first at the summit in Brussels. " +
+		"The organisation said that the new pact would lead to more detention of children, and that it had written to every member state about it.\n\n" +
+		"Horizons for Refugees fordert die Staats- und Regierungschefs der EU auf, den Flüchtlingsschutz in den Mittelpunkt zu stellen.\n\n" +
+		"In 1997, he married María Elena Fernandez-Miranda, a lawyer and diplomatic attache in the EU delegation."
+	sn, err = e.Snippets(ctx, mixed, []string{"EU"}, 200, 3)
+	var langs3 []string
+	for _, s := range sn {
+		langs3 = append(langs3, s.Lang)
+	}
+	if err != nil || !slices.Equal(langs3, []string{"en", "de", "en"}) {
+		t.Errorf("English document with a German sentence that names an English organisation: languages %v, %v; want en, de, en", langs3, err)
+	}
 }
 
 // TestLeadInfeasible checks that a lead that does not fit says which budget its shortest
