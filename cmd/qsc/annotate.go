@@ -103,14 +103,29 @@ func batchFailures(failed, records int) error {
 	return fmt.Errorf("%d of %d records failed (each has its error record in the output)", failed, records)
 }
 
-// splitTerms splits comma-separated query terms.
+// splitTerms splits comma-separated query terms. A comma inside double quotes belongs to
+// its term, and the quotes are left out: -q '"1,000 pg/mL",IL-6' is two terms.
 func splitTerms(s string) []string {
 	var terms []string
-	for _, t := range strings.Split(s, ",") {
-		if t = strings.TrimSpace(t); t != "" {
+	var cur strings.Builder
+	quoted := false
+	flush := func() {
+		if t := strings.TrimSpace(cur.String()); t != "" {
 			terms = append(terms, t)
 		}
+		cur.Reset()
 	}
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case r == ',' && !quoted:
+			flush()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	flush()
 	return terms
 }
 

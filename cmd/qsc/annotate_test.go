@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,6 +189,22 @@ func TestAnnotateUsage(t *testing.T) {
 	} {
 		if code, _, errs := runQSC(t, args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2 (%s)", args, code, errs)
+		}
+	}
+}
+
+// TestSplitTerms checks how -q is cut into terms: at commas, blanks trimmed and empty
+// terms dropped, except a comma inside double quotes, which is the term's.
+func TestSplitTerms(t *testing.T) {
+	for in, want := range map[string][]string{
+		"police, arrest":             {"police", "arrest"},
+		" ,a,, b ,":                  {"a", "b"},
+		`"1,000 pg/mL",IL-6`:         {"1,000 pg/mL", "IL-6"},
+		`Smith, "Jones, Brown & Co"`: {"Smith", "Jones, Brown & Co"},
+		`""`:                         nil,
+	} {
+		if got := splitTerms(in); !slices.Equal(got, want) {
+			t.Errorf("splitTerms(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -24,7 +24,7 @@ func init() {
 
 func runSnippets(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("snippets", "-q TERMS -b N [-n K] [FILE|DIR|-]...", stderr)
-	query := fs.String("q", "", "query terms, comma-separated (required)")
+	query := fs.String("q", "", "query terms, comma-separated; a comma inside double quotes is the term's: \"1,000 pg/mL\",IL-6 (required)")
 	budget := fs.Int("b", 0, "budget: maximum characters of each snippet, counted as --budget-counts says (required)")
 	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets of each document")
 	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included), columns (the same, an East Asian wide character as two columns) or tokens (the kept tokens joined by spaces)")
@@ -210,9 +210,17 @@ func readDocument(path string, rendered bool) (string, error) {
 	return string(b), err
 }
 
-// noMatchHint is what the message that no sentence holds a query term adds when a term
-// holds a space: a term is a phrase, and terms are separated by commas.
+// noMatchHint is what the message that no sentence holds a query term adds when a
+// number's comma cut a term in two ("1,000 pg/mL": quote it), or when a term holds a
+// space: a term is a phrase, and terms are separated by commas.
 func noMatchHint(terms []string) string {
+	for i := 1; i < len(terms); i++ {
+		a, b := terms[i-1], terms[i]
+		if unicode.IsDigit(rune(a[len(a)-1])) && unicode.IsDigit(rune(b[0])) {
+			// "1,000 pg/mL" cut at its comma: the comma of a number
+			return fmt.Sprintf("; a comma inside a term needs double quotes: -q '\"%s,%s\"'", a, b)
+		}
+	}
 	for _, t := range terms {
 		if strings.ContainsFunc(t, unicode.IsSpace) {
 			return fmt.Sprintf("; %q is one phrase: separate terms with commas (-q %q)", t, strings.Join(strings.Fields(t), ","))
