@@ -162,15 +162,16 @@ func Choose(o Options) (lo, hi int, ok bool) {
 }
 
 // pairs returns, for each token of toks, the index of the other half of its pair of
-// brackets or typographic quotes (« », „ “, “ ”, ( ), 「 」, …), or −1; nil when the
+// brackets or typographic quotes (« », „ “ as German writes them, “ ”, ( ), 「 」, …), or −1; nil when the
 // sentence has no pair. A closing mark pairs with the nearest opening one not yet paired.
 func pairs(toks []syntax.Token) []int {
 	var partner, open []int
 	for i, t := range toks {
+		german := t.Form == "“" && len(open) > 0 && toks[open[len(open)-1]].Form == "„" // „…“ closes on “
 		switch {
-		case opener(t.Form) && !straight(t.Form) && t.Form != "‘":
+		case opener(t.Form) && !straight(t.Form) && t.Form != "‘" && !german:
 			open = append(open, i)
-		case closer(t.Form) && !straight(t.Form) && t.Form != "’" && len(open) > 0:
+		case (closer(t.Form) || german) && !straight(t.Form) && t.Form != "’" && len(open) > 0:
 			if partner == nil {
 				partner = make([]int, len(toks))
 				for k := range partner {
