@@ -1,0 +1,19 @@
+# Builds the reading test of words written with a slash (docs/reading/slash/README.md):
+# the sentences of UD_English-EWT (train, dev, test) and UD_English-GUM's train split with
+# a slash between two words or numbers written together ("III/IV", "and/or"), each with
+# one of its nouns as query, and the Google test records, where two builds differ
+# (udocs.changed_pool).
+# usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
+import os, re, sys
+data, old, new, out = sys.argv[1:5]
+seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3300, 60)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from udocs import changed_pool, nouns
+slashed = re.compile(r'\w/\w')
+
+
+def select(text, rows):
+    return nouns(rows) if slashed.search(text) else []
+
+
+changed_pool(data, old, new, out, seed, most, select)
