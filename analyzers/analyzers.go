@@ -15,7 +15,8 @@
 // analysis code and stop word lists.
 //
 // The package also registers bleve's stop word lists (for those languages and bg ca cs
-// el eu ga gl hy id): a window does not end on a stop word ("… pour les …").
+// el en eu ga gl hy id): a window does not end on a stop word ("… pour les …"), nor does
+// the lead of a document without a match, English included ("… of wheat by …").
 //
 // A word's term is the analyzer's token filters applied to the word alone, less the stop
 // word filter: a stop word keeps its own form, so that a query for it still finds it. The
@@ -35,6 +36,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/da"
 	"github.com/blevesearch/bleve/v2/analysis/lang/de"
 	"github.com/blevesearch/bleve/v2/analysis/lang/el"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/lang/es"
 	"github.com/blevesearch/bleve/v2/analysis/lang/eu"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fa"
@@ -75,7 +77,7 @@ var Names = map[string]string{
 // the names of the lists: the window of a snippet does not end on one (a dangling "les").
 var stopLists = map[string]string{
 	"ar": ar.StopName, "bg": bg.StopName, "ca": ca.StopName, "cs": cs.StopName, "da": da.StopName,
-	"de": de.StopName, "el": el.StopName, "es": es.StopName, "eu": eu.StopName, "fa": fa.StopName,
+	"de": de.StopName, "el": el.StopName, "en": en.StopName, "es": es.StopName, "eu": eu.StopName, "fa": fa.StopName,
 	"fi": fi.StopName, "fr": fr.StopName, "ga": ga.StopName, "gl": gl.StopName, "hi": hi.StopName,
 	"hr": hr.StopName, "hu": hu.StopName, "hy": hy.StopName, "id": id.StopName, "it": it.StopName,
 	"nl": nl.StopName, "no": no.StopName, "nb": no.StopName, "pl": pl.StopName, "pt": pt.StopName,
