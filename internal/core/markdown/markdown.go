@@ -4,6 +4,7 @@
 package markdown
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 
@@ -39,7 +40,8 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // its own, blocks separated by a blank line so that no sentence runs from one into the
 // next; the lines of a wrapped paragraph joined by a space, a hard line break and a line
 // of code kept; raw HTML, thematic breaks and footnote marks left out, the footnotes'
-// text last. It costs one parse of src, O(len(src)).
+// text last; TeX math between dollars kept as typed (literalMath). It costs one parse of
+// src, O(len(src)).
 func Text(src []byte) string {
 	_, body := markdownDoc(src, false)
 	return body
@@ -55,6 +57,7 @@ func Doc(src []byte) (title, body string) {
 
 // markdownDoc is Doc, or Text (title "") when split is false.
 func markdownDoc(src []byte, split bool) (title, body string) {
+	src = literalMath(src)
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
 	w := mdWriter{b: &b, src: src}
@@ -161,4 +164,95 @@ func (w *mdWriter) text(v []byte) {
 	v = util.UnescapePunctuations(v)
 	v = util.ResolveNumericReferences(v)
 	w.b.Write(util.ResolveEntityNames(v))
+}
+
+// literalMath returns src with the Markdown syntax inside its TeX math escaped, so that
+// the math reads as typed: "$0.42\,\Delta$" keeps its "\," (an escaped comma to
+// Markdown) and "$x_i$ and $y_i$" no emphasis. Math is "$…$" on one line, opened by a
+// "$" before a non-space and closed by one after a non-space that no digit follows
+// (pandoc's rule: "$5 and $10" is no math), or "$$…$$"; code spans and fenced code are
+// left alone. src is returned itself when it has no math.
+func literalMath(src []byte) []byte {
+	if !bytes.ContainsRune(src, '$') {
+		return src
+	}
+	var out []byte
+	fenced := false
+	for line := range bytes.Lines(src) {
+		t := bytes.TrimLeft(line, " ")
+		if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+			fenced = !fenced
+		}
+		if fenced || !bytes.ContainsRune(line, '$') {
+			out = append(out, line...)
+			continue
+		}
+		out = appendMathLine(out, line)
+	}
+	return out
+}
+
+// appendMathLine appends line to out with its math spans escaped (literalMath).
+func appendMathLine(out, line []byte) []byte {
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == '`': // a code span: as it is, to its closing run of backticks
+			j := i
+			for j < len(line) && line[j] == '`' {
+				j++
+			}
+			end := bytes.Index(line[j:], line[i:j])
+			if end < 0 {
+				out = append(out, line[i:]...)
+				return out
+			}
+			out = append(out, line[i:j+end+(j-i)]...)
+			i = j + end + (j - i)
+			continue
+		case c == '\\' && i+1 < len(line):
+			out = append(out, line[i:i+2]...)
+			i += 2
+			continue
+		case c == '$':
+			if end := mathEnd(line, i); end > 0 {
+				for _, m := range line[i:end] {
+					if strings.IndexByte("\\_*`[]<>~&", m) >= 0 {
+						out = append(out, '\\')
+					}
+					out = append(out, m)
+				}
+				i = end
+				continue
+			}
+		}
+		out = append(out, c)
+		i++
+	}
+	return out
+}
+
+// mathEnd returns the end of the math span that opens at line[i] ("$" or "$$"), or 0.
+func mathEnd(line []byte, i int) int {
+	delim := 1
+	if i+1 < len(line) && line[i+1] == '$' {
+		delim = 2
+	}
+	start := i + delim
+	if start >= len(line) || line[start] == ' ' || line[start] == '\n' || line[start] == '$' {
+		return 0
+	}
+	for j := start + 1; j+delim <= len(line); j++ {
+		if line[j] != '$' || line[j-1] == '\\' {
+			continue
+		}
+		if delim == 2 && (j+1 >= len(line) || line[j+1] != '$') {
+			continue
+		}
+		if line[j-1] == ' ' || delim == 1 && j+1 < len(line) && line[j+1] >= '0' && line[j+1] <= '9' {
+			return 0
+		}
+		return j + delim
+	}
+	return 0
 }

@@ -52,3 +52,22 @@ func TestDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestMath checks that TeX math between dollars reads as typed: Markdown's escapes and
+// emphasis do not apply inside it ("\," is no escaped comma, "_" no emphasis), while
+// dollar amounts, code spans and fenced code are not math.
+func TestMath(t *testing.T) {
+	for src, want := range map[string]string{
+		`a peak near $k_B T \approx 0.42\,\Delta$, not a rise.`: `a peak near $k_B T \approx 0.42\,\Delta$, not a rise.`,
+		`With $x_i$ and $y_i$ the energies.`:                    `With $x_i$ and $y_i$ the energies.`,
+		`$$Z = \sum_i e^{-\beta E_i}$$ holds.`:                  `$$Z = \sum_i e^{-\beta E_i}$$ holds.`,
+		`It cost $5 and $10, with *emphasis*.`:                  `It cost $5 and $10, with emphasis.`,
+		"See `a $b_c$ d` here.":                                 "See a $b_c$ d here.",
+		"```\necho $HOME $x_1\n```":                             "echo $HOME $x_1",
+		`An escaped \$ and a $ alone.`:                          `An escaped $ and a $ alone.`,
+	} {
+		if got := Text([]byte(src)); got != want {
+			t.Errorf("Text(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
