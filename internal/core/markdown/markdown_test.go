@@ -1,6 +1,9 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestText checks the text of a Markdown file as its rendering reads: markup left
 // out, each block a paragraph, wrapped lines joined, hard breaks and code lines kept.
@@ -70,4 +73,22 @@ func TestMath(t *testing.T) {
 			t.Errorf("Text(%q) = %q, want %q", src, got, want)
 		}
 	}
+}
+
+// FuzzMath checks that literalMath never panics, changes no line without a "$", and
+// only adds backslashes (so the text is the same with them removed).
+func FuzzMath(f *testing.F) {
+	for _, s := range []string{"$a_b$", "$$x$$ and $", "`$a$` $b\\,c$", "```\n$x$\n```\n$y_1$", "$5 and $10", "\\$a$"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := literalMath([]byte(s))
+		if !strings.Contains(s, "$") && string(out) != s {
+			t.Fatalf("changed %q without math: %q", s, out)
+		}
+		if strings.ReplaceAll(string(out), "\\", "") != strings.ReplaceAll(s, "\\", "") {
+			t.Fatalf("literalMath(%q) = %q: more than backslashes added", s, out)
+		}
+		_ = Text([]byte(s))
+	})
 }
