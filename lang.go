@@ -293,7 +293,8 @@ func (l *lengther) windowOf(doc, lang string, toks []syntax.Token, hits []window
 	stop := segment.StopWords(lang)
 	choose := func(hits []window.Hit, b int) (int, int, bool) {
 		fits := func(lo, hi int) bool { return length([][2]int{{lo, hi}}) <= b }
-		return window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: b, Columns: columns, Plain: !disp, Fits: fits, Stop: stop})
+		return window.Choose(window.Options{Doc: doc, Toks: toks, Hits: hits, Budget: b, Columns: columns, Plain: !disp, Fits: fits, Stop: stop,
+			Negation: segment.TrailingNegation(lang)})
 	}
 	lo, hi, ok := choose(hits, budget)
 	if ok && termsIn(hits, [][2]int{{lo, hi}}) < termsIn(hits, [][2]int{{0, len(toks)}}) {

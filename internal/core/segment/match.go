@@ -43,6 +43,30 @@ func StopWords(lang string) func(form string) bool {
 	return func(form string) bool { return stop(lower(form)) }
 }
 
+// trailingNegations are, by language, the words that negate a clause's verb from after
+// it, so that the verb before them reads as affirmed when they are cut ("dürfen die
+// Menschenrechte …" for "… nicht aushöhlen"), lower-cased.
+var trailingNegations = map[string][]string{
+	"de": {"nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "nichts"},
+	"nl": {"niet", "geen", "nooit", "niets"},
+	"fr": {"pas", "jamais", "rien", "aucun", "aucune", "personne", "guère"},
+	"sv": {"inte", "ej", "aldrig", "ingen", "inget", "inga"},
+	"da": {"ikke", "aldrig", "ingen", "intet"},
+	"no": {"ikke", "aldri", "ingen", "intet"},
+	"nb": {"ikke", "aldri", "ingen", "intet"},
+}
+
+// TrailingNegation returns the test of lang's words that negate a clause's verb from
+// after it (German "nicht", French "pas"), which takes a token's form in any case, or nil
+// for a language that puts its negation before the verb or has no list.
+func TrailingNegation(lang string) func(form string) bool {
+	words := trailingNegations[lang]
+	if words == nil {
+		return nil
+	}
+	return func(form string) bool { return slices.Contains(words, lower(form)) }
+}
+
 // Analyzed reports whether an analyzer is registered for lang.
 func Analyzed(lang string) bool { return analyzers[lang] != nil }
 

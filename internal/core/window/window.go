@@ -70,6 +70,10 @@ type Options struct {
 	// article, a preposition, …), or is nil. A window does not end on one, unless the
 	// sentence does, and a start right after one is worse than a start on it.
 	Stop func(form string) bool
+	// Negation reports whether a token's form negates its clause's verb from after it
+	// (German "nicht", "kein"; French "pas"), or is nil. A window that ends before one of
+	// its clause loses B (the bonus): the verb it shows would read as affirmed.
+	Negation func(form string) bool
 	// Fits reports whether the tokens [lo, hi) fit the budget as displayed, exactly (the
 	// caller's display measure); Choose's own count is an estimate that it checks with
 	// Fits before it answers.
@@ -126,6 +130,9 @@ func Choose(o Options) (lo, hi int, ok bool) {
 			score := l + (ql+qh)*bonus/4
 			if lo > 0 && first == lo {
 				score -= bonus / 2
+			}
+			if c.negAhead != nil && hi < n && c.negAhead[hi] {
+				score -= bonus // "dürfen die Menschenrechte …" for "… nicht aushöhlen"
 			}
 			cands = append(cands, cand{lo, hi, terms, score})
 			found = true
@@ -268,6 +275,9 @@ type counter struct {
 	width []int  // width[i]: the length of tokens [0, i) joined as displayed, from token 0
 	words []int  // words[i]: the tokens before i that hold a letter or digit
 	stop  []bool // stop[i]: token i is a stop word
+	// negAhead[i]: a negation (Options.Negation) is among tokens i… up to the clause's end
+	// (clausePunct or the sentence's end); nil without Options.Negation
+	negAhead []bool
 }
 
 func newCounter(o *Options) *counter {
@@ -292,7 +302,23 @@ func newCounter(o *Options) *counter {
 			c.words[i+1]++
 		}
 	}
+	if o.Negation != nil {
+		c.negAhead = make([]bool, n+1)
+		for i := n - 1; i >= 0; i-- {
+			f := o.Toks[i].Form
+			c.negAhead[i] = o.Negation(f) || !clausePunct(f) && !terminalPunct(f) && c.negAhead[i+1]
+		}
+	}
 	return c
+}
+
+// terminalPunct reports whether form ends a sentence: . ! ? and their kin.
+func terminalPunct(form string) bool {
+	switch form {
+	case ".", "!", "?", "…", "。", "！", "？", "؟", "।":
+		return true
+	}
+	return false
 }
 
 // length estimates the display of tokens [lo, hi) with a "…" for each cut (none when

@@ -196,3 +196,36 @@ func TestChooseKeepsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseNegation checks that a window of a language whose negation follows its verb
+// does not stop before the clause's negation when one that holds it fits: German
+// "dürfen die Menschenrechte …" would read as the opposite of "… nicht aushöhlen".
+func TestChooseNegation(t *testing.T) {
+	text := "Migrationsabkommen mit Drittstaaten dürfen die Menschenrechte nicht aushöhlen, sagte die Sprecherin des Auswärtigen Amtes am Mittwoch in Berlin."
+	toks := segment.Tokens(text)
+	q, err := segment.Compile([]string{"Drittstaaten"}, "de", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []Hit
+	for _, h := range q.NewScanner().Scan(toks) {
+		hits = append(hits, Hit(h))
+	}
+	sent := display.Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
+	var sc display.Scratch
+	for _, neg := range []bool{false, true} {
+		stop := func(f string) bool { return strings.Contains(" die der das des mit am in ", " "+strings.ToLower(f)+" ") }
+		o := Options{Doc: text, Toks: toks, Hits: hits, Budget: 60, Stop: stop}
+		o.Fits = func(lo, hi int) bool {
+			return sc.Length(text, sent, []display.Span{{Start: toks[lo].Start, End: toks[hi-1].End}}, nil) <= o.Budget
+		}
+		if neg {
+			o.Negation = func(f string) bool { return strings.ToLower(f) == "nicht" }
+		}
+		lo, hi, ok := Choose(o)
+		got := display.Render(text, sent, []display.Span{{Start: toks[lo].Start, End: toks[hi-1].End}}, nil, true, false)
+		if has := strings.Contains(got, "nicht"); !ok || has != neg {
+			t.Errorf("negation test %v: %q", neg, got)
+		}
+	}
+}
