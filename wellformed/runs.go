@@ -319,6 +319,9 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 			// ends its clause ("more time at.").
 			u.end[v] = false
 		}
+		if v != final && introducesExample(tok.Form) {
+			u.end[v] = false // "residual confounding, e.g. …": the example it opens is cut
+		}
 		if punct && lastWord != 0 && !u.end[lastWord] {
 			u.end[v] = false // "the city a." ends on "a" as shown
 		}
@@ -1050,6 +1053,23 @@ func isWh(tok *syntax.Token) bool {
 	}
 	return false
 }
+
+// introducesExample reports whether form opens an example or a gloss ("e.g.", "i.e.",
+// "cf.", "viz."), which reads as nothing without what follows it.
+func introducesExample(form string) bool {
+	if len(form) < 2 || len(form) > 4 {
+		return false
+	}
+	for _, w := range exampleForms {
+		if strings.EqualFold(form, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleForms are the words introducesExample knows, in any case.
+var exampleForms = [...]string{"e.g.", "e.g", "eg.", "i.e.", "i.e", "ie.", "cf.", "cf", "viz.", "viz"}
 
 // articleForms are the articles, lowercased, whatever their relation (IsArticle asks for det).
 var articleForms = newLowerSet("a", "an", "the")

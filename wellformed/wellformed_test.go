@@ -534,6 +534,28 @@ func TestPlusMinus(t *testing.T) {
 	}
 }
 
+// TestExampleEnds checks that no run ends on a word that opens an example or a gloss
+// ("residual confounding, e.g. …"), unless it ends the sentence.
+func TestExampleEnds(t *testing.T) {
+	text := "It varies , e.g. by diet ."
+	// It varies , e.g. by diet .
+	heads := []int{2, 0, 6, 6, 6, 2, 2}
+	rels := []string{"nsubj", "root", "punct", "advmod", "case", "obl", "punct"}
+	s, tree, lens := textSent(t, text, heads, rels, nil)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{2}, 100); err != nil {
+		t.Fatal(err)
+	}
+	var u Runs
+	u.Reset(s, tree, &r, []int{2})
+	if u.CanEnd(4) {
+		t.Error(`a run may end on "e.g."`)
+	}
+	if !u.CanEnd(2) {
+		t.Error(`no run may end on "varies"`)
+	}
+}
+
 // TestStraightQuoteRuns checks that a run may start on a straight double quote that opens
 // a quotation, read from where it stands in the text or, without offsets, by pairing, and
 // that no run starts on one that closes it nor ends on one that opens it: before, no run

@@ -1,0 +1,18 @@
+# Builds the reading test of runs that end on "e.g." (docs/reading/eg/README.md): the
+# sentences of UD_English-EWT (train, dev, test) and UD_English-GUM's train split with
+# "e.g.", "i.e.", "cf." or "viz.", each with one of its nouns as query, and the Google
+# test records, where two builds differ (udocs.changed_pool).
+# usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
+import os, sys
+data, old, new, out = sys.argv[1:5]
+seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3400, 60)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from udocs import changed_pool, nouns
+
+
+def select(text, rows):
+    forms = [c[1].lower() for c in rows]
+    return nouns(rows) if any(f in ('e.g.', 'e.g', 'eg.', 'i.e.', 'i.e', 'ie.', 'cf.', 'cf', 'viz.', 'viz') for f in forms) else []
+
+
+changed_pool(data, old, new, out, seed, most, select)
