@@ -69,6 +69,10 @@ func TestParseErrors(t *testing.T) {
 	if code, _, errs := runQSC(t, "parse", "--tagger", "main.go", "x"); code != 1 || !strings.Contains(errs, "not a qsc model file") {
 		t.Errorf("bad model file: %d %q", code, errs)
 	}
+	// A file named alone is refused with what to do, not parsed as its name.
+	if code, _, errs := runQSC(t, "parse", "main.go"); code != 2 || !strings.Contains(errs, "main.go is a file: give its text on stdin") {
+		t.Errorf("a file name: exit %d, %q", code, errs)
+	}
 	// Bytes that are not UTF-8 are read as U+FFFD: the output is valid CoNLL-U.
 	if code, stdout, errs := runQSC(t, "parse", "a\xffb c"); code != 0 || !utf8.ValidString(stdout) || !strings.Contains(stdout, "\uFFFD") {
 		t.Errorf("invalid UTF-8: exit %d, %q, %s", code, stdout, errs)

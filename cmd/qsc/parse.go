@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/qsc-nlp/qsc/conllu"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
@@ -63,6 +64,12 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	var text string
+	if fs.NArg() == 1 && !strings.ContainsFunc(fs.Arg(0), unicode.IsSpace) {
+		if fi, err := os.Stat(fs.Arg(0)); err == nil && fi.Mode().IsRegular() {
+			// "qsc parse notes.txt" meant the file, which qsc snippets would read
+			return cli.Usagef("%s is a file: give its text on stdin (qsc parse < %s), or a CoNLL-U file as --conllu %s", fs.Arg(0), fs.Arg(0), fs.Arg(0))
+		}
+	}
 	if fs.NArg() > 0 {
 		text = strings.Join(fs.Args(), " ")
 	} else {
