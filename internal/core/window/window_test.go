@@ -214,7 +214,9 @@ func TestChooseNegation(t *testing.T) {
 	sent := display.Span{Start: toks[0].Start, End: toks[len(toks)-1].End}
 	var sc display.Scratch
 	for _, neg := range []bool{false, true} {
-		stop := func(f string) bool { return strings.Contains(" die der das des mit am in ", " "+strings.ToLower(f)+" ") }
+		stop := func(f string) bool {
+			return strings.Contains(" die der das des mit am in ", " "+strings.ToLower(f)+" ")
+		}
 		o := Options{Doc: text, Toks: toks, Hits: hits, Budget: 60, Stop: stop}
 		o.Fits = func(lo, hi int) bool {
 			return sc.Length(text, sent, []display.Span{{Start: toks[lo].Start, End: toks[hi-1].End}}, nil) <= o.Budget
