@@ -378,3 +378,32 @@ func TestKillDuringIngest(t *testing.T) {
 	t.Logf("%d kills (%d while starting or resuming), %.0f s: documents acknowledged 2xx: %d by PUT, %d by DELETE, %d in batches answered 200, %d in batches answered 202 (%d tasks resumed after a kill); %d ids checked, %d documents in the index; %d lost after a 2xx, %d corrupt indexes",
 		kills, atStart, time.Since(start).Seconds(), m.acks["put"], m.acks["delete"], m.acks["batch"], m.acks["task"], resumed, checked, docs, len(m.lost), corrupt)
 }
+
+// TestHangup checks that SIGHUP neither stops the server nor goes unlogged: a closed
+// terminal, logrotate or "systemctl reload" sends it, and the default action ends the
+// process at once (an SRE's helper lost a server so).
+func TestHangup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts qsc serve")
+	}
+	s := startKillServer(t, filepath.Join(t.TempDir(), "idx"))
+	defer s.kill()
+	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.logText(), "SIGHUP ignored") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line for SIGHUP:\n%s", s.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, err := http.Get(s.base + "/livez")
+	if err != nil {
+		t.Fatalf("after SIGHUP: %v\n%s", err, s.logText())
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("after SIGHUP: /livez %d", resp.StatusCode)
+	}
+}

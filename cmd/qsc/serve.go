@@ -123,6 +123,26 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	return serve(ctx, o, stderr)
 }
 
+// ignoreHangup keeps SIGHUP from stopping the server until ctx is done, and logs each
+// one: a closed terminal, logrotate's "kill -HUP" or a "systemctl reload" would otherwise
+// end the process at once, with no drain and no log line. The keys and the TLS
+// certificate are read at start; a restart reloads them.
+func ignoreHangup(ctx context.Context, log *slog.Logger) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-hup:
+				log.Warn("SIGHUP ignored: the server keeps serving; restart it (SIGTERM, then start) to reload --keys or the TLS certificate")
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+}
+
 // processors returns the number of requests that compress at once and the GOMAXPROCS of
 // the server. Compression slots default to GOMAXPROCS; with o.spareProc the server runs
 // one Go processor more than the slots. The Go scheduler polls the network only when a
@@ -154,6 +174,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
 	}
 	log := slog.New(h)
 	start := time.Now()
+	ignoreHangup(ctx, log)
 	keys, err := serveKeys(o, o.args, log)
 	if err != nil {
 		return err
