@@ -652,3 +652,29 @@ func TestSearchBoxSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestFault checks that a commit that fails (here: the index's directory removed under
+// it, as an operator's "rm -rf" or a volume that goes away does) is reported by Fault,
+// which the server's readiness shows, and that the error names the index.
+func TestFault(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	doc := []docfile.Doc{{ID: "a", Title: "A", Text: "The council met on Tuesday."}}
+	if _, err := x.Add(context.Background(), "test", doc, IngestOptions{}); err != nil || x.Fault() != nil {
+		t.Fatalf("first add: %v, fault %v", err, x.Fault())
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	doc = []docfile.Doc{{ID: "b", Title: "B", Text: "The council met again on Friday."}}
+	if _, err := x.Add(context.Background(), "test", doc, IngestOptions{}); err == nil {
+		t.Skip("this file system let bleve commit into a removed directory")
+	}
+	if f := x.Fault(); f == nil || !strings.Contains(f.Error(), "no such file") {
+		t.Errorf("fault after a failed commit: %v", f)
+	}
+}

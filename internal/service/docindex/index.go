@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -95,6 +96,31 @@ type Index struct {
 	hls      sync.Map // *qsc.Engine → *highlight.Highlighter
 	// write is held while a batch is checked against the stored hashes and committed.
 	write sync.Mutex
+	// fault is the error of the last commit when it failed (nil once one succeeds):
+	// Fault.
+	fault atomic.Pointer[error]
+}
+
+// commit commits b and records its outcome for Fault.
+func (x *Index) commit(b *bleve.Batch) error {
+	err := x.idx.Batch(b)
+	if err != nil {
+		x.fault.Store(&err)
+	} else {
+		x.fault.Store(nil)
+	}
+	return err
+}
+
+// Fault returns the error of the index's last commit when it failed (a full disk, a
+// directory removed under it), nil when it succeeded or none was made. After a failed
+// commit bleve may fail searches too, until a commit succeeds (space freed) or the
+// index is opened again: the server's readiness says so.
+func (x *Index) Fault() error {
+	if p := x.fault.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // newMapping returns the index mapping: title and text indexed (and in the composite

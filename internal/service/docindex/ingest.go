@@ -164,7 +164,7 @@ func (x *Index) Delete(id string) (bool, error) {
 	b := x.idx.NewBatch()
 	b.Delete(id)
 	b.DeleteInternal(hashKey(id))
-	if err := x.idx.Batch(b); err != nil {
+	if err := x.commit(b); err != nil {
 		return false, fmt.Errorf("document index: %w", err)
 	}
 	return true, nil
@@ -382,7 +382,7 @@ func (g *ingester) flush(ctx context.Context) error {
 		b.SetInternal([]byte(langsKey), []byte(strings.Join(langs, ",")))
 	}
 	if b.Size() > 0 {
-		if err := g.x.idx.Batch(b); err != nil {
+		if err := g.x.commit(b); err != nil {
 			return fmt.Errorf("document index: %w", err)
 		}
 	}

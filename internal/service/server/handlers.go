@@ -351,15 +351,22 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 // health is the answer of GET /healthz.
 type health struct {
 	Status    string   `json:"status"`
+	Error     string   `json:"error,omitempty"` // with status "degraded": why
 	Documents int      `json:"documents"`
 	Methods   []string `json:"methods"`
 }
 
-// healthz serves GET /healthz.
+// healthz serves GET /healthz: 200 "ok", or 503 "degraded" while the collection's last
+// commit has failed (indexFault).
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	h := health{Status: "ok", Methods: qsc.Methods()}
 	if s.ready.Load() && s.cfg.Index != nil { // cfg.Index is set before ready, not after
 		h.Documents = s.cfg.Index.Len()
+	}
+	if h.Error = s.indexFault(); h.Error != "" {
+		h.Status = "degraded"
+		writeJSON(w, http.StatusServiceUnavailable, h)
+		return
 	}
 	writeJSON(w, http.StatusOK, h)
 }

@@ -98,9 +98,18 @@ func newMetrics(s *Server) *metrics {
 		}, func() float64 { return float64(s.memory.returns.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "qsc_ready",
-			Help: "1 once the models and the collection are loaded (GET /readyz answers 200), else 0.",
+			Help: "1 once the models and the collection are loaded and the collection's last commit did not fail (GET /readyz answers 200), else 0.",
 		}, func() float64 {
-			if s.ready.Load() {
+			if s.ready.Load() && s.indexFault() == "" {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "qsc_index_degraded",
+			Help: "1 while the collection's last commit has failed (a full disk, the index's directory removed; GET /readyz answers 503 degraded), else 0.",
+		}, func() float64 {
+			if s.indexFault() != "" {
 				return 1
 			}
 			return 0

@@ -17,6 +17,7 @@ type readiness struct {
 	// Ingesting is true while documents are ingested in the background (the --docs
 	// ingest, batches of POST /v1/documents run as tasks); Ingests are those tasks, the
 	// running one first, with their progress.
+	Error     string         `json:"error,omitempty"` // with status "degraded": why
 	Ingesting bool           `json:"ingesting"`
 	Ingests   []taskProgress `json:"ingests,omitempty"`
 }
@@ -26,7 +27,8 @@ func (s *Server) livez(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, status{Status: "ok"})
 }
 
-// readyz serves GET /readyz: 200 once the engine and the collection are open, 503 before.
+// readyz serves GET /readyz: 200 once the engine and the collection are open, 503 before,
+// and 503 "degraded" while the collection's last commit has failed (indexFault).
 // The collection is ready as soon as its index is open: documents ingested in the
 // background are searched as each batch is committed, and the answer says whether an
 // ingest is running, with its progress (still 200).
@@ -37,7 +39,26 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ingests := s.tasks.active()
+	if err := s.indexFault(); err != "" {
+		// A failed commit (a full disk, the directory removed): bleve may fail searches
+		// until a commit succeeds, so a gateway should stop sending.
+		writeJSON(w, http.StatusServiceUnavailable, readiness{Status: "degraded", Error: err, Ingesting: len(ingests) > 0, Ingests: ingests})
+		return
+	}
 	writeJSON(w, http.StatusOK, readiness{Status: "ready", Ingesting: len(ingests) > 0, Ingests: ingests})
+}
+
+// indexFault returns what /readyz and /healthz say of the collection's last failed
+// commit (docindex.Index.Fault), or "" when there is none.
+func (s *Server) indexFault() string {
+	if !s.ready.Load() || s.cfg.Index == nil {
+		return ""
+	}
+	if err := s.cfg.Index.Fault(); err != nil {
+		return "the document index failed to commit a write: " + err.Error() +
+			"; searches may fail until a write succeeds (free the disk, restore the directory) or the server restarts"
+	}
+	return ""
 }
 
 // faviconSVG is the icon of the page: a "q" cutting a line short.

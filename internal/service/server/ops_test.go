@@ -2,14 +2,19 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/internal/service/docindex"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
 
@@ -190,5 +195,40 @@ func TestLoading(t *testing.T) {
 	}
 	if ex := do(t, ts, "GET", "/healthz", "", true); !bytes.Contains(ex.body, []byte(`"documents":3`)) {
 		t.Errorf("healthz once ready: %s", ex.body)
+	}
+}
+
+// TestReadyDegraded checks that /readyz and /healthz answer 503 "degraded", with why,
+// once a commit of the collection has failed (an SRE's helper saw searches fail with
+// 500 after a full disk while both still said all was well).
+func TestReadyDegraded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	idx, err := docindex.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	if ex := do(t, ts, "GET", "/readyz", "", false); ex.status != 200 {
+		t.Fatalf("/readyz before: %d %s", ex.status, ex.body)
+	}
+	os.RemoveAll(dir)
+	doc := []docfile.Doc{{ID: "b", Title: "B", Text: "The council met again on Friday."}}
+	if _, err := idx.Add(context.Background(), "test", doc, docindex.IngestOptions{}); err == nil {
+		t.Skip("this file system let bleve commit into a removed directory")
+	}
+	for _, path := range []string{"/readyz", "/healthz"} {
+		if ex := do(t, ts, "GET", path, "", false); ex.status != 503 || !strings.Contains(string(ex.body), `"status":"degraded"`) ||
+			!strings.Contains(string(ex.body), "failed to commit a write") {
+			t.Errorf("%s after a failed commit: %d %s", path, ex.status, ex.body)
+		}
+	}
+	if ex := do(t, ts, "GET", "/metrics", "", false); !strings.Contains(string(ex.body), "qsc_index_degraded 1") || !strings.Contains(string(ex.body), "qsc_ready 0") {
+		t.Errorf("/metrics after a failed commit: %d, want qsc_index_degraded 1 and qsc_ready 0", ex.status)
 	}
 }
