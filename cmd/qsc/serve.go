@@ -167,12 +167,27 @@ func processors(o serveOptions) (inFlight, procs int) {
 // serve listens on o.addr, loads the models and opens the collection (openCollection),
 // is ready, ingests o.docs in the background, and serves until ctx is done, then shuts
 // down gracefully (an ingest running stops at the end of its batch).
-func serve(ctx context.Context, o serveOptions, logw io.Writer) error {
+func serve(ctx context.Context, o serveOptions, logw io.Writer) (err error) {
 	var h slog.Handler = slog.NewTextHandler(logw, nil)
 	if o.logFormat == "json" {
-		h = slog.NewJSONHandler(logw, nil)
+		// Durations as "15s", as the text format writes them, not as nanoseconds.
+		h = slog.NewJSONHandler(logw, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Value.Kind() == slog.KindDuration {
+				return slog.String(a.Key, a.Value.Duration().String())
+			}
+			return a
+		}})
 	}
 	log := slog.New(h)
+	if o.logFormat == "json" {
+		// The error that stops the server is a JSON line too, for a collector that reads
+		// only those (the command also prints it plainly, as every command does).
+		defer func() {
+			if err != nil {
+				log.Error("qsc serve stopped on an error", "error", err.Error())
+			}
+		}()
+	}
 	start := time.Now()
 	ignoreHangup(ctx, log)
 	keys, err := serveKeys(o, o.args, log)
@@ -277,7 +292,11 @@ func envFlags(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
 		f.Usage += " [$" + name + "]"
 		if v, ok := lookup(name); ok && err == nil {
 			if e := fs.Set(f.Name, v); e != nil {
-				err = cli.Usagef("environment variable %s=%q: %v", name, v, e)
+				want := ""
+				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+					want = " (a boolean: true or false, 1 or 0)"
+				}
+				err = cli.Usagef("environment variable %s=%q: %v%s", name, v, e, want)
 			}
 		}
 	})

@@ -236,3 +236,18 @@ func TestServeCollectionUsage(t *testing.T) {
 		t.Errorf("--index over another directory: exit %d, %s", code, errs)
 	}
 }
+
+// TestServeJSONLogFailure checks the JSON log of a server that cannot open its index:
+// durations as "15s", not nanoseconds, and the error that stops it as a JSON line too
+// (an SRE's helper found only a plain line after the JSON ones).
+func TestServeJSONLogFailure(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runQSC(t, "serve", "--addr", "127.0.0.1:0", "--index", file, "--log-format", "json")
+	if code != 1 || !strings.Contains(errs, `"level":"ERROR","msg":"qsc serve stopped on an error","error":"document index: `) ||
+		!strings.Contains(errs, `"grace":"15s"`) {
+		t.Errorf("exit %d, log:\n%s", code, errs)
+	}
+}

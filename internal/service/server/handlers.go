@@ -151,11 +151,21 @@ func (s *Server) readBody(buf *bytes.Buffer, w http.ResponseWriter, r *http.Requ
 	return checkBody(b)
 }
 
+// limitFlag names the flag that sets a body limit, for the answer that refuses a body
+// over it: " (the server's --max-body)" for the limit of every route but the batch of
+// documents, "" for another.
+func (s *Server) limitFlag(limit int64) string {
+	if limit == s.cfg.MaxBodyBytes {
+		return " (the server's --max-body)"
+	}
+	return ""
+}
+
 // readLimited reads a request body of at most limit bytes as readBody does, whatever it
 // holds.
 func (s *Server) readLimited(buf *bytes.Buffer, w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit { // refused before it is read
-		return nil, fmt.Errorf("the body is larger than %d bytes: %w", limit, &http.MaxBytesError{Limit: limit})
+		return nil, fmt.Errorf("the body is larger than %d bytes%s: %w", limit, s.limitFlag(limit), &http.MaxBytesError{Limit: limit})
 	}
 	if err := r.Context().Err(); err != nil { // out of time before the turn to read came
 		return nil, err
@@ -187,7 +197,7 @@ func (s *Server) readLimited(buf *bytes.Buffer, w http.ResponseWriter, r *http.R
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		return nil, fmt.Errorf("the body is larger than %d bytes: %w", mbe.Limit, err)
+		return nil, fmt.Errorf("the body is larger than %d bytes%s: %w", mbe.Limit, s.limitFlag(mbe.Limit), err)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return nil, fmt.Errorf("%w: %v", errSlowBody, err)
 	case err != nil:
