@@ -74,5 +74,8 @@ func openCollection(ctx context.Context, o serveOptions, eng *qsc.Engine, log *s
 		log.Info("created an empty document index: add documents with POST /v1/documents or --docs", "path", x.Path())
 	}
 	log.Info("document index open", "path", x.Path(), "documents", x.Len(), "took", time.Since(t).Round(time.Millisecond))
+	if p := x.UnfinishedDocs(); p != "" && o.docs == "" {
+		log.Warn("the last --docs ingest into this index did not finish: it holds part of it; start with --docs again to add the rest", "docs", p)
+	}
 	return x, nil
 }

@@ -407,3 +407,30 @@ func TestHangup(t *testing.T) {
 		t.Errorf("after SIGHUP: /livez %d", resp.StatusCode)
 	}
 }
+
+// TestUnfinishedDocsWarning checks that a server opened over an index whose last --docs
+// ingest did not finish (a server stopped or killed while it ran) says so, where before
+// it served the part silently.
+func TestUnfinishedDocsWarning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts qsc serve")
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	x, err := docindex.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.BeginDocs("/srv/notes"); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	s := startKillServer(t, dir)
+	defer s.kill()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(s.logText(), "did not finish") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning of the unfinished ingest:\n%s", s.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

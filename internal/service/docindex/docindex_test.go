@@ -678,3 +678,30 @@ func TestFault(t *testing.T) {
 		t.Errorf("fault after a failed commit: %v", f)
 	}
 }
+
+// TestUnfinishedDocs checks that an ingest begun and not ended is remembered across a
+// reopening of the index, and forgotten once it ends.
+func TestUnfinishedDocs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.BeginDocs("/srv/notes"); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	if x, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.UnfinishedDocs(); got != "/srv/notes" {
+		t.Errorf("after reopening: %q, want the ingest begun", got)
+	}
+	if err := x.EndDocs(); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.UnfinishedDocs(); got != "" {
+		t.Errorf("after its end: %q", got)
+	}
+	x.Close()
+}

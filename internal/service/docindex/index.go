@@ -112,6 +112,27 @@ func (x *Index) commit(b *bleve.Batch) error {
 	return err
 }
 
+// docsKey is the internal key of the path of a --docs ingest begun and not finished.
+const docsKey = "qsc.docindex.docs_ingest"
+
+// BeginDocs records that an ingest of path (a --docs folder or file) begins, so that an
+// index opened after it stopped midway can say so (UnfinishedDocs). The record is on
+// disk when BeginDocs returns.
+func (x *Index) BeginDocs(path string) error { return x.idx.SetInternal([]byte(docsKey), []byte(path)) }
+
+// EndDocs records that the ingest BeginDocs recorded finished.
+func (x *Index) EndDocs() error { return x.idx.DeleteInternal([]byte(docsKey)) }
+
+// UnfinishedDocs returns the path of an ingest that BeginDocs recorded and EndDocs did
+// not (a server stopped or killed while it ran), or "".
+func (x *Index) UnfinishedDocs() string {
+	v, err := x.idx.GetInternal([]byte(docsKey))
+	if err != nil {
+		return ""
+	}
+	return string(v)
+}
+
 // Fault returns the error of the index's last commit when it failed (a full disk, a
 // directory removed under it), nil when it succeeded or none was made. After a failed
 // commit bleve may fail searches too, until a commit succeeds (space freed) or the

@@ -539,6 +539,9 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 			t.mu.Unlock()
 		}
 		log.Info("ingesting", "from", path, "records", t.snapshot().Records)
+		if berr := x.BeginDocs(path); berr != nil {
+			log.Warn("could not record the ingest's start in the index", "error", berr.Error())
+		}
 		if n, first := docfile.OtherFiles(path, 3); n > 0 {
 			log.Warn("files skipped: a folder's documents are its .txt, .md and .markdown files", "skipped", n, "first", strings.Join(first, ", "))
 		}
@@ -577,6 +580,11 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 		} else if err == nil {
 			os.Remove(q.bodyPath(id))
 		} // a failed task keeps its batch: the next start runs it again
+	}
+	if err == nil && path != "" {
+		if eerr := x.EndDocs(); eerr != nil {
+			log.Warn("could not record the ingest's end in the index", "error", eerr.Error())
+		}
 	}
 	if err != nil {
 		log.Error("ingest failed", "error", err.Error(), "summary", sum.String())
