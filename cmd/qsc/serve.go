@@ -71,7 +71,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&o.maxDocsBody, "max-docs-body", server.DefaultMaxDocumentsBodyBytes, "largest body of POST /v1/documents, a batch of documents, in bytes (413 beyond)")
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
-	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection, and to write through the document API: opened if it exists, else created (empty, or from --docs)")
+	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection, and to write through the document API: opened if it exists, else created in its existing parent folder (empty, or from --docs)")
 	fs.StringVar(&o.docs, "docs", "", "documents to add to the index in the background once the server is ready (new and changed ones only; /readyz shows the progress): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects, a folder of .txt and .md files (Markdown read as its rendering reads) or one such file; without --index, an index in memory")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
 	fs.BoolVar(&o.accurate, "accurate", false, cli.AccurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")

@@ -705,3 +705,21 @@ func TestUnfinishedDocs(t *testing.T) {
 	}
 	x.Close()
 }
+
+// TestOpenMissingParent checks that an index is created in a new directory whose folder
+// exists, and refused, with why, where the folder is missing too (a typo, a volume not
+// mounted), instead of creating the folders and serving an empty collection.
+func TestOpenMissingParent(t *testing.T) {
+	base := t.TempDir()
+	if x, err := Open(filepath.Join(base, "idx")); err != nil {
+		t.Errorf("new directory in an existing folder: %v", err)
+	} else {
+		x.Close()
+	}
+	if _, err := Open(filepath.Join(base, "nope", "deep", "idx")); err == nil || !strings.Contains(err.Error(), "create the folder first") {
+		t.Errorf("missing folder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "nope")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the missing folder was created: %v", err)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -190,9 +191,9 @@ func NewMemory() (*Index, error) {
 	return newIndex(idx, "", im), nil
 }
 
-// Open opens the index in directory dir, or creates it there when dir does not exist or
-// is empty. A directory that holds something else, or an index of another format version,
-// is an error.
+// Open opens the index in directory dir, or creates it there when dir is empty or does
+// not exist but its parent folder does. A directory that holds something else, a missing
+// parent folder, or an index of another format version, is an error.
 func Open(dir string) (*Index, error) {
 	if dir == "" {
 		return nil, errors.New("document index: no directory")
@@ -209,6 +210,10 @@ func Open(dir string) (*Index, error) {
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("document index: %w", err)
+	} else if parent := filepath.Dir(dir); !isDir(parent) {
+		// A typo in the path, or a volume that is not mounted: creating the folders would
+		// serve an empty collection as if all were well.
+		return nil, fmt.Errorf("document index: %s does not exist, nor does its folder %s: create the folder first (a typo? a volume not mounted?)", dir, parent)
 	}
 	im, err := newMapping()
 	if err != nil {
@@ -223,6 +228,12 @@ func Open(dir string) (*Index, error) {
 		return nil, fmt.Errorf("document index %s: %w", dir, err)
 	}
 	return newIndex(idx, dir, im), nil
+}
+
+// isDir reports whether path is an existing directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // lockWait is how long openExisting waits for the lock of an index that another process

@@ -106,6 +106,15 @@ func newMetrics(s *Server) *metrics {
 			return 0
 		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "qsc_documents",
+			Help: "Documents in the searchable collection (0 before it is open).",
+		}, func() float64 {
+			if s.ready.Load() && s.cfg.Index != nil {
+				return float64(s.cfg.Index.Len())
+			}
+			return 0
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "qsc_index_degraded",
 			Help: "1 while the collection's last commit has failed (a full disk, the index's directory removed; GET /readyz answers 503 degraded), else 0.",
 		}, func() float64 {

@@ -217,6 +217,9 @@ func TestReadyDegraded(t *testing.T) {
 	if ex := do(t, ts, "GET", "/readyz", "", false); ex.status != 200 {
 		t.Fatalf("/readyz before: %d %s", ex.status, ex.body)
 	}
+	if ex := do(t, ts, "GET", "/metrics", "", false); !strings.Contains(string(ex.body), "\nqsc_documents 0\n") {
+		t.Errorf("/metrics: no qsc_documents gauge")
+	}
 	os.RemoveAll(dir)
 	doc := []docfile.Doc{{ID: "b", Title: "B", Text: "The council met again on Friday."}}
 	if _, err := idx.Add(context.Background(), "test", doc, docindex.IngestOptions{}); err == nil {
