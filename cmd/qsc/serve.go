@@ -34,6 +34,7 @@ type serveOptions struct {
 	// maxDocsBody bounds the body of POST /v1/documents.
 	maxDocsBody int64
 	timeout     time.Duration
+	drain       time.Duration
 	noDemo      bool
 	// index is the directory of the persistent document index ("": none); docs the
 	// documents to ingest into it (a JSONL file, a folder or a document file; "": none).
@@ -70,6 +71,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&o.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body, in bytes (413 beyond)")
 	fs.Int64Var(&o.maxDocsBody, "max-docs-body", server.DefaultMaxDocumentsBodyBytes, "largest body of POST /v1/documents, a batch of documents, in bytes (413 beyond)")
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
+	fs.DurationVar(&o.drain, "shutdown-delay", 0, "on SIGTERM or SIGINT, keep serving this long with /readyz answering 503 \"draining\" before the listener closes, so that a load balancer stops sending first (e.g. 10s)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
 	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection, and to write through the document API: opened if it exists, else created in its existing parent folder (empty, or from --docs)")
 	fs.StringVar(&o.docs, "docs", "", "documents to add to the index in the background once the server is ready (new and changed ones only; /readyz shows the progress): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects, a folder of .txt and .md files (Markdown read as its rendering reads) or one such file; without --index, an index in memory")
@@ -98,6 +100,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return cli.Usagef("--log-format must be text or json, not %q", o.logFormat)
+	}
+	if o.drain < 0 {
+		return cli.Usagef("--shutdown-delay must be 0 or positive, not %v", o.drain)
 	}
 	if o.maxBody <= 0 || o.maxDocsBody <= 0 || o.timeout <= 0 {
 		return cli.Usagef("--max-body, --max-docs-body and --timeout must be positive")
@@ -214,7 +219,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) (err error) {
 	}
 	// Serve at once: /livez answers, /readyz says 503 until the models and the index are
 	// loaded, and so does every other route.
-	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout,
+	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout, DrainDelay: o.drain,
 		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight,
 		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg, Collection: o.collection()})
 	if err != nil {

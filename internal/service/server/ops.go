@@ -28,7 +28,8 @@ func (s *Server) livez(w http.ResponseWriter, r *http.Request) {
 }
 
 // readyz serves GET /readyz: 200 once the engine and the collection are open, 503 before,
-// and 503 "degraded" while the collection's last commit has failed (indexFault).
+// 503 "degraded" while the collection's last commit has failed (indexFault), and 503
+// "draining" while the server drains before it stops (Config.DrainDelay).
 // The collection is ready as soon as its index is open: documents ingested in the
 // background are searched as each batch is committed, and the answer says whether an
 // ingest is running, with its progress (still 200).
@@ -39,6 +40,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ingests := s.tasks.active()
+	if s.draining.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, readiness{Status: "draining", Ingesting: len(ingests) > 0, Ingests: ingests})
+		return
+	}
 	if err := s.indexFault(); err != "" {
 		// A failed commit (a full disk, the directory removed): bleve may fail searches
 		// until a commit succeeds, so a gateway should stop sending.

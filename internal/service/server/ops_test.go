@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
@@ -233,5 +236,51 @@ func TestReadyDegraded(t *testing.T) {
 	}
 	if ex := do(t, ts, "GET", "/metrics", "", false); !strings.Contains(string(ex.body), "qsc_index_degraded 1") || !strings.Contains(string(ex.body), "qsc_ready 0") {
 		t.Errorf("/metrics after a failed commit: %d, want qsc_index_degraded 1 and qsc_ready 0", ex.status)
+	}
+}
+
+// TestDrain checks Config.DrainDelay: once Serve's context is done, the server still
+// answers for the delay, /readyz with 503 "draining", and then stops (an SRE's helper saw
+// requests that had just connected get no answer when the listener closed at once).
+func TestDrain(t *testing.T) {
+	s, err := New(Config{Engine: servicetest.Engine(t), DrainDelay: 700 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("/readyz"); code != 200 {
+		t.Fatalf("/readyz before: %d %s", code, body)
+	}
+	cancel()
+	time.Sleep(100 * time.Millisecond)
+	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, `"status":"draining"`) {
+		t.Errorf("/readyz while draining: %d %s", code, body)
+	}
+	if code, body := get("/livez"); code != 200 {
+		t.Errorf("/livez while draining: %d %s", code, body)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not return after the drain")
 	}
 }

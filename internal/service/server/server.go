@@ -89,6 +89,11 @@ type Config struct {
 	// RequestTimeout is the deadline of each request's context (default
 	// DefaultRequestTimeout); a request that runs out of time gets 503.
 	RequestTimeout time.Duration
+	// DrainDelay is how long Serve keeps serving after its context is done, GET /readyz
+	// answering 503 "draining", before it stops accepting connections: time for a load
+	// balancer to take the server out of rotation, so that no request it sends meets a
+	// closed listener. 0 (the default) stops accepting at once.
+	DrainDelay time.Duration
 	// MaxInFlight is the number of requests that compress at once (default GOMAXPROCS):
 	// the others wait for their turn, within their deadline. More at once would not be
 	// faster (compressing is CPU-bound), and the queue keeps the latency of a burst fair.
@@ -178,6 +183,7 @@ type Server struct {
 	metrics       *metrics
 	mux           *http.ServeMux
 	ready         atomic.Bool // engine (and index) loaded: every route served
+	draining      atomic.Bool // Serve's context is done and Config.DrainDelay runs: /readyz answers 503
 	tasks         *taskQueue  // the batches of documents ingested in the background
 	idPrefix      string      // of the request ids the server makes
 	requestSeq    atomic.Uint64
@@ -357,8 +363,9 @@ const (
 // maxHeaderBytes bounds the request line and header fields of a request (431 beyond).
 const maxHeaderBytes = 64 << 10
 
-// Serve serves on ln until ctx is done, then shuts down gracefully: it stops accepting
-// connections and waits (up to 15 s) for the requests in flight to finish. It returns nil
+// Serve serves on ln until ctx is done, then shuts down gracefully: after
+// Config.DrainDelay (readiness 503 "draining" meanwhile) it stops accepting connections
+// and waits (up to 15 s) for the requests in flight to finish. It returns nil
 // after a graceful shutdown.
 //
 // Every request gets an answer within its deadline: the header must arrive within 5 s,
@@ -396,6 +403,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	if d := s.cfg.DrainDelay; d > 0 {
+		s.draining.Store(true)
+		s.log.Info("draining: /readyz answers 503 before the listener closes", "delay", d)
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(d):
+		}
 	}
 	s.log.Info("shutting down", "grace", shutdownTimeout)
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
