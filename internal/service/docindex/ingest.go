@@ -108,7 +108,8 @@ func (s Summary) String() string {
 // non-empty line, or its name), or one such file (its name the id).
 // A document whose id is in the index with the same content is skipped; one with other
 // content replaces it. A bad record (malformed JSON, a missing id or text, an unreadable
-// or non-UTF-8 file, a duplicate id…) is reported to opts.Reject and skipped; the error is
+// or non-UTF-8 file, a second record of an id with other content…) is reported to
+// opts.Reject and skipped, and an exact repeat of a record counts as unchanged; the error is
 // for faults that stop the whole ingestion (an unreadable input, a failing index).
 //
 // Documents are committed in batches of 128 (each visible to searches, and on disk,
@@ -176,21 +177,26 @@ const chunk = 128
 type ingester struct {
 	x       *Index
 	opts    IngestOptions
-	models  string            // of opts.Engine, in the content hash
-	seen    map[string]string // id → where it was first read
+	models  string             // of opts.Engine, in the content hash
+	seen    map[string]seenDoc // id → where it was first read, and its content hash
 	pending []pending
 	seq     int // records taken
 	sum     Summary
 }
 
-// pending is a record taken and not yet flushed, with its position in the input.
+// pending is a record taken and not yet flushed, with its position in the input and its
+// content hash (hash).
 type pending struct {
-	r   docfile.Record
-	seq int
+	r    docfile.Record
+	seq  int
+	hash string
 }
 
+// seenDoc is where an id was first read in an ingestion, and its content hash then.
+type seenDoc struct{ where, hash string }
+
 func (x *Index) newIngester(opts IngestOptions) *ingester {
-	g := &ingester{x: x, opts: opts, seen: map[string]string{}, models: "none"}
+	g := &ingester{x: x, opts: opts, seen: map[string]seenDoc{}, models: "none"}
 	if opts.Engine != nil {
 		g.models = opts.Engine.AnnotationModels().String()
 	}
@@ -239,17 +245,23 @@ func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
 		if r.Err == nil {
 			r.Err = docfile.Check(&r.Doc)
 		}
+		var h string
 		if r.Err == nil {
-			if first, dup := g.seen[r.Doc.ID]; dup {
-				r.Err = fmt.Errorf("duplicate id %q (first at %s)", r.Doc.ID, first)
+			h = hash(&r.Doc, g.models)
+			if first, dup := g.seen[r.Doc.ID]; dup && first.hash == h {
+				// An exact repeat (a line copied twice): nothing to reject or add.
+				g.done(&pending{r: r, seq: seq, hash: h}, Unchanged)
+				return nil
+			} else if dup {
+				r.Err = fmt.Errorf("duplicate id %q with other content (first at %s, which is kept)", r.Doc.ID, first.where)
 			}
 		}
 		if r.Err != nil {
 			g.reject(seq, &r, r.Err)
 			return nil
 		}
-		g.seen[r.Doc.ID] = r.Where
-		g.pending = append(g.pending, pending{r: r, seq: seq})
+		g.seen[r.Doc.ID] = seenDoc{r.Where, h}
+		g.pending = append(g.pending, pending{r: r, seq: seq, hash: h})
 		if len(g.pending) >= chunk {
 			return g.flush(ctx)
 		}
@@ -296,7 +308,7 @@ func (g *ingester) flush(ctx context.Context) error {
 	var annotate []*job
 	for i := range g.pending {
 		p := &g.pending[i]
-		j := &job{p: p, hash: hash(&p.r.Doc, g.models)}
+		j := &job{p: p, hash: p.hash}
 		jobs[i] = j
 		old, err := g.x.idx.GetInternal(hashKey(p.r.Doc.ID))
 		if err != nil {

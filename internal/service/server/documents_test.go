@@ -170,7 +170,7 @@ func TestPostDocuments(t *testing.T) {
 		"item 1 courts added",
 		`item 2  rejected: no "id"`,
 		"item 3 pizza added",
-		`item 4 courts rejected: duplicate id "courts" (first at item 1)`,
+		`item 4 courts rejected: duplicate id "courts" with other content (first at item 1, which is kept)`,
 		`item 5 typed rejected: invalid record: field "text" must be a string, not number`,
 		`item 6 extra rejected: invalid record: unknown field "author"`,
 	}
