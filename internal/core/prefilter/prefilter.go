@@ -250,11 +250,7 @@ func (f *Filter) Count(sk *Scratch) int {
 	}
 	best := 0
 	for _, s := range f.sets {
-		text := sk.buf
-		if s.undouble {
-			text = sk.undoubled()
-		}
-		best = max(best, s.count(text))
+		best = max(best, s.count(s.textOf(sk)))
 	}
 	return best
 }
@@ -269,12 +265,9 @@ func (f *Filter) Mask(sk *Scratch) uint64 {
 	}
 	var m uint64
 	for _, s := range f.sets {
-		text := sk.buf
-		if s.undouble {
-			text = sk.undoubled()
-		}
+		text := s.textOf(sk)
 		for i, t := range s.terms[:min(len(s.terms), 64)] {
-			if !slices.ContainsFunc(t, func(w word) bool { return !w.in(text) }) {
+			if allIn(t, text) {
 				m |= 1 << i
 			}
 		}
@@ -282,11 +275,25 @@ func (f *Filter) Mask(sk *Scratch) uint64 {
 	return m
 }
 
+// textOf returns the text that the anchors of s are looked for in: the skeleton sk last
+// read, undoubled for a language whose anchors are.
+func (s *set) textOf(sk *Scratch) []byte {
+	if s.undouble {
+		return sk.undoubled()
+	}
+	return sk.buf
+}
+
+// allIn reports whether every word of the term t has an alternative in text.
+func allIn(t []word, text []byte) bool {
+	return !slices.ContainsFunc(t, func(w word) bool { return !w.in(text) })
+}
+
 // count returns the number of terms of s that have all of their words in text.
 func (s *set) count(text []byte) int {
 	n := 0
 	for _, t := range s.terms {
-		if !slices.ContainsFunc(t, func(w word) bool { return !w.in(text) }) {
+		if allIn(t, text) {
 			n++
 		}
 	}
