@@ -180,7 +180,7 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 		return i, false
 	}
 	last = i
-	term := terminal(toks[i].Form)
+	term := Terminal(toks[i].Form)
 	if term {
 		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && closer(toks[last+1].Form) &&
 			(!initialQuote(toks[last+1].Form) || last+2 == len(toks) || toks[last+2].Start > toks[last+1].End) {
@@ -237,9 +237,9 @@ func unmarked(r rune) bool { return unicode.In(r, unicode.Thai, unicode.Lao) }
 func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
 func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
 
-// terminal reports whether form ends a sentence: . ! ? … and their kin in other scripts,
+// Terminal reports whether form ends a sentence: . ! ? … and their kin in other scripts,
 // alone or repeated (?!, ...).
-func terminal(form string) bool {
+func Terminal(form string) bool {
 	for _, r := range form {
 		switch r {
 		case '.', '!', '?', '…', '。', '！', '？', '｡', '؟', '۔', '।', '॥', '‼', '⁇', '⁈', '⁉', '︒', '﹒', '．':

@@ -306,19 +306,10 @@ func newCounter(o *Options) *counter {
 		c.negAhead = make([]bool, n+1)
 		for i := n - 1; i >= 0; i-- {
 			f := o.Toks[i].Form
-			c.negAhead[i] = o.Negation(f) || !clausePunct(f) && !terminalPunct(f) && c.negAhead[i+1]
+			c.negAhead[i] = o.Negation(f) || !clausePunct(f) && !segment.Terminal(f) && c.negAhead[i+1]
 		}
 	}
 	return c
-}
-
-// terminalPunct reports whether form ends a sentence: . ! ? and their kin.
-func terminalPunct(form string) bool {
-	switch form {
-	case ".", "!", "?", "…", "。", "！", "？", "؟", "।":
-		return true
-	}
-	return false
 }
 
 // length estimates the display of tokens [lo, hi) with a "…" for each cut (none when
