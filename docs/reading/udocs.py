@@ -47,13 +47,39 @@ def google_records(data):
     return recs
 
 
+def ud_files(data, gum=True):
+    """The (source, path) of UD_English-EWT's train, dev and test files and, with gum, of
+    UD_English-GUM's train split (never its test split, held out)."""
+    files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
+    if gum:
+        files.append(('gum', f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'))
+    return files
+
+
+def doc_snippets(exe, doc, query, budget, n, method=None):
+    """The snippets of `qsc snippets --json` (of the qsc binary exe) of the document doc for
+    the query terms, at most n in a box of budget characters, with method when given; []
+    when it gives none or fails."""
+    args = [exe, 'snippets', '-q', ','.join(query), '-b', str(budget), '-n', str(n), '--json', '-']
+    if method:
+        args[-1:-1] = ['--method', method]
+    p = subprocess.run(args, input=doc.encode(), capture_output=True)
+    try: return json.loads(p.stdout)['snippets']
+    except Exception: return []
+
+
+def write_pool(out, items, rows):
+    """Writes a reading test's pool to out: items.jsonl and one file NAME.jsonl for each
+    system's rows (rows maps NAME to its records)."""
+    for name, rr in (('items', items),) + tuple(rows.items()):
+        open(f'{out}/{name}.jsonl', 'w').writelines(json.dumps(x, ensure_ascii=False) + '\n' for x in rr)
+
+
 def ud_sentences(data):
     """Each sentence of UD_English-EWT (train, dev, test) and of UD_English-GUM's train
     split, in file order, as (source, text, rows): rows are the columns of its lines that
     begin with a digit (words, multiword ranges and empty nodes)."""
-    files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
-    files.append(('gum', f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'))
-    for src, path in files:
+    for src, path in ud_files(data):
         text, rows = None, []
         for l in gzip.open(path, 'rt'):
             if l.startswith('# text = '):
@@ -100,8 +126,7 @@ def changed_pool(data, old, new, out, seed, most, select):
         items.append({'id': r['id'], 'protocol': 'box100' if r['budget'] == 100 else 'b60', 'source': r['src'], 'text': r['text'], 'query': r['query'], 'budget': r['budget']})
         for name, res in (('new', n), ('old', o), ('window', w)):
             rows[name].append({'id': r['id'], 'compression_ellipsis': res[i]})
-    for name, rr in (('items', items),) + tuple(rows.items()):
-        open(f'{out}/{name}.jsonl', 'w').writelines(json.dumps(x, ensure_ascii=False) + '\n' for x in rr)
+    write_pool(out, items, rows)
     print(len(items), 'items kept')
 
 

@@ -69,6 +69,7 @@ type pairsOptions struct {
 	seed           uint64
 	name, out      string
 	split          int
+	entries        bool // each output is a result entry of several snippets (packetText)
 }
 
 func cmdPairs(args []string, stdout, stderr io.Writer) error {
@@ -83,6 +84,7 @@ func cmdPairs(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.name, "name", "", "name of the test: DIR/NAME.key.json and DIR/NAME.judge.txt (not shown to the judges)")
 	fs.StringVar(&o.out, "out", "", "directory to write the key and the packet to")
 	fs.IntVar(&o.split, "split", 1, "write the packet in K parts, NAME.judge.1.txt ... NAME.judge.K.txt, numbered across parts")
+	fs.BoolVar(&o.entries, "entries", false, "each item's text is a document and each output a result entry of its snippets, one a line: the packet asks which entry serves a searcher better")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -292,7 +294,7 @@ func makePairs(o pairsOptions) (*Key, error) {
 			name = fmt.Sprintf("%s.judge.%d.txt", o.name, i+1)
 		}
 		path := filepath.Join(o.out, name)
-		if err := os.WriteFile(path, packetText(key, pk, i+1, parts), 0o644); err != nil {
+		if err := os.WriteFile(path, packetText(key, pk, i+1, parts, o.entries), 0o644); err != nil {
 			return nil, err
 		}
 		key.Parts = append(key.Parts, path)
@@ -336,7 +338,8 @@ func spreadOrder(order []int, group func(int) string) []int {
 
 // packetText renders one part of the packet for the judges: the instructions, then one
 // block per pair. It shows nothing of the systems, the items' ids or the test's name.
-func packetText(key *Key, idx []int, part, parts int) []byte {
+// With entries, each pair is a document and two result entries of its snippets.
+func packetText(key *Key, idx []int, part, parts int, entries bool) []byte {
 	var b strings.Builder
 	b.WriteString("BLIND READING TEST")
 	if parts > 1 {
@@ -345,23 +348,19 @@ func packetText(key *Key, idx []int, part, parts int) []byte {
 	if len(idx) > 0 {
 		fmt.Fprintf(&b, " (pairs %d-%d)", key.Pairs[idx[0]].Pair, key.Pairs[idx[len(idx)-1]].Pair)
 	}
-	b.WriteString(`
-
-Each pair shows a sentence, a search query, a budget and two snippets cut from the
-sentence. A snippet keeps some of the sentence's words in their order; "…" marks where
-words were left out. The budget is the most characters a snippet may take on the page,
-"…" included. Imagine the snippet under a search result for the query: which of the two
-reads better as a search snippet (reads well, makes sense on its own, and tells you what
-the sentence says about the query)?
-
+	l := packetLabels[0]
+	if entries {
+		l = packetLabels[1]
+	}
+	b.WriteString("\n\n" + l.task + `
 Answer with one line per pair, in a plain text file:
 
-    <pair number> 1     snippet 1 reads better
-    <pair number> 2     snippet 2 reads better
+    <pair number> 1     ` + l.unit + ` 1 ` + l.better + `
+    <pair number> 2     ` + l.unit + ` 2 ` + l.better + `
     <pair number> =     no preference (equally good or equally bad)
 
 for example "7 2". You may add a comment after the verdict on the same line. Judge
-every pair on its own; the order of the two snippets is random.
+every pair on its own; the order of the two ` + l.units + ` is random.
 `)
 	for _, i := range idx {
 		p := key.Pairs[i]
@@ -370,11 +369,29 @@ every pair on its own; the order of the two snippets is random.
 			s1, s2 = p.B, p.A
 		}
 		fmt.Fprintf(&b, "\n=== Pair %d ===\n", p.Pair)
-		fmt.Fprintf(&b, "Sentence:  %s\n", p.Text)
+		fmt.Fprintf(&b, "%-11s%s\n", l.text+":", p.Text)
 		fmt.Fprintf(&b, "Query:     %s\n", strings.Join(p.Query, ", "))
-		fmt.Fprintf(&b, "Budget:    %d characters\n", p.Budget)
-		fmt.Fprintf(&b, "Snippet 1: %s\n", s1)
-		fmt.Fprintf(&b, "Snippet 2: %s\n", s2)
+		fmt.Fprintf(&b, "Budget:    %d characters%s\n", p.Budget, l.budget)
+		fmt.Fprintf(&b, "%-11s%s\n", l.title+" 1:", s1)
+		fmt.Fprintf(&b, "%-11s%s\n", l.title+" 2:", s2)
 	}
 	return []byte(b.String())
+}
+
+// packetLabels are the words of a packet of snippets ([0]) and of result entries ([1]).
+var packetLabels = [2]struct{ task, unit, units, title, better, text, budget string }{
+	{task: `Each pair shows a sentence, a search query, a budget and two snippets cut from the
+sentence. A snippet keeps some of the sentence's words in their order; "…" marks where
+words were left out. The budget is the most characters a snippet may take on the page,
+"…" included. Imagine the snippet under a search result for the query: which of the two
+reads better as a search snippet (reads well, makes sense on its own, and tells you what
+the sentence says about the query)?
+`, unit: "snippet", units: "snippets", title: "Snippet", better: "reads better", text: "Sentence"},
+	{task: `Each pair shows a document, a search query, and two entries that a search results page
+could show under the document: a few snippets each, one a line, cut from the document's
+sentences, each within the budget ("…" marks where words were left out). Imagine you
+searched for the query and this document came up: which of the two entries serves you
+better as a search result (tells you what the document says about your query, and reads
+well)?
+`, unit: "entry", units: "entries", title: "Entry", better: "is better", text: "Document", budget: " a snippet"},
 }

@@ -5,15 +5,14 @@
 # 100-character box each); the documents where they differ, at most MAX (a seeded
 # sample), with the window's entry of each. An entry is its snippets in order, one a line.
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED BUDGET MAX]
-import json, os, random, subprocess, sys
+import os, random, sys
 data, old, new, out = sys.argv[1:5]
 seed, budget, most = (int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (3100, 100, 60)
-files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import read_docs
+from udocs import read_docs, ud_files, doc_snippets, write_pool
 random.seed(seed)
 items = []
-for src, path in files:
+for src, path in ud_files(data, gum=False):
     for d in read_docs(path, src + ':'):
         sents = d['sents']
         if len(sents) < 4:
@@ -35,12 +34,7 @@ random.shuffle(items)
 
 
 def entry(exe, it, method=None):
-    args = [exe, 'snippets', '-q', ','.join(it['query']), '-b', str(budget), '-n', '3', '--json', '-']
-    if method:
-        args[-1:-1] = ['--method', method]
-    p = subprocess.run(args, input=it['doc'].encode(), capture_output=True)
-    try: sn = json.loads(p.stdout)['snippets']
-    except Exception: sn = []
+    sn = doc_snippets(exe, it['doc'], it['query'], budget, 3, method)
     return '\n           '.join(f'[{k + 1}] {s["ellipsis"]}' for k, s in enumerate(sn))
 
 
@@ -57,6 +51,5 @@ for it in items:
     sel.append({'id': iid, 'protocol': f'box{budget}x3', 'source': 'ewt', 'text': ' '.join(it['doc'].split()), 'query': it['query'], 'budget': budget})
     for name, s in (('new', f), ('old', b), ('window', w)):
         rows[name].append({'id': iid, 'compression_ellipsis': s})
-for name, r in (('items', sel),) + tuple(rows.items()):
-    open(f'{out}/{name}.jsonl', 'w').writelines(json.dumps(x, ensure_ascii=False) + '\n' for x in r)
+write_pool(out, sel, rows)
 print(len(items), 'documents,', n, 'read in a seeded order,', len(sel), 'differ and kept', file=sys.stderr)

@@ -8,13 +8,11 @@
 import json, os, random, subprocess, sys
 data, old, new, out = sys.argv[1:5]
 seed, budget, most = (int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (2060, 100, 60)
-files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
-files.append(('gum', f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import read_docs, google_records
+from udocs import read_docs, google_records, ud_files, doc_snippets, write_pool
 random.seed(seed)
 items = []
-for src, path in files:
+for src, path in ud_files(data):
     for d in read_docs(path, src + ':'):
         text = '\n\n'.join(' '.join(p) for p in d['paras'] if p)
         for j, s in enumerate(d['sents']):
@@ -26,12 +24,7 @@ for src, path in files:
 
 
 def snippets(exe, it, method=None):
-    args = [exe, 'snippets', '-q', ','.join(it['query']), '-b', str(budget), '-n', '1', '--json', '-']
-    if method:
-        args[-1:-1] = ['--method', method]
-    p = subprocess.run(args, input=it['doc'].encode(), capture_output=True)
-    try: sn = json.loads(p.stdout)['snippets']
-    except Exception: sn = []
+    sn = doc_snippets(exe, it['doc'], it['query'], budget, 1, method)
     return sn[0] if sn else None
 
 
@@ -62,6 +55,5 @@ for r, a, b, w in zip(recs, res['old'], res['new'], res['window']):
             rows[n].append({'id': iid, 'compression_ellipsis': s})
 print(len(items), 'UD items,', len(recs), 'Google records with quotes,', len(sel), 'differ', file=sys.stderr)
 keep = sorted(random.sample(range(len(sel)), min(most, len(sel))))
-for n, r in (('items', sel),) + tuple(rows.items()):
-    open(f'{out}/{n}.jsonl', 'w').writelines(json.dumps(r[i], ensure_ascii=False) + '\n' for i in keep)
+write_pool(out, [sel[i] for i in keep], {n: [r[i] for i in keep] for n, r in rows.items()})
 print(len(keep), 'items kept')

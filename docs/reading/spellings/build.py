@@ -6,18 +6,16 @@
 # snippet (-n 1) of each of two qsc builds in a box of BUDGET characters; the items where
 # they differ, at most MAX (a seeded sample), with the window's snippet of each.
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED BUDGET MAX]
-import json, os, random, re, subprocess, sys
+import os, random, re, sys
 data, old, new, out = sys.argv[1:5]
 seed, budget, most = (int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (2100, 100, 60)
 hyphened = re.compile(r"\b[A-Za-z]{1,12}(?:-[A-Za-z]{2,12})+\b")
 abbrev = re.compile(r"\b(?:Fed|Civ|Crim|Evid|Cir|Supp|Stat|Ct|App|Cal|Cf|Id|Art|Soc|Servs|Hous|Cmty|Cmtys|Dep't|Gov't|Int'l|Nat'l|Ass'n|Comm'n|St)\. ")
-files = [('ewt', f'{data}/ud-english/UD_English-EWT/en_ewt-ud-{s}.conllu.gz') for s in ('train', 'dev', 'test')]
-files.append(('gum', f'{data}/ud-english/UD_English-GUM/en_gum-ud-train.conllu.gz'))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import read_docs
+from udocs import read_docs, ud_files, doc_snippets, write_pool
 random.seed(seed)
 items = []
-for src, path in files:
+for src, path in ud_files(data):
     for d in read_docs(path, src + ':'):
         text = '\n\n'.join(' '.join(p) for p in d['paras'] if p)
         for j, s in enumerate(d['sents']):
@@ -33,12 +31,7 @@ random.shuffle(items)
 
 
 def snippet(exe, it, method=None):
-    args = [exe, 'snippets', '-q', ','.join(it['query']), '-b', str(budget), '-n', '1', '--json', '-']
-    if method:
-        args[-1:-1] = ['--method', method]
-    p = subprocess.run(args, input=it['doc'].encode(), capture_output=True)
-    try: sn = json.loads(p.stdout)['snippets']
-    except Exception: sn = []
+    sn = doc_snippets(exe, it['doc'], it['query'], budget, 1, method)
     return sn[0] if sn else None
 
 
@@ -57,6 +50,5 @@ for it in items:
     sel.append({'id': iid, 'protocol': f'box{budget}', 'source': it['id'].split(':')[0], 'text': ' '.join(it['doc'].encode()[lo:hi].decode().split()), 'query': it['query'], 'budget': budget})
     for name, s in (('new', f), ('old', b), ('window', w)):
         rows[name].append({'id': iid, 'compression_ellipsis': s['ellipsis'] if s else ''})
-for name, r in (('items', sel),) + tuple(rows.items()):
-    open(f'{out}/{name}.jsonl', 'w').writelines(json.dumps(x, ensure_ascii=False) + '\n' for x in r)
+write_pool(out, sel, rows)
 print(len(items), 'items,', n, 'read in a seeded order,', len(sel), 'differ and kept', file=sys.stderr)
