@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -211,12 +210,7 @@ func TestReadyDegraded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	s, err := New(Config{Engine: servicetest.Engine(t), Index: idx})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
+	ts, _ := newServer(t, Config{Index: idx})
 	if ex := do(t, ts, "GET", "/readyz", "", false); ex.status != 200 {
 		t.Fatalf("/readyz before: %d %s", ex.status, ex.body)
 	}
@@ -247,14 +241,8 @@ func TestDrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	addr, stop := serveReal(t, s)
+	base := "http://" + addr
 	get := func(path string) (int, string) {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -267,7 +255,8 @@ func TestDrain(t *testing.T) {
 	if code, body := get("/readyz"); code != 200 {
 		t.Fatalf("/readyz before: %d %s", code, body)
 	}
-	cancel()
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }() // returns after the drain
 	time.Sleep(100 * time.Millisecond)
 	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, `"status":"draining"`) {
 		t.Errorf("/readyz while draining: %d %s", code, body)
@@ -276,7 +265,7 @@ func TestDrain(t *testing.T) {
 		t.Errorf("/livez while draining: %d %s", code, body)
 	}
 	select {
-	case err := <-done:
+	case err := <-stopped:
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
