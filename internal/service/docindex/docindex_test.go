@@ -38,6 +38,20 @@ func ids(res Results) []string {
 
 func sorted(s []string) []string { slices.Sort(s); return s }
 
+// memoryWith returns an index in memory that holds docs, closed when the test ends.
+func memoryWith(t *testing.T, docs []docfile.Doc) *Index {
+	t.Helper()
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
 func search(t *testing.T, x *Index, q string, from, size int) Results {
 	t.Helper()
 	res, err := x.Search(context.Background(), SearchRequest{Query: q, From: from, Size: size})
@@ -543,11 +557,6 @@ func TestPastedURL(t *testing.T) {
 // hyphens, as the snippets' matcher does ("email" and "e-mail"), that a part of a
 // hyphenated word still finds it, and that the snippets mark what was found.
 func TestHyphens(t *testing.T) {
-	x, err := NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
 	docs := []docfile.Doc{
 		{ID: "dash", Title: "Notice", Text: "Residents got an e-mail about the boil-water notice."},
 		{ID: "solid", Title: "Letter", Text: "The mayor sent an email to every household."},
@@ -556,9 +565,7 @@ func TestHyphens(t *testing.T) {
 		{ID: "six", Title: "Cohort", Text: "Six patients (n = 6) were enrolled."},
 		{ID: "co2", Title: "Wheat", Text: "Wheat grown at 550 ppm CO₂ gained in yield."},
 	}
-	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	x := memoryWith(t, docs)
 	for q, want := range map[string][]string{
 		"IL-6":           {"il6"}, // not every document with a "6"
 		"IL6":            {"il6"},
@@ -593,19 +600,12 @@ func TestHyphens(t *testing.T) {
 // its pieces one by one, and that its snippet marks it; a word joined by hyphens only
 // stays a word (TestHyphens).
 func TestGluedWords(t *testing.T) {
-	x, err := NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
 	docs := []docfile.Doc{
 		{ID: "rule", Title: "Opinion", Text: "We review a dismissal under Rule 12(b)(6) de novo."},
 		{ID: "months", Title: "Notice", Text: "Do not drink the water for 12 months, said plan b of 6 pages."},
 		{ID: "att", Title: "Phones", Text: "AT&T raised its prices."},
 	}
-	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	x := memoryWith(t, docs)
 	for q, want := range map[string][]string{"12(b)(6)": {"rule"}, "AT&T": {"att"}} {
 		res := search(t, x, q, 0, 10)
 		if got := sorted(ids(res)); !slices.Equal(got, want) || !slices.Equal(res.Terms, []string{q}) {
@@ -624,19 +624,12 @@ func TestGluedWords(t *testing.T) {
 // pattern in capitals finds the words the index keeps in lower case, and a query that
 // does not parse ("p < 0.05") is searched as its words, not refused.
 func TestSearchBoxSyntax(t *testing.T) {
-	x, err := NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
 	docs := []docfile.Doc{
 		{ID: "summit", Title: "Summit", Text: "The EU and Africa met in Brussels."},
 		{ID: "cold", Title: "Calais", Text: "The camp froze at -4 °C on Monday."},
 		{ID: "gene", Title: "Genes", Text: "BRCA1 carriers were enrolled; p < 0.05 held."},
 	}
-	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	x := memoryWith(t, docs)
 	for q, want := range map[string][]string{
 		"EU - Africa":   {"summit"},
 		"Africa – EU":   {"summit"},
