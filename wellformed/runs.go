@@ -1057,8 +1057,8 @@ func isWh(tok *syntax.Token) bool {
 // introducesExample reports whether form opens an example or a gloss ("e.g.", "i.e.",
 // "cf.", "viz."), which reads as nothing without what follows it.
 func introducesExample(form string) bool {
-	if len(form) < 2 || len(form) > 4 {
-		return false
+	if len(form) < 2 || len(form) > 4 || !strings.ContainsRune("eEiIcCvV", rune(form[0])) {
+		return false // most tokens, without a comparison
 	}
 	for _, w := range exampleForms {
 		if strings.EqualFold(form, w) {
