@@ -30,7 +30,9 @@ func init() {
 type serveOptions struct {
 	addr      string
 	logFormat string
-	maxBody   int64
+	// logLevel is the least level logged: slog's debug, info, warn or error.
+	logLevel slog.Level
+	maxBody  int64
 	// maxDocsBody bounds the body of POST /v1/documents.
 	maxDocsBody int64
 	timeout     time.Duration
@@ -68,6 +70,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free one)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "request log format on stderr: text or json")
+	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged: debug, info, warn or error. Each request is logged at info, but a probe that succeeds (/livez, /readyz, /healthz, /metrics) at debug")
 	fs.Int64Var(&o.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body, in bytes (413 beyond)")
 	fs.Int64Var(&o.maxDocsBody, "max-docs-body", server.DefaultMaxDocumentsBodyBytes, "largest body of POST /v1/documents, a batch of documents, in bytes (413 beyond)")
 	fs.DurationVar(&o.timeout, "timeout", server.DefaultRequestTimeout, "deadline of each request (503 beyond)")
@@ -173,10 +176,10 @@ func processors(o serveOptions) (inFlight, procs int) {
 // is ready, ingests o.docs in the background, and serves until ctx is done, then shuts
 // down gracefully (an ingest running stops at the end of its batch).
 func serve(ctx context.Context, o serveOptions, logw io.Writer) (err error) {
-	var h slog.Handler = slog.NewTextHandler(logw, nil)
+	var h slog.Handler = slog.NewTextHandler(logw, &slog.HandlerOptions{Level: o.logLevel})
 	if o.logFormat == "json" {
 		// Durations as "15s", as the text format writes them, not as nanoseconds.
-		h = slog.NewJSONHandler(logw, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		h = slog.NewJSONHandler(logw, &slog.HandlerOptions{Level: o.logLevel, ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if a.Value.Kind() == slog.KindDuration {
 				return slog.String(a.Key, a.Value.Duration().String())
 			}

@@ -61,6 +61,7 @@ func TestServeSIGTERM(t *testing.T) {
 func TestServeUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--log-format", "xml"},
+		{"serve", "--log-level", "loud"},
 		{"serve", "--timeout", "0s"},
 		{"serve", "--max-in-flight", "-1"},
 		{"serve", "extra"},

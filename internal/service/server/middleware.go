@@ -46,7 +46,8 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // line per request (method, path, status, duration, response bytes, the id, the name of
 // its key when it sent a valid one, and the error message of an error response), and
 // counts it in the metrics: by route and status, and in flight while it is served. The
-// log has the path, not the query, and no header: no key ever reaches it.
+// line's level is requestLevel's. The log has the path, not the query, and no header: no
+// key ever reaches it.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -74,10 +75,23 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 				attrs[n] = slog.String("error", rec.err)
 				n++
 			}
-			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
+			s.log.LogAttrs(r.Context(), requestLevel(r.URL.Path, status), "request", attrs[:n]...)
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// requestLevel is the level of a request's log line: debug for a probe that succeeds
+// (/livez, /readyz, /healthz, /metrics: a load balancer or a scraper asks every few
+// seconds, and those lines would drown the others), info for every other request.
+func requestLevel(path string, status int) slog.Level {
+	switch path {
+	case "/livez", "/readyz", "/healthz", "/metrics":
+		if status < 400 {
+			return slog.LevelDebug
+		}
+	}
+	return slog.LevelInfo
 }
 
 // recoverPanics turns a panic of a handler into a logged error and a 500 answer (or an

@@ -522,14 +522,30 @@ func TestPageCollection(t *testing.T) {
 	}
 }
 
-// TestRequestLog checks the one log line per request.
+// TestRequestLog checks the one log line per request, and that a probe that succeeds is
+// logged at debug, below the logger's level (info).
 func TestRequestLog(t *testing.T) {
 	ts, log := newServer(t, Config{})
 	do(t, ts, "GET", "/healthz", "", true)
+	do(t, ts, "GET", "/metrics", "", true)
+	do(t, ts, "POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","query":["cats"],"budget":20}`, true)
 	do(t, ts, "POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","query":["cats"],"budget":20}`, true)
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	if len(lines) != 2 {
-		t.Fatalf("%d log lines for 2 requests:\n%s", len(lines), log)
+		t.Fatalf("%d log lines for 2 requests and 2 probes (logged at debug):\n%s", len(lines), log)
+	}
+	for _, c := range []struct {
+		path   string
+		status int
+		want   slog.Level
+	}{
+		{"/healthz", 200, slog.LevelDebug}, {"/readyz", 200, slog.LevelDebug}, {"/livez", 200, slog.LevelDebug},
+		{"/metrics", 200, slog.LevelDebug}, {"/readyz", 503, slog.LevelInfo}, {"/metrics", 401, slog.LevelInfo},
+		{"/v1/search", 200, slog.LevelInfo}, {"/", 200, slog.LevelInfo},
+	} {
+		if got := requestLevel(c.path, c.status); got != c.want {
+			t.Errorf("requestLevel(%s, %d) = %v, want %v", c.path, c.status, got, c.want)
+		}
 	}
 	var rec struct {
 		Msg, Method, Path, Error string
