@@ -72,6 +72,7 @@ func (q *termQuery) collect(doc string, n, budget int) (best []candidate, matche
 		q: q, doc: doc, n: n, budget: budget,
 		levels: make([][]candidate, max(q.q.Len(), len(q.terms))+1),
 		top:    q.top(),
+		all:    ^uint64(0) >> (64 - min(len(q.terms), 64)),
 	}
 	if err := c.run(); err != nil {
 		return nil, 0, 0, err
@@ -134,9 +135,10 @@ type collector struct {
 	// none once n candidates have more terms, besides those kept for a term no other
 	// candidate held (consider).
 	levels [][]candidate
-	// covered holds the terms given that some candidate holds (candidate.mask).
-	covered uint64
-	cur     candidate // the sentence being ranked; its memory is reused
+	// covered holds the terms given that some candidate holds (candidate.mask), and all
+	// is the mask of every term given.
+	covered, all uint64
+	cur          candidate // the sentence being ranked; its memory is reused
 	// pick is the scratch of termQuery.match, of which the first q.q.Len() (at most
 	// MaxQueryTerms: compileQuery checks it) are used. It is an array, not a slice of
 	// memory of its own, which would be allocated on the heap: the content of a
@@ -174,8 +176,7 @@ type collector struct {
 // mayCover reports whether the text the prefilter read last (termQuery.bound) may hold
 // a term given that no candidate holds.
 func (c *collector) mayCover() bool {
-	all := ^uint64(0) >> (64 - min(len(c.q.terms), 64)) // every term given
-	return c.pf != nil && c.covered&all != all && c.pf.Mask(c.q.skel)&^c.covered != 0
+	return c.pf != nil && c.covered&c.all != c.all && c.pf.Mask(c.q.skel)&^c.covered != 0
 }
 
 // full reports whether n candidates have the most terms a sentence may have: no later
