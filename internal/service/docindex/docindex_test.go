@@ -670,6 +670,17 @@ func TestFault(t *testing.T) {
 	if f := x.Fault(); f == nil || !strings.Contains(f.Error(), "no such file") {
 		t.Errorf("fault after a failed commit: %v", f)
 	}
+
+	// The record of a --docs ingest is a commit too: its failure is the Fault. (A removed
+	// directory does not fail it, which writes to bolt's open file; a closed index does.)
+	y, err := Open(filepath.Join(t.TempDir(), "idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y.Close()
+	if err := y.BeginDocs("/srv/notes"); err == nil || y.Fault() == nil {
+		t.Errorf("BeginDocs on a closed index: %v, fault %v", err, y.Fault())
+	}
 }
 
 // TestUnfinishedDocs checks that an ingest begun and not ended is remembered across a

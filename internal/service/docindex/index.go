@@ -118,11 +118,20 @@ const docsKey = "qsc.docindex.docs_ingest"
 
 // BeginDocs records that an ingest of path (a --docs folder or file) begins, so that an
 // index opened after it stopped midway can say so (UnfinishedDocs). The record is on
-// disk when BeginDocs returns.
-func (x *Index) BeginDocs(path string) error { return x.idx.SetInternal([]byte(docsKey), []byte(path)) }
+// disk when BeginDocs returns. It is a commit: a failure is the index's Fault.
+func (x *Index) BeginDocs(path string) error {
+	b := x.idx.NewBatch()
+	b.SetInternal([]byte(docsKey), []byte(path))
+	return x.commit(b)
+}
 
-// EndDocs records that the ingest BeginDocs recorded finished.
-func (x *Index) EndDocs() error { return x.idx.DeleteInternal([]byte(docsKey)) }
+// EndDocs records that the ingest BeginDocs recorded finished. It is a commit, as
+// BeginDocs is.
+func (x *Index) EndDocs() error {
+	b := x.idx.NewBatch()
+	b.DeleteInternal([]byte(docsKey))
+	return x.commit(b)
+}
 
 // UnfinishedDocs returns the path of an ingest that BeginDocs recorded and EndDocs did
 // not (a server stopped or killed while it ran), or "".
