@@ -147,7 +147,7 @@ func TestBinaryServeTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startServeEnv(t, []string{"QSC_API_KEY=" + admin, "QSC_SEARCH_KEY=" + search, "QSC_KEYS=" + keys},
-		"--no-demo", "--tls-cert", certFile, "--tls-key", keyFile, "--log-format", "text")
+		"--no-demo", "--tls-cert", certFile, "--tls-key", keyFile, "--log-format", "text", "--log-level", "debug") // probes are logged at debug
 	if !strings.HasPrefix(s.base, "https://127.0.0.1:") {
 		t.Fatalf("listening on %s", s.base)
 	}

@@ -114,7 +114,7 @@ func TestMetrics(t *testing.T) {
 func TestRequestID(t *testing.T) {
 	ts, log := newServer(t, Config{})
 	get := func(id string) string {
-		req, _ := http.NewRequest("GET", ts.URL+"/livez", nil)
+		req, _ := http.NewRequest("GET", ts.URL+"/openapi.yaml", nil) // not a probe: logged at info
 		if id != "" {
 			req.Header.Set("X-Request-Id", id)
 		}
