@@ -464,7 +464,10 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 }
 
 // pairKind classifies a token as the opening (+1) or closing (−1) half of a pair, or
-// neither (0); straight quotes (±2) open or close by alternation. typ tells pairs apart.
+// neither (0); straight quotes (±2) open or close by alternation. typ tells pairs apart:
+// '"' for double quotes of every script's style (“ ”, „, « »), '(' '[' '{' for those
+// brackets, 'b' for the other brackets of Unicode (「 」, 『 』, （ ）, 【 】, …). German
+// „…“ closes on “, which pairs reads from the quote it closes.
 func pairKind(form string) (dir int, typ byte) {
 	switch form {
 	case "(", "-LRB-":
@@ -485,6 +488,18 @@ func pairKind(form string) (dir int, typ byte) {
 		return -1, '"'
 	case `"`:
 		return 2, '"'
+	case "„", "«":
+		return 1, '"'
+	case "»":
+		return -1, '"'
+	}
+	if r, size := utf8.DecodeRuneInString(form); size == len(form) && r >= 0x80 {
+		switch {
+		case unicode.Is(unicode.Ps, r):
+			return 1, 'b'
+		case unicode.Is(unicode.Pe, r):
+			return -1, 'b'
+		}
 	}
 	return 0, 0
 }
@@ -529,10 +544,12 @@ func punctForm(form string) bool {
 // maxSingleQuoted is the most tokens between the halves of a pair of single quotes.
 const maxSingleQuoted = 8
 
-// Pairs calls f for every matched pair of quotes or brackets of s (1-based open < close).
-// Brackets pair by nesting; straight double quotes alternate; single quotes pair as
-// singleQuote reads them, around at most maxSingleQuoted tokens. Unmatched halves are
-// ignored.
+// Pairs calls f for every matched pair of quotes or brackets of s (1-based open < close),
+// of any script (pairKind): brackets and typographic quotes pair by nesting, a closing
+// half with the nearest open one of its kind; straight double quotes alternate; single
+// quotes pair as singleQuote reads them, around at most maxSingleQuoted tokens.
+// Unmatched halves are ignored. It is the one pairing of qsc: the rules, the display's
+// runs and the window (internal/core/window) call it.
 func Pairs(s *syntax.Sentence, f func(open, close int)) {
 	var b pairBuf
 	b.pairs(s, f)
@@ -561,6 +578,14 @@ func (b *pairBuf) pairs(s *syntax.Sentence, f func(open, close int)) {
 				continue
 			}
 			dir = 1
+		}
+		if dir == 1 && s.Tokens[i].Form == "“" {
+			// German „…“: a “ closes an open „ on top.
+			if n := len(stack); n > 0 && s.Tokens[stack[n-1]-1].Form == "„" {
+				f(int(stack[n-1]), i+1)
+				stack, types = stack[:n-1], types[:n-1]
+				continue
+			}
 		}
 		if dir == 1 {
 			stack, types = append(stack, int32(i+1)), append(types, typ)

@@ -197,6 +197,28 @@ func TestPairs(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Pairs = %v, want %v", got, want)
 	}
+	// Other scripts' quotes and brackets, German „…“ closing on “, and a closing half
+	// of another kind than the one open (】 after 「) left alone.
+	for _, c := range []struct {
+		forms string
+		want  [][2]int
+	}{
+		{`„ a “ b`, [][2]int{{1, 3}}},
+		{`“ a „ b “ ”`, [][2]int{{3, 5}, {1, 6}}},
+		{`« a ( b ) »`, [][2]int{{3, 5}, {1, 6}}},
+		{`「 a 」 （ b ）`, [][2]int{{1, 3}, {4, 6}}},
+		{`( a 」 b )`, [][2]int{{1, 5}}},
+	} {
+		s := &syntax.Sentence{}
+		for _, f := range strings.Fields(c.forms) {
+			s.Tokens = append(s.Tokens, syntax.Token{Form: f})
+		}
+		var got [][2]int
+		Pairs(s, func(o, cl int) { got = append(got, [2]int{o, cl}) })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Pairs(%q) = %v, want %v", c.forms, got, c.want)
+		}
+	}
 }
 
 // TestPairsSingleQuotes checks single quotes read by where they stand in the text: a pair

@@ -91,14 +91,14 @@ def ud_sentences(data):
                 rows.append(l.split('\t'))
 
 
-def changed_pool(data, old, new, out, seed, most, select):
+def changed_pool(data, old, new, out, seed, most, select, method=None):
     """Writes to out a reading test's pool of the records whose snippet differs between
     two qsc builds, old and new: the UD sentences (ud_sentences) for which select(text,
     rows) gives query candidates, each with one of them as query (seeded), and the records
     of the Google test split (google_records), at 60% of their characters and in a
-    100-character box, shown with "…" (qsc compress --jsonl, display budget). At most
-    `most` of them (a seeded sample), with the window's snippet of each: items.jsonl,
-    new.jsonl, old.jsonl and window.jsonl."""
+    100-character box, shown with "…" (qsc compress --jsonl, display budget), with method
+    (default: qsc's default). At most `most` of them (a seeded sample), with the new
+    build's window snippet of each: items.jsonl, new.jsonl, old.jsonl and window.jsonl."""
     random.seed(seed)
     recs = []
     for src, text, rows in ud_sentences(data):
@@ -115,7 +115,7 @@ def changed_pool(data, old, new, out, seed, most, select):
         p = subprocess.run([exe, 'compress', '--jsonl'], input=inp, capture_output=True)
         return [json.loads(l).get('compression_ellipsis', '') for l in p.stdout.decode().splitlines()]
 
-    o, n = run(old), run(new)
+    o, n = run(old, method), run(new, method)
     diff = [i for i in range(len(recs)) if o[i] != n[i]]
     print(len(recs), 'records,', len(diff), 'differ', file=sys.stderr)
     keep = sorted(random.sample(diff, min(most, len(diff))))

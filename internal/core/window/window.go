@@ -44,6 +44,7 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/script"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
 	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/wellformed"
 )
 
 // Hit is an occurrence of a query term: tokens [Start, End) of the sentence (0-based).
@@ -169,27 +170,19 @@ func Choose(o Options) (lo, hi int, ok bool) {
 }
 
 // pairs returns, for each token of toks, the index of the other half of its pair of
-// brackets or typographic quotes (« », „ “ as German writes them, “ ”, ( ), 「 」, …), or −1; nil when the
-// sentence has no pair. A closing mark pairs with the nearest opening one not yet paired.
+// brackets or quotes as wellformed.Pairs pairs them, or −1; nil when the sentence has no
+// pair.
 func pairs(toks []syntax.Token) []int {
-	var partner, open []int
-	for i, t := range toks {
-		german := t.Form == "“" && len(open) > 0 && toks[open[len(open)-1]].Form == "„" // „…“ closes on “
-		switch {
-		case opener(t.Form) && !straight(t.Form) && t.Form != "‘" && !german:
-			open = append(open, i)
-		case (closer(t.Form) || german) && !straight(t.Form) && t.Form != "’" && len(open) > 0:
-			if partner == nil {
-				partner = make([]int, len(toks))
-				for k := range partner {
-					partner[k] = -1
-				}
+	var partner []int
+	wellformed.Pairs(&syntax.Sentence{Tokens: toks}, func(o, c int) {
+		if partner == nil {
+			partner = make([]int, len(toks))
+			for k := range partner {
+				partner[k] = -1
 			}
-			o := open[len(open)-1]
-			open = open[:len(open)-1]
-			partner[o], partner[i] = i, o
 		}
-	}
+		partner[o-1], partner[c-1] = c-1, o-1
+	})
 	return partner
 }
 

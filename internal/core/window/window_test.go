@@ -183,6 +183,8 @@ func TestChooseKeepsWhole(t *testing.T) {
 		{de, "de", []string{"96"}, 60, []string{"… Westfalen", "… ) ", "96 …"}},
 		{fr, "fr", []string{"protection"}, 60, []string{"33 …", "42 …"}},
 		{"„Wir können die Welt nicht retten, aber wir können uns weigern wegzuschauen“, sagte Ingrid Møller-Haugen am Montag in Brüssel.", "de", []string{"Møller-Haugen"}, 70, []string{"wegzuschauen“", "… Haugen"}},
+		// Straight quotes pair too (wellformed.Pairs): no closing half without its opening.
+		{"Der Bürgermeister sagte, der Plan sei \"ein Desaster für den Haushalt der Stadt\" und versprach eine Prüfung aller Verträge im nächsten Jahr.", "de", []string{"Prüfung"}, 70, []string{`Stadt"`}},
 		{"Light-saturated photosynthesis of wheat rose by 31% on average in the open-top chambers that year.", "en", []string{"wheat"}, 50, []string{"31 …", "Light …", "open …"}},
 	} {
 		got := choose(t, c.text, c.lang, c.terms, c.budget, nil)
