@@ -77,7 +77,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.drain, "shutdown-delay", 0, "on SIGTERM or SIGINT, keep serving this long with /readyz answering 503 \"draining\" before the listener closes, so that a load balancer stops sending first (e.g. 10s)")
 	fs.BoolVar(&o.noDemo, "no-demo", false, "do not index the demo collection (search is off; starts faster)")
 	fs.StringVar(&o.index, "index", "", "directory of a persistent document index to serve instead of the demo collection, and to write through the document API: opened if it exists, else created in its existing parent folder (empty, or from --docs)")
-	fs.StringVar(&o.docs, "docs", "", "documents to add to the index in the background once the server is ready (new and changed ones only; /readyz shows the progress): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects, a folder of .txt and .md files (Markdown read as its rendering reads) or one such file; without --index, an index in memory")
+	fs.StringVar(&o.docs, "docs", "", "documents to add to the index in the background once the server is ready (new and changed ones only; a document the API deleted or replaced stays so until its file changes; /readyz shows the progress): a JSONL file of {\"id\",\"title\",\"text\",\"url\"} objects, a folder of .txt and .md files (Markdown read as its rendering reads) or one such file; without --index, an index in memory")
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the random method")
 	fs.BoolVar(&o.accurate, "accurate", false, cli.AccurateUsage+" (compare --max-in-flight and the load figures in docs/reliability.md)")
 	fs.IntVar(&o.inFlight, "max-in-flight", 0, "requests that compress at once; the others wait their turn, first come first served (0: GOMAXPROCS)")

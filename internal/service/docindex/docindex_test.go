@@ -132,6 +132,66 @@ func TestIngestFolder(t *testing.T) {
 	}
 }
 
+// TestIngestSource checks that an ingest of the server's source (--docs) leaves as they
+// are the documents the document API deleted or replaced since, until their file
+// changes, and that an index written before the source was remembered learns it.
+func TestIngestSource(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.txt", "Minutes\n\nThe council met on Tuesday.")
+	write("b.txt", "Notice\n\nThe contract was awarded in March.")
+	write("c.txt", "Letter\n\nThe audit found no fraud.")
+	source := IngestOptions{Source: true}
+	// The first ingest as an index written before sources were remembered does it.
+	if sum, err := x.Ingest(context.Background(), dir, IngestOptions{}); err != nil || sum != (Summary{Added: 3}) {
+		t.Fatalf("first ingest: %v, %v", sum, err)
+	}
+	if sum, err := x.Ingest(context.Background(), dir, source); err != nil || sum != (Summary{Unchanged: 3}) {
+		t.Fatalf("the source remembered: %v, %v", sum, err)
+	}
+	if ok, err := x.Delete("a.txt"); !ok || err != nil {
+		t.Fatalf("delete: %v, %v", ok, err)
+	}
+	edited := []docfile.Doc{{ID: "b.txt", Title: "Notice", Text: "The contract was awarded in April, after a correction."}}
+	if sum, err := x.Add(context.Background(), "api", edited, IngestOptions{}); err != nil || sum != (Summary{Updated: 1}) {
+		t.Fatalf("edit: %v, %v", sum, err)
+	}
+	if sum, err := x.Ingest(context.Background(), dir, source); err != nil || sum != (Summary{Unchanged: 3, Kept: 2}) {
+		t.Fatalf("restart: %v, %v; want 3 unchanged, 2 kept", sum, err)
+	}
+	if _, ok, _ := x.Document("a.txt"); ok {
+		t.Error("a document the API deleted came back")
+	}
+	if d, _, _ := x.Document("b.txt"); !strings.Contains(d.Text, "April") {
+		t.Errorf("the API's edit was undone: %q", d.Text)
+	}
+	// A file that changes replaces what the API left.
+	write("a.txt", "Minutes\n\nThe council met on Wednesday.")
+	write("b.txt", "Notice\n\nThe contract was awarded in May.")
+	if sum, err := x.Ingest(context.Background(), dir, source); err != nil || sum != (Summary{Added: 1, Updated: 1, Unchanged: 1}) {
+		t.Fatalf("changed files: %v, %v", sum, err)
+	}
+	if d, _, _ := x.Document("b.txt"); !strings.Contains(d.Text, "May") {
+		t.Errorf("the changed file was not taken: %q", d.Text)
+	}
+	// Without Source (the document API), other content replaces the document.
+	if sum, err := x.Add(context.Background(), "api", edited, IngestOptions{}); err != nil || sum != (Summary{Updated: 1}) {
+		t.Fatalf("API edit again: %v, %v", sum, err)
+	}
+	if sum, err := x.Ingest(context.Background(), dir, IngestOptions{}); err != nil || sum != (Summary{Updated: 1, Unchanged: 2}) {
+		t.Fatalf("an ingest that is not the source: %v, %v", sum, err)
+	}
+}
+
 // TestIngestOneFile checks that --docs may name one document file, read as a folder's
 // files are, with its name as id.
 func TestIngestOneFile(t *testing.T) {

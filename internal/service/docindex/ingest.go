@@ -43,6 +43,14 @@ type IngestOptions struct {
 	// way, so that an ingest does not take the cores from the searches. An error stops the
 	// ingestion.
 	Gate func(context.Context) (release func(), err error)
+	// Source marks the records as those of the server's own source of documents (qsc
+	// serve --docs), read again at each start. The index remembers the content the
+	// source gave for each id, and a record with that content is unchanged even when the
+	// document API has replaced or deleted the document since: it stays as the API left
+	// it (Summary.Kept), until the source's content for the id changes, which then
+	// replaces it. Without Source (the document API), a record replaces a document whose
+	// content differs, whoever wrote it.
+	Source bool
 }
 
 // Outcome is what an ingestion did with one record.
@@ -94,11 +102,20 @@ type Summary struct {
 	// Unchanged ids already in the index with the same content hash, skipped; Rejected
 	// records were reported and skipped.
 	Added, Updated, Unchanged, Rejected int
+	// Kept counts the Unchanged records of a Source ingestion whose document the
+	// document API has replaced or deleted since the source gave that content: left as
+	// the API left them.
+	Kept int
 }
 
-// String is the summary line: "12 added, 0 updated, 3 unchanged, 1 rejected".
+// String is the summary line: "12 added, 0 updated, 3 unchanged, 1 rejected", and ", 2
+// kept as the document API left them" when Kept is not 0.
 func (s Summary) String() string {
-	return fmt.Sprintf("%d added, %d updated, %d unchanged, %d rejected", s.Added, s.Updated, s.Unchanged, s.Rejected)
+	line := fmt.Sprintf("%d added, %d updated, %d unchanged, %d rejected", s.Added, s.Updated, s.Unchanged, s.Rejected)
+	if s.Kept > 0 {
+		line += fmt.Sprintf(", %d kept as the document API left them", s.Kept)
+	}
+	return line
 }
 
 // Ingest adds the documents of path to the index (docfile.Scan): a JSON-lines file
@@ -272,6 +289,32 @@ func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
 // hashKey is the internal key of a document's content hash.
 func hashKey(id string) []byte { return []byte("hash\x00" + id) }
 
+// sourceKey is the internal key of the content hash that a Source ingestion last gave
+// an id (IngestOptions.Source). Delete leaves it: it is what keeps a document the API
+// deleted from coming back at the next start.
+func sourceKey(id string) []byte { return []byte("src\x00" + id) }
+
+// state is what the index holds for a record of id with content hash h: the stored hash
+// of the document (nil when none), whether the record is unchanged, and, for a Source
+// ingestion, whether the source's memory of the id must be recorded (an index written
+// before it had one, or a document the API wrote with the source's content).
+func (g *ingester) state(id, h string) (old []byte, unchanged, remember bool, err error) {
+	if old, err = g.x.idx.GetInternal(hashKey(id)); err != nil {
+		return nil, false, false, fmt.Errorf("document index: %w", err)
+	}
+	if !g.opts.Source {
+		return old, string(old) == h, false, nil
+	}
+	src, err := g.x.idx.GetInternal(sourceKey(id))
+	if err != nil {
+		return nil, false, false, fmt.Errorf("document index: %w", err)
+	}
+	if src != nil {
+		return old, string(src) == h, false, nil
+	}
+	return old, string(old) == h, string(old) == h, nil
+}
+
 // hash is the content hash of d as indexed with models: it changes when any field or the
 // annotating models change.
 func hash(d *docfile.Doc, models string) string {
@@ -310,11 +353,11 @@ func (g *ingester) flush(ctx context.Context) error {
 		p := &g.pending[i]
 		j := &job{p: p, hash: p.hash}
 		jobs[i] = j
-		old, err := g.x.idx.GetInternal(hashKey(p.r.Doc.ID))
+		_, unchanged, _, err := g.state(p.r.Doc.ID, j.hash)
 		if err != nil {
-			return fmt.Errorf("document index: %w", err)
+			return err
 		}
-		if string(old) != j.hash {
+		if !unchanged {
 			j.fields = g.fields(&p.r.Doc)
 			annotate = append(annotate, j)
 		}
@@ -350,12 +393,18 @@ func (g *ingester) flush(ctx context.Context) error {
 	b := g.x.idx.NewBatch()
 	for i, j := range jobs {
 		id := j.p.r.Doc.ID
-		old, err := g.x.idx.GetInternal(hashKey(id))
+		old, unchanged, remember, err := g.state(id, j.hash)
 		if err != nil {
-			return fmt.Errorf("document index: %w", err)
+			return err
 		}
-		if string(old) == j.hash {
+		if unchanged {
 			outcome[i] = Unchanged
+			if remember {
+				b.SetInternal(sourceKey(id), []byte(j.hash))
+			}
+			if string(old) != j.hash {
+				g.sum.Kept++
+			}
 			continue
 		}
 		if j.fields == nil { // changed by another writer since it was read: annotate it now
@@ -377,6 +426,9 @@ func (g *ingester) flush(ctx context.Context) error {
 			continue
 		}
 		b.SetInternal(hashKey(id), []byte(j.hash))
+		if g.opts.Source {
+			b.SetInternal(sourceKey(id), []byte(j.hash))
+		}
 		outcome[i] = Added
 		if old != nil {
 			outcome[i] = Updated

@@ -515,6 +515,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 	}}
 	if path != "" {
 		opts.Reject = func(e *docfile.RecordError) { log.Warn("document rejected", "at", e.Where, "error", e.Err.Error()) }
+		opts.Source = true // --docs: what the document API changed stays so until the file changes
 	}
 	stopProgress := make(chan struct{})
 	go func() {
@@ -590,7 +591,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 		log.Error("ingest failed", "error", err.Error(), "summary", sum.String())
 	} else {
 		log.Info("documents ingested", "summary", sum.String(), "added", sum.Added, "updated", sum.Updated, "unchanged", sum.Unchanged,
-			"rejected", sum.Rejected, "documents", x.Len(), "took", time.Since(start).Round(time.Millisecond))
+			"rejected", sum.Rejected, "kept", sum.Kept, "documents", x.Len(), "took", time.Since(start).Round(time.Millisecond))
 	}
 	q.end(t, &info)
 }
