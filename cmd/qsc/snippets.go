@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	iofs "io/fs"
@@ -66,6 +67,11 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	}
 	req := qsc.SnippetRequest{Query: splitTerms(*query), Budget: *budget, BudgetCounts: *counts, N: *n,
 		Method: string(*method), Decoding: *decoding, Lang: *lang, NoMatch: *noMatch}
+	// What is wrong with the request whatever the document (an unknown method or
+	// language, a term without a word) is one usage error, not one error per file.
+	if _, err := eng.DoSnippets(context.Background(), &req); errors.Is(err, qsc.ErrUnknownMethod) || errors.Is(err, qsc.ErrBadRequest) {
+		return cli.Usagef("%s", errText(err))
+	}
 	snippets := func(path string) (string, []qsc.Snippet, error) {
 		doc, err := readDocument(path, !*raw)
 		if err != nil {

@@ -37,6 +37,23 @@ func TestSnippetsLargeDocument(t *testing.T) {
 	}
 }
 
+// TestSnippetsBadRequestOnce: an unknown method or language with several documents is
+// one usage error (exit 2), not one error per document.
+func TestSnippetsBadRequestOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("Police arrested two men on Tuesday."), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, flag := range [][]string{{"--method", "foo"}, {"--lang", "xx"}} {
+		code, stdout, errs := runQSC(t, append([]string{"snippets", "-q", "police", "-b", "60", dir}, flag...)...)
+		if code != 2 || stdout != "" || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "a.txt") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want one usage error", flag, code, stdout, errs)
+		}
+	}
+}
+
 // TestSnippetsNoMatch: a document without the query's words prints nothing on stdout and
 // exits 0, with a note on stderr that says why and how to get a lead sentence.
 func TestSnippetsNoMatch(t *testing.T) {
@@ -150,8 +167,8 @@ func TestSnippetsSeveral(t *testing.T) {
 	code, out, errs = runQSC(t, "snippets", "-q", "police", "-b", "40", "--json", a, bad, missing)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], `{"file":"`+a+`","snippets":[{`) ||
-		!strings.Contains(lines[1], `"error":"bad request: document is not valid UTF-8`) || !strings.Contains(lines[2], `{"file":"`+missing+`","error":"open `) ||
-		!strings.Contains(errs, bad+": document is not valid UTF-8") || strings.Contains(errs, "bad request") || !strings.Contains(errs, "2 of 3 documents failed") {
+		!strings.Contains(lines[1], `"error":"bad request: the text is not valid UTF-8 (byte offset 4)`) || !strings.Contains(lines[2], `{"file":"`+missing+`","error":"open `) ||
+		!strings.Contains(errs, bad+": the text is not valid UTF-8") || !strings.Contains(errs, "iconv") || strings.Contains(errs, "bad request") || !strings.Contains(errs, "2 of 3 documents failed") {
 		t.Errorf("--json with failures: exit %d\n%s\nstderr %s", code, out, errs)
 	}
 	code, out, errs = runQSC(t, "snippets", "-q", "zebra", "-b", "40", a, d)
