@@ -384,6 +384,7 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		rec.Err = err
 		return fn(rec)
 	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte order mark is no part of the title
 	if markdown.IsFile(name) {
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
 	} else {
@@ -408,19 +409,43 @@ func readDocFile(path, id string, fn func(Record) error) error {
 
 // CheckText returns an error wrapping qsc.ErrBadRequest for a file that is no text: a
 // PDF, any file with a NUL byte, or an HTML document, which would otherwise be read as
-// words and snippets, markup and all.
+// words and snippets, markup and all; and for text qsc cannot read as it is, UTF-16 or
+// not valid UTF-8, with how to convert it.
 // It reads the bytes once, and allocates only for the error.
 func CheckText(b []byte) error {
 	if bytes.HasPrefix(b, []byte("%PDF-")) {
 		return fmt.Errorf("%w: the file is a PDF; qsc reads plain text and Markdown (convert it first, for instance with pdftotext)", qsc.ErrBadRequest)
 	}
+	if isUTF16(b) {
+		return fmt.Errorf("%w: the file is UTF-16 text; qsc reads UTF-8 (convert it first, for instance with iconv -f UTF-16 -t UTF-8)", qsc.ErrBadRequest)
+	}
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return fmt.Errorf("%w: the file holds binary data (a NUL byte at offset %d), not text", qsc.ErrBadRequest, i)
+	}
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Errorf("%w: the text is not valid UTF-8 (byte offset %d): the file may be in another encoding, such as Windows-1252 or Latin-1 (convert it first, for instance with iconv -f WINDOWS-1252 -t UTF-8)", qsc.ErrBadRequest, i)
 	}
 	if isHTML(b) {
 		return fmt.Errorf("%w: the file is HTML; qsc reads plain text and Markdown (convert it first, for instance with pandoc -t plain)", qsc.ErrBadRequest)
 	}
 	return nil
+}
+
+// isUTF16 reports whether b begins with a UTF-16 byte order mark, or with two characters
+// of UTF-16 (little or big endian) whose other byte is zero, as ASCII text in UTF-16 has.
+func isUTF16(b []byte) bool {
+	if len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff) {
+		return true
+	}
+	return len(b) >= 4 && (b[1] == 0 && b[3] == 0 && b[0] != 0 && b[2] != 0 || b[0] == 0 && b[2] == 0 && b[1] != 0 && b[3] != 0)
 }
 
 // isHTML reports whether b begins, white space and a byte order mark aside, with an HTML

@@ -156,6 +156,10 @@ func TestScanBinaryFiles(t *testing.T) {
 		"page.txt":     "\ufeff\n<!DOCTYPE html>\n<html><body><p>Hello.</p></body></html>\n",
 		"seminar.html": "<html><p>Not read.</p></html>",
 		".hidden.pdf":  "%PDF-1.7",
+		"utf16.txt":    "\xff\xfeM\x00i\x00n\x00",
+		"utf16be.txt":  "\x00M\x00i\x00n",
+		"cp1252.txt":   "Caf\xe9 minutes\n",
+		"bom.txt":      "\ufeffPRESS RELEASE\n\nThe council met on Tuesday.\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -165,11 +169,15 @@ func TestScanBinaryFiles(t *testing.T) {
 	got := map[string]string{}
 	if err := ScanDir(dir, func(r Record) error {
 		got[filepath.Base(r.Where)] = fmt.Sprint(r.Err)
+		if r.Doc.ID == "bom.txt" && r.Doc.Title != "PRESS RELEASE" {
+			t.Errorf("the title of a file with a byte order mark: %q", r.Doc.Title)
+		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML"} {
+	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML",
+		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "not valid UTF-8 (byte offset 3): the file may be in another encoding", "bom.txt": "<nil>"} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
 		}
