@@ -129,8 +129,12 @@ func TestRequestID(t *testing.T) {
 	if got := get(good); got != good {
 		t.Errorf("echoed %q, want %q", got, good)
 	}
-	if !strings.Contains(log.String(), `"request_id":"`+good+`"`) {
-		t.Errorf("the log lacks the request id:\n%s", log)
+	// The line is written once the handler returns, which may be after the client has
+	// the answer.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(log.String(), `"request_id":"`+good+`"`); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log lacks the request id:\n%s", log)
+		}
 	}
 	made := regexp.MustCompile(`^[0-9a-z]+-[0-9]+$`)
 	seen := map[string]bool{}

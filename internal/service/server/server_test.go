@@ -530,6 +530,11 @@ func TestRequestLog(t *testing.T) {
 	do(t, ts, "GET", "/metrics", "", true)
 	do(t, ts, "POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","query":["cats"],"budget":20}`, true)
 	do(t, ts, "POST", "/v1/compress", `{"id":"a","text":"Dogs bark.","query":["cats"],"budget":20}`, true)
+	// A line is written once its handler returns, which may be after the client has the
+	// answer: wait for the second.
+	for deadline := time.Now().Add(5 * time.Second); strings.Count(log.String(), "\n") < 2 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("%d log lines for 2 requests and 2 probes (logged at debug):\n%s", len(lines), log)
