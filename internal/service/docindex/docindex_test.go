@@ -743,6 +743,34 @@ func TestFault(t *testing.T) {
 	}
 }
 
+// TestCreateAfterKill checks that a new index is built beside its directory and renamed
+// into place: what a process killed while creating one leaves (the folder beside) is
+// removed by the next Open, which creates the index whole.
+func TestCreateAfterKill(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	if err := os.MkdirAll(dir+creatingSuffix, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir+creatingSuffix, "index_meta.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "a", Text: "The council met."}}, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	if _, err := os.Stat(dir + creatingSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the folder of a killed creation is left: %v", err)
+	}
+	if x, err = Open(dir); err != nil || x.Len() != 1 {
+		t.Fatalf("reopening: %v", err)
+	}
+	x.Close()
+}
+
 // TestUnfinishedDocs checks that an ingest begun and not ended is remembered across a
 // reopening of the index, and forgotten once it ends.
 func TestUnfinishedDocs(t *testing.T) {

@@ -224,19 +224,49 @@ func Open(dir string) (*Index, error) {
 		// serve an empty collection as if all were well.
 		return nil, fmt.Errorf("document index: %s does not exist, nor does its folder %s: create the folder first (a typo? a volume not mounted?)", dir, parent)
 	}
+	if err := create(dir); err != nil {
+		return nil, err
+	}
+	return openExisting(dir)
+}
+
+// creatingSuffix names the folder beside an index's directory where create builds it.
+const creatingSuffix = ".creating"
+
+// create makes a new, empty index in dir, which does not exist (Open removes an empty
+// one). It builds it in a folder beside dir and renames that into place once its mapping
+// and format version are on disk, so that a process killed meanwhile leaves no
+// half-made index that would never open (a mapping file cut short), only that folder,
+// which the next create removes.
+func create(dir string) error {
 	im, err := newMapping()
 	if err != nil {
-		return nil, fmt.Errorf("document index: %w", err)
+		return fmt.Errorf("document index: %w", err)
 	}
-	idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	build := func(path string) error {
+		idx, err := bleve.NewUsing(path, im, scorch.Name, scorch.Name, nil)
+		if err != nil {
+			return fmt.Errorf("document index %s: %w", dir, err)
+		}
+		if err := idx.SetInternal([]byte(versionKey), []byte(formatVersion)); err != nil {
+			idx.Close()
+			return fmt.Errorf("document index %s: %w", dir, err)
+		}
+		return idx.Close()
 	}
-	if err := idx.SetInternal([]byte(versionKey), []byte(formatVersion)); err != nil {
-		idx.Close()
-		return nil, fmt.Errorf("document index %s: %w", dir, err)
+	tmp := dir + creatingSuffix
+	if err := os.RemoveAll(tmp); err != nil {
+		return fmt.Errorf("document index: %w", err)
 	}
-	return newIndex(idx, dir, im), nil
+	if err := build(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("document index: %w", err)
+	}
+	return nil
 }
 
 // isDir reports whether path is an existing directory.
