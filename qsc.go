@@ -185,9 +185,10 @@ type Request struct {
 	// Query are terms that must be kept; each is matched in the sentence (a term of
 	// several words to a run of tokens), ignoring case, accents, inflection and trailing
 	// punctuation, and finding a word inside a hyphenated one, as the snippets do (see
-	// DoSnippets), and kept at its first occurrence spelled as given (up to case and
-	// trailing punctuation), else at its first. Empty but not nil (JSON []): no query, as
-	// for QueryIDs.
+	// DoSnippets), and kept at one occurrence: among those spelled as given (up to case
+	// and trailing punctuation), else among all, the first for one term, and for several
+	// the occurrences that lie closest together (match.Terms.Pick). Empty but not nil
+	// (JSON []): no query, as for QueryIDs.
 	Query []string `json:"query,omitempty"`
 	// Budget is the maximum length in characters (runes) of the compression, counted as
 	// BudgetCounts says.

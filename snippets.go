@@ -119,10 +119,12 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // "e-mail" (a word's joining hyphens are ignored). A phrase term matches a run of tokens
 // in the same order, or one hyphenated token of its words ("boil water", "boil-water").
 //
-// Compression. The query of a sentence is one occurrence of each term it contains: the
-// first spelled as the term was given (up to case and trailing punctuation), else the
-// first (match.Terms.Pick), so that "willing" keeps "willing" and not an earlier "will"
-// (a term absent from a sentence is not required there); the sentence is tagged, parsed
+// Compression. The query of a sentence is one occurrence of each term it contains, among
+// those spelled as the term was given (up to case and trailing punctuation) when there
+// are any, so that "willing" keeps "willing" and not an earlier "will": the first for a
+// query of one term, and for several the occurrences that lie closest together, so that
+// "haproxy, rollback" keeps the "HAProxy" beside "rollback" (match.Terms.Pick; a term
+// absent from a sentence is not required there); the sentence is tagged, parsed
 // and compressed to the budget with the request's method. Hits are all the kept tokens
 // that match a term, kept occurrences or not.
 //

@@ -140,17 +140,28 @@ func TestChunks(t *testing.T) {
 	}
 }
 
-// TestSnippetsQueryIsFirstOccurrences checks that a sentence's query is the first
-// occurrence of each term it contains, and that later occurrences are hits only if kept.
-func TestSnippetsQueryIsFirstOccurrences(t *testing.T) {
+// TestSnippetsQueryIsNearestOccurrences checks that a sentence's query is the occurrence
+// of each term it contains that lie closest together (match.Terms.Pick), the first for a
+// query of one term, and that the other occurrences are hits only if kept.
+func TestSnippetsQueryIsNearestOccurrences(t *testing.T) {
 	doc := "The police said police cars blocked the road while police officers searched the police station."
-	q, err := newTermQuery([]string{"police", "road"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _, _, _ := q.collect(doc, 3, 100)
-	if len(c) != 1 || !slices.Equal(c[0].query, []int{2, 8}) || !slices.Equal(c[0].hits, []int32{1, 3, 7, 9, 13}) {
-		t.Fatalf("candidates = %+v, want query [2 8] and hits [1 3 7 9 13]", c)
+	for _, c := range []struct {
+		terms []string
+		query []int
+		hits  []int32
+	}{
+		{[]string{"police", "road"}, []int{8, 10}, []int32{1, 3, 7, 9, 13}}, // "road while police", not the first "police"
+		{[]string{"police"}, []int{2}, []int32{1, 3, 9, 13}},
+		{[]string{"police", "station"}, []int{14, 15}, []int32{1, 3, 9, 13, 14}},
+	} {
+		q, err := newTermQuery(c.terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _, _, _ := q.collect(doc, 3, 100)
+		if len(k) != 1 || !slices.Equal(k[0].query, c.query) || !slices.Equal(k[0].hits, c.hits) {
+			t.Errorf("%q: candidates = %+v, want query %v and hits %v", c.terms, k, c.query, c.hits)
+		}
 	}
 }
 

@@ -91,20 +91,22 @@ def ud_sentences(data):
                 rows.append(l.split('\t'))
 
 
-def changed_pool(data, old, new, out, seed, most, select, method=None):
+def changed_pool(data, old, new, out, seed, most, select, method=None, query=None):
     """Writes to out a reading test's pool of the records whose snippet differs between
     two qsc builds, old and new: the UD sentences (ud_sentences) for which select(text,
     rows) gives query candidates, each with one of them as query (seeded), and the records
     of the Google test split (google_records), at 60% of their characters and in a
     100-character box, shown with "…" (qsc compress --jsonl, display budget), with method
-    (default: qsc's default). At most `most` of them (a seeded sample), with the new
-    build's window snippet of each: items.jsonl, new.jsonl, old.jsonl and window.jsonl."""
+    (default: qsc's default). With query, the query of a sentence is query(cands), not
+    one of the candidates; the Google records keep theirs. At most `most` of them (a
+    seeded sample), with the new build's window snippet of each: items.jsonl, new.jsonl,
+    old.jsonl and window.jsonl."""
     random.seed(seed)
     recs = []
     for src, text, rows in ud_sentences(data):
         cands = select(text, rows)
         if cands:
-            q = [random.choice(sorted(set(cands)))]
+            q = query(cands) if query else [random.choice(sorted(set(cands)))]
             for b in (max(20, int(0.6 * len(text))), 100):
                 recs.append({'id': f'{src}-{len(recs)}', 'text': text, 'query': q, 'budget': b, 'budget_counts': 'display', 'src': src})
     for r in google_records(data):

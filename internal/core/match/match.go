@@ -395,12 +395,72 @@ func CompileTerms(terms []string, maxWords int, unit string, words func(term str
 }
 
 // Pick sets pick[d], for each distinct term d (pick has Len() entries), to the index in
-// hits (a Scanner's, by start) of the occurrence that a query keeps: the first that spells
-// the term as it was given, up to case and trailing punctuation, else the first, so that
-// "willing" keeps "willing" and not the "will" before it that it matches as an
-// inflection; -1 for a term without one. It returns the number of terms found, costs
-// O(len(hits)) word comparisons and allocates nothing.
+// hits (a Scanner's, by start) of the occurrence that a query keeps, -1 for a term without
+// one. Of a term's occurrences, those that spell it as it was given, up to case and
+// trailing punctuation, are taken when there are any, so that "willing" keeps "willing"
+// and not the "will" before it that it matches as an inflection. Of those, a query of one
+// term keeps the first; one of several terms keeps the occurrences that lie closest
+// together, the shortest stretch of tokens that holds one of each term found (the
+// earliest of the shortest), so that "HAProxy" in "… restarted HAProxy …, and only the
+// rollback of the HAProxy configuration …" is the one beside "rollback". It returns the
+// number of terms found, costs O(len(hits)) word comparisons and allocates nothing.
 func (t *Terms) Pick(hits []Hit, toks []syntax.Token, pick []int) int {
+	found := t.pickFirst(hits, toks, pick)
+	if found < 2 || len(hits) == found || len(pick) > maxNearTerms {
+		return found
+	}
+	// Sliding window over the eligible occurrences: those that spell their term when
+	// the term's first pick does (pickFirst prefers them), else all.
+	var spelled [maxNearTerms]bool
+	for d, i := range pick {
+		spelled[d] = i >= 0 && t.spells(hits[i], toks)
+	}
+	eligible := func(i int) bool { return !spelled[hits[i].Term] || t.spells(hits[i], toks) }
+	var count [maxNearTerms]int32
+	covered, lo := 0, 0
+	bestLo, bestHi, best := -1, -1, 0
+	for hi := range hits {
+		if !eligible(hi) {
+			continue
+		}
+		if count[hits[hi].Term]++; count[hits[hi].Term] == 1 {
+			covered++
+		}
+		for covered == found {
+			if lo <= hi && eligible(lo) {
+				if l := hits[hi].End - hits[lo].Start; bestLo < 0 || l < best {
+					bestLo, bestHi, best = lo, hi, l
+				}
+				if count[hits[lo].Term]--; count[hits[lo].Term] == 0 {
+					covered--
+				}
+			}
+			lo++
+		}
+	}
+	if bestLo < 0 {
+		return found
+	}
+	for d := range pick {
+		if pick[d] >= 0 {
+			pick[d] = -1
+		}
+	}
+	for i := bestLo; i <= bestHi; i++ {
+		if d := hits[i].Term; pick[d] < 0 && eligible(i) {
+			pick[d] = i
+		}
+	}
+	return found
+}
+
+// maxNearTerms is the most distinct terms for which Pick looks for the occurrences that
+// lie closest together (a query has at most 64).
+const maxNearTerms = 64
+
+// pickFirst is Pick for a query of one term: the first occurrence of each term that
+// spells it as given, else the first.
+func (t *Terms) pickFirst(hits []Hit, toks []syntax.Token, pick []int) int {
 	for d := range pick {
 		pick[d] = -1
 	}

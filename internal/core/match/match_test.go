@@ -337,7 +337,8 @@ func TestMarks(t *testing.T) {
 }
 
 // TestPick checks the occurrence a query keeps: the first spelled as the term was given,
-// up to case and trailing punctuation, else the first that matches.
+// up to case and trailing punctuation, else the first that matches; for several terms,
+// those that lie closest together.
 func TestPick(t *testing.T) {
 	toks := tokenize.Tokens("You will find that they are willing, and Willing too; the wills went.")
 	for _, c := range []struct {
@@ -364,6 +365,34 @@ func TestPick(t *testing.T) {
 		h := hits[pick[0]]
 		if h.Start != c.at || toks[h.Start].Form != c.want {
 			t.Errorf("%q keeps token %d %q, want %d %q", c.term, h.Start, toks[h.Start].Form, c.at, c.want)
+		}
+	}
+	// Several terms: the occurrences that lie closest together, the earliest of the
+	// shortest, among those spelled as given.
+	police := tokenize.Tokens("Police said the police report on the road closure reached the police chief.")
+	for _, c := range []struct {
+		toks  []syntax.Token
+		terms []string
+		at    []int // the token index kept for each term
+	}{
+		{police, []string{"police", "road"}, []int{3, 7}}, // 3 and 11 as near: the earlier
+		{police, []string{"police", "chief"}, []int{11, 12}},
+		{police, []string{"chief", "said"}, []int{12, 1}},
+		{toks, []string{"went", "willing"}, []int{14, 9}}, // "Willing too; the wills went": not "wills", not spelled so
+	} {
+		q, err := Compile(c.terms, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits := q.NewScanner().Scan(c.toks)
+		pick := make([]int, q.Len())
+		if n := q.Pick(hits, c.toks, pick); n != len(c.at) {
+			t.Fatalf("%q: %d terms found", c.terms, n)
+		}
+		for d, want := range c.at {
+			if pick[d] < 0 || hits[pick[d]].Start != want {
+				t.Errorf("%q: term %q keeps hit %v of %v, want token %d", c.terms, c.terms[d], pick, hits, want)
+			}
 		}
 	}
 	q, _ := Compile([]string{"absent", "willing"}, 4)
