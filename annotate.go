@@ -9,7 +9,6 @@ import (
 	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/syntax"
-	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // ErrModels is wrapped (with ErrBadRequest) by the error of an annotated call given an
@@ -99,7 +98,8 @@ func (e *Engine) AnnotateTo(ctx context.Context, text string, a *annotation.Anno
 	// The chunks and sentences of collect, which DoSnippets matches and compresses.
 	for start := 0; start < len(text); {
 		end := chunkEnd(text, start, chunkBytes)
-		for _, s := range tokenize.Sentences(text[start:end]) {
+		_, sents := appendSentences(nil, nil, text, start, end)
+		for _, s := range sents {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -272,7 +272,7 @@ type annotatedDoc struct {
 func (q *termQuery) sentences(doc string, start, end int) []syntax.Sentence {
 	d := q.ann
 	if d == nil {
-		q.toks, q.sents = tokenize.AppendSentences(q.toks[:0], q.sents[:0], doc[start:end])
+		q.toks, q.sents = appendSentences(q.toks[:0], q.sents[:0], doc, start, end)
 		return q.sents
 	}
 	d.toks, d.sents = d.toks[:0], d.sents[:0]

@@ -260,10 +260,11 @@ func BenchmarkSnippetsAnnotated(b *testing.B) {
 	})
 }
 
-// TestAnnotateLongSentenceMemory checks that annotating a sentence far longer than any
-// that a snippet compresses (300,000 tokens, a hostile 1 MB document without a period)
-// leaves no worker holding its memory: once collected, the heap is back within 64 MB of
-// where it was. Kept in the Engine's pool, the worker held 376 MB (2026-11-29).
+// TestAnnotateLongSentenceMemory checks that annotating a hostile 1 MB document without a
+// period (600,000 tokens) cuts it into pieces of at most maxPartBytes, every token kept,
+// and leaves no worker holding its memory: once collected, the heap is back within 64 MB
+// of where it was. Kept in the Engine's pool, a worker that had annotated it as one
+// sentence held 376 MB (2026-11-29).
 func TestAnnotateLongSentenceMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("annotates 1 MB")
@@ -277,7 +278,7 @@ func TestAnnotateLongSentenceMemory(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	a, err := eng.Annotate(context.Background(), text)
-	if err != nil || a.Len() != 1 || a.Tokens() != 600000 {
+	if err != nil || a.Len() != 55 || a.Tokens() != 600000 { // 900,000 bytes in pieces of at most 16 KiB
 		t.Fatalf("%v: %d sentences, %d tokens", err, a.Len(), a.Tokens())
 	}
 	a = nil

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/match"
 	"github.com/qsc-nlp/qsc/internal/core/prefilter"
@@ -266,6 +267,9 @@ func (c *collector) unit(start int) (int, bool) {
 		c.from, c.line = start, e
 	}
 	e := c.marks.next(start, c.line)
+	if e-start > maxPartBytes {
+		e = pieceEnd(doc, start, start+maxPartBytes) // as pieceCuts cuts
+	}
 	if start == c.from && e == c.line {
 		return e, true // the line part, weighed
 	}
@@ -479,3 +483,88 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 // skeletons are the memory of the prefilter, kept from one request to the next: a
 // paragraph's skeleton is as long as the paragraph.
 var skeletons = sync.Pool{New: func() any { return new(prefilter.Scratch) }}
+
+// maxPartBytes is the longest stretch of an English paragraph without a sure sentence end
+// (markEnds, lineEnd) that is tokenized as one: longer (minified JSON, a log line, a table
+// with no full stop), it is cut into pieces at pieceEnd, each split into sentences alone,
+// so that a piece with a hit is shown by its window instead of the whole being tokenized
+// and then refused as one sentence over maxWindowTokens. A sentence of prose has rarely
+// more than a few hundred bytes; a piece this long holds at most about maxWindowTokens
+// tokens. Every path that splits English text into sentences makes the same cuts
+// (appendSentences, collector.unit), so that snippets from an annotation and from the
+// text are the same.
+const maxPartBytes = 16 << 10
+
+// pieceEnd returns where a piece of doc that begins at start and may not pass limit (<
+// len(doc)) ends: after the last white space before limit, else after the last comma,
+// semicolon or closing bracket that no digit follows, else at the last rune boundary; no
+// piece is shorter than half the limit's distance.
+func pieceEnd(doc string, start, limit int) int {
+	lo := start + (limit-start)/2
+	for i := limit; i > lo; i-- {
+		if c := doc[i-1]; c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	for i := limit; i > lo; i-- {
+		switch doc[i-1] {
+		case ',', ';', '}', ']', ')':
+			if c := doc[i]; c < '0' || c > '9' {
+				return i
+			}
+		}
+	}
+	for i := limit; i > lo; i-- {
+		if utf8.RuneStart(doc[i]) {
+			return i
+		}
+	}
+	return limit
+}
+
+// pieceCuts calls cut with each place in doc[start:end] where a stretch without a sure
+// sentence end is cut into pieces (maxPartBytes), in order. start is where a paragraph,
+// a part of one or a piece begins, and end where a paragraph or a part ends: the cuts
+// are those collector.unit makes from the paragraph's start.
+func pieceCuts(doc string, start, end int, cut func(int)) {
+	var m markEnds
+	for para := start; para < end; {
+		pe := min(chunkEnd(doc, para, 0), end)
+		m.reset(doc, para, pe)
+		for line := para; line < pe; {
+			le := lineEnd(doc, line, pe)
+			for s := line; s < le; {
+				e := m.next(s, le)
+				if e-s > maxPartBytes {
+					e = pieceEnd(doc, s, s+maxPartBytes)
+					cut(e)
+				}
+				s = e
+			}
+			line = le
+		}
+		para = pe
+	}
+}
+
+// appendSentences appends to toks and sents the English sentences of doc[start:end],
+// their offsets from start, as tokenize.AppendSentences does, each piece of a long
+// stretch without a sure sentence end split alone (pieceCuts).
+func appendSentences(toks []syntax.Token, sents []syntax.Sentence, doc string, start, end int) ([]syntax.Token, []syntax.Sentence) {
+	if end-start <= maxPartBytes {
+		return tokenize.AppendSentences(toks, sents, doc[start:end])
+	}
+	a := start
+	piece := func(b int) {
+		n0 := len(toks)
+		toks, sents = tokenize.AppendSentences(toks, sents, doc[a:b])
+		for i := n0; i < len(toks); i++ {
+			toks[i].Start += a - start
+			toks[i].End += a - start
+		}
+		a = b
+	}
+	pieceCuts(doc, start, end, piece)
+	piece(end)
+	return toks, sents
+}

@@ -193,9 +193,11 @@ func TestHostileSnippets(t *testing.T) {
 		{name: "whitespace only", req: SnippetRequest{Document: " \n\t ", Query: []string{"x"}, Budget: 10}},
 		{name: "invalid UTF-8", req: SnippetRequest{Document: "Police \xff in Syracuse.", Query: []string{"Syracuse"}, Budget: 20}, err: ErrBadRequest, msg: "document is not valid UTF-8 (byte offset 7)"},
 		{name: "control characters", req: SnippetRequest{Document: "Police\x00in\x07Syracuse\x1b arrested.", Query: []string{"Syracuse"}, Budget: 20}, n: 1},
-		{name: "1 MB sentence", req: SnippetRequest{Document: megabyteSentence(), Query: []string{"Syracuse"}, Budget: 100}, err: ErrBadRequest, msg: "has more than 16000 tokens"},
+		// Cut into pieces of at most maxPartBytes (no sentence end), shown by their windows.
+		{name: "1 MB sentence", req: SnippetRequest{Document: megabyteSentence(), Query: []string{"Syracuse"}, Budget: 100}, n: 2}, // the pieces repeat: 2 distinct texts
+		{name: "a piece of one-byte tokens", req: SnippetRequest{Document: "Syracuse," + strings.Repeat("a,", 9000), Query: []string{"Syracuse"}, Budget: 100}, err: ErrBadRequest, msg: "has more than 16000 tokens"},
 		{name: "over the limit of nn and a short one", req: SnippetRequest{Document: words(300) + " Syracuse is cold.", Query: []string{"Syracuse"}, Budget: 20, Method: "nn"}, n: 2}, // the long one by its window
-		{name: "1 MB sentence and a short one", req: SnippetRequest{Document: megabyteSentence() + "\n\nSyracuse is cold.", Query: []string{"Syracuse"}, Budget: 100}, n: 1},
+		{name: "1 MB sentence and a short one", req: SnippetRequest{Document: megabyteSentence() + "\n\nSyracuse is cold.", Query: []string{"Syracuse"}, Budget: 100}, n: 2},
 		{name: "document over MaxDocumentBytes", req: SnippetRequest{Document: strings.Repeat("a ", MaxDocumentBytes/2+1), Query: []string{"a"}, Budget: 10}, err: ErrBadRequest, msg: "more than the maximum of 1048576"},
 		{name: "query term absent", req: SnippetRequest{Document: hostileSentence, Query: []string{"Boston"}, Budget: 30}},
 		{name: "duplicate query terms", req: SnippetRequest{Document: hostileSentence, Query: []string{"Syracuse", "syracuse"}, Budget: 30}, n: 1},
@@ -284,11 +286,11 @@ func BenchmarkLongSentence(b *testing.B) {
 			}
 		})
 	}
-	b.Run("snippets-1MB-one-sentence/rejected", func(b *testing.B) {
+	b.Run("snippets-1MB-one-sentence/pieces", func(b *testing.B) {
 		req := &SnippetRequest{Document: megabyteSentence(), Query: []string{"Syracuse"}, Budget: 100}
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := e.DoSnippets(ctx, req); !errors.Is(err, ErrBadRequest) {
+			if sn, err := e.DoSnippets(ctx, req); err != nil || len(sn) == 0 {
 				b.Fatal(err)
 			}
 		}

@@ -99,3 +99,40 @@ func TestCutPart(t *testing.T) {
 		}
 	}
 }
+
+// TestLongUnpunctuated checks that a hit in a megabyte of text with no sentence end
+// (minified JSON) is shown by the window of its piece (maxPartBytes), the same from the
+// text and from its annotation, and pieceEnd's cuts.
+func TestLongUnpunctuated(t *testing.T) {
+	eng := newEngine(t)
+	ctx := context.Background()
+	doc := strings.Repeat(`{"k":"v","n":1},`, 60000) + `{"error":"rollback failed"},` + strings.Repeat(`{"k":"v","n":2},`, 3000)
+	sn, err := eng.Snippets(ctx, doc, []string{"rollback"}, 80, 2)
+	if err != nil || len(sn) != 1 || !strings.Contains(sn[0].Text, `"error":"rollback`) || sn[0].Method != MethodWindow {
+		t.Fatalf("%v, %+v", err, sn)
+	}
+	if sn[0].Sentence.End-sn[0].Sentence.Start > maxPartBytes {
+		t.Errorf("the sentence shown is %d bytes, more than a piece", sn[0].Sentence.End-sn[0].Sentence.Start)
+	}
+	// From the annotation of a shorter one (annotating a megabyte of tokens takes
+	// seconds): the same pieces.
+	short := strings.Repeat(`{"k":"v","n":1},`, 3000) + `{"error":"rollback failed"},` + strings.Repeat(`{"k":"v","n":2},`, 300)
+	a, err := eng.Annotate(ctx, short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := SnippetRequest{Document: short, Query: []string{"rollback"}, Budget: 80, N: 2}
+	fromText, err1 := eng.DoSnippets(ctx, &req)
+	fromAnn, err2 := eng.SnippetsAnnotated(ctx, &req, a, AnnotationOptions{})
+	if err1 != nil || err2 != nil || len(fromText) != 1 || !reflect.DeepEqual(fromAnn, fromText) {
+		t.Errorf("from the annotation: %v, %+v; from the text %v, %+v", err2, fromAnn, err1, fromText)
+	}
+	for _, cut := range []int{1 << 14, 40000, 123456} {
+		if e := pieceEnd(doc, 0, cut); e <= cut/2 || e > cut || doc[e-1] != ',' {
+			t.Errorf("pieceEnd(0, %d) = %d, not after a comma", cut, e)
+		}
+	}
+	if e := pieceEnd("aaaa bbbb cccc", 0, 12); e != 10 {
+		t.Errorf("pieceEnd at a space: %d, want 10", e)
+	}
+}

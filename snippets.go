@@ -136,9 +136,14 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 // chosen holds, else the best-ranked one left, so that the snippets show every term the
 // document has where N allows; they are returned in rank order.
 // A sentence whose query alone is longer than the budget is skipped, and the next one
-// takes its place. A snippet whose text an earlier one has is left out (distinct). One with more tokens than the method takes (MaxSentenceTokens, or
-// fewer for nn: a list or a table with no sentence end) is shown by its window, up to 8 ×
-// MaxSentenceTokens; a longer one is skipped.
+// takes its place. A snippet whose text an earlier one has is left out (distinct). One
+// with more tokens than the method takes (MaxSentenceTokens, or fewer for nn: a list or
+// a table with no sentence end) is shown by its window, up to 8 × MaxSentenceTokens; a
+// longer one is skipped. English text of more than 16 KiB without a sure sentence end
+// (minified JSON, a log line) is cut into pieces of at most 16 KiB, at a blank or a
+// comma where it can, each read as a sentence, the same way as Annotate cuts it: only
+// the pieces that may hold a term are tokenized, and a hit is shown by its piece's
+// window.
 //
 // Languages. The document's language is req.Lang, or identified from its first 2 KiB
 // (internal/core/langid: script, English function words, trigrams; text it is not sure of is

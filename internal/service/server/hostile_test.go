@@ -70,7 +70,7 @@ func TestHostileHTTP(t *testing.T) {
 		{"malformed JSON", "/v1/compress", `{"id":"a",` + s, 400, "unexpected EOF"},
 		{"not an object", "/v1/compress", `"x"`, 400, "the body must be a JSON object"},
 		{"wrong types", "/v1/compress", `{"id":"a","text":["Dogs"],"query":["dogs"],"budget":5}`, 400, `field "text" must be a string, not array`},
-		{"snippets: 1 MB sentence", "/v1/snippets", `{"document":"` + mb + `","query":["Syracuse"],"budget":100}`, 400, "has more than 16000 tokens"},
+		{"snippets: 1 MB sentence", "/v1/snippets", `{"document":"` + mb + `","query":["Syracuse"],"budget":100}`, 200, `"method":"window"`},
 		{"snippets: empty document", "/v1/snippets", `{"document":"","query":["dogs"],"budget":20}`, 200, `{"snippets":[]}`},
 		{"snippets: no document", "/v1/snippets", `{"query":["dogs"],"budget":20}`, 400, `"document" is required`},
 		{"snippets: null document", "/v1/snippets", `{"document":null,"query":["dogs"],"budget":20}`, 200, `{"snippets":[]}`},
