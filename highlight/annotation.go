@@ -134,14 +134,20 @@ type Stats struct {
 	// Stale values had an annotation that could not be used (corrupt, of another text, or
 	// of other models) and were parsed: re-index them to get the speed back.
 	Stale int64
+	// Failed values got no fragment from BestFragmentsInField because qsc failed on
+	// them, whatever their annotation: every sentence with a term over the budget (a
+	// budget too small for the terms), or a bad request (qsc.ErrInfeasible,
+	// qsc.ErrBadRequest). A value with no sentence that holds a term is not a failure.
+	Failed int64
 }
 
 // counters are a Highlighter's Stats.
-type counters struct{ annotated, parsed, stale atomic.Int64 }
+type counters struct{ annotated, parsed, stale, failed atomic.Int64 }
 
 // Stats returns the highlighter's counts since it was made.
 func (h *Highlighter) Stats() Stats {
-	return Stats{Annotated: h.stats.annotated.Load(), Parsed: h.stats.parsed.Load(), Stale: h.stats.stale.Load()}
+	return Stats{Annotated: h.stats.annotated.Load(), Parsed: h.stats.parsed.Load(), Stale: h.stats.stale.Load(),
+		Failed: h.stats.failed.Load()}
 }
 
 // fieldValues are the values of a text field of a document and those of its annotation

@@ -231,8 +231,19 @@ func TestAnnotatedArrays(t *testing.T) {
 	if got, want := p.fragments(h, true, 2), p.fragments(h, false, 2); !reflect.DeepEqual(got, want) || len(got[0]) != 2 {
 		t.Errorf("fragments %q, want %q (two)", got, want)
 	}
-	if st := h.Stats(); st.Annotated != 2 || st.Parsed != 2 {
+	if st := h.Stats(); st.Annotated != 2 || st.Parsed != 2 || st.Failed != 0 {
 		t.Errorf("stats %+v", st)
+	}
+	// A budget no snippet fits: no fragment, and a failure counted for each value.
+	tiny, err := New(eng, Options{Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.fragments(tiny, true, 2); len(got[0]) != 0 {
+		t.Errorf("fragments in 3 characters: %q", got)
+	}
+	if st := tiny.Stats(); st.Failed != 2 {
+		t.Errorf("a budget no snippet fits: stats %+v, want 2 failed", st)
 	}
 	if err := AddAnnotations(context.Background(), eng, map[string]any{"n": 3}, "n"); err == nil {
 		t.Error("AddAnnotations of a number: no error")

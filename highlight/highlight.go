@@ -47,7 +47,7 @@
 // field; qsc matches them again across inflections within each sentence. A field over
 // qsc.MaxDocumentBytes is snippeted from its first qsc.MaxDocumentBytes bytes; invalid UTF-8
 // bytes are read as spaces. A field whose matching sentences cannot fit the budget (or any
-// other qsc error) gets no fragment.
+// other qsc error) gets no fragment, and Stats.Failed counts it.
 package highlight
 
 import (
@@ -246,6 +246,7 @@ func (h *Highlighter) BestFragmentsInField(dm *search.DocumentMatch, doc index.D
 		sn, err := h.snippets(&qsc.SnippetRequest{Document: text, Query: terms, Budget: h.opts.Budget, BudgetCounts: h.budgetCounts(),
 			N: num, Method: h.opts.Method}, vs.annotationAt(v.pos))
 		if err != nil {
+			h.stats.failed.Add(1) // bleve's interface has no error to return: counted
 			continue
 		}
 		for _, s := range sn {
