@@ -19,7 +19,9 @@
 //	err := highlight.AddAnnotations(ctx, eng, doc, "body") // sets doc["body_qsc"]
 //
 // where eng has the models the highlighter uses: qsc.New() for the registered one (an
-// annotation of other models cannot be used). Annotate gives one annotation.
+// annotation of other models cannot be used). Give that Engine to SetEngine before the
+// first search, and the registered styles use it instead of loading the models again.
+// Annotate gives one annotation.
 //
 // A document without the annotation is highlighted all the same: the highlighter parses
 // the field at query time. The snippets are the same either way, from annotations for a
@@ -128,8 +130,43 @@ func New(eng *qsc.Engine, opts Options) (*Highlighter, error) {
 	return h, nil
 }
 
-// engine is the Engine shared by the highlighters built from bleve's registry.
-var engine = sync.OnceValues(qsc.New)
+// The Engine shared by the highlighters built from bleve's registry: SetEngine's, or one
+// made with qsc.New when the first is built.
+var (
+	engineMu  sync.Mutex
+	shared    *qsc.Engine
+	sharedErr error
+	built     bool // a highlighter was built from the registry: the Engine is fixed
+)
+
+// engine returns the Engine of the highlighters built from bleve's registry.
+func engine() (*qsc.Engine, error) {
+	engineMu.Lock()
+	defer engineMu.Unlock()
+	if shared == nil && sharedErr == nil {
+		shared, sharedErr = qsc.New()
+	}
+	built = true
+	return shared, sharedErr
+}
+
+// SetEngine sets the Engine of the highlighters that bleve's registry builds (the style
+// Name and the styles defined with type Name), instead of one made with qsc.New when the
+// first is built: a program that annotates its documents (AddAnnotations) shares its
+// Engine with them, and loads the models once. It must be called before a search asks
+// for such a style; after, it returns an error and changes nothing.
+func SetEngine(eng *qsc.Engine) error {
+	if eng == nil {
+		return fmt.Errorf("qsc highlighter: SetEngine with no engine (make one with qsc.New)")
+	}
+	engineMu.Lock()
+	defer engineMu.Unlock()
+	if built {
+		return fmt.Errorf("qsc highlighter: SetEngine after a highlighter was built from bleve's registry, which keeps its Engine: call it before the first search")
+	}
+	shared, sharedErr = eng, nil
+	return nil
+}
 
 // Constructor builds a Highlighter from a bleve highlighter config (see the package
 // documentation for its keys), with the embedded default models.
@@ -181,7 +218,7 @@ func intOption(config map[string]any, key string) (int, error) {
 			return int(x), nil
 		}
 	}
-	return 0, fmt.Errorf("qsc highlighter: %s must be a whole number, got %v", key, v)
+	return 0, fmt.Errorf("qsc highlighter: %s must be a whole number, got %T %#v", key, v, v)
 }
 
 func init() {

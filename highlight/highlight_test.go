@@ -23,7 +23,7 @@ func TestConstructorConfig(t *testing.T) {
 		{config: map[string]any{"budget": 80.0, "fragments": 2, "format": "text", "method": "ablated"},
 			want: Options{Budget: 80, Fragments: 2, Format: FormatText, Method: "ablated"}},
 		{config: map[string]any{"budget": 80.5}, err: "budget must be a whole number"},
-		{config: map[string]any{"budget": "80"}, err: "budget must be a whole number"},
+		{config: map[string]any{"budget": "80"}, err: `budget must be a whole number, got string "80"`},
 		{config: map[string]any{"budget": -1}, err: "budget must be positive"},
 		{config: map[string]any{"fragments": -1}, err: "fragments must be positive"},
 		{config: map[string]any{"format": "pdf"}, err: `unknown format "pdf"`},
@@ -172,5 +172,39 @@ func TestPlainFormatBudget(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != want[0].Text || utf8.RuneCountInString(got[0]) > budget || strings.Contains(got[0], "…") {
 		t.Errorf("plain fragment %q, want %q (the token budget's), at most %d characters", got, want[0].Text, budget)
+	}
+}
+
+// TestSetEngine checks that the highlighters built from bleve's registry use the Engine
+// that SetEngine gave, and that SetEngine is refused once one is built.
+func TestSetEngine(t *testing.T) {
+	engineMu.Lock()
+	saved, savedErr, savedBuilt := shared, sharedErr, built
+	shared, sharedErr, built = nil, nil, false
+	engineMu.Unlock()
+	defer func() {
+		engineMu.Lock()
+		shared, sharedErr, built = saved, savedErr, savedBuilt
+		engineMu.Unlock()
+	}()
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SetEngine(nil); err == nil {
+		t.Error("SetEngine(nil): no error")
+	}
+	if err := SetEngine(eng); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Constructor(map[string]any{"budget": 80}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.(*Highlighter).eng; got != eng {
+		t.Error("the registry's highlighter does not use the Engine given")
+	}
+	if err := SetEngine(eng); err == nil || !strings.Contains(err.Error(), "before the first search") {
+		t.Errorf("SetEngine after a highlighter was built: %v", err)
 	}
 }
