@@ -112,7 +112,9 @@ func (e *Engine) Snippets(ctx context.Context, document string, query []string, 
 //
 // Matching. The document is tokenized and split into sentences once. A query term matches
 // a run of whole tokens (never part of a word: "art" does not match "party", but a word
-// of a hyphenated token does: "transformer" matches "transformer-based"), ignoring case,
+// of a hyphenated token does: "transformer" matches "transformer-based", and so does a
+// part of a web address or of a host or file name: "pg-main-01" and "internal" match
+// "pg-main-01.db.internal", "config" matches "config.yaml"), ignoring case,
 // accents, inflection and trailing punctuation, with internal/core/match, the matcher of Do
 // too: "arrest" matches "Arrested" and "arrests", "children" matches "child", "went"
 // matches "go", "Zurich" matches "Zürich", "U.S" matches "U.S.", and "email" matches

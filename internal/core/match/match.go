@@ -292,6 +292,33 @@ func HyphenParts(word string) []string {
 	return append(parts, w[last:])
 }
 
+// isHostName reports whether f, which is not a web address, is a host or file name of
+// dotted labels ("pg-main-01.db.internal", "config.yaml"): two or more non-empty labels
+// of letters, digits, '-' and '_', one of them of two or more bytes with a letter, so
+// that "pg-main-01" and "internal" match inside it as they do inside a web address; not
+// a number ("1.5") nor an abbreviation ("e.g", "U.S").
+func isHostName(f string) bool {
+	labels, word := 0, false
+	for label := range strings.SplitSeq(f, ".") {
+		if label == "" {
+			return false
+		}
+		labels++
+		letter := false
+		for i := 0; i < len(label); i++ {
+			switch c := label[i]; {
+			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+				letter = true
+			case c >= '0' && c <= '9', c == '-', c == '_':
+			default:
+				return false
+			}
+		}
+		word = word || letter && len(label) >= 2
+	}
+	return labels >= 2 && word
+}
+
 // urlParts returns the pieces of the web or e-mail address f between the separators
 // / : . ? = & # @ (the scheme among them), and its host with each of its domains
 // ("proxy.example.com", "example.com").
@@ -703,7 +730,7 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		// The parts of a web or e-mail address, which the tokenizer keeps whole: its host,
 		// and the pieces between its separators ("proxy.example.com" and "3128" in
 		// "http://proxy.example.com:3128").
-		if mayBeURL && tokenize.IsURL(f) {
+		if mayBeURL && (tokenize.IsURL(f) || isHostName(f)) {
 			for _, p := range urlParts(f) {
 				if p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))

@@ -146,6 +146,12 @@ func TestScan(t *testing.T) {
 		{[]string{"proxy.example.com", "3128", "example.com"}, "Use http://proxy.example.com:3128 now.", []string{"proxy.example.com:01-02", "3128:01-02", "example.com:01-02"}},
 		{[]string{"example"}, "See www.example.org/docs or an example.", []string{"example:01-02", "example:04-05"}},
 		{[]string{"example.com", "jane"}, "Write to jane.doe@example.com today.", []string{"example.com:02-03", "jane:02-03"}},
+		// The labels of a host or file name, which is no web address; not of a number or
+		// an abbreviation.
+		{[]string{"pg-main-01", "internal"}, "The primary pg-main-01.db.internal stops.", []string{"pg-main-01:02-03", "internal:02-03"}},
+		{[]string{"config"}, "Edit config.yaml and the config.", []string{"config:01-02", "config:04-05"}},
+		{[]string{"5"}, "It rose 1.5 points.", nil},
+		{[]string{"s"}, "In the U.S. today.", nil},
 	}
 	for _, c := range cases {
 		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {
@@ -172,7 +178,8 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-// slowScan is Scan without the token filter: every token is keyed.
+// slowScan is Scan without the token filter: every token is keyed, with the parts of a
+// hyphenated word and of a web address or host name.
 func slowScan(q *Query, toks []syntax.Token) []Hit {
 	var out []Hit
 	run := func(i int, keys []string) int { // the end of a match of keys from i, or -1
@@ -183,7 +190,9 @@ func slowScan(q *Query, toks []syntax.Token) []Hit {
 			f := toks[i+j].Form
 			if f == "" || Key(f) != w && !slices.ContainsFunc(strings.Split(f, "-"), func(p string) bool {
 				return p != "" && p != f && strings.IndexByte(f, '-') > 0 && Key(p) == w
-			}) {
+			}) && !(len(f) >= 6 && (tokenize.IsURL(f) || isHostName(f)) && slices.ContainsFunc(urlParts(f), func(p string) bool {
+				return p != f && Key(p) == w
+			})) {
 				return -1
 			}
 		}
