@@ -23,6 +23,9 @@
 // first search, and the registered styles use it instead of loading the models again.
 // Annotate gives one annotation.
 //
+// A Markdown field is best indexed and annotated as its rendering reads (package
+// markdown: Text, or Doc's title and body), so that no fragment shows its markup.
+//
 // A document without the annotation is highlighted all the same: the highlighter parses
 // the field at query time. The snippets are the same either way, from annotations for a
 // fraction of the CPU (BenchmarkResultPage), as long as the annotation was made by a build

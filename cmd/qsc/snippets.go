@@ -14,8 +14,8 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
-	"github.com/qsc-nlp/qsc/internal/core/markdown"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/markdown"
 	"github.com/qsc-nlp/qsc/render"
 )
 

@@ -24,7 +24,7 @@ import (
 
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
-	"github.com/qsc-nlp/qsc/internal/core/markdown"
+	"github.com/qsc-nlp/qsc/markdown"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
 

@@ -1,6 +1,9 @@
 // Package markdown reads a Markdown document as the text its rendering shows, for
 // searching and snippets: what `qsc serve --docs` indexes of a folder's .md files and what
-// `qsc snippets` reads of one.
+// `qsc snippets` reads of one. A program that indexes Markdown itself (with package
+// highlight, say) indexes and annotates Text(src) or Doc's body rather than src, so that
+// no snippet shows "##", a table's pipes or a code fence, each heading, list item and
+// table row is a paragraph of its own, and a snippet does not repeat the title.
 package markdown
 
 import (

@@ -1,0 +1,22 @@
+package markdown_test
+
+import (
+	"fmt"
+
+	"github.com/qsc-nlp/qsc/markdown"
+)
+
+// Doc splits a Markdown document into its title, its first heading, and the text its
+// rendering shows, one paragraph per block.
+func ExampleDoc() {
+	src := []byte("# Runbook: failover\n\nPromote the **replica** with `pg_ctl promote`.\n\n- Check [the lag](https://example.com/lag).\n- Tell the on-call.\n")
+	title, body := markdown.Doc(src)
+	fmt.Printf("%q\n%s\n", title, body)
+	// Output:
+	// "Runbook: failover"
+	// Promote the replica with pg_ctl promote.
+	//
+	// Check the lag.
+	//
+	// Tell the on-call.
+}
