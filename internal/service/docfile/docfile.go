@@ -240,6 +240,42 @@ func DecodeDoc(b []byte, d *Doc) error {
 	return nil
 }
 
+// mailHeaders are the header lines mailDoc reads, lowercased.
+var mailHeaders = map[string]bool{"from": true, "to": true, "cc": true, "bcc": true, "date": true,
+	"sent": true, "subject": true, "reply-to": true}
+
+// mailDoc reads text as an e-mail when its first paragraph is two or more header lines
+// ("Name: value", of mailHeaders), From or Subject among them: the title is the
+// subject's value, and the body is the other header lines, each a paragraph, then the
+// rest of the text. ok is false for any other text.
+func mailDoc(text string) (title, body string, ok bool) {
+	rest := strings.TrimLeft(text, " \t\r\n")
+	head, after, _ := strings.Cut(strings.ReplaceAll(rest, "\r\n", "\n"), "\n\n")
+	var b strings.Builder
+	n, named := 0, false
+	for line := range strings.Lines(head) {
+		line = strings.TrimSpace(line)
+		name, value, found := strings.Cut(line, ":")
+		key := strings.ToLower(name)
+		if !found || !mailHeaders[key] {
+			return "", "", false
+		}
+		n++
+		named = named || key == "from" || key == "subject"
+		if key == "subject" && title == "" {
+			title = strings.TrimSpace(value)
+			continue
+		}
+		b.WriteString(line)
+		b.WriteString("\n\n")
+	}
+	if n < 2 || !named {
+		return "", "", false
+	}
+	b.WriteString(strings.TrimLeft(after, " \t\r\n"))
+	return title, b.String(), true
+}
+
 // IsDocFile reports whether a folder's file is a document: its name ends in .txt, .md or
 // .markdown (any letter case) and does not begin with ".".
 func IsDocFile(name string) bool {
@@ -258,8 +294,14 @@ func IsDocFile(name string) bool {
 // (tokenize.EndsSentence; an abbreviation's period, as in "SYSTEMS, INC.", does not count)
 // and another paragraph follows, that line is the title and the rest
 // the text, so that a snippet does not repeat the title a page shows above it;
-// otherwise the title is "" and the text is text as it is.
+// otherwise the title is "" and the text is text as it is. An e-mail saved as text (a
+// first paragraph of two or more header lines, From: or Subject: among them) is titled
+// by its subject, and each other header line is a paragraph of its own, so that no
+// snippet runs from "From:" into "Date:" (mailDoc).
 func TextDoc(text string) (title, body string) {
+	if title, body, ok := mailDoc(text); ok {
+		return title, body
+	}
 	rest := strings.TrimLeft(text, " \t\r\n")
 	line, after, ok := strings.Cut(rest, "\n")
 	line = strings.TrimSpace(line)

@@ -101,6 +101,11 @@ func TestTextDoc(t *testing.T) {
 		{"OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.\n\nThe court held.", "OKAFOR v. MERIDIAN HEALTH SYSTEMS, INC.", "The court held."},
 		{"Letter to Smith Jr.\n\nDear sir.", "Letter to Smith Jr.", "Dear sir."},
 		{"She went home.\n\nThen she slept.", "", "She went home.\n\nThen she slept."},
+		// An e-mail: titled by its subject, each other header line a paragraph.
+		{"From: Julian Serrat <j@example.com>\nTo: Leonora Blackwood\nDate: Thu, 22 Aug 2024\nSubject: Castlegate fees\n\nLeonora, the invoice is attached.\n",
+			"Castlegate fees", "From: Julian Serrat <j@example.com>\n\nTo: Leonora Blackwood\n\nDate: Thu, 22 Aug 2024\n\nLeonora, the invoice is attached.\n"},
+		{"From: Julian Serrat\r\nDate: Thu\r\n\r\nHello.", "", "From: Julian Serrat\n\nDate: Thu\n\nHello."},
+		{"Note: this is not mail.\nTo: nobody\n\nText.", "", "Note: this is not mail.\nTo: nobody\n\nText."},
 	} {
 		title, body := TextDoc(c.text)
 		if title != c.title || body != c.body {
