@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	prog.Register(&cli.Command{Name: "snippets", Summary: "the best compressed sentences of a document (file or stdin) for a query, as text or JSON", Run: runSnippets})
+	prog.Register(&cli.Command{Name: "snippets", Summary: "the best compressed sentences of documents (files, folders of .txt and .md files, the records of a .jsonl file, or stdin) for a query, as text or JSON", Run: runSnippets})
 }
 
 func runSnippets(args []string, stdout, stderr io.Writer) error {
@@ -82,7 +82,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		sn, err := eng.DoSnippetsLong(context.Background(), &r)
 		return doc, sn, err
 	}
-	if len(paths) == 1 && !isDir(paths[0]) {
+	if len(paths) == 1 && !isDir(paths[0]) && !isJSONL(paths[0]) {
 		doc, sn, err := snippets(paths[0])
 		if err != nil && paths[0] != "-" {
 			return fmt.Errorf("%s: %w", paths[0], err)
@@ -103,24 +103,27 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		printSnippets(stdout, "", doc, sn, *plain)
 		return nil
 	}
-	// Several documents, or a folder's: each in turn, as grep does with several files.
+	// Several documents, or a folder's, or the records of a JSON-lines file: each in turn,
+	// as grep does with several files.
 	enc := jsonx.NewEncoder(stdout)
 	var docs, found, failed int
-	one := func(path string, err error) error {
+	// show prints the snippets of one document (its file, and its id for a record of a
+	// JSON-lines file), or its error.
+	show := func(path, id, doc string, sn []qsc.Snippet, err error) error {
 		docs++
-		var doc string
-		var sn []qsc.Snippet
-		if err == nil {
-			doc, sn, err = snippets(path)
+		label := path
+		if id != "" {
+			label = path + ":" + id
 		}
 		if err != nil {
 			failed++
-			fmt.Fprintf(stderr, "qsc snippets: %s: %s\n", path, errText(err))
+			fmt.Fprintf(stderr, "qsc snippets: %s: %s\n", label, errText(err))
 			if *asJSON {
 				return enc.Encode(struct {
 					File  string `json:"file"`
+					ID    string `json:"id,omitempty"`
 					Error string `json:"error"`
-				}{path, err.Error()})
+				}{path, id, err.Error()})
 			}
 			return nil
 		}
@@ -130,11 +133,33 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		if *asJSON {
 			return enc.Encode(struct {
 				File     string            `json:"file"`
+				ID       string            `json:"id,omitempty"`
 				Snippets []render.Rendered `json:"snippets"`
-			}{path, render.All(doc, sn)})
+			}{path, id, render.All(doc, sn)})
 		}
-		printSnippets(stdout, path, doc, sn, *plain)
+		printSnippets(stdout, label, doc, sn, *plain)
 		return nil
+	}
+	one := func(path string, err error) error {
+		if err == nil && isJSONL(path) {
+			// The records {"id", "title", "text", "url"} that qsc serve --docs reads: each
+			// text a document; a bad line an error of its own, and the others go on.
+			return docfile.ScanFile(path, func(r docfile.Record) error {
+				if r.Err != nil {
+					return show(r.Where, "", "", nil, r.Err)
+				}
+				req := req
+				req.Document = r.Doc.Text
+				sn, err := eng.DoSnippetsLong(context.Background(), &req)
+				return show(path, r.Doc.ID, r.Doc.Text, sn, err)
+			})
+		}
+		var doc string
+		var sn []qsc.Snippet
+		if err == nil {
+			doc, sn, err = snippets(path)
+		}
+		return show(path, "", doc, sn, err)
 	}
 	for _, p := range paths {
 		var err error
@@ -144,7 +169,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 			err = one(p, nil)
 		}
 		if err != nil {
-			return err // stdout failed
+			return err // stdout failed, or a JSON-lines file could not be read
 		}
 	}
 	switch {
@@ -156,6 +181,12 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term%s\n", docs, noMatchHint(req.Query))
 	}
 	return nil
+}
+
+// isJSONL reports whether path names a JSON-lines file of documents: .jsonl, or
+// .jsonl.gz.
+func isJSONL(path string) bool {
+	return strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".jsonl.gz")
 }
 
 // printSnippets prints the snippets of doc, one a line, with "…" marks unless plain, each

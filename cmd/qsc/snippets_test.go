@@ -37,6 +37,28 @@ func TestSnippetsLargeDocument(t *testing.T) {
 	}
 }
 
+// TestSnippetsJSONL: a .jsonl file's records, as qsc serve --docs reads them, are each a
+// document, labeled file:id; a bad line is an error of its own and the others go on.
+func TestSnippetsJSONL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tips.jsonl")
+	lines := `{"id": "note-1", "title": "Tip", "text": "A source said the council paid Castlegate in cash."}
+{"id": "note-2", "text": "The council met on Tuesday."}
+{"id": 3}
+`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runQSC(t, "snippets", "-q", "council", "-b", "60", path)
+	want := path + ":note-1: A source said the council paid Castlegate in cash.\n" + path + ":note-2: The council met on Tuesday.\n"
+	if code != 1 || out != want || !strings.Contains(errs, "tips.jsonl:3") || !strings.Contains(errs, "1 of 3 documents failed") {
+		t.Errorf("exit %d\n%s\nwant\n%s\nstderr %s", code, out, want, errs)
+	}
+	code, out, _ = runQSC(t, "snippets", "-q", "Castlegate", "-b", "60", "--json", path)
+	if code != 1 || !strings.Contains(out, `{"file":"`+path+`","id":"note-1","snippets":[{`) || !strings.Contains(out, `"id":"note-2","snippets":[]`) {
+		t.Errorf("--json: exit %d\n%s", code, out)
+	}
+}
+
 // TestSnippetsBadRequestOnce: an unknown method or language with several documents is
 // one usage error (exit 2), not one error per document.
 func TestSnippetsBadRequestOnce(t *testing.T) {
