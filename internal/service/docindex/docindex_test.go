@@ -771,6 +771,40 @@ func TestCreateAfterKill(t *testing.T) {
 	x.Close()
 }
 
+// TestOpenDamaged checks that an index whose snapshot file is damaged is refused at Open
+// with an error of one line that says so and what to do. (A damaged segment bleve passes
+// over: it opens the snapshot before, with fewer documents, and logs that it did.)
+func TestOpenDamaged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "a", Text: "The council met on Tuesday."}}, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	root := filepath.Join(dir, "store", "root.bolt")
+	b, err := os.ReadFile(root)
+	if err != nil {
+		t.Skip("no snapshot file to damage:", err)
+	}
+	for i := 0; i < len(b); i += 7 {
+		b[i] ^= 0x5a
+	}
+	if err := os.WriteFile(root, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	x, err = Open(dir)
+	if err == nil {
+		x.Close()
+		t.Fatal("a damaged index opened")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "cannot be read") || !strings.Contains(msg, "restore it from a backup") || strings.Contains(msg, "\n") {
+		t.Errorf("error %q", msg)
+	}
+}
+
 // TestUnfinishedDocs checks that an ingest begun and not ended is remembered across a
 // reopening of the index, and forgotten once it ends.
 func TestUnfinishedDocs(t *testing.T) {

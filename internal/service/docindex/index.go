@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -292,7 +293,7 @@ func openExisting(dir string) (*Index, error) {
 		return nil, fmt.Errorf("document index %s is in use by another process (another qsc serve?): stop it, or give another directory", dir)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("document index %s: %w", dir, err)
+		return nil, damaged(dir, err)
 	}
 	v, err := idx.GetInternal([]byte(versionKey))
 	if err != nil || string(v) != formatVersion {
@@ -307,7 +308,20 @@ func openExisting(dir string) (*Index, error) {
 		idx.Close()
 		return nil, fmt.Errorf("document index %s: unexpected mapping %T", dir, idx.Mapping())
 	}
+	// Read it once, so that an index whose segments cannot be read fails here, not at
+	// every search of a server that says it is ready.
+	if _, err := idx.Search(bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1, 0, false)); err != nil {
+		idx.Close()
+		return nil, damaged(dir, err)
+	}
 	return newIndex(idx, dir, im), nil
+}
+
+// damaged is the error of an index on disk that bleve cannot open or read: its first line
+// (bleve's may go on with the mapping's contents), and what to do.
+func damaged(dir string, err error) error {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return fmt.Errorf("document index %s cannot be read (%s): its files are damaged (a disk fault, a copy made while it was written, a process killed while it was being created): restore it from a backup, or move it aside and ingest the documents again (--docs)", dir, msg)
 }
 
 func newIndex(idx bleve.Index, path string, im *mapping.IndexMappingImpl) *Index {
