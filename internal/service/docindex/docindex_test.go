@@ -771,37 +771,48 @@ func TestCreateAfterKill(t *testing.T) {
 	x.Close()
 }
 
-// TestOpenDamaged checks that an index whose snapshot file is damaged is refused at Open
-// with an error of one line that says so and what to do. (A damaged segment bleve passes
-// over: it opens the snapshot before, with fewer documents, and logs that it did.)
+// TestOpenDamaged checks that an index whose snapshot file or latest segment is damaged
+// is refused at Open with an error of one line that says so and what to do: bleve would
+// open the snapshot before a damaged segment, with fewer documents, and remove the
+// damaged one's files. They stay.
 func TestOpenDamaged(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "idx")
-	x, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "a", Text: "The council met on Tuesday."}}, IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	x.Close()
-	root := filepath.Join(dir, "store", "root.bolt")
-	b, err := os.ReadFile(root)
-	if err != nil {
-		t.Skip("no snapshot file to damage:", err)
-	}
-	for i := 0; i < len(b); i += 7 {
-		b[i] ^= 0x5a
-	}
-	if err := os.WriteFile(root, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	x, err = Open(dir)
-	if err == nil {
+	for _, file := range []string{"root.bolt", "*.zap"} {
+		dir := filepath.Join(t.TempDir(), "idx")
+		x, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "a", Text: "The council met on Tuesday."}}, IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
 		x.Close()
-		t.Fatal("a damaged index opened")
-	}
-	if msg := err.Error(); !strings.Contains(msg, "cannot be read") || !strings.Contains(msg, "restore it from a backup") || strings.Contains(msg, "\n") {
-		t.Errorf("error %q", msg)
+		paths, _ := filepath.Glob(filepath.Join(dir, "store", file))
+		if len(paths) == 0 {
+			t.Fatalf("no %s to damage", file)
+		}
+		path := paths[len(paths)-1]
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := len(b) / 8; i < len(b)/2; i += 3 {
+			b[i] ^= 0x5a
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		x, err = Open(dir)
+		if err == nil {
+			t.Errorf("%s damaged: the index opened with %d documents", file, x.Len())
+			x.Close()
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, "cannot be read") || !strings.Contains(msg, "restore it from a backup") || strings.Contains(msg, "\n") {
+			t.Errorf("%s damaged: error %q", file, msg)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%s damaged: its file is gone: %v", file, err)
+		}
 	}
 }
 

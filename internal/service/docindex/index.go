@@ -21,6 +21,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,12 +290,19 @@ func openExisting(dir string) (*Index, error) {
 	if _, err := os.Stat(dir + string(os.PathSeparator) + "index_meta.json"); err != nil {
 		return nil, fmt.Errorf("document index: %s is not empty and holds no index (no index_meta.json); give an empty or new directory", dir)
 	}
-	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": lockWait.String()})
+	idx, skipped, err := openWatched(dir)
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("document index %s is in use by another process (another qsc serve?): stop it, or give another directory", dir)
 	}
 	if err != nil {
 		return nil, damaged(dir, err)
+	}
+	if skipped != "" {
+		// bleve passed over a snapshot it could not load and opened the one before it,
+		// with fewer documents, and would remove the damaged one's files: closed at once,
+		// they stay for a restore.
+		idx.Close()
+		return nil, damaged(dir, fmt.Errorf("its latest snapshot: %s", skipped))
 	}
 	v, err := idx.GetInternal([]byte(versionKey))
 	if err != nil || string(v) != formatVersion {
@@ -315,6 +324,49 @@ func openExisting(dir string) (*Index, error) {
 		return nil, damaged(dir, err)
 	}
 	return newIndex(idx, dir, im), nil
+}
+
+// openWatched opens the index in dir with bleve, and returns what bleve logged of a
+// snapshot it could not load and passed over ("" when none). bleve reports that only
+// through the standard logger, whose output is copied for the call: a server opens its
+// index once, at start. A panic of bleve's store (bbolt asserts its pages, and a damaged
+// page fails the assertion) is an error.
+func openWatched(dir string) (idx bleve.Index, skipped string, err error) {
+	var w snapshotWatch
+	prev := log.Writer()
+	log.SetOutput(io.MultiWriter(prev, &w))
+	defer log.SetOutput(prev)
+	defer func() {
+		if v := recover(); v != nil {
+			idx, skipped, err = nil, "", fmt.Errorf("%v", v)
+		}
+	}()
+	idx, err = bleve.OpenUsing(dir, map[string]any{"bolt_timeout": lockWait.String()})
+	return idx, w.skipped(), err
+}
+
+// snapshotWatch keeps the first line that bleve logs of a snapshot it passed over.
+type snapshotWatch struct {
+	mu    sync.Mutex
+	first string
+}
+
+func (w *snapshotWatch) Write(p []byte) (int, error) {
+	if line := string(p); strings.Contains(line, "unable to load snapshot") {
+		w.mu.Lock()
+		if w.first == "" {
+			_, w.first, _ = strings.Cut(strings.TrimSpace(line), "unable to load snapshot, ")
+			w.first = strings.TrimSuffix(w.first, ", continuing")
+		}
+		w.mu.Unlock()
+	}
+	return len(p), nil
+}
+
+func (w *snapshotWatch) skipped() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.first
 }
 
 // damaged is the error of an index on disk that bleve cannot open or read: its first line
