@@ -688,9 +688,12 @@ func TestSearchBoxSyntax(t *testing.T) {
 		{ID: "summit", Title: "Summit", Text: "The EU and Africa met in Brussels."},
 		{ID: "cold", Title: "Calais", Text: "The camp froze at -4 °C on Monday."},
 		{ID: "gene", Title: "Genes", Text: "BRCA1 carriers were enrolled; p < 0.05 held."},
+		{ID: "year", Title: "Letter", Text: "The letter was written in ١٩٧٣ in Cairo."},
 	}
 	x := memoryWith(t, docs)
 	for q, want := range map[string][]string{
+		"١٩٧٣":          {"year"}, // digits the syntax's number lexer cannot read
+		"١٩٧٣ Cairo":    {"year"},
 		"EU - Africa":   {"summit"},
 		"Africa – EU":   {"summit"},
 		"-4 froze":      {"cold"},
@@ -703,6 +706,9 @@ func TestSearchBoxSyntax(t *testing.T) {
 		if got := sorted(ids(res)); !slices.Equal(got, want) {
 			t.Errorf("%s: ids %v, want %v (terms %q)", q, got, want, res.Terms)
 		}
+	}
+	if res := search(t, x, "١٩٧٣", 0, 10); !slices.Contains(res.Terms, "١٩٧٣") {
+		t.Errorf("the number's terms, to mark: %q", res.Terms)
 	}
 }
 

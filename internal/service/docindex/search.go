@@ -132,7 +132,10 @@ func (x *Index) parse(q string) (query.Query, error) {
 		parsed, err = bleve.NewQueryStringQuery(escapeSyntax(q)).Parse()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
+		// A number in other digits than ASCII ("١٩٧٣", "１９４５", "२०२४"), which the
+		// syntax's lexer takes for a number and cannot read: the words typed, analyzed
+		// as the text is.
+		parsed, err = query.NewMatchQuery(q), nil
 	}
 	if err := checkFuzziness(parsed); err != nil {
 		return nil, err
