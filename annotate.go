@@ -2,8 +2,10 @@ package qsc
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/tokenize"
 	"sync"
 
 	"github.com/qsc-nlp/qsc/annotation"
@@ -13,7 +15,7 @@ import (
 
 // ErrModels is wrapped (with ErrBadRequest) by the error of an annotated call given an
 // annotation made by other models than the Engine's, unless AnnotationOptions.Reparse.
-var ErrModels = errors.New("annotation made by other models")
+var ErrModels = errors.New("annotation made by other models (or another qsc's sentence splitting)")
 
 // AnnotationOptions say what the annotated calls do with an annotation.
 type AnnotationOptions struct {
@@ -44,12 +46,28 @@ func (e *Engine) tables() (*annotation.Tables, error) {
 }
 
 // AnnotationModels returns the ids of the Engine's tagger and parser, as its annotations
-// record them.
+// record them: the tagger's also identifies the rules that split text into tokens and
+// sentences (tokenize.Version), so that an annotation of another build's splitting is one
+// of other models (ErrModels), and is made again rather than read with the wrong
+// sentences.
 func (e *Engine) AnnotationModels() annotation.Models {
 	if e.pipe == nil {
 		return annotation.Models{} // the zero Engine has no models
 	}
-	return annotation.Models{Tagger: annotation.NewModelID(e.pipe.TaggerSum), Parser: annotation.NewModelID(e.pipe.ParserSum)}
+	return annotation.Models{Tagger: splitModelID(e.pipe.TaggerSum), Parser: annotation.NewModelID(e.pipe.ParserSum)}
+}
+
+// splitModelID is the id of an annotation's tagger: of the tagger file whose SHA-256 is
+// sum, and of the rules that split the text into the tokens and sentences it tagged
+// (tokenize.Version, and collect's pieces of maxPartBytes), since an annotation's
+// sentences are theirs: one split by other rules is an annotation of other models.
+func splitModelID(sum [32]byte) annotation.ModelID {
+	h := sha256.New()
+	h.Write(sum[:])
+	fmt.Fprintf(h, "split %d %d", tokenize.Version, maxPartBytes)
+	var s [32]byte
+	h.Sum(s[:0])
+	return annotation.NewModelID(s)
 }
 
 // AnnotationTables returns the names of the tag and label ids of the Engine's annotations:

@@ -124,7 +124,9 @@ func NewModelID(sum [32]byte) ModelID { return ModelID(sum[:8]) }
 // String returns the id in hexadecimal: the first 16 digits of the file's SHA-256.
 func (id ModelID) String() string { return hex.EncodeToString(id[:]) }
 
-// Models identifies the tagger and the parser that made an annotation.
+// Models identifies the tagger and the parser that made an annotation. qsc's Engine gives
+// its tagger the id of the tagger file and of its rules of splitting text into tokens and
+// sentences together (qsc.Engine.AnnotationModels).
 type Models struct {
 	Tagger, Parser ModelID
 }

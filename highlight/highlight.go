@@ -28,12 +28,11 @@
 //
 // A document without the annotation is highlighted all the same: the highlighter parses
 // the field at query time. The snippets are the same either way, from annotations for a
-// fraction of the CPU (BenchmarkResultPage), as long as the annotation was made by a build
-// that splits sentences as this one does: an annotation records its models, not the
-// tokenizer's rules, so one made before a change of those keeps its sentences until the
-// document is annotated again. An annotation that cannot be used (of other models, of
-// another text, corrupt) is ignored and the field parsed; Highlighter.Stats counts the
-// three cases.
+// fraction of the CPU (BenchmarkResultPage): an annotation records its models and the
+// rules that split its sentences (qsc.Engine.AnnotationModels), so that one made by a
+// build that splits otherwise is stale. An annotation that cannot be used (of other
+// models or splitting, of another text, corrupt) is ignored and the field parsed;
+// Highlighter.Stats counts the cases: re-index such documents to get the speed back.
 //
 // The registered highlighter's budget is DefaultBudget; to set another, define a named
 // style of type "qsc" in bleve's registry cache:

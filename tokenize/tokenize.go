@@ -23,6 +23,13 @@ import (
 	"github.com/qsc-nlp/qsc/syntax"
 )
 
+// Version identifies the rules of Tokens and AppendSentences: it is raised by each change
+// that moves a token's or a sentence's boundary in some text. A stored annotation holds
+// its sentences as these rules split them, and records them with its models
+// (qsc.Engine.AnnotationModels), so that one split by other rules is not read as if this
+// build had made it.
+const Version = 2
+
 // Tokens returns the tokens of text. Each token has Form == text[Start:End], Head set to
 // syntax.NoHead and no tags. It returns nil when text holds no token.
 func Tokens(text string) []syntax.Token {
