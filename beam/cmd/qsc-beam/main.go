@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -52,11 +53,15 @@ func main() {
 	flag.Var(&qs, "query", "also compress every document for this query (comma-separated terms; repeat for several)")
 	flag.IntVar(&o.Budget, "budget", 0, "budget of the snippets of --query, in characters")
 	flag.IntVar(&o.N, "n", qsc.DefaultSnippets, "snippets per document and query")
-	flag.StringVar(&o.Method, "method", qsc.DefaultMethod, "method of the snippets: "+strings.Join(qsc.Methods(), ", "))
+	flag.StringVar(&o.Method, "method", "", "method of the snippets: "+strings.Join(qsc.Methods(), ", ")+` (default: `+qsc.DefaultMethod+` for English text, `+qsc.MethodWindow+` for other languages, as qsc annotate; a method named reads any text as English)`)
 	flag.Parse()
 	o.Queries = qs
 	beam.Init()
 	if err := o.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "qsc-beam:", err)
+		os.Exit(2)
+	}
+	if err := localInput(o.Input); err != nil {
 		fmt.Fprintln(os.Stderr, "qsc-beam:", err)
 		os.Exit(2)
 	}
@@ -68,11 +73,40 @@ func main() {
 	if err != nil {
 		log.Fatalf("pipeline failed: %v", err)
 	}
+	var total, failed int64
 	if res != nil {
 		for _, c := range res.Metrics().AllMetrics().Counters() {
 			if c.Key.Namespace == qscbeam.Namespace {
 				fmt.Fprintf(os.Stderr, "%s: %d\n", c.Key.Name, c.Result())
+				switch c.Key.Name {
+				case qscbeam.MetricRecords:
+					total += c.Result()
+				case qscbeam.MetricErrors:
+					failed += c.Result()
+				}
 			}
 		}
 	}
+	if failed > 0 {
+		// As qsc annotate: the job went on, and its status says that records failed.
+		fmt.Fprintf(os.Stderr, "qsc-beam: %d of %d records failed (each has its error record in the output)\n", failed, total)
+		os.Exit(1)
+	}
+}
+
+// localInput checks that a local --input pattern matches a file: a typo would otherwise
+// run a pipeline that reads nothing, writes nothing and succeeds. Patterns of another
+// file system (gs://, s3://) are left to the runner.
+func localInput(pattern string) error {
+	if strings.Contains(pattern, "://") {
+		return nil
+	}
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return fmt.Errorf("--input %q: %v", pattern, err)
+	}
+	if len(matches) == 0 {
+		return fmt.Errorf("--input %q matches no file", pattern)
+	}
+	return nil
 }
