@@ -161,7 +161,14 @@ func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string, 
 	toks = all[n0:]
 	out := sents
 	begin := 0
+	quoted := quotedSpans(text, base, toks)
 	for i := 0; i < len(toks); i++ {
+		if len(quoted) > 0 && quoted[0][0] < i && i < quoted[0][1] {
+			continue // a mark inside a quotation that closes: 「ラジオにて開戦を知る。町は静かなり」とあります。
+		}
+		for len(quoted) > 0 && quoted[0][1] <= i {
+			quoted = quoted[1:]
+		}
 		if last, ok := breakAfter(text, base, toks, i); ok {
 			out = append(out, syntax.Sentence{Tokens: toks[begin : last+1 : last+1]})
 			begin, i = last+1, last
@@ -171,6 +178,52 @@ func AppendSentences(toks []syntax.Token, sents []syntax.Sentence, text string, 
 		out = append(out, syntax.Sentence{Tokens: toks[begin:len(toks):len(toks)]})
 	}
 	return all, out
+}
+
+// maxQuoted is the most tokens between the marks of a quotation within which a sentence
+// mark ends no sentence (quotedSpans): a longer one, or one left open, is read as it
+// comes.
+const maxQuoted = 300
+
+// quotedSpans returns the spans [open, close] (token indexes) of the outermost quotations
+// of toks, in order, that close within maxQuoted tokens and in the paragraph they open,
+// with a word written against their closing mark: 「…」, 『…』, “…”, «…», and German
+// „…“. A sentence mark inside one ends no sentence, as the sentence goes on after it
+// (「…。」とあります, “1952. 7. 15.”라고).
+func quotedSpans(text string, base int, toks []syntax.Token) [][2]int {
+	var spans [][2]int
+	var stack []int // open marks
+	for i := range toks {
+		f := toks[i].Form
+		if i > 0 && newlines(text[toks[i-1].End-base:toks[i].Start-base]) >= 2 {
+			stack = stack[:0] // a paragraph ends every quotation open
+		}
+		switch f {
+		case "「", "『", "«", "„", "“":
+			if f == "“" && len(stack) > 0 && toks[stack[len(stack)-1]].Form == "„" {
+				break // „…“ closes below
+			}
+			stack = append(stack, i)
+			continue
+		}
+		if len(stack) == 0 {
+			continue
+		}
+		o := stack[len(stack)-1]
+		switch open := toks[o].Form; {
+		case f == "」" && open == "「", f == "』" && open == "『", f == "”" && open == "“",
+			f == "»" && open == "«", f == "“" && open == "„":
+			stack = stack[:len(stack)-1]
+			// Only a quotation the sentence surely goes on after: a word written
+			// against its closing mark (」とあります, ”라고), not a space, which may
+			// begin the next sentence („Nein.“ Dann).
+			goesOn := i+1 < len(toks) && toks[i+1].Start == toks[i].End && KindOf(toks[i+1].Form) != Punct
+			if len(stack) == 0 && i-o <= maxQuoted && goesOn {
+				spans = append(spans, [2]int{o, i})
+			}
+		}
+	}
+	return spans
 }
 
 // breakAfter reports whether a sentence ends after token i, or after the closing marks

@@ -199,3 +199,26 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestQuotedMarks checks that a sentence mark inside a quotation that closes ends no
+// sentence: the sentence goes on after the quotation.
+func TestQuotedMarks(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int // sentences
+	}{
+		{"二、昭和16年12月8日の頁には「ラジオにて開戦を知る。町は静かなり」とあります。次の頁は白紙です。", 2},
+		{"사진 뒷면에는 연필로 “1952. 7. 15. 김씨 가게”라고 적혀 있었어요. 그 가게는 없어요.", 2},
+		{"« Nous partons. Il est tard. » dit-il. Puis il sortit.", 4}, // a space after the quotation: read as it comes
+		{"„Nein. Niemals.“ Dann ging er. Er kam nicht wieder.", 4},    // a space after: as it comes
+		{"「開戦を知る。町は静かなり\n\n次の段落。", 3},                                 // left open in its paragraph: read as it comes
+	} {
+		if got := len(Sentences(c.text, 0)); got != c.want {
+			var forms []string
+			for _, s := range Sentences(c.text, 0) {
+				forms = append(forms, c.text[s.Tokens[0].Start:s.Tokens[len(s.Tokens)-1].End])
+			}
+			t.Errorf("%q: %d sentences %q, want %d", c.text, got, forms, c.want)
+		}
+	}
+}
