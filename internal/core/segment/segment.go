@@ -233,7 +233,7 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 		return i, false
 	}
 	last = i
-	term := Terminal(toks[i].Form)
+	term := Terminal(toks[i].Form) || greekQuestion(toks, i)
 	if term {
 		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && closer(toks[last+1].Form) &&
 			(!initialQuote(toks[last+1].Form) || last+2 == len(toks) || toks[last+2].Start > toks[last+1].End) {
@@ -276,7 +276,8 @@ var titles = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`Dr Dres Prof Hr Hrn Fr Mme Mmes Mlle Mlles Me Mgr Pr
 		Sr Sra Srta Sres Dra Dña Dn Ud Uds Sig Sigg Dott Ing Mag Dipl Pfr St Sto Sta
-		Nr No Nº Art Abs Bd Abb Tab Kap Vol Av Avda Pl`) {
+		Nr No Nº Art Abs Bd Abb Tab Kap Vol Av Avda Pl
+		γεν αρ σελ κ κα Δρ Καθ`) {
 		m[w] = true
 	}
 	return m
@@ -301,6 +302,16 @@ func Terminal(form string) bool {
 		}
 	}
 	return form != ""
+}
+
+// greekQuestion reports whether token i is a semicolon that ends a Greek question, as
+// Greek writes its question mark (U+037E, or the semicolon it decomposes to): after a
+// word of Greek script.
+func greekQuestion(toks []syntax.Token, i int) bool {
+	if f := toks[i].Form; i == 0 || f != ";" && f != "\u037e" {
+		return false
+	}
+	return unicode.Is(unicode.Greek, lastRune(toks[i-1].Form))
 }
 
 // fullwidth reports whether the terminal mark form is one of the scripts without spaces

@@ -222,3 +222,20 @@ func TestQuotedMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestGreek checks the Greek question mark (a semicolon after a Greek word) and Greek
+// abbreviations before a number or a name.
+func TestGreek(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"Τι θυμάστε από τη Σμύρνη; Μ. Κ.: Ήμουν έξι χρονών.", 2},
+		{"Ο Αλέξανδρος Παπαδόπουλος (γεν. 1916) μίλησε. Ο φάκελος αρ. 8 λείπει.", 2},
+		{"Read this; then that.", 1}, // a Latin semicolon ends nothing
+	} {
+		if got := len(Sentences(c.text, 0)); got != c.want {
+			t.Errorf("%q: %d sentences, want %d", c.text, got, c.want)
+		}
+	}
+}
