@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
 	annbatch "github.com/qsc-nlp/qsc/annotation/batch"
@@ -104,7 +106,9 @@ func batchFailures(failed, records int) error {
 }
 
 // splitTerms splits comma-separated query terms. A comma inside double quotes belongs to
-// its term, and the quotes are left out: -q '"1,000 pg/mL",IL-6' is two terms.
+// its term, and the quotes are left out: -q '"1,000 pg/mL",IL-6' is two terms; so does a
+// comma between two digits, a number's (decimal in most languages, or of thousands):
+// -q '6,5 milyon' and -q '1,94' are one term each.
 func splitTerms(s string) []string {
 	var terms []string
 	var cur strings.Builder
@@ -115,11 +119,11 @@ func splitTerms(s string) []string {
 		}
 		cur.Reset()
 	}
-	for _, r := range s {
+	for i, r := range s {
 		switch {
 		case r == '"':
 			quoted = !quoted
-		case r == ',' && !quoted:
+		case r == ',' && !quoted && !numberComma(s, i):
 			flush()
 		default:
 			cur.WriteRune(r)
@@ -127,6 +131,16 @@ func splitTerms(s string) []string {
 	}
 	flush()
 	return terms
+}
+
+// numberComma reports whether the comma at byte i of s stands between two digits.
+func numberComma(s string, i int) bool {
+	if i == 0 || i+1 >= len(s) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+1:])
+	return unicode.IsDigit(before) && unicode.IsDigit(after)
 }
 
 // queryUsage is the usage error of a -q that holds no term: left out, or only commas

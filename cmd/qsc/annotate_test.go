@@ -202,6 +202,10 @@ func TestSplitTerms(t *testing.T) {
 		`"1,000 pg/mL",IL-6`:         {"1,000 pg/mL", "IL-6"},
 		`Smith, "Jones, Brown & Co"`: {"Smith", "Jones, Brown & Co"},
 		`""`:                         nil,
+		"1,94":                       {"1,94"}, // a number's comma is the term's
+		"6,5 milyon, TL":             {"6,5 milyon", "TL"},
+		"1,000,Smith":                {"1,000", "Smith"},
+		"5, 6":                       {"5", "6"},
 	} {
 		if got := splitTerms(in); !slices.Equal(got, want) {
 			t.Errorf("splitTerms(%q) = %q, want %q", in, got, want)

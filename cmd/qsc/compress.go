@@ -27,7 +27,7 @@ const maxRecordBytes = 8 << 20
 func runCompress(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("compress", "(-q TERMS -b N [\"sentence\" | < sentence.txt] | --jsonl < records.jsonl)", stderr)
 	jsonl := fs.Bool("jsonl", false, `read one JSON record per line from stdin and write one result per line: {"id", "kept", "compression", "compression_ellipsis"} or {"id", "error"} (exit status 1 when a record fails)`)
-	query := fs.String("q", "", "query terms, comma-separated (a comma inside double quotes is the term's); each must occur in the sentence (ignoring case, accents and inflection)")
+	query := fs.String("q", "", "query terms, comma-separated (a comma inside double quotes, or between two digits, is the term's); each must occur in the sentence (ignoring case, accents and inflection)")
 	budget := fs.Int("b", 0, "budget: maximum characters of the compression, counted as --budget-counts says (required)")
 	counts := fs.String("budget-counts", qsc.BudgetTokens, "what the budget counts: tokens (the kept tokens joined by spaces, or the sentence as written when it fits; the default without --ellipsis), display (the text and its ellipsis rendering, \"…\" included; the default with --ellipsis) or columns (the display, an East Asian wide character as two columns)")
 	ellipsis := fs.Bool("ellipsis", false, "print the compression with \"…\" where words were cut; the budget then counts what is printed, \"…\" included, unless --budget-counts says otherwise")

@@ -25,7 +25,7 @@ func init() {
 
 func runSnippets(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("snippets", "-q TERMS -b N [-n K] [FILE|DIR|-]...", stderr)
-	query := fs.String("q", "", "query terms, comma-separated; a comma inside double quotes is the term's: \"1,000 pg/mL\",IL-6 (required)")
+	query := fs.String("q", "", "query terms, comma-separated; a comma inside double quotes, or between two digits, is the term's: \"Jones, Brown\",1,94,IL-6 is three terms (required)")
 	budget := fs.Int("b", 0, "budget: maximum characters of each snippet, counted as --budget-counts says (required)")
 	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets of each document")
 	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included), columns (the same, an East Asian wide character as two columns) or tokens (the kept tokens joined by spaces)")
