@@ -473,12 +473,61 @@ func CheckText(b []byte) error {
 			}
 			i += n
 		}
-		return fmt.Errorf("%w: the text is not valid UTF-8 (byte offset %d): the file may be in another encoding, such as Windows-1252 or Latin-1 (convert it first, for instance with iconv -f WINDOWS-1252 -t UTF-8)", qsc.ErrBadRequest, i)
+		return fmt.Errorf("%w: the text is not valid UTF-8 (byte offset %d): the file is in another encoding, %s (convert it first: iconv -f %s -t UTF-8)", qsc.ErrBadRequest, i, encodingGuess(b), encodingName(b))
 	}
 	if isHTML(b) {
 		return fmt.Errorf("%w: the file is HTML; qsc reads plain text and Markdown (convert it first, for instance with pandoc -t plain)", qsc.ErrBadRequest)
 	}
 	return nil
+}
+
+// encodingGuess names the encodings a text that is not UTF-8 is likely in, by its bytes
+// over 0x7F (encodingName): Shift_JIS (Japanese), Windows-1251 (Cyrillic), else
+// Windows-1252 or Latin-1 (Western European).
+func encodingGuess(b []byte) string {
+	switch encodingName(b) {
+	case "SHIFT_JIS":
+		return "Shift_JIS (Japanese) perhaps"
+	case "WINDOWS-1251":
+		return "Windows-1251 (Cyrillic) perhaps, or KOI8-R"
+	}
+	return "Windows-1252 or Latin-1 (Western European) perhaps"
+}
+
+// encodingName is the iconv name of encodingGuess's first guess: Shift_JIS when a
+// quarter or more of the bytes over 0x7F are lead bytes 0x81–0x9F of a Shift_JIS pair
+// (hiragana, katakana and most kanji; Windows-1251 and -1252 hardly use them); else
+// Windows-1251 when runs of three bytes of 0xC0–0xFF, words of Cyrillic letters, make up
+// much of them (a Western European text has an accented letter here and there); else
+// Windows-1252.
+func encodingName(b []byte) string {
+	var high, lead, upper, run, inRuns int
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c < 0x80 {
+			run = 0
+			continue
+		}
+		high++
+		if c >= 0x81 && c <= 0x9f && i+1 < len(b) && b[i+1] >= 0x40 && b[i+1] != 0x7f {
+			lead++
+		}
+		if c >= 0xc0 {
+			upper++
+			if run++; run >= 3 {
+				inRuns++
+			}
+		} else {
+			run = 0
+		}
+	}
+	switch {
+	case high > 0 && 4*lead >= high:
+		return "SHIFT_JIS"
+	case inRuns > 0 && 3*inRuns >= upper:
+		return "WINDOWS-1251"
+	}
+	return "WINDOWS-1252"
 }
 
 // isUTF16 reports whether b begins with a UTF-16 byte order mark, or with two characters

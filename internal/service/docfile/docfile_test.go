@@ -164,6 +164,8 @@ func TestScanBinaryFiles(t *testing.T) {
 		"utf16.txt":    "\xff\xfeM\x00i\x00n\x00",
 		"utf16be.txt":  "\x00M\x00i\x00n",
 		"cp1252.txt":   "Caf\xe9 minutes\n",
+		"cp1251.txt":   "\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0\n", // "Привет мир" in Windows-1251
+		"sjis.txt":     "\x93\xfa\x96\x7b\x82\xcc\x8e\x86\n",      // "日本の紙" in Shift_JIS
 		"bom.txt":      "\ufeffPRESS RELEASE\n\nThe council met on Tuesday.\n",
 	}
 	for name, text := range files {
@@ -182,7 +184,7 @@ func TestScanBinaryFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML",
-		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "not valid UTF-8 (byte offset 3): the file may be in another encoding", "bom.txt": "<nil>"} {
+		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "iconv -f WINDOWS-1252", "cp1251.txt": "iconv -f WINDOWS-1251", "sjis.txt": "iconv -f SHIFT_JIS", "bom.txt": "<nil>"} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
 		}

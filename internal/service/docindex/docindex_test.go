@@ -116,7 +116,7 @@ func TestIngestFolder(t *testing.T) {
 	if sum != (Summary{Added: 2, Rejected: 2}) {
 		t.Fatalf("summary %v; rejected %q", sum, rejected)
 	}
-	if !strings.Contains(rejected[0], "empty.txt: no \"text\"") || !strings.Contains(rejected[1], "latin1.txt: ") || !strings.Contains(rejected[1], "the text is not valid UTF-8 (byte offset 4): the file may be in another encoding") {
+	if !strings.Contains(rejected[0], "empty.txt: no \"text\"") || !strings.Contains(rejected[1], "latin1.txt: ") || !strings.Contains(rejected[1], "the text is not valid UTF-8 (byte offset 4): the file is in another encoding, Windows-1252") {
 		t.Errorf("rejected %q", rejected)
 	}
 	d, ok, _ := x.Document("sub/trip.md")
