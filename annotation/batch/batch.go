@@ -169,13 +169,18 @@ func decodeInput(data []byte, where string, needID bool) (id, text string, err e
 	return id, *in.Text, nil
 }
 
-// Line decodes and processes one JSON input record; where prefixes its errors.
+// Line decodes and processes one JSON input record; where prefixes its errors, those of
+// the record's reading and of its annotation alike.
 func (p *Processor) Line(ctx context.Context, data []byte, where string) Output {
 	id, text, err := DecodeInput(data, where)
 	if err != nil {
 		return Output{ID: id, Error: err.Error()}
 	}
-	return p.Document(ctx, id, text)
+	out := p.Document(ctx, id, text)
+	if out.Error != "" && where != "" {
+		out.Error = where + ": " + out.Error // "docs.jsonl:701: … more than the maximum of 1048576"
+	}
+	return out
 }
 
 // Document annotates one document, and compresses it for the queries.

@@ -78,4 +78,9 @@ func TestProcessor(t *testing.T) {
 	if o := p.Line(context.Background(), []byte(`{"id":"b","text":"bad \ud800 \u0000"}`), "line 2"); o.Failed() {
 		t.Errorf("a text with a lone surrogate (read as U+FFFD) and NUL: %+v", o)
 	}
+	// An error of the annotation names its line too.
+	big := `{"id":"c","text":"` + strings.Repeat("a ", qsc.MaxDocumentBytes/2+1) + `"}`
+	if o := p.Line(context.Background(), []byte(big), "docs.jsonl:3"); !o.Failed() || !strings.HasPrefix(o.Error, "docs.jsonl:3: ") || !strings.Contains(o.Error, "more than the maximum") {
+		t.Errorf("a document over the limit: %q", o.Error)
+	}
 }

@@ -39,7 +39,13 @@ document, in input order: {"id", "annotation" (base64 of the binary form), "sent
 batch goes on, and the exit status is 1). Inputs: stdin when no FILE (or "-") is given,
 read as JSONL records {"id", "text"} (a "title" and a "url", as qsc serve --docs reads
 them, are accepted); a FILE ending in .jsonl is JSONL too; any other FILE is one
-document, its whole text, with its path as id.
+document, its whole text, with its path as id. "bytes" is the size of the binary
+annotation; with -q, "snippets" holds each query's snippets, their spans byte offsets
+[start, end) into the text (docs/surfaces.md has the record's fields).
+
+Limits: a document of at most 1 MiB (qsc.MaxDocumentBytes; a longer one is an error
+record: split it first), a JSONL line of at most 8 MiB. An error record names its
+file:line.
 
 Flags:
 `)
