@@ -14,6 +14,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
+	"github.com/qsc-nlp/qsc/internal/core/langid"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/markdown"
 	"github.com/qsc-nlp/qsc/render"
@@ -80,6 +81,11 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		r := req
 		r.Document = doc
 		sn, err := eng.DoSnippetsLong(context.Background(), &r)
+		if err == nil {
+			if w := langMismatch(r.Lang, doc); w != "" {
+				fmt.Fprintf(stderr, "qsc snippets: %s: %s\n", path, w)
+			}
+		}
 		return doc, sn, err
 	}
 	if len(paths) == 1 && !isDir(paths[0]) && !isJSONL(paths[0]) {
@@ -181,6 +187,38 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term%s\n", docs, noMatchHint(req.Query))
 	}
 	return nil
+}
+
+// langScripts are the scripts of the languages whose text is written in one script other
+// than Latin; any other language given is taken to be written in Latin letters.
+var langScripts = map[string]langid.Script{
+	"ru": langid.Cyrillic, "uk": langid.Cyrillic, "bg": langid.Cyrillic, "be": langid.Cyrillic,
+	"mk": langid.Cyrillic, "kk": langid.Cyrillic, "el": langid.Greek, "ar": langid.Arabic,
+	"fa": langid.Arabic, "ur": langid.Arabic, "he": langid.Hebrew, "yi": langid.Hebrew,
+	"hi": langid.Devanagari, "mr": langid.Devanagari, "ne": langid.Devanagari,
+	"zh": langid.Han, "ja": langid.Kana, "ko": langid.Hangul, "th": langid.Thai,
+}
+
+// langMismatch returns a warning when the language given (--lang) is written in another
+// script than most of the text's letters (Russian text read as English, Turkish as
+// Arabic): its words then go unmatched, with no error. "" when none was given or they
+// agree.
+func langMismatch(lang, doc string) string {
+	if lang == "" {
+		return ""
+	}
+	base, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(lang, "_", "-")), "-") // zh-TW: zh
+	want, ok := langScripts[base]
+	if !ok {
+		want = langid.Latin
+	}
+	got := langid.Detect(doc)
+	switch {
+	case got.Script == langid.None || got.Script == langid.Other || got.Script == want,
+		want == langid.Kana && got.Script == langid.Han: // Japanese of kanji alone
+		return ""
+	}
+	return fmt.Sprintf("--lang %s, but the text is written in the %s script (it reads as %s): its words may go unmatched; leave --lang out to identify each sentence's language", lang, got.Script, got.Lang)
 }
 
 // isJSONL reports whether path names a JSON-lines file of documents: .jsonl, or

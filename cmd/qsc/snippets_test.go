@@ -208,3 +208,25 @@ func TestSnippetsSeveral(t *testing.T) {
 		t.Errorf("one file: exit %d %q", code, out)
 	}
 }
+
+// TestLangMismatch checks the warning of a --lang written in another script than the
+// text's, and its silence where they agree.
+func TestLangMismatch(t *testing.T) {
+	ru := "Архив семьи Ёлкиных хранит письма Ивана Ёлкина жене Марии."
+	for _, c := range []struct {
+		lang, text string
+		warn       bool
+	}{
+		{"en", ru, true},
+		{"ru", ru, false},
+		{"", ru, false},
+		{"ar", "Selanik'ten gelen mozaik müzede sergileniyor.", true},
+		{"tr", "Selanik'ten gelen mozaik müzede sergileniyor.", false},
+		{"zh-TW", "故宮博物院收藏了許多文物。", false},
+		{"ja", "東京国立博物館の所蔵品。", false},
+	} {
+		if got := langMismatch(c.lang, c.text) != ""; got != c.warn {
+			t.Errorf("--lang %q on %q: warning %v, want %v", c.lang, c.text, got, c.warn)
+		}
+	}
+}
