@@ -457,8 +457,9 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	paras, marks := marked(d.Text, hits, contextSpan(r.URL.Query().Get("s"), d.Text))
-	title, _, _ := display.Mark(d.Title, qsc.Span{Start: 0, End: len(d.Title)}, titleHits)
-	view := docView{Doc: d, Title: template.HTML(title), Paragraphs: paras, Terms: terms, Marks: marks, Back: back, Missing: missing}
+	title, titleMarks, _ := display.Mark(d.Title, qsc.Span{Start: 0, End: len(d.Title)}, titleHits)
+	// The count is of every mark the page shows, the title's too.
+	view := docView{Doc: d, Title: template.HTML(title), Paragraphs: paras, Terms: terms, Marks: marks + titleMarks, Back: back, Missing: missing}
 	if err := docTemplate.Execute(&buf, view); err != nil {
 		s.fail(w, r, err)
 		return
