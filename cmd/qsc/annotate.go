@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -47,6 +50,10 @@ Limits: a document of at most 1 MiB (qsc.MaxDocumentBytes; a longer one is an er
 record: split it first), a JSONL line of at most 8 MiB. An error record names its
 file:line.
 
+Interrupted (SIGINT, SIGTERM), it stops after the last whole record written and says how
+many: the same command with --skip N, its output appended, finishes the run as one
+uninterrupted run would have written it.
+
 Flags:
 `)
 		fs.PrintDefaults()
@@ -67,11 +74,15 @@ Flags:
 	n := fs.Int("n", qsc.DefaultSnippets, "snippets per document and query")
 	method := methodFlag(fs, "snippets' method")
 	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "documents annotated at once")
+	skip := fs.Int("skip", 0, "skip the first N records (non-blank JSONL lines and files, as the output counts them), writing nothing for them: resumes a run interrupted after N records")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *jobs < 1 {
 		return cli.Usagef("--jobs must be at least 1, got %d", *jobs)
+	}
+	if *skip < 0 {
+		return cli.Usagef("--skip must be 0 or more, got %d", *skip)
 	}
 	if len(queries) == 0 && *budget != 0 {
 		return cli.Usagef("-b applies to the snippets of -q; give a query")
@@ -92,8 +103,16 @@ Flags:
 		srcs = []annotateSource{{path: "-", jsonl: true}}
 	}
 	bar := progress.New("annotate", 0)
-	st, err := annotateAll(context.Background(), p, srcs, os.Stdin, stdout, *jobs, bar)
+	// SIGINT or SIGTERM stops the run after the last whole record written, never in the
+	// middle of a line, and says how to resume it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := annotateAll(ctx, p, srcs, os.Stdin, stdout, *jobs, *skip, bar)
 	bar.Done()
+	if errors.Is(err, errInterrupted) {
+		done := *skip + st.records
+		return fmt.Errorf("interrupted after %d records, each written whole (%d by this run): run the same command with --skip %d to resume, appending to the output", done, st.records, done)
+	}
 	progress.Logf("%d documents, %d error records, %d sentences, %d tokens, %d annotation bytes", st.records, st.errors, st.sentences, st.tokens, st.bytes)
 	if err == nil {
 		err = batchFailures(st.errors, st.records)
@@ -170,10 +189,16 @@ type annotateItem struct {
 	out chan annbatch.Output
 }
 
+// errInterrupted is annotateAll's error when its context is done: the records written
+// are whole lines, and the others are not written.
+var errInterrupted = errors.New("interrupted")
+
 // annotateAll processes the records of srcs on jobs goroutines and writes their output
-// records to out in input order. Only a write error (or a failure to read stdin) stops it;
-// a bad record or an unreadable file is an error record.
-func annotateAll(ctx context.Context, p *annbatch.Processor, srcs []annotateSource, stdin io.Reader, out io.Writer, jobs int, bar *progress.Bar) (annotateStats, error) {
+// records to out in input order, the first skip records left out (not processed). Only a
+// write error, a failure to read stdin or ctx's end (errInterrupted, after the last whole
+// record) stops it; a bad record or an unreadable file is an error record.
+func annotateAll(ctx context.Context, p *annbatch.Processor, srcs []annotateSource, stdin io.Reader, out io.Writer, jobs, skip int, bar *progress.Bar) (annotateStats, error) {
+	parent := ctx
 	work := make(chan annotateItem, jobs)
 	order := make(chan chan annbatch.Output, 4*jobs)
 	ctx, cancel := context.WithCancel(ctx)
@@ -182,7 +207,12 @@ func annotateAll(ctx context.Context, p *annbatch.Processor, srcs []annotateSour
 	go func() { // the reader: items in input order
 		defer close(work)
 		defer close(order)
+		skipped := 0
 		emit := func(run func() annbatch.Output) bool {
+			if skipped < skip {
+				skipped++
+				return true
+			}
 			it := annotateItem{run: run, out: make(chan annbatch.Output, 1)}
 			select {
 			case order <- it.out:
@@ -221,7 +251,19 @@ func annotateAll(ctx context.Context, p *annbatch.Processor, srcs []annotateSour
 	enc := annbatch.NewEncoder(bw)
 	var st annotateStats
 	for ch := range order {
-		o := <-ch
+		var o annbatch.Output
+		select {
+		case o = <-ch:
+		case <-parent.Done():
+		}
+		if parent.Err() != nil {
+			// Stopped: what is written is whole records; the one just finished, if
+			// any, is run again on resuming.
+			if err := bw.Flush(); err != nil {
+				return st, err
+			}
+			return st, errInterrupted
+		}
 		if err := enc.Encode(&o); err != nil {
 			return st, err
 		}
@@ -236,6 +278,9 @@ func annotateAll(ctx context.Context, p *annbatch.Processor, srcs []annotateSour
 	}
 	if err := bw.Flush(); err != nil {
 		return st, err
+	}
+	if parent.Err() != nil {
+		return st, errInterrupted // the reader stopped early
 	}
 	return st, readErr
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -210,5 +211,47 @@ func TestSplitTerms(t *testing.T) {
 		if got := splitTerms(in); !slices.Equal(got, want) {
 			t.Errorf("splitTerms(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestAnnotateSkipAndInterrupt checks --skip, which resumes a run after its first N
+// records, and that a run whose context ends stops after whole records with
+// errInterrupted.
+func TestAnnotateSkipAndInterrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "docs.jsonl")
+	lines := `{"id":"a","text":"Police arrested two men."}
+
+{"id":"b","text":"The council met on Tuesday."}
+{"id":"c","text":"The audit found no fraud."}
+`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, all, errs := runQSC(t, "annotate", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, rest, errs := runQSC(t, "annotate", "--skip", "1", path)
+	full := strings.SplitAfter(all, "\n")
+	if code != 0 || rest != strings.Join(full[1:], "") {
+		t.Errorf("--skip 1: exit %d %s\n%s\nwant the records after the first:\n%s", code, errs, rest, strings.Join(full[1:], ""))
+	}
+	if code, _, _ := runQSC(t, "annotate", "--skip", "-1", path); code != 2 {
+		t.Errorf("--skip -1: exit %d, want 2", code)
+	}
+	eng, err := qsc.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := annbatch.New(eng, annbatch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out strings.Builder
+	st, err := annotateAll(ctx, p, []annotateSource{{path: path, jsonl: true}}, nil, &out, 2, 0, nil)
+	if !errors.Is(err, errInterrupted) || strings.Count(out.String(), "\n") != st.records || (out.Len() > 0 && !strings.HasSuffix(out.String(), "\n")) {
+		t.Errorf("interrupted: %v, %d records, output %q", err, st.records, out.String())
 	}
 }
