@@ -103,9 +103,28 @@ func AppendTokens(dst []syntax.Token, text string, base int) []syntax.Token {
 		case space(r) && !hasVisible(w):
 			continue
 		case split(r) || hasSplit(w):
+			// Each character of a script split into characters is a token; a run of
+			// other characters within the word (digits, Latin letters: "1964" of
+			// "1964년", "12" of "12세기", "COVID19" of "COVID19検査") is one, so that a
+			// number is found whole and "1" does not match inside "12".
 			g := graphemes.FromString(w)
+			run := -1 // the start of the run of other characters, or -1
 			for g.Next() {
+				c, _ := utf8.DecodeRuneInString(g.Value())
+				if !split(c) {
+					if run < 0 {
+						run = g.Start()
+					}
+					continue
+				}
+				if run >= 0 {
+					dst = append(dst, token(text, base, start+run, start+g.Start()))
+					run = -1
+				}
 				dst = append(dst, token(text, base, start+g.Start(), start+g.End()))
+			}
+			if run >= 0 {
+				dst = append(dst, token(text, base, start+run, start+len(w)))
 			}
 		default:
 			dst = append(dst, token(text, base, start, it.End()))

@@ -239,3 +239,24 @@ func TestGreek(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedWordTokens checks that a word mixing a script split into characters with
+// digits or Latin letters keeps each run of those whole: "1964" of "1964년" is one token,
+// so that a number is found and "1" does not match inside "12세기".
+func TestMixedWordTokens(t *testing.T) {
+	for text, want := range map[string][]string{
+		"1964년":     {"1964", "년"},
+		"12세기":      {"12", "세", "기"},
+		"3月":        {"3", "月"},
+		"COVID19検査": {"COVID19", "検", "査"},
+		"東京":        {"東", "京"},
+	} {
+		var got []string
+		for _, tk := range Tokens(text) {
+			got = append(got, tk.Form)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Tokens(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
