@@ -8,8 +8,9 @@
 // without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar) or whose words hold
 // a noun and its particles (Hangul: 정부는 is 정부 and 는) is split into its characters
 // (grapheme clusters), one token each, so that a query's characters are found inside a
-// longer run without a dictionary: 政府 in 政府は水曜日. Punctuation and symbols are
-// tokens of their own. Every token's Form is text[Start:End]; tokens are ascending and do
+// longer run without a dictionary: 政府 in 政府は水曜日; a run of other characters in
+// such a word (digits, Latin letters) stays one token: 1964 and 년 of 1964년. Punctuation
+// and symbols are tokens of their own. Every token's Form is text[Start:End]; tokens are ascending and do
 // not overlap.
 //
 // Sentences end after a terminal mark (. ! ? … and 。！？｡ ؟ ۔ । ॥, with the closing quotes
