@@ -337,8 +337,8 @@ func TestNilAndZero(t *testing.T) {
 		"AnnotateSentence": func() error { _, err := zero.AnnotateSentence(ctx, "The cat sat."); return err }(),
 		"Hits":             func() error { _, err := zero.Hits(ctx, "The cat sat.", []string{"cat"}, ""); return err }(),
 	} {
-		if err == nil || !strings.Contains(err.Error(), "qsc.New") {
-			t.Errorf("zero Engine %s: %v, want an error that says to use qsc.New", name, err)
+		if err == nil || !strings.Contains(err.Error(), "qsc.New") || !errors.Is(err, ErrBadRequest) {
+			t.Errorf("zero Engine %s: %v, want an error wrapping ErrBadRequest that says to use qsc.New", name, err)
 		}
 	}
 	if m := zero.AnnotationModels(); m != (annotation.Models{}) {

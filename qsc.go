@@ -111,7 +111,7 @@ type Options struct {
 // did not make.
 var (
 	errNilRequest = fmt.Errorf("%w: the request is nil", ErrBadRequest)
-	errNoModels   = errors.New("qsc: the Engine has no models: make it with qsc.New")
+	errNoModels   = fmt.Errorf("%w: the Engine has no models: make it with qsc.New", ErrBadRequest)
 )
 
 // New returns an Engine with the embedded default models.

@@ -400,6 +400,8 @@ func CompileTerms(terms []string, maxWords int, unit string, words func(term str
 		switch {
 		case len(ws) == 0:
 			return Terms{}, fmt.Errorf("empty query term %d (%q): it has no word", i+1, term)
+		case !strings.ContainsFunc(term, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
+			return Terms{}, fmt.Errorf("query term %d (%q) has no letter or digit: it matches no word", i+1, term)
 		case len(ws) > maxWords:
 			return Terms{}, fmt.Errorf("query term %d has %d %s, more than the maximum of %d", i+1, len(ws), unit, maxWords)
 		}

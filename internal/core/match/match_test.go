@@ -167,6 +167,7 @@ func TestCompileErrors(t *testing.T) {
 	}{
 		{[]string{"a", " "}, `empty query term 2 (" ")`},
 		{[]string{"a b c"}, "query term 1 has 3 words, more than the maximum of 2"},
+		{[]string{"a", "!!!"}, `query term 2 ("!!!") has no letter or digit`},
 	} {
 		if _, err := Compile(c.terms, 2); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: %v, want %q", c.terms, err, c.msg)
