@@ -190,7 +190,8 @@ func escapeSyntax(q string) string {
 // and `name:"a phrase"` the phrase there (bleve's syntax searches a field "price",
 // which finds nothing), a pasted URL ("https://example.org/a?b=1") the phrase of its
 // words, a hyphenated word ("IL-6") the word spaced or hyphenated, or joined ("IL6"),
-// where its parts one by one would find any document with a "6", and a pattern of the
+// where its parts one by one would find any document with a "6", a pattern of marks
+// alone ("???") nothing, and a pattern of the
 // text in capitals ("BRCA*") the pattern in lower case, as the index keeps its words. A "?" inside a word ("colo?r") and the fields the index has
 // (title, text, url, lang and the fields of its languages) keep their meaning. It costs
 // one walk of q.
@@ -204,6 +205,11 @@ func (x *Index) asWords(q query.Query) query.Query {
 		}
 		switch q := q.(type) {
 		case *query.WildcardQuery:
+			if !strings.ContainsFunc(q.Wildcard, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+				// "police ???": question marks, not a pattern of any three-letter word,
+				// which would find most documents.
+				return query.NewMatchNoneQuery()
+			}
 			if w := strings.TrimRight(q.Wildcard, "?"); w != "" && w != q.Wildcard && !strings.ContainsAny(w, "*?") {
 				m := query.NewMatchQuery(w)
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
