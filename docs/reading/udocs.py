@@ -1,7 +1,8 @@
 # The sources of the reading tests' builders: the documents of a UD CoNLL-U file
 # (wrap/build.py, quotes/build.py), the compression records of the Google test split
 # (prep/build.py, closer/build.py), and the pool of the records two builds compress
-# differently (names/, negscope/, reported/build.py).
+# differently (names/, negscope/, reported/build.py and the others that call pool_main:
+# a builder gives its seed and its select, nouns_if of a pattern or its own).
 import gzip, json, random, subprocess, sys
 
 
@@ -135,3 +136,21 @@ def changed_pool(data, old, new, out, seed, most, select, method=None, query=Non
 def nouns(rows, longer=3):
     """The words of rows tagged NN, NNS or NNP, of more than `longer` letters."""
     return [c[1] for c in rows if '-' not in c[0] and '.' not in c[0] and c[4] in ('NN', 'NNS', 'NNP') and len(c[1]) > longer and c[1].isalpha()]
+
+
+def nouns_if(pattern):
+    """The select of changed_pool that gives the nouns (nouns) of a sentence whose text
+    pattern (a compiled regular expression) finds, and none of another."""
+    return lambda text, rows: nouns(rows) if pattern.search(text) else []
+
+
+def pool_main(seed, select, query=None):
+    """Runs a pool builder from its command line, DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED
+    MAX [METHOD]]: changed_pool with select (and query), seed and at most MAX records (by
+    default the builder's seed and 60), and METHOD when given."""
+    data, old, new, out = sys.argv[1:5]
+    most = 60
+    if len(sys.argv) > 6:
+        seed, most = int(sys.argv[5]), int(sys.argv[6])
+    method = sys.argv[7] if len(sys.argv) > 7 else None
+    changed_pool(data, old, new, out, seed, most, select, method, query)

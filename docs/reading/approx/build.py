@@ -4,15 +4,7 @@
 # query, and the Google test records, where two builds differ (udocs.changed_pool).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, re, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3900, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
-approx = re.compile(r'\b(about|around|approximately|approx\.|roughly|nearly|almost|some|over|under|only|just|circa|ca\.|barely|exactly|precisely|more than|less than|fewer than|up to|at least|at most) [$£€]?\d', re.I)
+from udocs import nouns_if, pool_main
 
-
-def select(text, rows):
-    return nouns(rows) if approx.search(text) else []
-
-
-changed_pool(data, old, new, out, seed, most, select)
+pool_main(3900, nouns_if(re.compile(r'\b(about|around|approximately|approx\.|roughly|nearly|almost|some|over|under|only|just|circa|ca\.|barely|exactly|precisely|more than|less than|fewer than|up to|at least|at most) [$£€]?\d', re.I)))

@@ -4,10 +4,8 @@
 # test records, where two builds differ (udocs.changed_pool).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3400, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
+from udocs import nouns, pool_main
 
 
 def select(text, rows):
@@ -15,4 +13,4 @@ def select(text, rows):
     return nouns(rows) if any(f in ('e.g.', 'e.g', 'eg.', 'i.e.', 'i.e', 'ie.', 'cf.', 'cf', 'viz.', 'viz') for f in forms) else []
 
 
-changed_pool(data, old, new, out, seed, most, select)
+pool_main(3400, select)

@@ -4,10 +4,8 @@
 # test records, where two builds differ (udocs.changed_pool).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (2070, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool
+from udocs import pool_main
 
 
 def select(text, rows):
@@ -15,4 +13,4 @@ def select(text, rows):
     return names if ',' in text else []
 
 
-changed_pool(data, old, new, out, seed, most, select)
+pool_main(2070, select)

@@ -6,10 +6,8 @@
 # one term, do not change).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, random, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3800, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
+from udocs import nouns, pool_main
 
 
 def select(text, rows):
@@ -23,4 +21,4 @@ def query(cands):
     return list(random.choice(cands))
 
 
-changed_pool(data, old, new, out, seed, most, select, query=query)
+pool_main(3800, select, query)

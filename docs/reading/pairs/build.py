@@ -5,16 +5,7 @@
 # METHOD, another (window).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX [METHOD]]
 import os, re, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3600, 60)
-method = sys.argv[7] if len(sys.argv) > 7 else None
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
-marked = re.compile(r'["\'‘’“”„«»‹›「」『』（）【】〈〉《》()\[\]{}]')
+from udocs import nouns_if, pool_main
 
-
-def select(text, rows):
-    return nouns(rows) if marked.search(text) else []
-
-
-changed_pool(data, old, new, out, seed, most, select, method)
+pool_main(3600, nouns_if(re.compile(r'["\'‘’“”„«»‹›「」『』（）【】〈〉《》()\[\]{}]')))

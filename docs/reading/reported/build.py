@@ -4,10 +4,8 @@
 # query, and the Google test records, where two builds differ (udocs.changed_pool).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (2090, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
+from udocs import nouns, pool_main
 REPORTING = set('say says said hold holds held argue argues argued contend contends contended claim claims claimed allege alleges alleged believe believes believed think thinks thought assert asserts asserted maintain maintains maintained conclude concludes concluded find finds found rule rules ruled state states stated suggest suggests suggested insist insists insisted deny denies denied admit admits admitted acknowledge acknowledges acknowledged report reports reported testify testifies testified reason reasons reasoned posit posits posited hope hopes hoped fear fears feared suspect suspects suspected doubt doubts doubted'.split())
 
 
@@ -17,4 +15,4 @@ def select(text, rows):
     return nouns(rows) if reported else []
 
 
-changed_pool(data, old, new, out, seed, most, select)
+pool_main(2090, select)

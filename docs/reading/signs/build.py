@@ -5,15 +5,7 @@
 # two builds differ (udocs.changed_pool).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, re, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3500, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
-signed = re.compile(r'±|∓|\+/-|[≈~<>≤≥=] ?\d|\d ?[-–—] ?\d')
+from udocs import nouns_if, pool_main
 
-
-def select(text, rows):
-    return nouns(rows) if signed.search(text) else []
-
-
-changed_pool(data, old, new, out, seed, most, select)
+pool_main(3500, nouns_if(re.compile(r'±|∓|\+/-|[≈~<>≤≥=] ?\d|\d ?[-–—] ?\d')))

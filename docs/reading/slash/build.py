@@ -5,15 +5,7 @@
 # (udocs.changed_pool).
 # usage: python3 build.py DATA_DIR OLD_QSC NEW_QSC OUT_DIR [SEED MAX]
 import os, re, sys
-data, old, new, out = sys.argv[1:5]
-seed, most = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (3300, 60)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from udocs import changed_pool, nouns
-slashed = re.compile(r'\w/\w')
+from udocs import nouns_if, pool_main
 
-
-def select(text, rows):
-    return nouns(rows) if slashed.search(text) else []
-
-
-changed_pool(data, old, new, out, seed, most, select)
+pool_main(3300, nouns_if(re.compile(r'\w/\w')))
