@@ -52,6 +52,19 @@ func memoryWith(t *testing.T, docs []docfile.Doc) *Index {
 	return x
 }
 
+// diskWith writes an index on disk in dir (made by Open) that holds docs, and closes it.
+func diskWith(t *testing.T, dir string, docs []docfile.Doc) {
+	t.Helper()
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if _, err := x.Add(context.Background(), "test", docs, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func search(t *testing.T, x *Index, q string, from, size int) Results {
 	t.Helper()
 	res, err := x.Search(context.Background(), SearchRequest{Query: q, From: from, Size: size})
@@ -762,18 +775,12 @@ func TestCreateAfterKill(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir+creatingSuffix, "index_meta.json"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	x, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "a", Text: "The council met."}}, IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	x.Close()
+	diskWith(t, dir, []docfile.Doc{{ID: "a", Text: "The council met."}})
 	if _, err := os.Stat(dir + creatingSuffix); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the folder of a killed creation is left: %v", err)
 	}
-	if x, err = Open(dir); err != nil || x.Len() != 1 {
+	x, err := Open(dir)
+	if err != nil || x.Len() != 1 {
 		t.Fatalf("reopening: %v", err)
 	}
 	x.Close()
@@ -786,14 +793,7 @@ func TestCreateAfterKill(t *testing.T) {
 func TestOpenDamaged(t *testing.T) {
 	for _, file := range []string{"root.bolt", "*.zap"} {
 		dir := filepath.Join(t.TempDir(), "idx")
-		x, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "a", Text: "The council met on Tuesday."}}, IngestOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		x.Close()
+		diskWith(t, dir, []docfile.Doc{{ID: "a", Text: "The council met on Tuesday."}})
 		paths, _ := filepath.Glob(filepath.Join(dir, "store", file))
 		if len(paths) == 0 {
 			t.Fatalf("no %s to damage", file)
@@ -809,7 +809,7 @@ func TestOpenDamaged(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		x, err = Open(dir)
+		x, err := Open(dir)
 		if err == nil {
 			t.Errorf("%s damaged: the index opened with %d documents", file, x.Len())
 			x.Close()
