@@ -189,16 +189,6 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// langScripts are the scripts of the languages whose text is written in one script other
-// than Latin; any other language given is taken to be written in Latin letters.
-var langScripts = map[string]langid.Script{
-	"ru": langid.Cyrillic, "uk": langid.Cyrillic, "bg": langid.Cyrillic, "be": langid.Cyrillic,
-	"mk": langid.Cyrillic, "kk": langid.Cyrillic, "el": langid.Greek, "ar": langid.Arabic,
-	"fa": langid.Arabic, "ur": langid.Arabic, "he": langid.Hebrew, "yi": langid.Hebrew,
-	"hi": langid.Devanagari, "mr": langid.Devanagari, "ne": langid.Devanagari,
-	"zh": langid.Han, "ja": langid.Kana, "ko": langid.Hangul, "th": langid.Thai,
-}
-
 // langMismatch returns a warning when the language given (--lang) is written in another
 // script than most of the text's letters (Russian text read as English, Turkish as
 // Arabic): its words then go unmatched, with no error. "" when none was given or they
@@ -208,13 +198,11 @@ func langMismatch(lang, doc string) string {
 		return ""
 	}
 	base, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(lang, "_", "-")), "-") // zh-TW: zh
-	want, ok := langScripts[base]
-	if !ok {
-		want = langid.Latin
-	}
+	want := langid.LangScript(base)
 	got := langid.Detect(doc)
 	switch {
-	case got.Script == langid.None || got.Script == langid.Other || got.Script == want,
+	case want == langid.None || want == langid.Other, // a script Detect does not tell apart
+		got.Script == langid.None || got.Script == langid.Other || got.Script == want,
 		want == langid.Kana && got.Script == langid.Han: // Japanese of kanji alone
 		return ""
 	}

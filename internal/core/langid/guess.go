@@ -90,6 +90,31 @@ var wlScripts = [...]wlScript{
 	{unicode.Khmer, noList, "km"},
 }
 
+// LangScript returns the script a language is written in, as Detect names scripts: that
+// of the language's trigram profile (for a language of two scripts, the first: Latin for
+// az), or of the script that decides it alone (ko: Hangul, ja: Kana); None for a code
+// whatlanggo's languages lack.
+func LangScript(code string) Script {
+	for _, w := range wlScripts {
+		if w.code == code {
+			if r16 := w.table.R16; len(r16) > 0 {
+				return ScriptOf(rune(r16[0].Lo))
+			}
+			return ScriptOf(rune(w.table.R32[0].Lo))
+		}
+	}
+	for _, p := range profiles {
+		if p.code == code {
+			return listScripts[p.list]
+		}
+	}
+	return None
+}
+
+// listScripts are the scripts of the profile lists.
+var listScripts = [numLists]Script{latinList: Latin, cyrillicList: Cyrillic, arabicList: Arabic,
+	devanagariList: Devanagari, ethiopicList: Other, hebrewList: Hebrew}
+
 const (
 	wlLatin = 0 // index of Latin in wlScripts
 	wlKana  = 4 // of Hiragana and Katakana

@@ -144,3 +144,15 @@ func FuzzGuess(f *testing.F) {
 		sameAsWhatlanggo(t, s)
 	})
 }
+
+// TestLangScript checks the script of a language, from its profile or from the script
+// that decides it alone.
+func TestLangScript(t *testing.T) {
+	for code, want := range map[string]Script{"en": Latin, "tr": Latin, "ru": Cyrillic, "uk": Cyrillic,
+		"ar": Arabic, "fa": Arabic, "he": Hebrew, "hi": Devanagari, "el": Greek, "ko": Hangul,
+		"ja": Kana, "zh": Han, "th": Thai, "bn": Other, "xx": None} {
+		if got := LangScript(code); got != want {
+			t.Errorf("LangScript(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
