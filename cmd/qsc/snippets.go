@@ -273,17 +273,10 @@ func readDocument(path string, rendered bool) (string, error) {
 	return string(b), err
 }
 
-// noMatchHint is what the message that no sentence holds a query term adds when a
-// number's comma cut a term in two ("1,000 pg/mL": quote it), or when a term holds a
-// space: a term is a phrase, and terms are separated by commas.
+// noMatchHint is what the message that no sentence holds a query term adds when a term
+// holds a space: a term is a phrase, and terms are separated by commas. (A number's
+// comma no longer cuts a term: splitTerms keeps it.)
 func noMatchHint(terms []string) string {
-	for i := 1; i < len(terms); i++ {
-		a, b := terms[i-1], terms[i]
-		if unicode.IsDigit(rune(a[len(a)-1])) && unicode.IsDigit(rune(b[0])) {
-			// "1,000 pg/mL" cut at its comma: the comma of a number
-			return fmt.Sprintf("; a comma inside a term needs double quotes: -q '\"%s,%s\"'", a, b)
-		}
-	}
 	for _, t := range terms {
 		if strings.ContainsFunc(t, unicode.IsSpace) {
 			return fmt.Sprintf("; %q is one phrase: separate terms with commas (-q %q)", t, strings.Join(strings.Fields(t), ","))
