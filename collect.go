@@ -266,10 +266,7 @@ func (c *collector) unit(start int) (int, bool) {
 		}
 		c.from, c.line = start, e
 	}
-	e := c.marks.next(start, c.line)
-	if e-start > maxPartBytes {
-		e = pieceEnd(doc, start, start+maxPartBytes) // as pieceCuts cuts
-	}
+	e, _ := c.marks.part(doc, start, c.line)
 	if start == c.from && e == c.line {
 		return e, true // the line part, weighed
 	}
@@ -495,6 +492,18 @@ var skeletons = sync.Pool{New: func() any { return new(prefilter.Scratch) }}
 // text are the same.
 const maxPartBytes = 16 << 10
 
+// part returns where the part of the paragraph that begins at start ends (next), or the
+// piece of it that begins there when it is over maxPartBytes (pieceEnd), and whether that
+// end is a piece's cut: the one step of collector.unit and pieceCuts, so that they cut
+// alike.
+func (m *markEnds) part(doc string, start, limit int) (end int, piece bool) {
+	end = m.next(start, limit)
+	if end-start > maxPartBytes {
+		return pieceEnd(doc, start, start+maxPartBytes), true
+	}
+	return end, false
+}
+
 // pieceEnd returns where a piece of doc that begins at start and may not pass limit (<
 // len(doc)) ends: after the last white space before limit, else after the last comma,
 // semicolon or closing bracket that no digit follows, else at the last rune boundary; no
@@ -534,9 +543,8 @@ func pieceCuts(doc string, start, end int, cut func(int)) {
 		for line := para; line < pe; {
 			le := lineEnd(doc, line, pe)
 			for s := line; s < le; {
-				e := m.next(s, le)
-				if e-s > maxPartBytes {
-					e = pieceEnd(doc, s, s+maxPartBytes)
+				e, piece := m.part(doc, s, le)
+				if piece {
 					cut(e)
 				}
 				s = e
