@@ -55,6 +55,10 @@ type serveOptions struct {
 	apiKey, searchKey, keysFile string
 	metricsAuth                 bool
 	insecureOpen                bool
+	// Browsers (docs/security.md): origins whose pages may call the API and frame the
+	// pages, public search with keyed writes, host names a proxy forwards.
+	corsOrigins, frameAncestors, allowedHosts string
+	openSearch                                bool
 	// keyLimits are the limits of a key that its line of the keys file does not set.
 	keyLimits       server.Limits
 	tlsCert, tlsKey string
@@ -93,6 +97,10 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.keyLimits.Rate, "rate-limit", 0, "requests per second per key, on average (0: no limit); beyond, 429 with Retry-After. A line of --keys may set its own (rate=N)")
 	fs.IntVar(&o.keyLimits.Burst, "rate-burst", 0, "requests a key may make at once above --rate-limit (0: the rate, at least 1); burst=N in --keys")
 	fs.IntVar(&o.keyLimits.Ingests, "max-ingests", server.DefaultIngests, "document ingests a key runs at once (beyond, 429); ingests=N in --keys")
+	fs.StringVar(&o.corsOrigins, "cors-origin", "", "comma-separated origins (https://host[:port]) whose pages may call the API from a browser (CORS), keys still applying; pages of other origins may read nothing and change nothing")
+	fs.StringVar(&o.frameAncestors, "frame-ancestors", "", "comma-separated origins whose pages may show the search page in a frame (none may by default)")
+	fs.BoolVar(&o.openSearch, "open-search", false, "with keys: the page, search, snippets and reading documents need no key; changing the collection still does (a public search over documents anyone may read)")
+	fs.StringVar(&o.allowedHosts, "allowed-hosts", "", "comma-separated host names a server without keys on a loopback address answers besides localhost (the names a reverse proxy on this machine forwards); others get 421, against DNS rebinding")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; the chain, leaf first), with --tls-key; read again when it changes")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key (PEM) of --tls-cert")
 	if err := envFlags(fs, os.LookupEnv); err != nil {
@@ -120,7 +128,17 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("--rate-limit and --rate-burst must be 0 or positive, --max-ingests at least 1")
 	}
 	if o.insecureOpen && (o.apiKey != "" || o.searchKey != "" || o.keysFile != "") {
-		return cli.Usagef("--insecure-open serves without keys; it cannot go with --api-key, --search-key or --keys")
+		return cli.Usagef("--insecure-open serves without keys; it cannot go with --api-key, --search-key or --keys (for a public search whose writes need a key: --open-search with an admin key)")
+	}
+	if o.openSearch && o.apiKey == "" && o.keysFile == "" {
+		return cli.Usagef("--open-search opens search to everyone and keeps a key for changing the collection: give an admin key (--api-key or --keys); without keys every route is open already")
+	}
+	for _, list := range [][2]string{{"cors-origin", o.corsOrigins}, {"frame-ancestors", o.frameAncestors}} {
+		for _, origin := range splitList(list[1]) {
+			if _, err := server.CheckOrigin(origin); err != nil {
+				return cli.Usagef("--%s: %v", list[0], err)
+			}
+		}
 	}
 	o.args = args
 	if err := checkCollection(o); err != nil {
@@ -224,7 +242,9 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) (err error) {
 	// loaded, and so does every other route.
 	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout, DrainDelay: o.drain,
 		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight,
-		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg, Collection: o.collection()})
+		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg, Collection: o.collection(),
+		Origins: splitList(o.corsOrigins), FrameAncestors: splitList(o.frameAncestors), OpenSearch: o.openSearch,
+		LoopbackHosts: len(keys) == 0 && loopbackOnly(ctx, o.addr), AllowedHosts: splitList(o.allowedHosts)})
 	if err != nil {
 		return err
 	}
@@ -323,4 +343,15 @@ func memoryLimit() any {
 		return l
 	}
 	return "none"
+}
+
+// splitList returns the non-empty, trimmed items of the comma-separated list s.
+func splitList(s string) []string {
+	var out []string
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

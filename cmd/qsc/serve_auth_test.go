@@ -64,8 +64,14 @@ func TestServeRefusesOpen(t *testing.T) {
 			t.Errorf("%+v, keys %v: %v", c.o, c.keys, err)
 		}
 	}
-	if code, _, errs := runQSC(t, "serve", "--insecure-open", "--api-key", "admin-key-0123456789abcdef"); code != 2 || !strings.Contains(errs, "cannot go with --api-key") {
+	if code, _, errs := runQSC(t, "serve", "--insecure-open", "--api-key", "admin-key-0123456789abcdef"); code != 2 || !strings.Contains(errs, "cannot go with --api-key") || !strings.Contains(errs, "--open-search") {
 		t.Errorf("--insecure-open with a key: %d %s", code, errs)
+	}
+	if code, _, errs := runQSC(t, "serve", "--open-search", "--search-key", "search-key-0123456789abcdef"); code != 2 || !strings.Contains(errs, "admin key") {
+		t.Errorf("--open-search without an admin key: %d %s", code, errs)
+	}
+	if code, _, errs := runQSC(t, "serve", "--cors-origin", "help.example.com"); code != 2 || !strings.Contains(errs, "--cors-origin") || !strings.Contains(errs, "scheme://host") {
+		t.Errorf("--cors-origin without a scheme: %d %s", code, errs)
 	}
 }
 

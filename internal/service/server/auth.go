@@ -293,7 +293,8 @@ func (s *Server) guard(scope Scope, locked []byte, next http.Handler) http.Handl
 				}
 			}
 		}
-		if s.keys == nil || scope == ScopeOpen || (scope == ScopeMetrics && !s.cfg.MetricsAuth) {
+		if s.keys == nil || scope == ScopeOpen || (scope == ScopeMetrics && !s.cfg.MetricsAuth) ||
+			(scope == ScopeSearch && s.cfg.OpenSearch && r.Header.Get("Authorization") == "") {
 			next.ServeHTTP(w, r)
 			return
 		}

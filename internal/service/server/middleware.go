@@ -150,9 +150,15 @@ var (
 
 // secureHeaders sets headers that keep browsers from guessing types or loading anything
 // from elsewhere.
-func secureHeaders(next http.Handler) http.Handler {
+// policy is the Content-Security-Policy (contentSecurityPolicy, or frameAncestors').
+func secureHeaders(policy string, next http.Handler) http.Handler {
+	csp := csp
+	if policy != contentSecurityPolicy {
+		csp = []string{policy}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setSecurityHeaders(w.Header())
+		w.Header()["Content-Security-Policy"] = csp
 		next.ServeHTTP(w, r)
 	})
 }

@@ -129,6 +129,23 @@ type Config struct {
 	// TLS, when not nil, makes Serve serve HTTPS with it (its certificates, or
 	// GetCertificate). Without it, Serve serves plain HTTP.
 	TLS *tls.Config
+	// Origins are the origins (scheme://host[:port]) whose pages may call the API from a
+	// browser (CORS) and send it writes; other origins' pages may not change anything
+	// (origin.go).
+	Origins []string
+	// FrameAncestors are the origins whose pages may show the server's pages in a frame
+	// (Content-Security-Policy frame-ancestors); none may when it is empty.
+	FrameAncestors []string
+	// LoopbackHosts answers 421 to a request whose Host is not a loopback name or address
+	// (origin.go): for a server without keys on a loopback address, which a DNS name
+	// pointed at 127.0.0.1 would otherwise open to any web page.
+	LoopbackHosts bool
+	// AllowedHosts are host names that LoopbackHosts accepts too: the names a reverse
+	// proxy on this machine forwards in Host.
+	AllowedHosts []string
+	// OpenSearch serves the routes of scope search without a key even when the server has
+	// keys: public search, and a key for what changes the collection.
+	OpenSearch bool
 	// Collection is what the search page's footer says of the collection it searches
 	// (the zero value: the demo collection, with its source and license).
 	Collection Collection
@@ -303,7 +320,15 @@ func NewLoading(cfg Config) (*Server, error) {
 	s.routes = rt.scopes()
 	mux.Handle("/", unknownPath{})
 	s.mux = mux
-	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(canonicalPaths(mux)))))
+	browsers, err := newBrowserRules(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := frameAncestors(cfg.FrameAncestors)
+	if err != nil {
+		return nil, err
+	}
+	s.handler = s.logRequests(s.recoverPanics(s.withDeadline(secureHeaders(policy, browsers.handler(canonicalPaths(mux))))))
 	return s, nil
 }
 
