@@ -110,7 +110,100 @@ func breakAfter(text string, toks []syntax.Token, i int, open bool) (last int, o
 		}
 		return last, isStarter(next.Form) || (lines == 1 && canStart(text, toks, last+1))
 	}
+	if lines == 1 && opensLine(text, toks, i+1) {
+		return i, true
+	}
 	return i, lines == 1 && canStart(text, toks, i+1) && !continues(t.Form) && !wrapped(text, t.End)
+}
+
+// opensLine reports whether the line that begins at token j opens with a marker that
+// begins a new sentence whatever the line before it: a speaker's label ("Customer:",
+// "Agent (Tom):", "Dr. Ruiz:"), a bracketed time ("[10:03]"), a list item's bullet or
+// number ("- ", "•", "2.", "3)") or a quoted e-mail's ">". A chat, a list or a transcript
+// whose lines have no final punctuation would otherwise run its lines together, and a
+// snippet put one speaker's words after another's label.
+func opensLine(text string, toks []syntax.Token, j int) bool {
+	f := toks[j].Form
+	spaced := j+1 < len(toks) && toks[j+1].Start > toks[j].End
+	switch f {
+	case "-", "*", "•", "‣", "◦", "–", "—", "·":
+		return spaced
+	case ">", "&gt;":
+		return true
+	case "[", "(":
+		return j+1 < len(toks) && toks[j+1].Start == toks[j].End && clockTime(toks[j+1].Form)
+	}
+	if itemNumber(f) && j+2 < len(toks) && toks[j+1].Start == toks[j].End && (toks[j+1].Form == "." || toks[j+1].Form == ")") {
+		return toks[j+2].Start > toks[j+1].End // "2. " or "3) " as two tokens
+	}
+	if n := len(f); n > 1 && (f[n-1] == '.' || f[n-1] == ')') && itemNumber(f[:n-1]) {
+		return spaced // "2." as one token
+	}
+	return speakerLabel(text, toks, j)
+}
+
+// itemNumber reports whether form is one or two digits, a list item's number.
+func itemNumber(form string) bool {
+	if len(form) == 0 || len(form) > 2 {
+		return false
+	}
+	for i := 0; i < len(form); i++ {
+		if !isDigitByte(form[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// clockTime reports whether form is a time of day, h:mm or hh:mm, with seconds or not.
+func clockTime(form string) bool {
+	h, rest, ok := strings.Cut(form, ":")
+	if !ok || len(h) < 1 || len(h) > 2 || len(rest) < 2 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if !isDigitByte(h[i]) {
+			return false
+		}
+	}
+	return isDigitByte(rest[0]) && isDigitByte(rest[1])
+}
+
+// maxLabelTokens is the most tokens of a speaker's label before its colon.
+const maxLabelTokens = 6
+
+// speakerLabel reports whether the line that begins at token j begins with a speaker's
+// label: a capitalized word, then at most maxLabelTokens tokens of capitalized words,
+// initials and a bracketed part, on the line, then a colon attached to the last of them
+// and a blank after it ("Agent (Tom): We fixed …"; not "Note:" followed by a line break).
+func speakerLabel(text string, toks []syntax.Token, j int) bool {
+	r, _ := utf8.DecodeRuneInString(toks[j].Form)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	depth := 0
+	for k := j + 1; k < len(toks) && k <= j+maxLabelTokens; k++ {
+		if newlines(text[toks[k-1].End:toks[k].Start]) > 0 {
+			return false
+		}
+		f := toks[k].Form
+		switch {
+		case f == ":":
+			return depth == 0 && toks[k].Start == toks[k-1].End && k+1 < len(toks) &&
+				toks[k+1].Start > toks[k].End && newlines(text[toks[k].End:toks[k+1].Start]) == 0
+		case f == "(":
+			depth++
+		case f == ")":
+			depth--
+		case f == "." || f == "&" || f == "-" || f == "'s":
+		case depth > 0:
+		default:
+			if r, _ := utf8.DecodeRuneInString(f); !unicode.IsUpper(r) && !isDigitByte(f[0]) {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // bracketReach is how far, in bytes from the start of the word after a sentence mark, a

@@ -179,6 +179,19 @@ func TestSentences(t *testing.T) {
 				"We , the Free Software Foundation , use the GNU General Public License for most of our software ."}},
 		{"He left. The committee\nSmith chaired met.", []string{"He left .", "The committee", "Smith chaired met ."}},
 		{"One.", []string{"One ."}},
+		// A line that opens with a speaker's label, a bracketed time, a bullet or a quoted
+		// e-mail's ">" begins a sentence, even after a wrapped line or a lowercase start.
+		{"Customer: the sync never worked properly with google calendar\nAgent (Tom): We fixed several sync bugs.",
+			[]string{"Customer : the sync never worked properly with google calendar", "Agent ( Tom ) : We fixed several sync bugs ."}},
+		{"It's been 10 days and I still have not received anything at all\n[10:03] Agent (Sam): I can see it",
+			[]string{"It 's been 10 days and I still have not received anything at all", "[ 10:03 ] Agent ( Sam ) : I can see it"}},
+		{"- Log in again and disable the sync before the first sync of the day\n- worked for me,\n• on a Galaxy\n> and you wrote",
+			[]string{"- Log in again and disable the sync before the first sync of the day", "- worked for me ,", "• on a Galaxy", "> and you wrote"}},
+		// Not a label: a colon at the line's end, a lowercase word, a label of more words.
+		{"The agenda of the meeting changed when the speaker came in late and\nNote:\nthe end",
+			[]string{"The agenda of the meeting changed when the speaker came in late and Note : the end"}},
+		{"The agenda of the meeting changed when the speaker came in late and\nThe Chair of the Board of Trustees: yes",
+			[]string{"The agenda of the meeting changed when the speaker came in late and The Chair of the Board of Trustees : yes"}},
 	}
 	for _, tc := range tests {
 		got := sentenceForms(Sentences(tc.text))
