@@ -150,7 +150,18 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		if err == nil && isJSONL(path) {
 			// The records {"id", "title", "text", "url"} that qsc serve --docs reads: each
 			// text a document; a bad line an error of its own, and the others go on.
+			var ignored []string
+			defer func() {
+				if len(ignored) > 0 {
+					fmt.Fprintf(stderr, "qsc snippets: %s: fields passed over: %s (a record's fields are id, title, text and url)\n", path, strings.Join(ignored, ", "))
+				}
+			}()
 			return docfile.ScanFile(path, func(r docfile.Record) error {
+				for _, f := range r.Ignored {
+					if !slices.Contains(ignored, f) {
+						ignored = append(ignored, f)
+					}
+				}
 				if r.Err != nil {
 					return show(r.Where, "", "", nil, r.Err)
 				}

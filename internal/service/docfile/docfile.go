@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,6 +72,9 @@ type Record struct {
 	Doc   Doc
 	Where string // file:line, or the file's path
 	Err   error  // the record is rejected
+	// Ignored are the names of the record's fields that a document does not have, which
+	// a JSON-lines file may hold (an export's author or date) and which were passed over.
+	Ignored []string
 }
 
 // Check validates a document, and sets its title from its text when it has none: an id
@@ -171,17 +175,23 @@ func ScanFile(path string, fn func(Record) error) error {
 }
 
 // ScanJSONL reads JSON lines, one document object a line ({"id", "title", "text", "url"}:
-// unknown fields, wrong types and trailing data are errors), and calls fn with each
-// record, in order: a malformed line is a record with Err set, its Where name:line. Blank
-// lines are skipped. A line over 2 MiB + 64 KiB is a bad record too. The error is fn's, or
-// one reading r.
+// wrong types and trailing data are errors; other fields are passed over and named in
+// Record.Ignored), and calls fn with each record, in order: a malformed line is a record
+// with Err set, its Where name:line. Blank lines are skipped. A line over 2 MiB + 64 KiB
+// is a bad record too. The error is fn's, or one reading r.
 func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
-	return ScanLines(r, func(line int) string { return fmt.Sprintf("%s:%d", name, line) }, fn)
+	return scanLines(r, func(line int) string { return fmt.Sprintf("%s:%d", name, line) }, true, fn)
 }
 
 // ScanLines reads JSON lines as ScanJSONL does, each record's Where being where(its line
-// number, from 1).
+// number, from 1), but strictly: a field a document does not have is an error of its
+// record (DecodeDoc), as the API's are.
 func ScanLines(r io.Reader, where func(line int) string, fn func(Record) error) error {
+	return scanLines(r, where, false, fn)
+}
+
+// scanLines is ScanLines, passing over unknown fields when lenient.
+func scanLines(r io.Reader, where func(line int) string, lenient bool, fn func(Record) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
 	for n := 1; ; n++ {
@@ -214,6 +224,8 @@ func ScanLines(r io.Reader, where func(line int) string, fn func(Record) error) 
 			continue
 		case !utf8.Valid(trimmed):
 			rec.Err = errors.New("the line is not valid UTF-8")
+		case lenient:
+			rec.Ignored, rec.Err = decodeLenient(trimmed, &rec.Doc)
 		default:
 			rec.Err = DecodeDoc(trimmed, &rec.Doc)
 		}
@@ -238,6 +250,41 @@ func DecodeDoc(b []byte, d *Doc) error {
 		return errors.New("more than one JSON value on the line")
 	}
 	return nil
+}
+
+// decodeLenient decodes one JSON document object as DecodeDoc does, but passes over the
+// fields a document does not have, and returns their names, sorted, unless the record
+// then has no text (its text under another name: DecodeDoc's error names the field). A
+// record without such fields is decoded once.
+func decodeLenient(b []byte, d *Doc) (ignored []string, err error) {
+	strict := DecodeDoc(b, d)
+	if strict == nil || !strings.Contains(strict.Error(), "unknown field") {
+		return nil, strict
+	}
+	*d = Doc{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(d); err != nil {
+		return nil, errors.New("invalid record: " + jsonx.Describe(err))
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value on the line")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, errors.New("invalid record: " + jsonx.Describe(err))
+	}
+	for name := range fields {
+		switch strings.ToLower(name) { // encoding/json matches the fields without case
+		case "id", "title", "text", "url":
+		default:
+			ignored = append(ignored, name)
+		}
+	}
+	if strings.TrimSpace(d.Text) == "" {
+		return nil, strict // the text under another name: say which field it needs
+	}
+	slices.Sort(ignored)
+	return ignored, nil
 }
 
 // mailHeaders are the header lines mailDoc reads, lowercased.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,5 +193,35 @@ func TestScanBinaryFiles(t *testing.T) {
 	}
 	if n, first := OtherFiles(dir, 3); n != 1 || len(first) != 1 || first[0] != "seminar.html" {
 		t.Errorf("OtherFiles: %d %q, want the .html file alone (hidden files aside)", n, first)
+	}
+}
+
+// TestUnknownFields: a JSON-lines file's record passes over the fields a document does not
+// have and names them, unless it then has no text; ScanLines (the API's batches) refuses
+// them.
+func TestUnknownFields(t *testing.T) {
+	lines := `{"id":"a","text":"Some text.","kind":"ticket","Author":"me"}
+{"id":"b","Text":"Field names match in any case."}
+{"id":"c","document":"The text under another name."}
+`
+	var got []Record
+	if err := ScanJSONL(strings.NewReader(lines), "f.jsonl", func(r Record) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Err != nil || got[0].Doc.Text != "Some text." || !slices.Equal(got[0].Ignored, []string{"Author", "kind"}) {
+		t.Errorf("record 1: %+v", got[0])
+	}
+	if got[1].Err != nil || got[1].Ignored != nil || got[1].Doc.Text == "" {
+		t.Errorf("record 2: %+v", got[1])
+	}
+	if got[2].Err == nil || !strings.Contains(got[2].Err.Error(), `unknown field "document"; this record takes the text as "text"`) {
+		t.Errorf("record 3: %+v", got[2])
+	}
+	got = got[:0]
+	if err := ScanLines(strings.NewReader(lines), func(n int) string { return "line " + strconv.Itoa(n) }, func(r Record) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Err == nil || !strings.Contains(got[0].Err.Error(), "unknown field") || got[1].Err != nil {
+		t.Errorf("strict: %+v", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -106,6 +107,10 @@ type Summary struct {
 	// document API has replaced or deleted since the source gave that content: left as
 	// the API left them.
 	Kept int
+	// Ignored names the fields of JSON-lines records that a document does not have,
+	// passed over (docfile.Record.Ignored), sorted and joined by ", "; IgnoredAt is the
+	// first record that had one.
+	Ignored, IgnoredAt string
 }
 
 // String is the summary line: "12 added, 0 updated, 3 unchanged, 1 rejected", and ", 2
@@ -199,6 +204,7 @@ type ingester struct {
 	pending []pending
 	seq     int // records taken
 	sum     Summary
+	ignored []string // sum.Ignored's names
 }
 
 // pending is a record taken and not yet flushed, with its position in the input and its
@@ -259,6 +265,16 @@ func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
 		}
 		seq := g.seq
 		g.seq++
+		for _, f := range r.Ignored {
+			if !slices.Contains(g.ignored, f) {
+				if g.sum.IgnoredAt == "" {
+					g.sum.IgnoredAt = r.Where
+				}
+				g.ignored = append(g.ignored, f)
+				slices.Sort(g.ignored)
+				g.sum.Ignored = strings.Join(g.ignored, ", ")
+			}
+		}
 		if r.Err == nil {
 			r.Err = docfile.Check(&r.Doc)
 		}

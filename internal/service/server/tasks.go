@@ -587,6 +587,10 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 			log.Warn("could not record the ingest's end in the index", "error", eerr.Error())
 		}
 	}
+	if sum.Ignored != "" {
+		log.Warn("records have fields a document does not have; they were passed over (a record's fields are id, title, text and url)",
+			"fields", sum.Ignored, "first", sum.IgnoredAt)
+	}
 	if err != nil {
 		log.Error("ingest failed", "error", err.Error(), "summary", sum.String())
 	} else {
