@@ -36,7 +36,8 @@ func IsFile(name string) bool {
 var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Footnote))
 
 // Text returns the text a reader of the rendered Markdown src sees, for searching and
-// snippets: emphasis, code and link markup left out (a link is its text, an image its
+// snippets: front matter (YAML between "---" lines, TOML between "+++" lines) left out;
+// emphasis, code and link markup left out (a link is its text, an image its
 // alternative text, an autolink its address), escapes and character references resolved;
 // each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
 // " · ", or by a space after a cell that ends a sentence) and code block a paragraph of
@@ -50,16 +51,18 @@ func Text(src []byte) string {
 	return body
 }
 
-// Doc returns the title and the text of a Markdown document: when its first block
-// is a heading with text and other blocks follow, the heading is the title and the text
-// is Text of the rest, so that a snippet does not repeat the title; otherwise the
-// title is "" and the text is Text(src).
+// Doc returns the title and the text of a Markdown document: the title of its front
+// matter, if it has one; else, when its first block is a heading with text and other
+// blocks follow, the heading, and the text is Text of the rest, so that a snippet does
+// not repeat the title (a first heading that repeats the front matter's title is left out
+// too); otherwise the title is "" and the text is Text(src).
 func Doc(src []byte) (title, body string) {
 	return markdownDoc(src, true)
 }
 
 // markdownDoc is Doc, or Text (title "") when split is false.
 func markdownDoc(src []byte, split bool) (title, body string) {
+	fmTitle, src := frontMatter(src)
 	src = literalMath(src)
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
@@ -68,12 +71,63 @@ func markdownDoc(src []byte, split bool) (title, body string) {
 		w.inline(h)
 		title = strings.Join(strings.Fields(b.String()), " ")
 		b.Reset()
-		if title != "" {
+		if title != "" && (fmTitle == "" || title == fmTitle) {
 			doc.RemoveChild(doc, h)
 		}
 	}
+	if split && fmTitle != "" {
+		title = fmTitle
+	}
 	w.block(doc)
 	return title, strings.TrimSpace(b.String())
+}
+
+// frontMatter returns src without the front matter it begins with, if any: a block of
+// YAML between two lines of "---" (the last may be "..."), or of TOML between two lines
+// of "+++", as static site generators (Hugo, Jekyll, Docusaurus) read it; and the value
+// of its title ("title: …" or "title = …", without quotes), or "". It is metadata, not
+// text a reader sees.
+func frontMatter(src []byte) (title string, rest []byte) {
+	var fence string
+	switch {
+	case bytes.HasPrefix(src, []byte("---\n")), bytes.HasPrefix(src, []byte("---\r\n")):
+		fence = "---"
+	case bytes.HasPrefix(src, []byte("+++\n")), bytes.HasPrefix(src, []byte("+++\r\n")):
+		fence = "+++"
+	default:
+		return "", src
+	}
+	i := bytes.IndexByte(src, '\n') + 1
+	for i < len(src) {
+		end := bytes.IndexByte(src[i:], '\n')
+		next := len(src)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		line := strings.TrimRight(string(src[i:next]), " \t\r\n")
+		if line == fence || fence == "---" && line == "..." {
+			return title, src[next:]
+		}
+		if name, value, ok := cutField(line, fence); ok && title == "" && strings.EqualFold(name, "title") {
+			title = strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(value), `"'`)), " ")
+		}
+		i = next
+	}
+	return "", src // never closed: not front matter
+}
+
+// cutField splits a front matter's line "name: value" (YAML) or "name = value" (TOML) at
+// the top level (no indentation).
+func cutField(line, fence string) (name, value string, ok bool) {
+	if line == "" || line[0] == ' ' || line[0] == '\t' {
+		return "", "", false
+	}
+	sep := ":"
+	if fence == "+++" {
+		sep = "="
+	}
+	name, value, ok = strings.Cut(line, sep)
+	return strings.TrimSpace(name), value, ok
 }
 
 // mdWriter writes the text of a Markdown tree.

@@ -48,6 +48,13 @@ func TestDoc(t *testing.T) {
 		{"# Only a heading\n", "", "Only a heading"},
 		{"We took the train.\n\n# Later\n\nMore.\n", "", "We took the train.\n\nLater\n\nMore."},
 		{"#\n\nWe took the train.\n", "", "We took the train."},
+		// Front matter is metadata: its title is the title, the rest is left out.
+		{"---\ntitle: \"Create your account\"\nslug: create-account\ntags: [onboarding, account]\n---\n\nOpen the app.\n", "Create your account", "Open the app."},
+		{"---\r\ntitle: Refunds\r\n---\r\n# Refunds\r\n\r\nWe refund in 5 days.\r\n", "Refunds", "We refund in 5 days."},
+		{"---\ntitle: Refunds\n---\n# How to ask\n\nWrite to us.\n", "Refunds", "How to ask\n\nWrite to us."},
+		{"+++\ntitle = 'Release 3.3.0'\ndate = 2026-05-19\n+++\nReleased today.\n", "Release 3.3.0", "Released today."},
+		{"---\nlayout: post\n---\n# Notes\n\nText.\n", "Notes", "Text."},
+		{"---\nnot closed\n\nText.\n", "", "not closed\n\nText."},
 	} {
 		title, body := Doc([]byte(c.src))
 		if title != c.title || body != c.body {
