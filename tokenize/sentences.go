@@ -124,7 +124,7 @@ func breakAfter(text string, toks []syntax.Token, i int, open bool) (last int, o
 // snippet put one speaker's words after another's label.
 func opensLine(text string, toks []syntax.Token, j int) bool {
 	f := toks[j].Form
-	spaced := j+1 < len(toks) && toks[j+1].Start > toks[j].End
+	spaced := blankAfter(text, toks[j].End)
 	switch f {
 	case "-", "*", "•", "‣", "◦", "–", "—", "·":
 		return spaced
@@ -133,13 +133,20 @@ func opensLine(text string, toks []syntax.Token, j int) bool {
 	case "[", "(":
 		return j+1 < len(toks) && toks[j+1].Start == toks[j].End && clockTime(toks[j+1].Form)
 	}
-	if itemNumber(f) && j+2 < len(toks) && toks[j+1].Start == toks[j].End && (toks[j+1].Form == "." || toks[j+1].Form == ")") {
-		return toks[j+2].Start > toks[j+1].End // "2. " or "3) " as two tokens
+	if itemNumber(f) && j+1 < len(toks) && toks[j+1].Start == toks[j].End && (toks[j+1].Form == "." || toks[j+1].Form == ")") {
+		return blankAfter(text, toks[j+1].End) // "2. " or "3) " as two tokens
 	}
 	if n := len(f); n > 1 && (f[n-1] == '.' || f[n-1] == ')') && itemNumber(f[:n-1]) {
 		return spaced // "2." as one token
 	}
 	return speakerLabel(text, toks, j)
+}
+
+// blankAfter reports whether a space or a tab follows text[:end]. opensLine reads the
+// text, not the next token, so that its answer holds in a part of the text cut right
+// after that blank (SentenceEnd).
+func blankAfter(text string, end int) bool {
+	return end < len(text) && (text[end] == ' ' || text[end] == '\t')
 }
 
 // itemNumber reports whether form is one or two digits, a list item's number.
@@ -175,7 +182,7 @@ const maxLabelTokens = 6
 // speakerLabel reports whether the line that begins at token j begins with a speaker's
 // label: a capitalized word, then at most maxLabelTokens tokens of capitalized words,
 // initials and a bracketed part, on the line, then a colon attached to the last of them
-// and a blank after it ("Agent (Tom): We fixed …"; not "Note:" followed by a line break).
+// and a space or tab after it ("Agent (Tom): We fixed …"; not "Note:" at a line's end).
 func speakerLabel(text string, toks []syntax.Token, j int) bool {
 	r, _ := utf8.DecodeRuneInString(toks[j].Form)
 	if !unicode.IsUpper(r) {
@@ -189,8 +196,7 @@ func speakerLabel(text string, toks []syntax.Token, j int) bool {
 		f := toks[k].Form
 		switch {
 		case f == ":":
-			return depth == 0 && toks[k].Start == toks[k-1].End && k+1 < len(toks) &&
-				toks[k+1].Start > toks[k].End && newlines(text[toks[k].End:toks[k+1].Start]) == 0
+			return depth == 0 && toks[k].Start == toks[k-1].End && blankAfter(text, toks[k].End)
 		case f == "(":
 			depth++
 		case f == ")":
