@@ -2,6 +2,7 @@ package qsc_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"unicode/utf8"
@@ -10,7 +11,7 @@ import (
 )
 
 func Example() {
-	eng, err := qsc.New() // the embedded tokenizer, tagger, parser and ILP models
+	eng, err := qsc.New() // the embedded tokenizer, tagger and parser; the ILP on first use
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -149,4 +150,20 @@ func ExampleNewWithOptions() {
 	fmt.Println(res.Compression)
 	// Output:
 	// with minor injuries following a crash on the A17 near Sleaford this morning.
+}
+
+// A service loads its method's model before it takes requests, so that the first
+// request does not wait for it.
+func ExampleEngine_Load() {
+	eng, err := qsc.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := eng.Load(); err != nil { // the default method, qsc.DefaultMethod
+		log.Fatal(err)
+	}
+	err = eng.Load("bert")
+	fmt.Println(errors.Is(err, qsc.ErrUnknownMethod))
+	// Output:
+	// true
 }

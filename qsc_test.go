@@ -251,3 +251,27 @@ func TestTokenBudgetWholeSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestLoad: Load loads the default method's model, or the named ones; an unknown method
+// and a zero Engine are errors.
+func TestLoad(t *testing.T) {
+	eng := newEngine(t)
+	if err := eng.Load(); err != nil {
+		t.Fatal(err)
+	}
+	eng.mu.Lock()
+	_, ok := eng.methods[DefaultMethod]
+	eng.mu.Unlock()
+	if !ok {
+		t.Errorf("Load() did not load %s", DefaultMethod)
+	}
+	if err := eng.Load(MethodWindow, "lr"); err != nil {
+		t.Errorf("Load(window, lr): %v", err)
+	}
+	if err := eng.Load("bert"); !errors.Is(err, ErrUnknownMethod) {
+		t.Errorf("Load(bert): %v", err)
+	}
+	if err := new(Engine).Load(); !errors.Is(err, ErrBadRequest) {
+		t.Errorf("a zero Engine: %v", err)
+	}
+}

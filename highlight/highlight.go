@@ -102,8 +102,10 @@ type Highlighter struct {
 	stats  counters
 }
 
-// New returns a Highlighter that compresses with eng. Register it under a name of your own
-// with registry.RegisterHighlighter to use it from bleve, or call BestFragmentsInField.
+// New returns a Highlighter that compresses with eng, whose method's model it loads
+// (qsc.Engine.Load), so that the first page does not wait for it. Register it under a
+// name of your own with registry.RegisterHighlighter to use it from bleve, or call
+// BestFragmentsInField.
 func New(eng *qsc.Engine, opts Options) (*Highlighter, error) {
 	switch {
 	case eng == nil:
@@ -125,6 +127,9 @@ func New(eng *qsc.Engine, opts Options) (*Highlighter, error) {
 	}
 	if opts.Method != "" && !slices.Contains(qsc.Methods(), opts.Method) {
 		return nil, fmt.Errorf("qsc highlighter: unknown method %q (want one of %v)", opts.Method, qsc.Methods())
+	}
+	if err := eng.Load(opts.Method); err != nil { // not on the first page
+		return nil, fmt.Errorf("qsc highlighter: %w", err)
 	}
 	h := &Highlighter{eng: eng, opts: opts}
 	h.anns.New = func() any { return new(annotation.Annotation) }

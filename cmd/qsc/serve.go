@@ -270,8 +270,8 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) (err error) {
 	eng, err := qsc.NewWithOptions(qsc.Options{Seed: o.seed, Accurate: o.accurate})
 	if err == nil {
 		// Load the default method now, so that the first request does not wait for it.
-		if _, err = eng.Compress(ctx, "Dogs bark.", []string{"dogs"}, 20); err != nil {
-			err = fmt.Errorf("warming up the engine: %w", err)
+		if err = eng.Load(); err != nil {
+			err = fmt.Errorf("loading the default method: %w", err)
 		}
 	}
 	tEngine := time.Since(start)
