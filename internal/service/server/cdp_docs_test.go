@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -219,4 +220,83 @@ func TestBrowserDocuments(t *testing.T) {
 		t.Errorf("in context: %+v", shown)
 	}
 	p.screenshot(ctx, t, "document-context.png")
+}
+
+// TestBrowserHistory: a search asked for and a page turned are history entries, so that
+// Back returns to the results before; a page past the last one says so; "/" focuses the
+// search box; a "…" is joined to the word before it by a no-break space.
+func TestBrowserHistory(t *testing.T) {
+	b := startBrowser(t)
+	ts := demoServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p, err := b.open(ctx, ts.URL+"/?q=police&budget=60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shows := func(status string) {
+		t.Helper()
+		if err := p.settle(ctx, `document.getElementById("status").textContent.includes(`+strconvQuote(status)+`)`); err != nil {
+			var got resultsShown
+			p.eval(ctx, resultsPage, &got)
+			t.Fatalf("waiting for %q: %v; shown %+v", status, err, got)
+		}
+	}
+	shows("for police.")
+	if err := p.eval(ctx, `(() => { const q = document.getElementById("q"); q.value = "food"; q.form.requestSubmit(); })()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	shows("Showing 1–10 of")
+	shows("for food.")
+	if err := p.eval(ctx, `document.getElementById("next").click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	shows("Showing 11–")
+	var focused string
+	if err := p.eval(ctx, `document.activeElement.className`, &focused); err != nil || focused != "title" {
+		t.Errorf("focus after Next: %q %v", focused, err)
+	}
+	var nbsp bool
+	if err := p.eval(ctx, `Array.from(document.querySelectorAll("#results .text")).some(e => e.textContent.includes("\u00a0…")) &&
+		!Array.from(document.querySelectorAll("#results .text")).some(e => e.textContent.includes(" …"))`, &nbsp); err != nil || !nbsp {
+		t.Errorf("no-break spaces before the ellipses: %v %v", nbsp, err)
+	}
+	if err := p.eval(ctx, `history.back()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	shows("Showing 1–10 of")
+	if err := p.eval(ctx, `history.back()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	shows("for police.")
+	var q string
+	if err := p.eval(ctx, `document.getElementById("q").value`, &q); err != nil || q != "police" {
+		t.Errorf("the box after Back: %q %v", q, err)
+	}
+	// "/" from the page's body focuses the box.
+	if err := p.eval(ctx, `document.getElementById("q").blur(); document.body.focus()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.press(ctx, "/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.eval(ctx, `document.activeElement.id`, &focused); err != nil || focused != "q" {
+		t.Errorf(`focus after "/": %q %v`, focused, err)
+	}
+	p2, err := b.open(ctx, ts.URL+"/?q=food&page=999")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = p2
+	shows("Page 999 is past the last page, ")
+	var shown resultsShown
+	if err := p.eval(ctx, resultsPage, &shown); err != nil || strings.Contains(shown.Info, "999") {
+		t.Errorf("a page past the end: %+v %v", shown, err)
+	}
+}
+
+// strconvQuote quotes s as a JavaScript string literal (JSON's quoting).
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -24,7 +24,7 @@ import (
 
 // Limits of GET /v1/search.
 const (
-	maxQueryBytes  = 500
+	maxQueryChars  = 500
 	defaultResults = 10
 	maxResults     = 50
 	defaultBudget  = 100
@@ -102,16 +102,17 @@ func idPath(id string) string {
 	return b.String()
 }
 
-// queryParam reads the required query parameter q: at most maxQueryBytes of UTF-8.
+// queryParam reads the required query parameter q: at most maxQueryChars characters of
+// UTF-8, which the search box's maxlength matches in any script.
 func queryParam(r *http.Request) (string, error) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	switch {
 	case q == "":
 		return "", badRequest("parameter q (the query) is required")
-	case len(q) > maxQueryBytes:
-		return "", badRequest("parameter q is %d bytes, more than the maximum of %d", len(q), maxQueryBytes)
 	case !utf8.ValidString(q):
 		return "", badRequest("parameter q is not valid UTF-8")
+	case len(q) > maxQueryChars && utf8.RuneCountInString(q) > maxQueryChars:
+		return "", badRequest("parameter q is %d characters, more than the maximum of %d", utf8.RuneCountInString(q), maxQueryChars)
 	}
 	return q, nil
 }
@@ -436,7 +437,7 @@ func (s *Server) docPage(w http.ResponseWriter, r *http.Request) {
 	back := "/"
 	var terms []string
 	var hits, titleHits []qsc.Span
-	if q := r.URL.Query().Get("q"); q != "" && len(q) <= maxQueryBytes && utf8.ValidString(q) && !missing {
+	if q := r.URL.Query().Get("q"); q != "" && utf8.ValidString(q) && utf8.RuneCountInString(q) <= maxQueryChars && !missing {
 		// The words of the search are marked where the snippets' matcher finds them. A
 		// query that cannot be read, or a document it cannot mark, shows the page
 		// unmarked: the page is the document, and the marks are a help.

@@ -92,7 +92,8 @@
         text.className = "text";
         text.dir = item.dir;
         // The server escapes the document text; its only markup is <mark>.
-        text.innerHTML = useEllipsis ? s.html_ellipsis : s.html;
+        // A no-break space keeps each "…" on the line of the word before it.
+        text.innerHTML = (useEllipsis ? s.html_ellipsis : s.html).replaceAll(" …", "\u00a0…");
         const n = document.createElement("span");
         n.className = "chars";
         n.dir = "ltr";
@@ -130,6 +131,10 @@
     const what = last.terms.length > 0 ? last.terms.join(", ") : last.query;
     if (last.results.length === 0 && last.terms.length === 0 && !/[*?\/]/.test(last.query)) {
       msg = "No searchable words in the query (only common words like “the”).";
+    } else if (last.results.length === 0 && last.total > 0) {
+      // A stale link, or documents deleted since: say where the results are.
+      msg = "Page " + page + " is past the last page, " + Math.ceil(last.total / last.k) + ", of the " + last.total +
+        " documents for " + what + ".";
     } else if (last.results.length === 0) {
       msg = "No document holds " + what + ".";
     } else {
@@ -140,13 +145,16 @@
     pager.hidden = last.total <= last.k;
     prev.disabled = page <= 1;
     next.disabled = last.from + last.results.length >= last.total;
-    pageInfo.textContent = "Page " + page + " of " + pages;
+    pageInfo.textContent = page <= pages ? "Page " + page + " of " + pages : pages + " pages";
     msg += " Server " + fmt(last.took_ms) + " ms (search " + fmt(last.search_ms) + ", snippets " + fmt(last.snippets_ms) +
       "), round trip " + fmt(last.rtt) + " ms.";
     setStatus(msg, false);
   }
 
-  function updateURL() {
+  // updateURL writes the state in the address: a new history entry when push (a search
+  // asked for, a page turned), so that Back returns to the results before; the same entry
+  // while the query is typed or the budget moved.
+  function updateURL(push) {
     const params = new URLSearchParams();
     if (q.value.trim()) {
       params.set("q", q.value.trim());
@@ -161,13 +169,18 @@
     if (nested.checked) {
       params.set("nested", "1");
     }
-    history.replaceState(null, "", "?" + params.toString());
+    const url = "?" + params.toString();
+    if (push && url !== location.search) {
+      history.pushState(null, "", url);
+    } else {
+      history.replaceState(null, "", url);
+    }
   }
 
-  async function search() {
+  async function search(push) {
     clearTimeout(timer);
     const text = q.value.trim();
-    updateURL();
+    updateURL(push === true);
     const id = ++seq;
     if (!text) {
       last = null;
@@ -218,7 +231,7 @@
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
     page = 1;
-    search();
+    search(true);
   });
   q.addEventListener("input", function () {
     page = 1;
@@ -226,7 +239,12 @@
   });
   function turn(by) {
     page = Math.max(1, page + by);
-    search().then(function () {
+    search(true).then(function () {
+      // The new page's first result takes the focus, as a new page's top would.
+      const first = results.querySelector("a");
+      if (first) {
+        first.focus({ preventScroll: true });
+      }
       results.scrollIntoView({ block: "start" });
     });
   }
@@ -247,26 +265,43 @@
     later(0);
   });
 
-  // Restore the state of a shared link: ?q=...&budget=...&page=...&ellipsis=0&nested=1.
-  const params = new URLSearchParams(location.search);
-  if (params.has("page")) {
-    const n = parseInt(params.get("page"), 10);
-    if (n >= 1 && n <= 1000) {
-      page = n;
+  // Restore the state of a shared link, or of a history entry (Back, Forward):
+  // ?q=...&budget=...&page=...&ellipsis=0&nested=1.
+  function restore() {
+    const params = new URLSearchParams(location.search);
+    page = 1;
+    if (params.has("page")) {
+      const n = parseInt(params.get("page"), 10);
+      if (n >= 1 && n <= 1000) {
+        page = n;
+      }
     }
-  }
-  if (params.has("budget")) {
-    const b = parseInt(params.get("budget"), 10);
-    if (b >= +budget.min && b <= +budget.max) {
-      budget.value = b;
+    if (params.has("budget")) {
+      const b = parseInt(params.get("budget"), 10);
+      if (b >= +budget.min && b <= +budget.max) {
+        budget.value = b;
+      }
     }
+    budgetValue.textContent = budget.value;
+    ellipsis.checked = params.get("ellipsis") !== "0";
+    nested.checked = params.get("nested") === "1";
+    q.value = params.get("q") || "";
   }
-  budgetValue.textContent = budget.value;
-  ellipsis.checked = params.get("ellipsis") !== "0";
-  nested.checked = params.get("nested") === "1";
-  if (params.get("q")) {
-    q.value = params.get("q");
-  }
+  restore();
+  window.addEventListener("popstate", function () {
+    restore();
+    search();
+  });
+  // "/" focuses the search box, as on most search pages, unless a field has the focus.
+  document.addEventListener("keydown", function (ev) {
+    const t = ev.target;
+    if (ev.key === "/" && !ev.ctrlKey && !ev.metaKey && !ev.altKey &&
+      !(t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t.isContentEditable)) {
+      ev.preventDefault();
+      q.focus();
+      q.select();
+    }
+  });
   // A server with keys answers this page's own address 401 without one: ask for the key
   // now, before the first search, then search.
   qscKey.fetch("/", { method: "HEAD" }).catch(function () {}).then(function () {
