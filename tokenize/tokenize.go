@@ -28,7 +28,7 @@ import (
 // its sentences as these rules split them, and records them with its models
 // (qsc.Engine.AnnotationModels), so that one split by other rules is not read as if this
 // build had made it.
-const Version = 3
+const Version = 4
 
 // Tokens returns the tokens of text. Each token has Form == text[Start:End], Head set to
 // syntax.NoHead and no tags. It returns nil when text holds no token.
@@ -266,6 +266,9 @@ func (s *scanner) isClitic(k, e int) bool {
 // proper name (San Francisco - based, Emmy Award - winning) and in "20 year - old".
 func (s *scanner) splitHyphen(from, segStart, j, k, e int, numeric bool) bool {
 	t := s.text
+	if j < from+10 && isoDate(t[from:e]) {
+		return false // 2024-03-10, a date and not a range
+	}
 	if left := t[segStart:j]; numeric || left == "am" || left == "pm" { // 7 - 5, 10 am - 2 pm
 		m := k
 		for m < e && (isDigitByte(t[m]) || (m > k && m+1 < e && isNumSep(t[m]) && isDigitByte(t[m+1]))) {
@@ -497,6 +500,17 @@ func isUpperByte(c byte) bool   { return 'A' <= c && c <= 'Z' }
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 func isDigitByte(c byte) bool   { return '0' <= c && c <= '9' }
 func isNumSep(c byte) bool      { return c == '.' || c == ',' || c == ':' || c == '/' }
+
+// isoDate reports whether w begins with an ISO 8601 date, yyyy-mm-dd, that no digit
+// follows (2024-03-10, 2024-03-10T14:05).
+func isoDate(w string) bool {
+	if len(w) < 10 || w[4] != '-' || w[7] != '-' || !isDigits(w[:4]) || !isDigits(w[5:7]) || !isDigits(w[8:10]) ||
+		len(w) > 10 && isDigitByte(w[10]) {
+		return false
+	}
+	month, day := (w[5]-'0')*10+w[6]-'0', (w[8]-'0')*10+w[9]-'0'
+	return month >= 1 && month <= 12 && day >= 1 && day <= 31
+}
 
 // isPhone reports whether a hyphen between left and right (followed by rest) is inside a
 // telephone number or ZIP+4 code (853-7906, 732-657-3416, 77388-5746).

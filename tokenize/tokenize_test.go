@@ -66,6 +66,9 @@ func TestTokensOffsets(t *testing.T) {
 			at("20", 20), at("year", 23), at("-", 27), at("old", 28)}},
 		{"won 7-5, 1-2% 853-7906", []syntax.Token{at("won", 0), at("7", 4), at("-", 5), at("5", 6), at(",", 7), at("1", 9),
 			at("-", 10), at("2", 11), at("%", 12), at("853-7906", 14)}},
+		// An ISO date is one token; a range of years, or a month 13, is not a date.
+		{"on 2024-03-10 in 2013-2016 2024-13-10", []syntax.Token{at("on", 0), at("2024-03-10", 3), at("in", 14), at("2013", 17),
+			at("-", 21), at("2016", 22), at("2024", 27), at("-", 31), at("13", 32), at("-", 34), at("10", 35)}},
 		{"O'Brien's 1990's '90s", []syntax.Token{at("O'Brien", 0), at("'s", 7), at("1990", 10), at("'s", 14),
 			at("'", 17), at("90s", 18)}},
 		{"cannot gonna", []syntax.Token{at("can", 0), at("not", 3), at("gon", 7), at("na", 10)}},

@@ -319,6 +319,49 @@ func isHostName(f string) bool {
 	return labels >= 2 && word
 }
 
+// isHostPort reports whether f is an IPv4 address or a host name (isHostName) followed by
+// ":" and a port number ("10.0.3.17:5432", "pg-main-01.db.internal:5432"), as logs write
+// them.
+func isHostPort(f string) bool {
+	host, port, ok := strings.Cut(f, ":")
+	if !ok || port == "" || len(port) > 5 {
+		return false
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return false
+		}
+	}
+	return isIPv4(host) || isHostName(host)
+}
+
+// isIPv4 reports whether f is four dotted numbers of at most three digits.
+func isIPv4(f string) bool {
+	n := 0
+	for part := range strings.SplitSeq(f, ".") {
+		n++
+		if part == "" || len(part) > 3 {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return false
+			}
+		}
+	}
+	return n == 4
+}
+
+// addressParts returns the parts of a web or e-mail address, a host name or a host and
+// port that match inside it: an address's urlParts; of an IPv4 address and port, the two
+// ("10.0.3.17", "5432"), and not the address's numbers, which are no names.
+func addressParts(f string) []string {
+	if host, port, ok := strings.Cut(f, ":"); ok && isIPv4(host) && isHostPort(f) {
+		return []string{host, port}
+	}
+	return urlParts(f)
+}
+
 // urlParts returns the pieces of the web or e-mail address f between the separators
 // / : . ? = & # @ (the scheme among them), and its host with each of its domains
 // ("proxy.example.com", "example.com").
@@ -732,8 +775,8 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		// The parts of a web or e-mail address, which the tokenizer keeps whole: its host,
 		// and the pieces between its separators ("proxy.example.com" and "3128" in
 		// "http://proxy.example.com:3128").
-		if mayBeURL && (tokenize.IsURL(f) || isHostName(f)) {
-			for _, p := range urlParts(f) {
+		if mayBeURL && (tokenize.IsURL(f) || isHostName(f) || isHostPort(f)) {
+			for _, p := range addressParts(f) {
 				if p != f && q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))
 					found = true

@@ -152,6 +152,10 @@ func TestScan(t *testing.T) {
 		{[]string{"config"}, "Edit config.yaml and the config.", []string{"config:01-02", "config:04-05"}},
 		{[]string{"5"}, "It rose 1.5 points.", nil},
 		{[]string{"s"}, "In the U.S. today.", nil},
+		// A host and port as logs write them: the address and the port, not its numbers.
+		{[]string{"10.0.3.17", "5432"}, "Seeing ETIMEDOUT 10.0.3.17:5432 again.", []string{"10.0.3.17:02-03", "5432:02-03"}},
+		{[]string{"17", "0.3.17"}, "Seeing ETIMEDOUT 10.0.3.17:5432 again.", nil},
+		{[]string{"pg-main-01", "5432"}, "It hit pg-main-01.db.internal:5432 twice.", []string{"pg-main-01:02-03", "5432:04-05"}}, // the tokenizer cuts the port off a name
 	}
 	for _, c := range cases {
 		if got := hits(t, c.terms, c.text); !slices.Equal(got, c.want) {
@@ -191,7 +195,7 @@ func slowScan(q *Query, toks []syntax.Token) []Hit {
 			f := toks[i+j].Form
 			if f == "" || Key(f) != w && !slices.ContainsFunc(strings.Split(f, "-"), func(p string) bool {
 				return p != "" && p != f && strings.IndexByte(f, '-') > 0 && Key(p) == w
-			}) && !(len(f) >= 6 && (tokenize.IsURL(f) || isHostName(f)) && slices.ContainsFunc(urlParts(f), func(p string) bool {
+			}) && !(len(f) >= 6 && (tokenize.IsURL(f) || isHostName(f) || isHostPort(f)) && slices.ContainsFunc(addressParts(f), func(p string) bool {
 				return p != f && Key(p) == w
 			})) {
 				return -1
