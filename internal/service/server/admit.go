@@ -252,9 +252,15 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 // the keys file nor Config.KeyLimits says.
 const DefaultIngests = 2
 
-// ingestRetry is the Retry-After of a 429 for an ingest beyond the key's limit: an
-// ingest takes seconds, and its end cannot be foreseen.
-const ingestRetry = 5 * time.Second
+// ingestRetry is the Retry-After of a 429 for a batch beyond the key's ingests: a batch
+// takes seconds, and its end cannot be foreseen. A write of one document waits for a slot
+// up to ingestWait first (it takes milliseconds, and a CMS's publish hook sends many at
+// once), and its 429 says to retry after ingestRetryOne.
+const (
+	ingestRetry    = 5 * time.Second
+	ingestWait     = 2 * time.Second
+	ingestRetryOne = time.Second
+)
 
 // principal is who a request acts as: a key with its limits, or the open principal of a
 // server without keys.
@@ -326,23 +332,40 @@ func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
 //	}
 //	defer release()
 //
-// It does not wait: with every slot of the key taken it answers 429 with Retry-After
-// and returns false. A background ingest (a task) keeps its slot until it ends.
+// With every slot of the key taken, a batch (POST) gets 429 with Retry-After at once; a
+// write of one document (PUT, DELETE) waits for a slot up to ingestWait, within its
+// deadline, then gets 429. It returns false after a 429. A background ingest (a task)
+// keeps its slot until it ends.
 func (s *Server) ingestSlot(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
 	p := s.principalOf(r)
 	if p.ingests == nil {
 		return func() {}, true
 	}
+	taken := func() func() {
+		var once sync.Once
+		return func() { once.Do(func() { <-p.ingests }) }
+	}
 	select {
 	case p.ingests <- struct{}{}:
-		var once sync.Once
-		return func() { once.Do(func() { <-p.ingests }) }, true
+		return taken(), true
 	default:
-		who := "the server"
-		if p.key.Name != "" {
-			who = "key " + p.key.Name
-		}
-		tooMany(w, ingestRetry, fmt.Sprintf("%s runs %d ingests already, its limit", who, p.limits.Ingests))
-		return nil, false
 	}
+	retry := ingestRetry
+	if r.Method == http.MethodPut || r.Method == http.MethodDelete {
+		retry = ingestRetryOne
+		t := time.NewTimer(ingestWait)
+		defer t.Stop()
+		select {
+		case p.ingests <- struct{}{}:
+			return taken(), true
+		case <-t.C:
+		case <-r.Context().Done():
+		}
+	}
+	who := "the server"
+	if p.key.Name != "" {
+		who = "key " + p.key.Name
+	}
+	tooMany(w, retry, fmt.Sprintf("%s runs %d ingests already, its limit", who, p.limits.Ingests))
+	return nil, false
 }

@@ -620,10 +620,16 @@ func TestIngestLimit(t *testing.T) {
 				t.Fatalf("async: %d %s", ex.status, ex.body)
 			}
 			task := decode[taskInfo](t, ex).ID
-			for _, w := range [][3]string{{"PUT", "/v1/documents/d", `{"text":"D."}`},
-				{"POST", "/v1/documents", `[{"id":"e","text":"E."}]`}, {"DELETE", "/v1/documents/b", ""}} {
+			// A batch is refused at once; a write of one document after waiting ingestWait
+			// for the slot, with a shorter Retry-After.
+			for _, w := range [][4]string{{"PUT", "/v1/documents/d", `{"text":"D."}`, "1"},
+				{"POST", "/v1/documents", `[{"id":"e","text":"E."}]`, "5"}, {"DELETE", "/v1/documents/b", "", "1"}} {
+				start := time.Now()
 				ex := req(w[0], w[1], w[2], key)
-				if ex.status != http.StatusTooManyRequests || ex.header.Get("Retry-After") != "5" ||
+				if waited := time.Since(start); w[3] == "1" && waited < ingestWait {
+					t.Errorf("%s %s answered 429 after %v, before waiting %v for the slot", w[0], w[1], waited, ingestWait)
+				}
+				if ex.status != http.StatusTooManyRequests || ex.header.Get("Retry-After") != w[3] ||
 					!strings.Contains(string(ex.body), who+" runs 1 ingests already, its limit") {
 					t.Errorf("%s %s while the task runs: %d Retry-After %q %s", w[0], w[1], ex.status, ex.header.Get("Retry-After"), ex.body)
 				}
