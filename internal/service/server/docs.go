@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -117,6 +118,21 @@ func queryParam(r *http.Request) (string, error) {
 	return q, nil
 }
 
+// searchParams are the parameters of GET /v1/search.
+var searchParams = []string{"q", "budget", "budget_counts", "n", "k", "from", "page", "method", "decoding"}
+
+// knownParams returns a bad request naming the first parameter of r that is not one of
+// known, as an unknown field of a JSON body is ("limit" for "k" would otherwise give 10
+// results silently). A parameter that begins with "_" (a cache buster) is let through.
+func knownParams(r *http.Request, known []string) error {
+	for _, name := range slices.Sorted(maps.Keys(r.URL.Query())) {
+		if !slices.Contains(known, name) && !strings.HasPrefix(name, "_") {
+			return badRequest("unknown parameter %q (the parameters are %s)", name, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
 // pageParams reads k (the page size) and either from (results to skip) or page (1-based).
 func pageParams(r *http.Request) (from, k int, err error) {
 	if k, err = intParam(r, "k", defaultResults, 1, maxResults); err != nil {
@@ -148,6 +164,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	if s.cfg.Index == nil {
 		writeError(w, http.StatusServiceUnavailable, "search is off: the server has no collection")
+		return
+	}
+	if err := knownParams(r, searchParams); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	q, err := queryParam(r)

@@ -291,6 +291,9 @@ func TestClientErrors(t *testing.T) {
 		{"GET", "/v1/search?q=police&method=nope", "", 400, `unknown method "nope"`},
 		{"GET", "/v1/search?q=zzzz&method=nope", "", 400, `unknown method "nope"`},
 		{"GET", "/v1/search?q=" + strings.Repeat("a", 501), "", 400, "more than the maximum of 500"},
+		{"GET", "/v1/search?q=" + strings.Repeat("ח", 500), "", 200, ""}, // characters, not bytes
+		{"GET", "/v1/search?q=police&limit=3", "", 400, `unknown parameter "limit" (the parameters are q, budget,`},
+		{"GET", "/v1/search?q=police&_=1764475200", "", 200, ""}, // a cache buster
 		{"POST", "/v1/search?q=dogs", "", 405, "use GET"},
 		{"POST", "/healthz", "", 405, "use GET"},
 		{"GET", "/nope", "", 404, "no such path: /nope"},
