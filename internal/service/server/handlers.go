@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/qsc-nlp/qsc/markdown"
 	"io"
 	"net/http"
 	"os"
@@ -313,6 +314,9 @@ func rendered(doc string, sn []qsc.Snippet) []Snippet { return render.All(doc, s
 // snippetsResponse is the answer of POST /v1/snippets.
 type snippetsResponse struct {
 	Snippets []Snippet `json:"snippets"`
+	// Document is the text of a Markdown document as it was read, which the snippets'
+	// offsets refer to (format "markdown" only).
+	Document string `json:"document,omitempty"`
 }
 
 // snippets serves POST /v1/snippets.
@@ -329,6 +333,20 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.Document == "" && !hasDocument(body) {
 		s.fail(w, r, badRequest(`"document" is required: the text to find snippets in`))
+		return
+	}
+	var read string // the text of a Markdown document
+	switch req.Format {
+	case "", formatText:
+	case formatMarkdown:
+		if req.Annotation != nil {
+			s.fail(w, r, badRequest(`"annotation" is of a text: with format "markdown", annotate the text that markdown.Text reads of it, and send that text as format "text"`))
+			return
+		}
+		read = markdown.Text([]byte(req.Document))
+		req.Document = read
+	default:
+		s.fail(w, r, badRequest(`"format": %q is not one of %s, %s`, req.Format, formatText, formatMarkdown))
 		return
 	}
 	d := annotations.Get().(*decodedAnnotation)
@@ -355,8 +373,14 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.compressed(req.Method, len(sn))
-	writeJSON(w, http.StatusOK, snippetsResponse{Snippets: rendered(req.Document, sn)})
+	writeJSON(w, http.StatusOK, snippetsResponse{Snippets: rendered(req.Document, sn), Document: read})
 }
+
+// The formats of a snippets request's document.
+const (
+	formatText     = "text"
+	formatMarkdown = "markdown"
+)
 
 // health is the answer of GET /healthz.
 type health struct {

@@ -279,6 +279,8 @@ func TestClientErrors(t *testing.T) {
 		{"GET", "/v1/compress", "", 405, "use POST"},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"n":"2"}`, 400, `field "n" must be an integer`},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"extra":1}`, 400, `unknown field "extra"`},
+		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"format":"html"}`, 400, `"format": "html" is not one of text, markdown`},
+		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"format":"markdown","annotation":"AAAA"}`, 400, `with format "markdown"`},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":[],"budget":20}`, 400, "query term"},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":-1}`, 400, "budget"},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"method":"nope"}`, 400, `unknown method "nope"`},
@@ -708,5 +710,36 @@ func TestNoRedirects(t *testing.T) {
 		if rec.Code != 200 {
 			t.Errorf("GET %s: %d; want the file", p, rec.Code)
 		}
+	}
+}
+
+// TestSnippetsMarkdown: a document sent as Markdown is read as its rendering reads: no
+// snippet shows its markup, and the answer gives the text that the offsets refer to.
+func TestSnippetsMarkdown(t *testing.T) {
+	ts, _ := newServer(t, Config{})
+	body := `{"document":"---\ntitle: Webhooks\n---\n## Retries\n\nEvery request carries a ` + "`Tidewater-Signature`" +
+		` header.\n\n| code | meaning |\n|---|---|\n| 410 | the header is gone |","query":["header"],"budget":60,"format":"markdown"}`
+	resp, err := http.Post(ts.URL+"/v1/snippets", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Snippets []struct {
+			Ellipsis string `json:"ellipsis"`
+			Sentence struct{ Start, End int }
+		} `json:"snippets"`
+		Document string `json:"document"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK || len(got.Snippets) == 0 {
+		t.Fatalf("%d %+v %v", resp.StatusCode, got, err)
+	}
+	for _, sn := range got.Snippets {
+		if strings.ContainsAny(sn.Ellipsis, "#`|") || got.Document[sn.Sentence.Start:sn.Sentence.End] == "" {
+			t.Errorf("snippet %q of %q", sn.Ellipsis, got.Document)
+		}
+	}
+	if got.Snippets[0].Ellipsis != "Every request carries a Tidewater-Signature header." || strings.Contains(got.Document, "title:") {
+		t.Errorf("snippets %+v of %q", got.Snippets, got.Document)
 	}
 }
