@@ -131,6 +131,10 @@ func TestBrowserDocuments(t *testing.T) {
 		t.Fatalf("first page: %+v", first)
 	}
 	p.screenshot(ctx, t, "results-page1.png")
+	var titleMarks int
+	if err := p.eval(ctx, `document.querySelectorAll("#results a.title mark").length`, &titleMarks); err != nil || titleMarks == 0 {
+		t.Errorf("no title marks the query's words: %d %v", titleMarks, err)
+	}
 
 	if err := p.eval(ctx, `document.getElementById("next").click()`, nil); err != nil {
 		t.Fatal(err)

@@ -38,6 +38,9 @@ const (
 type searchResult struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// TitleHTML is the title escaped as HTML, the query's words in <mark> where the
+	// snippets' matcher finds them (qsc.Engine.Hits), as the document's page marks them.
+	TitleHTML string `json:"title_html"`
 	// URL is the document's own address, when it has one.
 	URL string `json:"url,omitempty"`
 	// Link is the server's page of the whole document (docLink).
@@ -231,6 +234,14 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	for i := range found.Hits {
 		h := &found.Hits[i]
 		res := searchResult{ID: h.Doc.ID, Title: h.Doc.Title, URL: h.Doc.URL, Link: docLink(h.Doc.ID), Score: h.Score, Snippets: []Snippet{}}
+		var titleHits []qsc.Span
+		if len(found.Terms) > 0 && h.Doc.Title != "" {
+			if titleHits, err = s.cfg.Engine.Hits(r.Context(), h.Doc.Title, found.Terms, ""); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+		res.TitleHTML, _, _ = display.Mark(h.Doc.Title, qsc.Span{Start: 0, End: len(h.Doc.Title)}, titleHits)
 		if len(found.Terms) == 0 { // found by patterns alone (hot*): no word to mark
 			resp.Results = append(resp.Results, res)
 			continue

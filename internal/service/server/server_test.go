@@ -743,3 +743,31 @@ func TestSnippetsMarkdown(t *testing.T) {
 		t.Errorf("snippets %+v of %q", got.Snippets, got.Document)
 	}
 }
+
+// TestSearchTitleHTML: a result's title_html escapes the title and marks the query's
+// words, so that the page may set it as HTML.
+func TestSearchTitleHTML(t *testing.T) {
+	_, ts, _ := keyServer(t, Config{Keys: []Key{}})
+	req, _ := http.NewRequest(http.MethodPut, ts.URL+"/v1/documents/x", strings.NewReader(
+		`{"title":"<img src=x onerror=alert(1)> Zebras & police","text":"The zebras ran past the police station."}`))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode/100 != 2 {
+		t.Fatalf("PUT: %v %v", resp, err)
+	}
+	resp, err := http.Get(ts.URL + "/v1/search?q=zebras")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Results []struct {
+			TitleHTML string `json:"title_html"`
+		} `json:"results"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || len(got.Results) != 1 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if want := "&lt;img src=x onerror=alert(1)&gt; <mark>Zebras</mark> &amp; police"; got.Results[0].TitleHTML != want {
+		t.Errorf("title_html %q, want %q", got.Results[0].TitleHTML, want)
+	}
+}

@@ -56,7 +56,8 @@
       // the marks, and any extra parameters (the sentence of "in context").
       const docHref = (extra) => r.link + "?" + new URLSearchParams(Object.assign({ q: last.query, page: String(page) }, extra)).toString();
       link.href = docHref({});
-      link.textContent = r.title;
+      // The server escapes the title; its only markup is <mark>.
+      link.innerHTML = r.title_html;
       h2.append(link);
       const meta = document.createElement("p");
       meta.className = "meta";
