@@ -130,6 +130,7 @@ func FuzzLineBreak(f *testing.F) {
 		"the pro-\nWar side vs.\nThem; v.\nHim etc.\nThe end ...\nNext … \nLast",
 		"Mr.\r\nSmith \t\n\tJones\n\"",
 		"The report was published on Tuesday by the committee chaired by\nSenator Smith, who\n99 said (it) \"was\"\nLate. The committee that met on Tuesday without its chair\u2028Smith\nThe end.",
+		"OPHELIA.\nGood my lord,\nHow?\nLADY MACBETH.\nOut!\n  FIRST CLOWN.\nIs she?\nTHE END.\nA\nB C D E.\nX.\nNo.\nAB.",
 		"Customer: the sync never worked properly with google calendar at all\nAgent (Tom): We fixed it,\n[10:03] Sam: ok\n- Log in again and disable the sync before the first sync of the day\n- Worked. Dr. Ruiz: yes\n2. Tap\n3) Go\n> quoted",
 	}, lineBreakAt)
 }

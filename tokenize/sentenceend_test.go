@@ -104,6 +104,7 @@ func FuzzSentenceEnd(f *testing.F) {
 		"the pro-war side. The AT&T. The R&D. The rock&roll. The don't. The dogs'. The O'Neil. The 'Mr. The",
 		"Mr.\r\nSmith. \t\n\tJones. \"",
 		"He left. The report was published on Tuesday by the committee chaired by\nSenator Smith. It was late and the committee that met on Tuesday said so in\n99 words. Then\nThe end.",
+		"He left. OPHELIA.\nGood my lord. HAMLET.\nI thank you. THE END.\nFin. A.\nB.",
 		"Hi. Customer: the sync never worked properly with google calendar at all\nAgent (Tom): We fixed it. Sam: ok\n[10:03] Sam: ok. Then\n- Log in. Now\n2. Tap. Go\n> quoted. Yes",
 	}, SentenceEnd)
 }

@@ -103,6 +103,9 @@ func breakAfter(text string, toks []syntax.Token, i int, open bool) (last int, o
 		if last == i && gap != "" && startsLower(next.Form) && (t.Form == "." || strings.Trim(t.Form, "?!") == "") {
 			return last, true
 		}
+		if lines == 1 && last == i && t.Form == "." && speakerLine(text, toks, i) {
+			return last, false // "OPHELIA.\nGood my lord, …": a play's speaker with the speech
+		}
 		return last, gap != "" && canStart(text, toks, last+1)
 	case abbreviation:
 		if gap == "" || abbrevClass(strings.TrimSuffix(t.Form, ".")) == abbrTitle {
@@ -207,6 +210,79 @@ func speakerLabel(text string, toks []syntax.Token, j int) bool {
 			if r, _ := utf8.DecodeRuneInString(f); !unicode.IsUpper(r) && !isDigitByte(f[0]) {
 				return false
 			}
+		}
+	}
+	return false
+}
+
+// speakerLine reports whether the period at token i ends a line that names a play's
+// speaker: from the line's start, one to three words of capital letters (OPHELIA, LADY
+// MACBETH, FIRST CLOWN), the period attached to the last, at most maxSpeakerBytes in all.
+// LineBreak and SentenceEnd refuse a split after such a line (capsLine).
+func speakerLine(text string, toks []syntax.Token, i int) bool {
+	if i == 0 || toks[i].Start != toks[i-1].End {
+		return false
+	}
+	k := i - 1
+	for ; k > 0 && i-k < 3 && newlines(text[toks[k-1].End:toks[k].Start]) == 0; k-- {
+	}
+	if k > 0 && newlines(text[toks[k-1].End:toks[k].Start]) == 0 {
+		return false // more than three words on the line
+	}
+	if toks[i].End-toks[k].Start > maxSpeakerBytes || !capsLine(text, toks[i].Start) {
+		return false
+	}
+	for j := k; j < i; j++ {
+		f := toks[j].Form
+		if len(f) < 2 {
+			return false
+		}
+		for b := 0; b < len(f); b++ {
+			if f[b] < 'A' || f[b] > 'Z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxSpeakerBytes is the longest line that names a speaker, its period included.
+const maxSpeakerBytes = 40
+
+// capsLine reports whether the line of text that ends at end (before a period) may name
+// a speaker (speakerLine): from its start (after a line break of breaks, or the text's),
+// fewer than 2·maxSpeakerBytes bytes of capital ASCII letters, spaces and tabs, two
+// letters at least.
+func capsLine(text string, end int) bool {
+	letters := 0
+	for b := end; b > 0; {
+		r, size := utf8.DecodeLastRuneInString(text[:b])
+		switch {
+		case breaks(r) > 0:
+			return letters >= 2
+		case end-b >= 2*maxSpeakerBytes:
+			return false
+		case r >= 'A' && r <= 'Z':
+			letters++
+		case r == ' ' || r == '\t':
+		default:
+			return false
+		}
+		b -= size
+	}
+	return letters >= 2
+}
+
+// capsRest reports whether the rest of the line from k, read alone, may name a speaker
+// (capsLine): capitals, spaces and tabs, then a period that ends the line.
+func capsRest(text string, k int) bool {
+	for e := k; e < len(text) && e-k <= 2*maxSpeakerBytes; e++ {
+		if text[e] == '.' {
+			r, _ := utf8.DecodeRuneInString(text[e+1:])
+			return breaks(r) > 0 && capsLine(text[k:e], e-k)
+		}
+		if c := text[e]; !(c >= 'A' && c <= 'Z' || c == ' ' || c == '\t') {
+			return false
 		}
 	}
 	return false
@@ -590,6 +666,9 @@ func LineBreak(text string, p int) (k int, ok bool) {
 		}
 		return k, true
 	case c == '.':
+		if capsLine(text, j-1) {
+			return 0, false // a play's speaker goes with the next line (speakerLine)
+		}
 		// A title keeps its period and never ends a sentence: refuse any run of ASCII
 		// letters before the period that ends with one, and a word of other letters.
 		w := j - 1
@@ -681,6 +760,12 @@ func SentenceEnd(text string, p int) (k int, ok bool) {
 		if r-a >= maxPlain || !isPlain(text[a-1]) {
 			return 0, false
 		}
+	}
+	if b >= 0 && r == p && text[p] == '.' && capsLine(text, p) {
+		return 0, false // a play's speaker goes with the next line (speakerLine)
+	}
+	if b < 0 && capsRest(text, k) {
+		return 0, false // the rest of the line alone would name a speaker (speakerLine)
 	}
 	if b < 0 && !lineDecided(text, k) {
 		return 0, false // a split in the middle of a line that wrapped would read alone

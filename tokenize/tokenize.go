@@ -28,7 +28,7 @@ import (
 // its sentences as these rules split them, and records them with its models
 // (qsc.Engine.AnnotationModels), so that one split by other rules is not read as if this
 // build had made it.
-const Version = 4
+const Version = 5
 
 // Tokens returns the tokens of text. Each token has Form == text[Start:End], Head set to
 // syntax.NoHead and no tags. It returns nil when text holds no token.

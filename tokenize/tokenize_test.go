@@ -190,6 +190,9 @@ func TestSentences(t *testing.T) {
 			[]string{"It 's been 10 days and I still have not received anything at all", "[ 10:03 ] Agent ( Sam ) : I can see it"}},
 		{"- Log in again and disable the sync before the first sync of the day\n- worked for me,\n• on a Galaxy\n> and you wrote",
 			[]string{"- Log in again and disable the sync before the first sync of the day", "- worked for me ,", "• on a Galaxy", "> and you wrote"}},
+		// A play's speaker, a line of capitals and its period, goes with the speech.
+		{"OPHELIA.\nGood my lord,\nHow does your honour?\nLADY MACBETH.\nOut, damned spot!\nCHAPTER I.\nIt was night.",
+			[]string{"OPHELIA . Good my lord , How does your honour ?", "LADY MACBETH . Out , damned spot !", "CHAPTER I.", "It was night ."}},
 		// Not a label: a colon at the line's end, a lowercase word, a label of more words.
 		{"The agenda of the meeting changed when the speaker came in late and\nNote:\nthe end",
 			[]string{"The agenda of the meeting changed when the speaker came in late and Note : the end"}},
