@@ -819,6 +819,7 @@ var months = newLowerSet(
 	"july", "august", "september", "october", "november",
 	"december", "jan.", "feb.", "mar.", "apr.", "jun.",
 	"jul.", "aug.", "sep.", "sept.", "oct.", "nov.", "dec.",
+	"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 )
 
 // isMonth reports whether a token is a month's name (capitalised, a proper noun).

@@ -84,6 +84,20 @@ func TestRunsDate(t *testing.T) {
 	}
 }
 
+// TestRunsShortMonth checks that a month's short name without its period is a date with
+// its day, as the dateline of "Yangon, Sep 12 Myanmar is …" writes it, parsed as EWT does
+// ("Sep" under "12"): no run shows "12" without "Sep".
+func TestRunsShortMonth(t *testing.T) {
+	forms := []string{"Yangon", ",", "Sep", "12", "Myanmar", "is", "coordinating", "."}
+	xpos := []string{"NNP", ",", "NNP", "CD", "NNP", "VBZ", "VBG", "."}
+	heads := []int{7, 1, 4, 1, 7, 7, 0, 7}
+	rels := []string{"obl", "punct", "nmod:unmarked", "appos", "nsubj", "aux", "root", "punct"}
+	u := handRuns(t, forms, xpos, heads, rels, []int{5})
+	if u.Lo(4) > 3 || u.Hi(3) < 4 {
+		t.Errorf("Sep 12: month spans [%d, %d], day [%d, %d]; want the date whole", u.Lo(3), u.Hi(3), u.Lo(4), u.Hi(4))
+	}
+}
+
 // TestRunsQuantityAndGloss checks that a noun is shown with its number and a short bracket
 // with the nominal before it, on "The car weighs 1,200 kg ( 2,646 lb ) , WHO said ." where
 // the parse attaches the bracket to the verb, as parsers often do, and on "[ ... ]".
