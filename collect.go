@@ -2,6 +2,7 @@ package qsc
 
 import (
 	"cmp"
+	"github.com/qsc-nlp/qsc/internal/core/display"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -93,12 +94,13 @@ func choose(levels [][]candidate, n int) []candidate {
 	taken := func(k *candidate) bool {
 		return slices.ContainsFunc(chosen, func(o candidate) bool { return o.start() == k.start() })
 	}
-	for len(chosen) < n {
-		var first, adds *candidate
+	// best returns the best-ranked candidate left that is bare as asked, and the best one
+	// of them that holds a term none chosen holds.
+	best := func(bare bool) (first, adds *candidate) {
 		for t := len(levels) - 1; t > 0 && adds == nil; t-- {
 			for i := range levels[t] {
 				k := &levels[t][i]
-				if taken(k) {
+				if k.bare != bare || taken(k) {
 					continue
 				}
 				if first == nil {
@@ -110,18 +112,39 @@ func choose(levels [][]candidate, n int) []candidate {
 				}
 			}
 		}
-		k := cmp.Or(adds, first)
+		return first, adds
+	}
+	for len(chosen) < n {
+		first, adds := best(false)
+		bareFirst, bareAdds := best(true)
+		k := cmp.Or(adds, bareAdds, first, bareFirst)
 		if k == nil {
 			break
 		}
 		chosen = append(chosen, *k)
 		covered |= k.mask
 	}
-	// The rank order: more terms first, then earlier.
+	// The rank order: more terms first, then earlier. A bare sentence chosen keeps its
+	// place in the document: readers preferred the document's order (docs/reading/bare).
 	slices.SortStableFunc(chosen, func(a, b candidate) int {
 		return cmp.Or(cmp.Compare(b.terms, a.terms), cmp.Compare(a.start(), b.start()))
 	})
 	return chosen
+}
+
+// bareSentence reports whether every word of toks is a hit (0-based indexes, ascending):
+// the sentence is the query's words and punctuation alone.
+func bareSentence(toks []syntax.Token, hits []int32) bool {
+	h := 0
+	for i := range toks {
+		for h < len(hits) && int(hits[h]) < i {
+			h++
+		}
+		if (h == len(hits) || int(hits[h]) != i) && display.HasWord(toks[i].Form) {
+			return false
+		}
+	}
+	return true
 }
 
 // collector is the state of one termQuery.collect: the candidates kept so far and where
@@ -139,7 +162,9 @@ type collector struct {
 	// covered holds the terms given that some candidate holds (candidate.mask), and all
 	// is the mask of every term given.
 	covered, all uint64
-	cur          candidate // the sentence being ranked; its memory is reused
+	// bareCovered holds the terms that bare candidates hold (candidate.bare).
+	bareCovered uint64
+	cur         candidate // the sentence being ranked; its memory is reused
 	// pick is the scratch of termQuery.match, of which the first q.q.Len() (at most
 	// MaxQueryTerms: compileQuery checks it) are used. It is an array, not a slice of
 	// memory of its own, which would be allocated on the heap: the content of a
@@ -419,7 +444,14 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 	// A sentence with a term that no candidate holds is kept beyond n, so that the
 	// snippets may show every term the document has (collect's choice): at most one
 	// per term given.
-	room = room || c.n > 0 && cur.mask&^c.covered != 0
+	// A bare sentence (candidate.bare) covers its terms only for the bare: a later
+	// sentence that says something of them is kept all the same.
+	bare := bareSentence(toks, cur.hits)
+	if bare {
+		room = room || c.n > 0 && cur.mask&^(c.covered|c.bareCovered) != 0
+	} else {
+		room = room || c.n > 0 && cur.mask&^c.covered != 0
+	}
 	if !room && c.n > 0 {
 		// n ≥ 1 candidates rank before it or with it: there will be no error, which
 		// is all that q.long and c.shortest are for.
@@ -454,8 +486,12 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 		}
 	default:
 		if room && !repeated(*lv, doc, start, toks) {
-			k := candidate{terms: cur.terms, mask: cur.mask, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits)}
-			c.covered |= cur.mask
+			k := candidate{terms: cur.terms, mask: cur.mask, query: slices.Clone(cur.query), hits: slices.Clone(cur.hits), bare: bare}
+			if bare {
+				c.bareCovered |= cur.mask
+			} else {
+				c.covered |= cur.mask
+			}
 			if windowed || lang != q.lang {
 				k.other = &otherLang{lang: lang, window: windowed}
 				if windowed {

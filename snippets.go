@@ -466,6 +466,10 @@ type candidate struct {
 	mask  uint64          // the terms given that it holds: bit i for the i-th (the first 64)
 	query []int           // 1-based ids of the occurrence of each term kept (match.Terms.Pick), ascending
 	hits  []int32         // 0-based indexes of every matching token, ascending
+	// bare: every word of the sentence is a hit ("Retries", a heading that names the
+	// query): it tells the reader nothing the query did not, and is chosen only when no
+	// sentence that says something of its terms is left (choose).
+	bare bool
 	// other is the language of a sentence that is not in the document's, or that is
 	// shown by its window; nil for the rest (most sentences of English documents, whose
 	// candidates it keeps small).

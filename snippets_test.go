@@ -586,3 +586,30 @@ func TestSnippetsCoverTerms(t *testing.T) {
 		t.Errorf("both terms first: %+v, %v", sn, err)
 	}
 }
+
+// TestSnippetsBareLast checks that a sentence of the query's words alone (a heading,
+// "Retries", a signature's name) is chosen after the sentences that say something of its
+// terms ("Retries" is not, "Webhooks" is, as the third), and does not keep such a
+// sentence from the candidates; alone, it is still shown.
+func TestSnippetsBareLast(t *testing.T) {
+	e := sharedEngine(t)
+	doc := "Webhooks\n\nWebhooks tell your server when an invoice is paid.\n\nRetries\n\n" +
+		"If your endpoint does not answer, Tidewater retries for up to 72 hours."
+	checkPrefilter(t, e, &SnippetRequest{Document: doc, Query: []string{"webhook", "retries"}, Budget: 80, N: 3})
+	sn, err := e.Snippets(context.Background(), doc, []string{"webhook", "retries"}, 80, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, s := range sn {
+		texts = append(texts, s.Text)
+	}
+	want := []string{"Webhooks", "Webhooks tell your server when an invoice is paid.",
+		"If your endpoint does not answer, Tidewater retries for up to 72 hours."} // in the document's order
+	if !slices.Equal(texts, want) {
+		t.Errorf("snippets %q, want %q", texts, want)
+	}
+	if sn, err := e.Snippets(context.Background(), "Retries\n\nThe weather was mild.", []string{"retries"}, 80, 3); err != nil || len(sn) != 1 || sn[0].Text != "Retries" {
+		t.Errorf("a bare sentence alone: %+v %v", sn, err)
+	}
+}
