@@ -153,30 +153,12 @@ func blankAfter(text string, end int) bool {
 }
 
 // itemNumber reports whether form is one or two digits, a list item's number.
-func itemNumber(form string) bool {
-	if len(form) == 0 || len(form) > 2 {
-		return false
-	}
-	for i := 0; i < len(form); i++ {
-		if !isDigitByte(form[i]) {
-			return false
-		}
-	}
-	return true
-}
+func itemNumber(form string) bool { return len(form) <= 2 && isDigits(form) }
 
 // clockTime reports whether form is a time of day, h:mm or hh:mm, with seconds or not.
 func clockTime(form string) bool {
 	h, rest, ok := strings.Cut(form, ":")
-	if !ok || len(h) < 1 || len(h) > 2 || len(rest) < 2 {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		if !isDigitByte(h[i]) {
-			return false
-		}
-	}
-	return isDigitByte(rest[0]) && isDigitByte(rest[1])
+	return ok && len(h) <= 2 && isDigits(h) && len(rest) >= 2 && isDigits(rest[:2])
 }
 
 // maxLabelTokens is the most tokens of a speaker's label before its colon.
