@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime"
@@ -57,8 +58,8 @@ type serveOptions struct {
 	insecureOpen                bool
 	// Browsers (docs/security.md): origins whose pages may call the API and frame the
 	// pages, public search with keyed writes, host names a proxy forwards.
-	corsOrigins, frameAncestors, allowedHosts string
-	openSearch                                bool
+	corsOrigins, frameAncestors, allowedHosts, baseURL string
+	openSearch                                         bool
 	// keyLimits are the limits of a key that its line of the keys file does not set.
 	keyLimits       server.Limits
 	tlsCert, tlsKey string
@@ -97,6 +98,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.keyLimits.Rate, "rate-limit", 0, "requests per second per key, on average (0: no limit); beyond, 429 with Retry-After. A line of --keys may set its own (rate=N)")
 	fs.IntVar(&o.keyLimits.Burst, "rate-burst", 0, "requests a key may make at once above --rate-limit (0: the rate, at least 1); burst=N in --keys")
 	fs.IntVar(&o.keyLimits.Ingests, "max-ingests", server.DefaultIngests, "document ingests a key runs at once (beyond, 429); ingests=N in --keys")
+	fs.StringVar(&o.baseURL, "base-url", "", "with --docs of a folder: the address its documents are published at; a document gets this URL followed by its path in the folder (https://help.example.com/docs/ gives billing/refunds.md https://help.example.com/docs/billing/refunds.md)")
 	fs.StringVar(&o.corsOrigins, "cors-origin", "", "comma-separated origins (https://host[:port]) whose pages may call the API from a browser (CORS), keys still applying; pages of other origins may read nothing and change nothing")
 	fs.StringVar(&o.frameAncestors, "frame-ancestors", "", "comma-separated origins whose pages may show the search page in a frame (none may by default)")
 	fs.BoolVar(&o.openSearch, "open-search", false, "with keys: the page, search, snippets and reading documents need no key; changing the collection still does (a public search over documents anyone may read)")
@@ -129,6 +131,14 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.insecureOpen && (o.apiKey != "" || o.searchKey != "" || o.keysFile != "") {
 		return cli.Usagef("--insecure-open serves without keys; it cannot go with --api-key, --search-key or --keys (for a public search whose writes need a key: --open-search with an admin key)")
+	}
+	if o.baseURL != "" {
+		if o.docs == "" {
+			return cli.Usagef("--base-url is the address of the documents of --docs: give --docs FOLDER")
+		}
+		if u, err := url.Parse(o.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return cli.Usagef("--base-url %q: want an absolute http or https URL, such as https://help.example.com/docs/", o.baseURL)
+		}
 	}
 	if o.openSearch && o.apiKey == "" && o.keysFile == "" {
 		return cli.Usagef("--open-search opens search to everyone and keeps a key for changing the collection: give an admin key (--api-key or --keys); without keys every route is open already")
@@ -243,7 +253,7 @@ func serve(ctx context.Context, o serveOptions, logw io.Writer) (err error) {
 	srv, err := server.NewLoading(server.Config{Logger: log, MaxBodyBytes: o.maxBody, MaxDocumentsBodyBytes: o.maxDocsBody, RequestTimeout: o.timeout, DrainDelay: o.drain,
 		MaxInFlight: inFlight, YieldCPU: o.yield, MaxBodyBytesInFlight: o.bodyInFlight,
 		Keys: keys, MetricsAuth: o.metricsAuth, KeyLimits: o.keyLimits, TLS: tlsCfg, Collection: o.collection(),
-		Origins: splitList(o.corsOrigins), FrameAncestors: splitList(o.frameAncestors), OpenSearch: o.openSearch,
+		DocsBaseURL: o.baseURL, Origins: splitList(o.corsOrigins), FrameAncestors: splitList(o.frameAncestors), OpenSearch: o.openSearch,
 		LoopbackHosts: len(keys) == 0 && loopbackOnly(ctx, o.addr), AllowedHosts: splitList(o.allowedHosts)})
 	if err != nil {
 		return err

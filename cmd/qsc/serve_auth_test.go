@@ -70,6 +70,12 @@ func TestServeRefusesOpen(t *testing.T) {
 	if code, _, errs := runQSC(t, "serve", "--open-search", "--search-key", "search-key-0123456789abcdef"); code != 2 || !strings.Contains(errs, "admin key") {
 		t.Errorf("--open-search without an admin key: %d %s", code, errs)
 	}
+	if code, _, errs := runQSC(t, "serve", "--base-url", "https://help.example.com/"); code != 2 || !strings.Contains(errs, "--docs FOLDER") {
+		t.Errorf("--base-url without --docs: %d %s", code, errs)
+	}
+	if code, _, errs := runQSC(t, "serve", "--docs", ".", "--base-url", "help.example.com"); code != 2 || !strings.Contains(errs, "absolute http or https URL") {
+		t.Errorf("--base-url not a URL: %d %s", code, errs)
+	}
 	if code, _, errs := runQSC(t, "serve", "--cors-origin", "help.example.com"); code != 2 || !strings.Contains(errs, "--cors-origin") || !strings.Contains(errs, "scheme://host") {
 		t.Errorf("--cors-origin without a scheme: %d %s", code, errs)
 	}

@@ -143,6 +143,21 @@ func TestIngestFolder(t *testing.T) {
 	if res := search(t, x, "zurich bank", 0, 10); !slices.Equal(ids(res), []string{"sub/trip.md"}) {
 		t.Errorf("accents and inflection: %v", ids(res))
 	}
+	if d.URL != "" {
+		t.Errorf("a folder's document without BaseURL has the URL %q", d.URL)
+	}
+	// With BaseURL, a folder's documents are at its address, by their paths.
+	y, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	if _, err := y.Ingest(context.Background(), dir, IngestOptions{BaseURL: "https://help.example.com/docs/"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok, _ := y.Document("sub/trip.md"); !ok || d.URL != "https://help.example.com/docs/sub/trip.md" {
+		t.Errorf("with BaseURL: %+v", d)
+	}
 }
 
 // TestIngestSource checks that an ingest of the server's source (--docs) leaves as they

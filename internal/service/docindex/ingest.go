@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"runtime"
 	"slices"
@@ -44,6 +45,11 @@ type IngestOptions struct {
 	// way, so that an ingest does not take the cores from the searches. An error stops the
 	// ingestion.
 	Gate func(context.Context) (release func(), err error)
+	// BaseURL, for Ingest of a folder, is the address of its documents: a document
+	// without a URL gets BaseURL followed by its id (its path in the folder, each segment
+	// escaped), so that a result links to the page the file is published as. It is an
+	// absolute http or https URL, whose path should end with "/".
+	BaseURL string
 	// Source marks the records as those of the server's own source of documents (qsc
 	// serve --docs), read again at each start. The index remembers the content the
 	// source gave for each id, and a record with that content is unchanged even when the
@@ -138,10 +144,31 @@ func (s Summary) String() string {
 // once its batch is committed), so an ingestion that stops midway keeps the batches
 // committed before, and ingesting the same input again skips them.
 func (x *Index) Ingest(ctx context.Context, path string, opts IngestOptions) (Summary, error) {
-	if _, err := os.Stat(path); err != nil {
+	fi, err := os.Stat(path)
+	if err != nil {
 		return Summary{}, err
 	}
-	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error { return docfile.Scan(path, fn) }, opts)
+	base := ""
+	if fi.IsDir() {
+		base = opts.BaseURL
+	}
+	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error {
+		return docfile.Scan(path, func(r docfile.Record) error {
+			if base != "" && r.Err == nil && r.Doc.URL == "" {
+				r.Doc.URL = base + idPath(r.Doc.ID)
+			}
+			return fn(r)
+		})
+	}, opts)
+}
+
+// idPath escapes each "/"-separated segment of a folder document's id for a URL path.
+func idPath(id string) string {
+	segs := strings.Split(id, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }
 
 // IngestScan adds the records that scan passes to its function, as Ingest adds those of

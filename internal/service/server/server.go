@@ -129,6 +129,10 @@ type Config struct {
 	// TLS, when not nil, makes Serve serve HTTPS with it (its certificates, or
 	// GetCertificate). Without it, Serve serves plain HTTP.
 	TLS *tls.Config
+	// DocsBaseURL is the address of the documents of a folder given to IngestPath: a
+	// document without a URL gets DocsBaseURL followed by its id, its path in the folder
+	// (docindex.IngestOptions.BaseURL).
+	DocsBaseURL string
 	// Origins are the origins (scheme://host[:port]) whose pages may call the API from a
 	// browser (CORS) and send it writes; other origins' pages may not change anything
 	// (origin.go).

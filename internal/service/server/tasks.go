@@ -546,6 +546,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 		if n, first := docfile.OtherFiles(path, 3); n > 0 {
 			log.Warn("files skipped: a folder's documents are its .txt, .md and .markdown files", "skipped", n, "first", strings.Join(first, ", "))
 		}
+		opts.BaseURL = q.s.cfg.DocsBaseURL
 		sum, err = x.Ingest(q.ctx, path, opts)
 	} else {
 		body := t.body
