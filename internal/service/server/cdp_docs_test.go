@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc/internal/service/demo"
+	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/docindex"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
 )
@@ -303,4 +304,47 @@ func TestBrowserHistory(t *testing.T) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestBrowserOwnURL: a result whose document has an address of its own links its title
+// there, and the server's page of it beside; one without links its title to the server's
+// page.
+func TestBrowserOwnURL(t *testing.T) {
+	b := startBrowser(t)
+	idx, err := docindex.FromDocs(context.Background(), servicetest.Engine(t), []docfile.Doc{
+		{ID: "billing/refunds.md", Title: "Refunds", Text: "We refund an invoice within five days.", URL: "https://help.example.com/docs/billing/refunds"},
+		{ID: "billing/invoices.md", Title: "Invoices", Text: "Every invoice is sent by e-mail."},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	s, err := New(Config{Engine: servicetest.Engine(t), Index: idx, Collection: CollectionOwn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := b.open(ctx, ts.URL+"/?q=invoice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.settle(ctx, `document.querySelectorAll("#results a.title").length === 2`); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]string
+	if err := p.eval(ctx, `Object.fromEntries(Array.from(document.querySelectorAll("#results li.result")).map(li =>
+		[li.querySelector("a.title").textContent, li.querySelector("a.title").getAttribute("href") + " | " +
+			((li.querySelector("a.server-page") || {getAttribute: () => ""}).getAttribute("href"))]))`, &got); err != nil {
+		t.Fatal(err)
+	}
+	if r := got["Refunds"]; !strings.HasPrefix(r, "https://help.example.com/docs/billing/refunds | /doc/billing%2Frefunds.md?") &&
+		!strings.HasPrefix(r, "https://help.example.com/docs/billing/refunds | /doc/billing/refunds.md?") {
+		t.Errorf("a document with a URL: %q", r)
+	}
+	if r := got["Invoices"]; !strings.HasPrefix(r, "/doc/") || !strings.HasSuffix(r, " | ") {
+		t.Errorf("a document without one: %q", r)
+	}
 }

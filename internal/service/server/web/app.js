@@ -55,18 +55,24 @@
       // The server's page of the whole document, with this search for the way back and
       // the marks, and any extra parameters (the sentence of "in context").
       const docHref = (extra) => r.link + "?" + new URLSearchParams(Object.assign({ q: last.query, page: String(page) }, extra)).toString();
-      link.href = docHref({});
+      // A document with an address of its own is linked there, as a search page links
+      // its results; the server's page of it stays a link beside it.
+      const own = r.url && /^https?:\/\//.test(r.url);
+      link.href = own ? r.url : docHref({});
+      if (own) {
+        link.rel = "noopener noreferrer nofollow";
+      }
       // The server escapes the title; its only markup is <mark>.
       link.innerHTML = r.title_html;
       h2.append(link);
       const meta = document.createElement("p");
       meta.className = "meta";
       meta.textContent = r.id + " · score " + r.score.toPrecision(3);
-      if (r.url && /^https?:\/\//.test(r.url)) {
+      if (own) {
         const src = document.createElement("a");
-        src.href = r.url;
-        src.rel = "noopener noreferrer nofollow";
-        src.textContent = r.url;
+        src.className = "server-page";
+        src.href = docHref({});
+        src.textContent = "the text here, marked";
         meta.append(" · ", src);
       }
       li.append(h2, meta);
