@@ -21,11 +21,12 @@ import (
 	"github.com/qsc-nlp/qsc/tokenize"
 )
 
-// IsFile reports whether a file is Markdown by its name: it ends in .md or .markdown (any
-// letter case).
+// IsFile reports whether a file is Markdown by its name: it ends in .md, .markdown or
+// .mdx (MDX, Markdown with components: its leading import and export lines are left out,
+// and its components are raw HTML to the reading) in any letter case.
 func IsFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".md", ".markdown":
+	case ".md", ".markdown", ".mdx":
 		return true
 	}
 	return false
@@ -63,7 +64,7 @@ func Doc(src []byte) (title, body string) {
 // markdownDoc is Doc, or Text (title "") when split is false.
 func markdownDoc(src []byte, split bool) (title, body string) {
 	fmTitle, src := frontMatter(src)
-	src = literalMath(src)
+	src = literalMath(mdxPreamble(src))
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
 	w := mdWriter{b: &b, src: src}
@@ -114,6 +115,26 @@ func frontMatter(src []byte) (title string, rest []byte) {
 		i = next
 	}
 	return "", src // never closed: not front matter
+}
+
+// mdxPreamble returns src without the import and export lines it begins with (blank
+// lines between them), which an MDX document opens with ("import Tabs from
+// '@theme/Tabs';"): they are code, not text a reader sees. A Markdown document does not
+// begin with such a line.
+func mdxPreamble(src []byte) []byte {
+	rest := src
+	for len(rest) > 0 {
+		line, after, _ := bytes.Cut(rest, []byte("\n"))
+		t := bytes.TrimSpace(line)
+		if len(t) != 0 && !bytes.HasPrefix(t, []byte("import ")) && !bytes.HasPrefix(t, []byte("export ")) {
+			break
+		}
+		rest = after
+	}
+	if len(rest) == len(src) {
+		return src
+	}
+	return rest
 }
 
 // cutField splits a front matter's line "name: value" (YAML) or "name = value" (TOML) at

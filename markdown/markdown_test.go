@@ -55,6 +55,8 @@ func TestDoc(t *testing.T) {
 		{"+++\ntitle = 'Release 3.3.0'\ndate = 2026-05-19\n+++\nReleased today.\n", "Release 3.3.0", "Released today."},
 		{"---\nlayout: post\n---\n# Notes\n\nText.\n", "Notes", "Text."},
 		{"---\nnot closed\n\nText.\n", "", "not closed\n\nText."},
+		// MDX: the imports and exports it opens with are code; its components raw HTML.
+		{"---\ntitle: QuickBooks\n---\nimport Tabs from '@theme/Tabs';\nexport const meta = {};\n\n# QuickBooks\n\n<Tabs>\n\nConnect your books.\n\n</Tabs>\n", "QuickBooks", "Connect your books."},
 	} {
 		title, body := Doc([]byte(c.src))
 		if title != c.title || body != c.body {

@@ -193,7 +193,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	case failed > 0:
 		return fmt.Errorf("%d of %d documents failed (above)", failed, docs)
 	case docs == 0:
-		return fmt.Errorf("no documents: a folder is read for its .txt, .md and .markdown files")
+		return fmt.Errorf("no documents: a folder is read for its .txt, .md, .markdown and .mdx files")
 	case found == 0:
 		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term%s\n", docs, noMatchHint(req.Query))
 	}

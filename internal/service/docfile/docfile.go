@@ -323,14 +323,14 @@ func mailDoc(text string) (title, body string, ok bool) {
 	return title, b.String(), true
 }
 
-// IsDocFile reports whether a folder's file is a document: its name ends in .txt, .md or
-// .markdown (any letter case) and does not begin with ".".
+// IsDocFile reports whether a folder's file is a document: its name ends in .txt, .md,
+// .markdown or .mdx (any letter case) and does not begin with ".".
 func IsDocFile(name string) bool {
 	if strings.HasPrefix(name, ".") {
 		return false
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".txt", ".md", ".markdown":
+	case ".txt", ".md", ".markdown", ".mdx":
 		return true
 	}
 	return false

@@ -225,3 +225,14 @@ func TestUnknownFields(t *testing.T) {
 		t.Errorf("strict: %+v", got)
 	}
 }
+
+// TestIsDocFile: a folder's documents are its .txt, .md, .markdown and .mdx files, in any
+// letter case, hidden ones aside.
+func TestIsDocFile(t *testing.T) {
+	for name, want := range map[string]bool{"a.txt": true, "b.MD": true, "c.markdown": true, "d.mdx": true,
+		"e.html": false, "f.pdf": false, ".hidden.md": false, "g": false} {
+		if IsDocFile(name) != want {
+			t.Errorf("IsDocFile(%q) = %v", name, !want)
+		}
+	}
+}
