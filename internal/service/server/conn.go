@@ -95,7 +95,7 @@ func cannedJSON(status int, msg string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
 	h := http.Header{}
-	setSecurityHeaders(h)
+	setSecurityHeaders(h, csp)
 	h["Content-Type"] = jsonContentType
 	h["Cache-Control"] = noStore
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -149,16 +149,15 @@ var (
 )
 
 // secureHeaders sets headers that keep browsers from guessing types or loading anything
-// from elsewhere.
-// policy is the Content-Security-Policy (contentSecurityPolicy, or frameAncestors').
+// from elsewhere; policy is the Content-Security-Policy (contentSecurityPolicy, or
+// frameAncestors').
 func secureHeaders(policy string, next http.Handler) http.Handler {
 	csp := csp
 	if policy != contentSecurityPolicy {
 		csp = []string{policy}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setSecurityHeaders(w.Header())
-		w.Header()["Content-Security-Policy"] = csp
+		setSecurityHeaders(w.Header(), csp)
 		next.ServeHTTP(w, r)
 	})
 }
@@ -200,8 +199,9 @@ func canonicalPath(p string) bool {
 	return true
 }
 
-// setSecurityHeaders sets the headers of secureHeaders in h.
-func setSecurityHeaders(h http.Header) {
+// setSecurityHeaders sets the headers of secureHeaders in h, csp its
+// Content-Security-Policy.
+func setSecurityHeaders(h http.Header, csp []string) {
 	h["X-Content-Type-Options"] = nosniff
 	h["Content-Security-Policy"] = csp
 	h["Referrer-Policy"] = noReferrer

@@ -101,19 +101,21 @@ func frameAncestors(origins []string) (string, error) {
 
 // handler applies the rules before next.
 func (b *browserRules) handler(next http.Handler) http.Handler {
+	protected := b.cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if b.loopback && !loopbackHost(r.Host) && !b.hosts[hostName(r.Host)] {
+		if b.loopback && !b.hostAllowed(r.Host) {
 			writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf(
 				"host %q is not this server's: a server without keys on a loopback address answers only localhost and loopback addresses, and the names of --allowed-hosts (a reverse proxy's)", r.Host))
 			return
 		}
 		origin := r.Header.Get("Origin")
-		allowed := origin != "" && b.origins[strings.ToLower(origin)]
-		if allowed {
+		preflight := origin != "" && r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
+		switch {
+		case origin != "" && b.origins[strings.ToLower(origin)]:
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
-			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			if preflight {
 				h.Set("Access-Control-Allow-Methods", corsMethods)
 				h.Set("Access-Control-Allow-Headers", corsHeaders)
 				h.Set("Access-Control-Max-Age", corsMaxAge)
@@ -121,19 +123,24 @@ func (b *browserRules) handler(next http.Handler) http.Handler {
 				return
 			}
 			h.Set("Access-Control-Expose-Headers", "Retry-After, Location")
-		} else if origin != "" && r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		case preflight:
 			writeError(w, http.StatusForbidden, fmt.Sprintf(
 				"origin %s may not call this server from its pages (the operator may allow it with --cors-origin)", origin))
 			return
 		}
-		b.cop.Handler(next).ServeHTTP(w, r)
+		protected.ServeHTTP(w, r)
 	})
 }
 
-// loopbackHost reports whether the Host header host (name or address, with or without a
-// port) names this machine's loopback: localhost, *.localhost or a loopback address.
-func loopbackHost(host string) bool {
-	host = hostName(host)
+// hostAllowed reports whether a Host header names a loopback or one of the hosts allowed.
+func (b *browserRules) hostAllowed(host string) bool {
+	name := hostName(host)
+	return loopbackName(name) || b.hosts[name]
+}
+
+// loopbackName reports whether host, a Host header's name or address as hostName gives
+// it, names this machine's loopback: localhost, *.localhost or a loopback address.
+func loopbackName(host string) bool {
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
