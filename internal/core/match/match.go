@@ -324,39 +324,35 @@ func isHostName(f string) bool {
 // them.
 func isHostPort(f string) bool {
 	host, port, ok := strings.Cut(f, ":")
-	if !ok || port == "" || len(port) > 5 {
-		return false
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return false
-		}
-	}
-	return isIPv4(host) || isHostName(host)
+	return ok && len(port) <= 5 && allDigits(port) && (isIPv4(host) || isHostName(host))
 }
 
 // isIPv4 reports whether f is four dotted numbers of at most three digits.
 func isIPv4(f string) bool {
 	n := 0
 	for part := range strings.SplitSeq(f, ".") {
-		n++
-		if part == "" || len(part) > 3 {
+		if n++; len(part) > 3 || !allDigits(part) {
 			return false
-		}
-		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
-				return false
-			}
 		}
 	}
 	return n == 4
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // addressParts returns the parts of a web or e-mail address, a host name or a host and
 // port that match inside it: an address's urlParts; of an IPv4 address and port, the two
 // ("10.0.3.17", "5432"), and not the address's numbers, which are no names.
 func addressParts(f string) []string {
-	if host, port, ok := strings.Cut(f, ":"); ok && isIPv4(host) && isHostPort(f) {
+	if host, port, _ := strings.Cut(f, ":"); isIPv4(host) && isHostPort(f) {
 		return []string{host, port}
 	}
 	return urlParts(f)
