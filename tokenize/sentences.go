@@ -212,17 +212,11 @@ func speakerLine(text string, toks []syntax.Token, i int) bool {
 		return false // more than three words on the line
 	}
 	if toks[i].End-toks[k].Start > maxSpeakerBytes || !capsLine(text, toks[i].Start) {
-		return false
+		return false // capsLine: the words are capital letters alone
 	}
 	for j := k; j < i; j++ {
-		f := toks[j].Form
-		if len(f) < 2 {
+		if len(toks[j].Form) < 2 {
 			return false
-		}
-		for b := 0; b < len(f); b++ {
-			if f[b] < 'A' || f[b] > 'Z' {
-				return false
-			}
 		}
 	}
 	return true
