@@ -5,12 +5,12 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/tokenize"
 	"sync"
 
 	"github.com/qsc-nlp/qsc/annotation"
 	"github.com/qsc-nlp/qsc/internal/core/pipeline"
 	"github.com/qsc-nlp/qsc/syntax"
+	"github.com/qsc-nlp/qsc/tokenize"
 )
 
 // ErrModels is wrapped (with ErrBadRequest) by the error of an annotated call given an

@@ -2,11 +2,11 @@ package qsc
 
 import (
 	"cmp"
-	"github.com/qsc-nlp/qsc/internal/core/display"
 	"slices"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/internal/core/match"
 	"github.com/qsc-nlp/qsc/internal/core/prefilter"
 	"github.com/qsc-nlp/qsc/internal/core/segment"
@@ -446,12 +446,11 @@ func (c *collector) consider(start, end int, lang string, toks []syntax.Token) e
 	// per term given.
 	// A bare sentence (candidate.bare) covers its terms only for the bare: a later
 	// sentence that says something of them is kept all the same.
-	bare := bareSentence(toks, cur.hits)
+	bare, covered := bareSentence(toks, cur.hits), c.covered
 	if bare {
-		room = room || c.n > 0 && cur.mask&^(c.covered|c.bareCovered) != 0
-	} else {
-		room = room || c.n > 0 && cur.mask&^c.covered != 0
+		covered |= c.bareCovered
 	}
+	room = room || c.n > 0 && cur.mask&^covered != 0
 	if !room && c.n > 0 {
 		// n ≥ 1 candidates rank before it or with it: there will be no error, which
 		// is all that q.long and c.shortest are for.

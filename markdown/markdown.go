@@ -131,9 +131,6 @@ func mdxPreamble(src []byte) []byte {
 		}
 		rest = after
 	}
-	if len(rest) == len(src) {
-		return src
-	}
 	return rest
 }
 

@@ -155,15 +155,15 @@ func (x *Index) Ingest(ctx context.Context, path string, opts IngestOptions) (Su
 	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error {
 		return docfile.Scan(path, func(r docfile.Record) error {
 			if base != "" && r.Err == nil && r.Doc.URL == "" {
-				r.Doc.URL = base + idPath(r.Doc.ID)
+				r.Doc.URL = base + urlPath(r.Doc.ID)
 			}
 			return fn(r)
 		})
 	}, opts)
 }
 
-// idPath escapes each "/"-separated segment of a folder document's id for a URL path.
-func idPath(id string) string {
+// urlPath escapes each "/"-separated segment of a folder document's id for a URL path.
+func urlPath(id string) string {
 	segs := strings.Split(id, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
@@ -179,6 +179,8 @@ func (x *Index) IngestScan(ctx context.Context, scan func(func(docfile.Record) e
 	if err == nil {
 		err = g.flush(ctx)
 	}
+	slices.Sort(g.ignored)
+	g.sum.Ignored = strings.Join(g.ignored, ", ")
 	return g.sum, err
 }
 
@@ -298,8 +300,6 @@ func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
 					g.sum.IgnoredAt = r.Where
 				}
 				g.ignored = append(g.ignored, f)
-				slices.Sort(g.ignored)
-				g.sum.Ignored = strings.Join(g.ignored, ", ")
 			}
 		}
 		if r.Err == nil {

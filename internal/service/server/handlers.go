@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/qsc-nlp/qsc/markdown"
 	"io"
 	"net/http"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
+	"github.com/qsc-nlp/qsc/markdown"
 	"github.com/qsc-nlp/qsc/render"
 )
 
