@@ -65,6 +65,21 @@ func (d *docServer) close() {
 	})
 }
 
+// roundTrip sends req and returns the status, the headers and the body of the answer.
+func roundTrip(t *testing.T, req *http.Request) (int, http.Header, string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, string(b)
+}
+
 // send sends a request with the Content-Type ct ("": none) and checks the answer (and the
 // request, when validReq) against openapi.yaml.
 func send(t *testing.T, ts *httptest.Server, method, path, ct, body string, validReq bool) exchange {
@@ -86,16 +101,8 @@ func sendKey(t *testing.T, ts *httptest.Server, method, path, ct, body, key stri
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := exchange{status: resp.StatusCode, header: resp.Header, body: b}
+	status, header, b := roundTrip(t, req)
+	ex := exchange{status: status, header: header, body: []byte(b)}
 	validate(t, req, body, ex, validReq)
 	return ex
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -65,21 +64,6 @@ func TestCrossOriginWrites(t *testing.T) {
 	if code, h, body := preflight("https://evil.example"); code != http.StatusForbidden || h.Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("preflight of another origin: %d %v %s", code, h, body)
 	}
-}
-
-// roundTrip sends req and returns the status, the headers and the body of the answer.
-func roundTrip(t *testing.T, req *http.Request) (int, http.Header, string) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header, string(b)
 }
 
 // TestLoopbackHosts checks that a server with LoopbackHosts answers localhost, loopback
