@@ -8,7 +8,9 @@
 // 's that ends it ("Wednesday's" matches "Wednesday"). A word matches a token
 // when their keys are equal (Key), or when the token is hyphenated and the word's key is that
 // of one of its parts ("transformer" matches "transformer-based", "based" too). A term of
-// several words matches a run of consecutive tokens, word by word. Matching never looks
+// several words matches a run of consecutive tokens, word by word, punctuation between
+// two of its words in the text passed over ("not to be" matches "not, to be", as a
+// search's phrase does). Matching never looks
 // inside a word otherwise: "art" does not match "party".
 //
 // Key ignores, in this order: trailing punctuation ("U.S." and "U.S" are one key), accents
@@ -819,29 +821,38 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 // i on, and of the split terms (Query.split) likewise.
 func (s *Scanner) startAt(toks []syntax.Token, i int, k string, mark int) {
 	for _, t := range s.q.starts[k] {
-		if words := s.q.terms[t]; s.runFrom(toks, i, words) {
-			s.add(Hit{Term: t, Start: i, End: i + len(words)}, mark)
+		if end := s.runFrom(toks, i, s.q.terms[t]); end > 0 {
+			s.add(Hit{Term: t, Start: i, End: end}, mark)
 		}
 	}
 	for _, v := range s.q.splitStarts[k] {
-		if sp := s.q.split[v]; s.runFrom(toks, i, sp.keys) {
-			s.add(Hit{Term: sp.term, Start: i, End: i + len(sp.keys)}, mark)
+		sp := s.q.split[v]
+		if end := s.runFrom(toks, i, sp.keys); end > 0 {
+			s.add(Hit{Term: sp.term, Start: i, End: end}, mark)
 		}
 	}
 }
 
-// runFrom reports whether the tokens from i on match the words of keys after the first
-// (which the caller matched at i).
-func (s *Scanner) runFrom(toks []syntax.Token, i int, keys []string) bool {
+// runFrom returns the end of the run of tokens from i on that matches the words of keys
+// after the first (which the caller matched at i), or 0 when none does. Punctuation
+// between two words of the text is passed over where the term has none ("not to be"
+// matches "not, to be"), as the search's phrases pass it over; the run ends on the last
+// word's token.
+func (s *Scanner) runFrom(toks []syntax.Token, i int, keys []string) int {
 	if i+len(keys) > len(toks) {
-		return false
+		return 0
 	}
+	p := i + 1
 	for j := 1; j < len(keys); j++ {
-		if !s.matches(i+j, keys[j]) {
-			return false
+		for p < len(toks) && !s.matches(p, keys[j]) && punctOnly(toks[p].Form) && !punctOnly(keys[j]) {
+			p++
 		}
+		if p == len(toks) || !s.matches(p, keys[j]) {
+			return 0
+		}
+		p++
 	}
-	return true
+	return p
 }
 
 // add appends h, the hits from mark on being those of its start: one hit a term at a

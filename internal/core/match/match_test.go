@@ -137,6 +137,12 @@ func TestScan(t *testing.T) {
 		{[]string{"boil water"}, "A boil-water notice, then boil water.", []string{"boil water:01-02", "boil water:05-07"}},
 		{[]string{"boil-water notice"}, "A boil water notice and a boil-water notice.", []string{"boil-water notice:01-04", "boil-water notice:06-08"}},
 		{[]string{"well known"}, "A well-known name.", []string{"well known:01-02"}},
+		// A phrase passes over the text's punctuation between its words, as a search's
+		// phrase does; punctuation the term has must be there.
+		{[]string{"not to be"}, "To be, or not to be, that is it.", []string{"not to be:04-07"}},
+		{[]string{"to be or not to be"}, "To be, or not to be, that is it.", []string{"to be or not to be:00-07"}},
+		{[]string{"to be, or"}, "To be, or not; to be or not.", []string{"to be, or:00-04"}},
+		{[]string{"police station"}, "The police (station) closed.", []string{"police station:01-04"}},
 		// A word of a script without spaces inside a token of an English sentence; a Latin
 		// word never matches inside one.
 		{[]string{"東京", "事務所"}, "The office (東京事務所) moved.", []string{"東京:03-04", "事務所:03-04"}},
