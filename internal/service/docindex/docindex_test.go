@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
 	"github.com/qsc-nlp/qsc/internal/service/servicetest"
@@ -267,8 +270,8 @@ func TestQuerySyntax(t *testing.T) {
 		{"judge -Zürich", []string{"courts"}, []string{"judge"}},
 		{"title:banks", []string{"zurich"}, []string{"banks"}},
 		{"judges judge the", []string{"courts", "zurich"}, []string{"judges"}},
-		{"the -police", nil, nil},
-		{"stati*", []string{"baqubah", "pizza"}, nil}, // patterns alone: documents, no word to mark
+		{"the -police", []string{"courts", "zurich"}, []string{"the"}}, // stop words alone are what is asked (TestCommonWords)
+		{"stati*", []string{"baqubah", "pizza"}, nil},                  // patterns alone: documents, no word to mark
 		{"/stat[a-z]+/", []string{"baqubah", "pizza"}, nil},
 		{"title:stati* -pizza", nil, nil},
 		{"-stati*", nil, nil},
@@ -905,5 +908,65 @@ func TestExactRepeat(t *testing.T) {
 	}
 	if sum.Added != 1 || sum.Unchanged != 1 || sum.Rejected != 1 || len(rejected) != 1 || !strings.Contains(rejected[0], "test:3: duplicate id") {
 		t.Errorf("summary %s, rejections %q", sum, rejected)
+	}
+}
+
+// TestCommonWords: the index holds stop words, so a phrase of them is found, quoted or
+// typed alone ("to be or not to be" is the phrase); a loose stop word beside other
+// words still finds nothing by itself, and is no term to mark.
+func TestCommonWords(t *testing.T) {
+	x := memoryWith(t, []docfile.Doc{
+		{ID: "hamlet", Text: "To be, or not to be, that is the question."},
+		{ID: "band", Text: "The Who played at Woodstock in 1969."},
+		{ID: "door", Text: "Who is there? Not me, said the porter at the door."},
+	})
+	for _, c := range []struct {
+		q     string
+		ids   []string
+		terms []string
+	}{
+		{`"not to be"`, []string{"hamlet"}, []string{"not to be"}},
+		{`to be or not to be`, []string{"hamlet"}, []string{"to be or not to be"}},
+		{`The Who`, []string{"band"}, []string{"The Who"}},
+		{`the who -woodstock`, nil, []string{"the who"}},
+		{`who played`, []string{"band"}, []string{"played"}},
+		{`"the question"`, []string{"hamlet"}, []string{"the question"}},
+		{`"the door"`, []string{"door"}, []string{"the door"}},
+		{`+the +porter`, []string{"door"}, []string{"porter"}},
+		{`the porter`, []string{"door"}, []string{"porter"}},
+		{`at the door -porter`, nil, []string{"door"}},
+	} {
+		res := search(t, x, c.q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
+			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
+		}
+	}
+}
+
+// TestCommonWordsOldIndex: an index made before stop words were indexed (its mapping's
+// default analyzer drops them) searches as it did: loose words without stop words, and a
+// phrase of stop words alone finds nothing.
+func TestCommonWordsOldIndex(t *testing.T) {
+	im, err := newMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	im.DefaultAnalyzer = analyzerName
+	idx, err := bleve.NewUsing("", im, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newIndex(idx, "", im)
+	defer x.Close()
+	if x.stopsIndexed {
+		t.Fatal("an index whose default analyzer drops stop words says it holds them")
+	}
+	if _, err := x.Add(context.Background(), "test", []docfile.Doc{{ID: "hamlet", Text: "To be, or not to be, that is the question."}}, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string][]string{`"not to be"`: nil, `to be or not to be`: nil, `the question`: {"hamlet"}, `"the question"`: {"hamlet"}} {
+		if got := ids(search(t, x, q, 0, 10)); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", q, got, want)
+		}
 	}
 }

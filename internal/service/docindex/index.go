@@ -8,13 +8,16 @@
 // sentences, tags and trees that snippets are made from, so that search snippets come from
 // the stored annotation and not from parsing the text again (Index.Snippets).
 //
-// Words are Unicode words, lower-cased, without English stop words, and reduced to the
-// key that the query matcher (internal/core/match) compares words by: "arrests" and "arrested",
+// Words are Unicode words, lower-cased, and reduced to the key that the query matcher
+// (internal/core/match) compares words by: "arrests" and "arrested",
 // "Zurich" and "Zürich" are one term. So the documents a search finds are the documents
 // whose sentences the snippets can mark. A document in another language is indexed too
 // with the words and keys of that language's snippets (lang.go: "Steuer" finds
 // "Steuern", 税金 is found inside 税金を). Queries use bleve's query-string syntax
-// (Index.Search): words, "phrases", +must, -not, field:word, lang:de.
+// (Index.Search): words, "phrases", +must, -not, field:word, lang:de. English stop words
+// are indexed, for phrases ("not to be"), and left out of a query's loose words, which
+// they would otherwise find in nearly every document; a query of stop words alone is
+// their phrase ("to be or not to be", "The Who").
 package docindex
 
 import (
@@ -54,10 +57,15 @@ const (
 	fieldURL   = "url"
 )
 
-// Names in bleve's registry: the index's analyzer and its token filter.
+// Names in bleve's registry: the index's analyzers and its token filter. The index's
+// title and text (and _all) are analyzed with allWordsAnalyzer, which keeps English stop
+// words, so that a phrase of common words ("not to be") can be found; a search's loose
+// words are analyzed with analyzerName, which drops them (Index.words). Indexes made
+// before allWordsAnalyzer have analyzerName as their default: they hold no stop words.
 const (
-	analyzerName = "qsc_en"
-	keyFilter    = "qsc_match_key"
+	analyzerName     = "qsc_en"
+	allWordsAnalyzer = "qsc_en_all"
+	keyFilter        = "qsc_match_key"
 )
 
 // formatVersion is stored in every on-disk index; an index of another version is refused,
@@ -93,11 +101,16 @@ func (keyTokenFilter) Filter(ts analysis.TokenStream) analysis.TokenStream {
 // only after its segment file and its root (bolt) file are written and synced (fsync), so
 // that what a write has reported survives a crash of the process (kill -9).
 type Index struct {
-	idx      bleve.Index
-	path     string // "" in memory
-	analyzer analysis.Analyzer
-	langs    langSet  // the suffixes of the language fields of the documents held
-	hls      sync.Map // *qsc.Engine → *highlight.Highlighter
+	idx  bleve.Index
+	path string // "" in memory
+	// analyzer is the index's own (its mapping's default): the terms of its title and
+	// text. wordAnalyzer is analyzerName, which drops English stop words: the terms a
+	// search's loose words look for. They are the same in an index made before
+	// allWordsAnalyzer; stopsIndexed says they differ.
+	analyzer, wordAnalyzer analysis.Analyzer
+	stopsIndexed           bool
+	langs                  langSet  // the suffixes of the language fields of the documents held
+	hls                    sync.Map // *qsc.Engine → *highlight.Highlighter
 	// write is held while a batch is checked against the stored hashes and committed.
 	write sync.Mutex
 	// fault is the error of the last commit when it failed (nil once one succeeds):
@@ -170,7 +183,14 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	}); err != nil {
 		return nil, err
 	}
-	im.DefaultAnalyzer = analyzerName
+	if err := im.AddCustomAnalyzer(allWordsAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     hyphenTokenizerName,
+		"token_filters": []any{lowercase.Name, keyFilter},
+	}); err != nil {
+		return nil, err
+	}
+	im.DefaultAnalyzer = allWordsAnalyzer
 	dm := bleve.NewDocumentStaticMapping()
 	for _, f := range []string{fieldTitle, fieldText} {
 		fm := mapping.NewTextFieldMapping()
@@ -377,7 +397,8 @@ func damaged(dir string, err error) error {
 }
 
 func newIndex(idx bleve.Index, path string, im *mapping.IndexMappingImpl) *Index {
-	x := &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(analyzerName)}
+	x := &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(im.DefaultAnalyzer), wordAnalyzer: im.AnalyzerNamed(analyzerName)}
+	x.stopsIndexed = im.DefaultAnalyzer != analyzerName
 	v, _ := idx.GetInternal([]byte(langsKey)) // none in a new index
 	x.langs.parse(v)
 	return x

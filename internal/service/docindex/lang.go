@@ -274,7 +274,7 @@ func alternatives(q query.Query, text, field string, fuzziness int, langs []stri
 // would find every one of them, but may be English's verb in an English one; "de" of "de
 // la" is a stop word of French, Spanish and Portuguese. Such a word, one word of the
 // text or title that a result must or may hold, becomes the word with must-not clauses
-// on the field lang. English stop words need none: the English analyzer drops them. The
+// on the field lang. English stop words need none: loose words lose them (asWords). The
 // rest of q is unchanged; q itself is not changed.
 func stopsOutOf(q query.Query, langs []string) query.Query {
 	if len(langs) == 0 {

@@ -62,10 +62,11 @@ type Results struct {
 }
 
 // Search returns the page of the documents that match req.Query, ranked by bleve's
-// tf-idf score, the query read as a search box's user means it (asWords). A query with
-// no word and no pattern to look for (only stop words, punctuation, -not terms or words
-// of the index's other fields, url and lang) finds
-// nothing; a query of patterns alone (hot*, /colou?r/) finds documents with no Terms to
+// tf-idf score, the query read as a search box's user means it (asWords); a query
+// whose words are all stop words is their phrase (commonPhrase). A query with no word
+// and no pattern to look for (only punctuation, -not terms or words of the index's
+// other fields, url and lang, or stop words in an index made before they were indexed)
+// finds nothing; a query of patterns alone (hot*, /colou?r/) finds documents with no Terms to
 // mark. A query that cannot be parsed, or whose pattern bleve refuses, is an error
 // wrapping ErrQuery.
 func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) {
@@ -140,7 +141,7 @@ func (x *Index) parse(q string) (query.Query, error) {
 	if err := checkFuzziness(parsed); err != nil {
 		return nil, err
 	}
-	return x.asWords(parsed), nil
+	return x.asWords(x.commonPhrase(parsed)), nil
 }
 
 // dashes returns the query q with what a search box's user meant as a dash or a number
@@ -230,6 +231,18 @@ func (x *Index) asWords(q query.Query) query.Query {
 				m := query.NewMatchPhraseQuery(q.Match) // "12(b)(6)", "AT&T": one citation, not its pieces
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
 				return m
+			}
+			if x.stopsIndexed && textField(q.FieldVal) {
+				// The index holds stop words, but a loose "the" would find every
+				// document: the words without them, or nothing (commonPhrase keeps a
+				// query of stop words alone).
+				if ws := x.words(q.Match); len(ws) == 0 && len(x.keys(q.Match)) > 0 {
+					return query.NewMatchNoneQuery()
+				} else if len(x.wordKeys(q.Match)) < len(x.keys(q.Match)) {
+					m := *q
+					m.Match = strings.Join(ws, " ")
+					q = &m
+				}
 			}
 			if j := match.Dehyphen(q.Match); q.Fuzziness == 0 && j != q.Match && !strings.ContainsFunc(q.Match, unicode.IsSpace) {
 				// "IL-6", "e-mail": the word, spaced or hyphenated ("IL 6", "IL-6"), or
@@ -424,7 +437,7 @@ func (x *Index) positiveTerms(q query.Query) []string {
 				add(w)
 			}
 		case *query.MatchPhraseQuery:
-			if ws := x.words(q.MatchPhrase); x.glued(q.MatchPhrase) {
+			if ws := wordsOf(x.analyzer, q.MatchPhrase); x.glued(q.MatchPhrase) {
 				add(q.MatchPhrase) // "12(b)(6)", "AT&T": the word as typed
 			} else if spaceless(q.MatchPhrase) && len(ws) == 0 {
 				add(strings.Join(strings.Fields(q.MatchPhrase), " ")) // Thai and the like, as above
@@ -441,12 +454,16 @@ func (x *Index) positiveTerms(q query.Query) []string {
 	return terms
 }
 
-// words returns the searchable words of s (not stop words), as spelled in s. A
+// words returns the searchable words of s as loose words of a query (not stop words),
+// as spelled in s (wordsOf).
+func (x *Index) words(s string) []string { return wordsOf(x.wordAnalyzer, s) }
+
+// wordsOf returns the words of s that analyzer a gives terms for, as spelled in s. A
 // hyphenated word is one word as typed ("e-mail"), not also its parts, which the
 // index's tokenizer adds beside it (hyphenTokenizer): the snippets' matcher finds its
 // parts and joined spelling itself, and a part alone ("e") would mark letters elsewhere.
-func (x *Index) words(s string) []string {
-	ts := x.analyzer.Analyze([]byte(s))
+func wordsOf(a analysis.Analyzer, s string) []string {
+	ts := a.Analyze([]byte(s))
 	var out []string
 	for _, t := range ts {
 		if !insideAnother(t, ts) {
@@ -467,12 +484,52 @@ func insideAnother(t *analysis.Token, ts analysis.TokenStream) bool {
 }
 
 // keys returns the index terms of s.
-func (x *Index) keys(s string) []string {
+func (x *Index) keys(s string) []string { return keysOf(x.analyzer, s) }
+
+// wordKeys returns the index terms of s as loose words of a query (not stop words).
+func (x *Index) wordKeys(s string) []string { return keysOf(x.wordAnalyzer, s) }
+
+// keysOf returns the terms that analyzer a gives s.
+func keysOf(a analysis.Analyzer, s string) []string {
 	var out []string
-	for _, t := range x.analyzer.Analyze([]byte(s)) {
+	for _, t := range a.Analyze([]byte(s)) {
 		out = append(out, string(t.Term))
 	}
 	return out
+}
+
+// commonPhrase returns q, or, when every word that a result of q must or may hold is a
+// stop word, loose words of the text or title and no pattern ("to be or not to be", "The
+// Who", "let it be"), the phrase of those words in query order, with q's -not clauses:
+// such a query names a phrase, and each of its words alone would find nearly every
+// document. Only an index that holds stop words (stopsIndexed) can find it; in another q
+// is returned, and finds nothing.
+func (x *Index) commonPhrase(q query.Query) query.Query {
+	if !x.stopsIndexed {
+		return q
+	}
+	var words []string
+	ok := true
+	_ = visitLeaves(q, false, func(l query.Query) error { // never fails
+		if l == nil {
+			return nil // a clause the query has not
+		}
+		m, isMatch := l.(*query.MatchQuery)
+		if !isMatch || !textField(m.FieldVal) || m.Fuzziness != 0 || len(x.words(m.Match)) > 0 || len(x.keys(m.Match)) == 0 {
+			ok = false
+			return nil
+		}
+		words = append(words, m.Match)
+		return nil
+	})
+	if !ok || len(words) == 0 {
+		return q
+	}
+	p := query.NewMatchPhraseQuery(strings.Join(words, " "))
+	if b, isBool := q.(*query.BooleanQuery); isBool && b.MustNot != nil {
+		return query.NewBooleanQuery([]query.Query{p}, nil, []query.Query{b.MustNot})
+	}
+	return p
 }
 
 // spaceless reports whether the word w holds a letter of a script written without spaces

@@ -425,10 +425,15 @@ func TestSearch(t *testing.T) {
 	if resp.TookMS < resp.SearchMS || resp.TookMS <= 0 {
 		t.Errorf("times: %+v", resp)
 	}
-	// Only stop words: no terms, no results, no error.
+	// Only stop words: their phrase, which no document holds here; no error.
 	ex = do(t, ts, "GET", "/v1/search?q=the+of", "", true)
-	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"budget_counts":"display","total":0,"from":0,"k":10,"results":[]`)) {
+	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":["the of"],"budget":100,"budget_counts":"display","total":0,"from":0,"k":10,"results":[]`)) {
 		t.Errorf("stop words: %d %s", ex.status, ex.body)
+	}
+	// Marks alone: no terms, no results, no error.
+	ex = do(t, ts, "GET", "/v1/search?q=%2C+%3B", "", true)
+	if ex.status != 200 || !bytes.Contains(ex.body, []byte(`"terms":[],"budget":100,"budget_counts":"display","total":0,"from":0,"k":10,"results":[]`)) {
+		t.Errorf("marks alone: %d %s", ex.status, ex.body)
 	}
 	// A document found by its title alone shows its beginning, the lead.
 	ex = do(t, ts, "GET", "/v1/search?q=three&budget=40", "", true)

@@ -137,7 +137,8 @@
     // A query of patterns alone (hot*, /colou?r/) has no terms: it is named as typed.
     const what = last.terms.length > 0 ? last.terms.join(", ") : last.query;
     if (last.results.length === 0 && last.terms.length === 0 && !/[*?\/]/.test(last.query)) {
-      msg = "No searchable words in the query (only common words like “the”).";
+      // Only common words, in an index made before they were indexed, or marks alone.
+      msg = "No searchable words in the query.";
     } else if (last.results.length === 0 && last.total > 0) {
       // A stale link, or documents deleted since: say where the results are.
       msg = "Page " + page + " is past the last page, " + Math.ceil(last.total / last.k) + ", of the " + last.total +
