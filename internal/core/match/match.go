@@ -350,6 +350,24 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
+// AddressParts returns the words that match inside the token f when it is a web or
+// e-mail address, a host or file name of dotted labels, or a host and port (addressParts:
+// "proxy.example.com" and "3128" in "http://proxy.example.com:3128", "NullPointerException"
+// in "java.lang.NullPointerException"), f itself left out; nil for any other token. It is
+// what Scan finds inside such a token, and what the search index holds of it.
+func AddressParts(f string) []string {
+	if _, mayBeURL := marks(f); !mayBeURL || !(tokenize.IsURL(f) || isHostName(f) || isHostPort(f)) {
+		return nil
+	}
+	var out []string
+	for _, p := range addressParts(f) {
+		if p != f {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // addressParts returns the parts of a web or e-mail address, a host name or a host and
 // port that match inside it: an address's urlParts; of an IPv4 address and port, the two
 // ("10.0.3.17", "5432"), and not the address's numbers, which are no names.
@@ -773,9 +791,9 @@ func (s *Scanner) Scan(toks []syntax.Token) []Hit {
 		// The parts of a web or e-mail address, which the tokenizer keeps whole: its host,
 		// and the pieces between its separators ("proxy.example.com" and "3128" in
 		// "http://proxy.example.com:3128").
-		if mayBeURL && (tokenize.IsURL(f) || isHostName(f) || isHostPort(f)) {
-			for _, p := range addressParts(f) {
-				if p != f && q.mayMatch(p) {
+		if mayBeURL {
+			for _, p := range AddressParts(f) {
+				if q.mayMatch(p) {
 					s.flat = append(s.flat, Key(p))
 					found = true
 				}

@@ -821,7 +821,10 @@ func TestOpenDamaged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := len(b) / 8; i < len(b)/2; i += 3 {
+		// Every third byte from an eighth of the file to its end: a smaller stretch (to
+		// its half) sometimes fell on the free pages of root.bolt alone, which harms
+		// nothing, and the index opened whole (1 run in 20).
+		for i := len(b) / 8; i < len(b); i += 3 {
 			b[i] ^= 0x5a
 		}
 		if err := os.WriteFile(path, b, 0o600); err != nil {
@@ -967,6 +970,37 @@ func TestCommonWordsOldIndex(t *testing.T) {
 	for q, want := range map[string][]string{`"not to be"`: nil, `to be or not to be`: nil, `the question`: {"hamlet"}, `"the question"`: {"hamlet"}} {
 		if got := ids(search(t, x, q, 0, 10)); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestAddressParts: a search finds the words that the snippets mark inside an address
+// or a dotted name ("NullPointerException" in "java.lang.NullPointerException"); the
+// address or name typed in a query is that one, not any document with its parts.
+func TestAddressParts(t *testing.T) {
+	x := memoryWith(t, []docfile.Doc{
+		{ID: "trace", Text: "It threw java.lang.NullPointerException at startup."},
+		{ID: "proxy", Text: "Use http://proxy.example.com:3128 now."},
+		{ID: "mail", Text: "Write to jane.doe@example.com today."},
+		{ID: "other", Text: "The proxy on the com port has a lang setting for Jane."},
+	})
+	for _, c := range []struct {
+		q     string
+		ids   []string
+		terms []string
+	}{
+		{`NullPointerException`, []string{"trace"}, []string{"NullPointerException"}},
+		{`java.lang.NullPointerException`, []string{"trace"}, []string{"java.lang.NullPointerException"}},
+		{`example.com`, []string{"mail", "proxy"}, []string{"example.com"}},
+		{`proxy.example.com`, []string{"proxy"}, []string{"proxy.example.com"}},
+		{`"use http://proxy.example.com:3128"`, []string{"proxy"}, []string{"use http://proxy.example.com:3128"}},
+		{`3128`, []string{"proxy"}, []string{"3128"}},
+		{`jane`, []string{"mail", "other"}, []string{"jane"}},
+		{`lang`, []string{"other", "trace"}, []string{"lang"}},
+	} {
+		res := search(t, x, c.q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
+			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/qsc-nlp/qsc/internal/core/match"
 )
 
 // hyphenTokenizerName names hyphenTokenizer in bleve's registry.
@@ -94,4 +96,66 @@ func withScripts(input []byte, ts analysis.TokenStream) analysis.TokenStream {
 // scriptDigit reports whether r is a superscript or subscript digit, plus or minus.
 func scriptDigit(r rune) bool {
 	return r == '¹' || r == '²' || r == '³' || 0x2070 <= r && r <= 0x207B || 0x2080 <= r && r <= 0x208B
+}
+
+// partsTokenizerName names partsTokenizer in bleve's registry.
+const partsTokenizerName = "qsc_unicode_parts"
+
+func init() {
+	if err := registry.RegisterTokenizer(partsTokenizerName, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
+		return partsTokenizer{hyphenTokenizer{unicode.NewUnicodeTokenizer()}}, nil
+	}); err != nil {
+		panic(err) // a second registration: a programming error
+	}
+}
+
+// partsTokenizer is hyphenTokenizer with one more token, at the same position, for each
+// word that the query matcher finds inside a web or e-mail address, a dotted name or a
+// host and port (match.AddressParts): "NullPointerException" and "lang" in
+// "java.lang.NullPointerException", "example.com" in "proxy.example.com". So a search
+// finds the documents whose snippets mark such a word. It is the tokenizer of an index's
+// text, not of a query's words (Index.queryAnalyzers), where the parts of
+// "example.com" would find every document with a "com".
+type partsTokenizer struct{ inner hyphenTokenizer }
+
+// Tokenize implements analysis.Tokenizer.
+func (p partsTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	ts := p.inner.Tokenize(input)
+	if !bytes.ContainsAny(input, ".:@") {
+		return ts
+	}
+	var out analysis.TokenStream
+	for i, t := range ts {
+		var parts []string
+		if bytes.Equal(t.Term, input[t.Start:t.End]) { // not a word joined at its hyphens
+			parts = match.AddressParts(string(t.Term))
+		}
+		if parts == nil {
+			if out != nil {
+				out = append(out, t)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make(analysis.TokenStream, 0, len(ts)+len(parts)), ts[:i]...)
+		}
+		out = append(out, t)
+		from := 0 // the parts are in order of their place in the word, domains after
+		for _, part := range parts {
+			j := bytes.Index(t.Term[from:], []byte(part))
+			if j < 0 {
+				j, from = bytes.Index(t.Term, []byte(part)), 0
+				if j < 0 {
+					continue
+				}
+			}
+			start := t.Start + from + j
+			out = append(out, &analysis.Token{Term: input[start : start+len(part)], Start: start, End: start + len(part), Position: t.Position, Type: t.Type})
+			from += j + len(part)
+		}
+	}
+	if out == nil {
+		return ts
+	}
+	return out
 }

@@ -59,12 +59,16 @@ const (
 
 // Names in bleve's registry: the index's analyzers and its token filter. The index's
 // title and text (and _all) are analyzed with allWordsAnalyzer, which keeps English stop
-// words, so that a phrase of common words ("not to be") can be found; a search's loose
-// words are analyzed with analyzerName, which drops them (Index.words). Indexes made
-// before allWordsAnalyzer have analyzerName as their default: they hold no stop words.
+// words, so that a phrase of common words ("not to be") can be found, and adds the words
+// inside an address or a dotted name (partsTokenizer); a search's loose words are
+// analyzed with analyzerName, which drops stop words (Index.words), and its phrases with
+// phraseAnalyzer, which keeps them (Index.queryAnalyzers); neither adds the parts.
+// Indexes made before allWordsAnalyzer have analyzerName as their default and for
+// everything: they hold no stop words and no parts.
 const (
 	analyzerName     = "qsc_en"
 	allWordsAnalyzer = "qsc_en_all"
+	phraseAnalyzer   = "qsc_en_phrase"
 	keyFilter        = "qsc_match_key"
 )
 
@@ -103,10 +107,10 @@ func (keyTokenFilter) Filter(ts analysis.TokenStream) analysis.TokenStream {
 type Index struct {
 	idx  bleve.Index
 	path string // "" in memory
-	// analyzer is the index's own (its mapping's default): the terms of its title and
-	// text. wordAnalyzer is analyzerName, which drops English stop words: the terms a
-	// search's loose words look for. They are the same in an index made before
-	// allWordsAnalyzer; stopsIndexed says they differ.
+	// analyzer gives the terms of a search's phrases, and wordAnalyzer (analyzerName,
+	// without English stop words) those of its loose words. stopsIndexed says that the
+	// index holds stop words and the parts of addresses (allWordsAnalyzer), and that
+	// analyzer is phraseAnalyzer; in an index made before, both are analyzerName.
 	analyzer, wordAnalyzer analysis.Analyzer
 	stopsIndexed           bool
 	langs                  langSet  // the suffixes of the language fields of the documents held
@@ -184,6 +188,13 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		return nil, err
 	}
 	if err := im.AddCustomAnalyzer(allWordsAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     partsTokenizerName,
+		"token_filters": []any{lowercase.Name, keyFilter},
+	}); err != nil {
+		return nil, err
+	}
+	if err := im.AddCustomAnalyzer(phraseAnalyzer, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     hyphenTokenizerName,
 		"token_filters": []any{lowercase.Name, keyFilter},
@@ -397,8 +408,10 @@ func damaged(dir string, err error) error {
 }
 
 func newIndex(idx bleve.Index, path string, im *mapping.IndexMappingImpl) *Index {
-	x := &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(im.DefaultAnalyzer), wordAnalyzer: im.AnalyzerNamed(analyzerName)}
-	x.stopsIndexed = im.DefaultAnalyzer != analyzerName
+	x := &Index{idx: idx, path: path, analyzer: im.AnalyzerNamed(analyzerName), wordAnalyzer: im.AnalyzerNamed(analyzerName)}
+	if im.DefaultAnalyzer == allWordsAnalyzer {
+		x.stopsIndexed, x.analyzer = true, im.AnalyzerNamed(phraseAnalyzer)
+	}
 	v, _ := idx.GetInternal([]byte(langsKey)) // none in a new index
 	x.langs.parse(v)
 	return x

@@ -141,7 +141,36 @@ func (x *Index) parse(q string) (query.Query, error) {
 	if err := checkFuzziness(parsed); err != nil {
 		return nil, err
 	}
-	return x.asWords(x.commonPhrase(parsed)), nil
+	return x.queryAnalyzers(x.asWords(x.commonPhrase(parsed))), nil
+}
+
+// queryAnalyzers returns q with the analyzer of each word and phrase of the title or text
+// named, in an index that holds stop words and the parts of addresses (stopsIndexed):
+// a loose word is analyzed without stop words (analyzerName), since a loose "the" would
+// find nearly every document, and a phrase with them (phraseAnalyzer); neither adds the
+// parts of an address, which would find every document with a "com" for "example.com".
+// In another index the field's own analyzer does both. q itself is not changed.
+func (x *Index) queryAnalyzers(q query.Query) query.Query {
+	if !x.stopsIndexed {
+		return q
+	}
+	return mapLeaves(q, func(q query.Query) query.Query {
+		switch q := q.(type) {
+		case *query.MatchQuery:
+			if textField(q.FieldVal) {
+				m := *q
+				m.Analyzer = analyzerName
+				return &m
+			}
+		case *query.MatchPhraseQuery:
+			if textField(q.FieldVal) {
+				m := *q
+				m.Analyzer = phraseAnalyzer
+				return &m
+			}
+		}
+		return q
+	})
 }
 
 // dashes returns the query q with what a search box's user meant as a dash or a number
@@ -231,18 +260,6 @@ func (x *Index) asWords(q query.Query) query.Query {
 				m := query.NewMatchPhraseQuery(q.Match) // "12(b)(6)", "AT&T": one citation, not its pieces
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
 				return m
-			}
-			if x.stopsIndexed && textField(q.FieldVal) {
-				// The index holds stop words, but a loose "the" would find every
-				// document: the words without them, or nothing (commonPhrase keeps a
-				// query of stop words alone).
-				if ws := x.words(q.Match); len(ws) == 0 && len(x.keys(q.Match)) > 0 {
-					return query.NewMatchNoneQuery()
-				} else if len(x.wordKeys(q.Match)) < len(x.keys(q.Match)) {
-					m := *q
-					m.Match = strings.Join(ws, " ")
-					q = &m
-				}
 			}
 			if j := match.Dehyphen(q.Match); q.Fuzziness == 0 && j != q.Match && !strings.ContainsFunc(q.Match, unicode.IsSpace) {
 				// "IL-6", "e-mail": the word, spaced or hyphenated ("IL 6", "IL-6"), or
@@ -485,9 +502,6 @@ func insideAnother(t *analysis.Token, ts analysis.TokenStream) bool {
 
 // keys returns the index terms of s.
 func (x *Index) keys(s string) []string { return keysOf(x.analyzer, s) }
-
-// wordKeys returns the index terms of s as loose words of a query (not stop words).
-func (x *Index) wordKeys(s string) []string { return keysOf(x.wordAnalyzer, s) }
 
 // keysOf returns the terms that analyzer a gives s.
 func keysOf(a analysis.Analyzer, s string) []string {
