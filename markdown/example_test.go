@@ -20,3 +20,10 @@ func ExampleDoc() {
 	//
 	// Tell the on-call.
 }
+
+// URL reads the address a document's front matter gives it, for a search result's link.
+func ExampleURL() {
+	src := []byte("---\ntitle: Refunds\npermalink: /billing/refunds/\n---\n\nWe refund within 5 days.\n")
+	fmt.Println(markdown.URL(src))
+	// Output: /billing/refunds/
+}

@@ -8,6 +8,7 @@ package markdown
 
 import (
 	"bytes"
+	"cmp"
 	"path/filepath"
 	"strings"
 
@@ -63,7 +64,8 @@ func Doc(src []byte) (title, body string) {
 
 // markdownDoc is Doc, or Text (title "") when split is false.
 func markdownDoc(src []byte, split bool) (title, body string) {
-	fmTitle, src := frontMatter(src)
+	fm, src := frontMatter(src)
+	fmTitle := fm.title
 	src = literalMath(mdxPreamble(src))
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
@@ -83,12 +85,25 @@ func markdownDoc(src []byte, split bool) (title, body string) {
 	return title, strings.TrimSpace(b.String())
 }
 
+// URL returns the address that the front matter of the Markdown document src gives it:
+// the value of its top-level "url" field, else of its "permalink" field (Hugo's and
+// Jekyll's names), without quotes, as written: absolute ("https://…") or from the site's
+// root ("/billing/refunds/"); "" when it has none. It reads the front matter alone.
+func URL(src []byte) string {
+	fm, _ := frontMatter(src)
+	return cmp.Or(fm.url, fm.permalink)
+}
+
+// meta is what frontMatter reads of a front matter: the values of its top-level title,
+// url and permalink fields, without quotes, white space collapsed ("" when absent).
+type meta struct{ title, url, permalink string }
+
 // frontMatter returns src without the front matter it begins with, if any: a block of
 // YAML between two lines of "---" (the last may be "..."), or of TOML between two lines
-// of "+++", as static site generators (Hugo, Jekyll, Docusaurus) read it; and the value
-// of its title ("title: …" or "title = …", without quotes), or "". It is metadata, not
-// text a reader sees.
-func frontMatter(src []byte) (title string, rest []byte) {
+// of "+++", as static site generators (Hugo, Jekyll, Docusaurus) read it; and the values
+// of its fields that meta holds ("title: …" or "title = …"). It is metadata, not text a
+// reader sees.
+func frontMatter(src []byte) (m meta, rest []byte) {
 	var fence string
 	switch {
 	case bytes.HasPrefix(src, []byte("---\n")), bytes.HasPrefix(src, []byte("---\r\n")):
@@ -96,7 +111,7 @@ func frontMatter(src []byte) (title string, rest []byte) {
 	case bytes.HasPrefix(src, []byte("+++\n")), bytes.HasPrefix(src, []byte("+++\r\n")):
 		fence = "+++"
 	default:
-		return "", src
+		return meta{}, src
 	}
 	i := bytes.IndexByte(src, '\n') + 1
 	for i < len(src) {
@@ -107,14 +122,25 @@ func frontMatter(src []byte) (title string, rest []byte) {
 		}
 		line := strings.TrimRight(string(src[i:next]), " \t\r\n")
 		if line == fence || fence == "---" && line == "..." {
-			return title, src[next:]
+			return m, src[next:]
 		}
-		if name, value, ok := cutField(line, fence); ok && title == "" && strings.EqualFold(name, "title") {
-			title = strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(value), `"'`)), " ")
+		if name, value, ok := cutField(line, fence); ok {
+			var field *string
+			switch strings.ToLower(name) {
+			case "title":
+				field = &m.title
+			case "url":
+				field = &m.url
+			case "permalink":
+				field = &m.permalink
+			}
+			if field != nil && *field == "" {
+				*field = strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(value), `"'`)), " ")
+			}
 		}
 		i = next
 	}
-	return "", src // never closed: not front matter
+	return meta{}, src // never closed: not front matter
 }
 
 // mdxPreamble returns src without the import and export lines it begins with (blank

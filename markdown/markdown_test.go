@@ -65,6 +65,24 @@ func TestDoc(t *testing.T) {
 	}
 }
 
+// TestURL checks the address a front matter gives: url before permalink, quotes off,
+// nothing from the text or from a block that is not front matter.
+func TestURL(t *testing.T) {
+	for src, want := range map[string]string{
+		"---\ntitle: Refunds\nurl: /billing/refunds/\n---\nText.\n":                         "/billing/refunds/",
+		"---\npermalink: \"/billing/refunds.html\"\nurl: https://help.example.com/r\n---\n": "https://help.example.com/r",
+		"+++\ntitle = 'Release'\nurl = '/releases/3.3/'\n+++\nReleased.\n":                  "/releases/3.3/",
+		"---\npermalink: /faq/\n---\n":                                                      "/faq/",
+		"---\ntitle: x\n  url: /nested/\n---\n":                                             "",
+		"# Title\n\nurl: /not/front/matter\n":                                               "",
+		"---\nurl: /never/closed\n":                                                         "",
+	} {
+		if got := URL([]byte(src)); got != want {
+			t.Errorf("URL(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
 // TestMath checks that TeX math between dollars reads as typed: Markdown's escapes and
 // emphasis do not apply inside it ("\," is no escaped comma, "_" no emphasis), while
 // dollar amounts, code spans and fenced code are not math.

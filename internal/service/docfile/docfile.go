@@ -75,6 +75,11 @@ type Record struct {
 	// Ignored are the names of the record's fields that a document does not have, which
 	// a JSON-lines file may hold (an export's author or date) and which were passed over.
 	Ignored []string
+	// Link is the address that a document file names as its own, as written: the url
+	// or permalink of a Markdown file's front matter (markdown.URL), absolute or a path
+	// from its site's root; "" when it names none. docindex.Ingest makes it the
+	// document's URL.
+	Link string
 }
 
 // Check validates a document, and sets its title from its text when it has none: an id
@@ -476,6 +481,7 @@ func readDocFile(path, id string, fn func(Record) error) error {
 	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte order mark is no part of the title
 	if markdown.IsFile(name) {
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
+		rec.Link = markdown.URL(b)
 	} else {
 		rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
 	}

@@ -158,8 +158,36 @@ func TestIngestFolder(t *testing.T) {
 	if _, err := y.Ingest(context.Background(), dir, IngestOptions{BaseURL: "https://help.example.com/docs/"}); err != nil {
 		t.Fatal(err)
 	}
-	if d, ok, _ := y.Document("sub/trip.md"); !ok || d.URL != "https://help.example.com/docs/sub/trip.md" {
+	if d, ok, _ := y.Document("sub/trip.md"); !ok || d.URL != "https://help.example.com/docs/sub/trip" {
 		t.Errorf("with BaseURL: %+v", d)
+	}
+	if d, ok, _ := y.Document("garden.txt"); !ok || d.URL != "https://help.example.com/docs/garden.txt" {
+		t.Errorf("with BaseURL, a text file: %+v", d)
+	}
+}
+
+// TestPublishedURL: where a folder's document is published, under a site's address or
+// a repository browser's, or where its front matter says.
+func TestPublishedURL(t *testing.T) {
+	const site, repo = "https://help.example.com/docs/", "https://github.com/org/repo/blob/main/docs/{path}"
+	for _, c := range []struct{ base, id, link, want string }{
+		{site, "billing/refunds.md", "", "https://help.example.com/docs/billing/refunds"},
+		{site, "billing/Refunds.MDX", "", "https://help.example.com/docs/billing/Refunds"},
+		{site, "billing/index.md", "", "https://help.example.com/docs/billing/"},
+		{site, "README.md", "", "https://help.example.com/docs/"},
+		{site, "notes/a b.txt", "", "https://help.example.com/docs/notes/a%20b.txt"},
+		{site, "big.md#2", "", "https://help.example.com/docs/big"},
+		{site, "billing/refunds.md", "/billing/refunds/", "https://help.example.com/billing/refunds/"},
+		{site, "billing/refunds.md", "https://example.org/r", "https://example.org/r"},
+		{site, "billing/refunds.md", "javascript:alert(1)", "https://help.example.com/docs/billing/refunds"},
+		{repo, "billing/refunds.md", "", "https://github.com/org/repo/blob/main/docs/billing/refunds.md"},
+		{"", "billing/refunds.md", "", ""},
+		{"", "billing/refunds.md", "/billing/refunds/", ""},
+		{"", "billing/refunds.md", "https://example.org/r", "https://example.org/r"},
+	} {
+		if got := publishedURL(c.base, c.id, c.link); got != c.want {
+			t.Errorf("publishedURL(%q, %q, %q) = %q, want %q", c.base, c.id, c.link, got, c.want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/qsc-nlp/qsc/highlight"
 	"github.com/qsc-nlp/qsc/internal/core/progress"
 	"github.com/qsc-nlp/qsc/internal/service/docfile"
+	"github.com/qsc-nlp/qsc/markdown"
 )
 
 // IngestOptions configure Ingest and Add.
@@ -45,10 +47,17 @@ type IngestOptions struct {
 	// way, so that an ingest does not take the cores from the searches. An error stops the
 	// ingestion.
 	Gate func(context.Context) (release func(), err error)
-	// BaseURL, for Ingest of a folder, is the address of its documents: a document
-	// without a URL gets BaseURL followed by its id (its path in the folder, each segment
-	// escaped), so that a result links to the page the file is published as. It is an
-	// absolute http or https URL, whose path should end with "/".
+	// BaseURL, for Ingest of a folder, is the address of its documents, so that a result
+	// links to the page its file is published as (publishedURL). A document without a URL
+	// gets BaseURL followed by its id, its path in the folder, each segment escaped and a
+	// Markdown file's extension dropped, as static site generators publish it
+	// (billing/refunds.md at billing/refunds; index.md, README.md and _index.md at their
+	// folder's address); when BaseURL holds "{path}", that is replaced by the path as it
+	// is, extension and all (a repository browser's
+	// https://github.com/org/repo/blob/main/docs/{path}). A file that names its own
+	// address (docfile.Record.Link: the url or permalink of Markdown front matter) is
+	// published there, a path from the site's root resolved against BaseURL. BaseURL is
+	// an absolute http or https URL, whose path should end with "/" (or "{path}").
 	BaseURL string
 	// Source marks the records as those of the server's own source of documents (qsc
 	// serve --docs), read again at each start. The index remembers the content the
@@ -154,12 +163,66 @@ func (x *Index) Ingest(ctx context.Context, path string, opts IngestOptions) (Su
 	}
 	return x.IngestScan(ctx, func(fn func(docfile.Record) error) error {
 		return docfile.Scan(path, func(r docfile.Record) error {
-			if base != "" && r.Err == nil && r.Doc.URL == "" {
-				r.Doc.URL = base + urlPath(r.Doc.ID)
+			if r.Err == nil && r.Doc.URL == "" {
+				r.Doc.URL = publishedURL(base, r.Doc.ID, r.Link)
 			}
 			return fn(r)
 		})
 	}, opts)
+}
+
+// publishedURL returns the address of the folder document id, published under base
+// (IngestOptions.BaseURL), whose file names its own address link ("" when it does not):
+// link resolved against the document's address under base when base is set, else link
+// when it is absolute; "" when neither gives one.
+func publishedURL(base, id, link string) string {
+	if i := strings.LastIndexByte(id, '#'); i > 0 && isDigits(id[i+1:]) && docfile.IsDocFile(path.Base(id[:i])) {
+		id = id[:i] // a part of a long file ("notes.md#2", docfile.readDocFile): the file's
+	}
+	if base == "" {
+		if u, err := url.Parse(link); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return link
+		}
+		return ""
+	}
+	addr := base + sitePath(id)
+	if before, after, ok := strings.Cut(base, "{path}"); ok {
+		addr = before + urlPath(id) + after
+	}
+	if link == "" {
+		return addr
+	}
+	b, errB := url.Parse(addr)
+	l, errL := url.Parse(link)
+	if errB != nil || errL != nil {
+		return addr
+	}
+	if r := b.ResolveReference(l); r.Scheme == "http" || r.Scheme == "https" {
+		return r.String()
+	}
+	return addr
+}
+
+// isDigits reports whether s is one or more ASCII digits.
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// sitePath returns the path, under a site's base address, of the page a folder document
+// id is published as: urlPath(id), a Markdown file's extension dropped, and an index.md,
+// README.md or _index.md its folder's path ("" at the top), as static site generators
+// (Hugo, Jekyll, Docusaurus, MkDocs) publish them.
+func sitePath(id string) string {
+	if !markdown.IsFile(id) {
+		return urlPath(id)
+	}
+	dir, name := path.Split(id)
+	switch stem := strings.TrimSuffix(name, path.Ext(name)); strings.ToLower(stem) {
+	case "index", "readme", "_index":
+		return urlPath(dir)
+	default:
+		return urlPath(dir + stem)
+	}
 }
 
 // urlPath escapes each "/"-separated segment of a folder document's id for a URL path.
