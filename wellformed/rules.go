@@ -170,12 +170,8 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	if r.Off&(1<<Balance) == 0 {
 		r.pb.pairs(s, func(o, c int) { r.bindPair(s, t, o, c) })
 	}
-	r.heads = reuse.Resize(r.heads, n)
-	for v := 1; v <= n; v++ {
-		r.heads[v-1] = int(r.head[v])
-	}
-	if err := r.tree.Reset(r.heads); err != nil {
-		return fmt.Errorf("wellformed: rule tree: %w", err)
+	if err := r.ruleTree(t); err != nil {
+		return err
 	}
 	for _, q := range query {
 		if q >= 1 && q <= n {
@@ -198,6 +194,29 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 			}
 		}
 		r.units(lens)
+	}
+	return nil
+}
+
+// ruleTree builds the rule tree from the rule heads: a copy of the parse t, which costs
+// less than a rebuild, when no rule re-headed a token. It fails only on heads that make no
+// tree.
+func (r *Rules) ruleTree(t *syntax.Tree) error {
+	n := r.n
+	same := true
+	for v := 1; v <= n && same; v++ {
+		same = int(r.head[v]) == t.Head(v)
+	}
+	if same {
+		r.tree.CopyFrom(t)
+		return nil
+	}
+	r.heads = reuse.Resize(r.heads, n)
+	for v := 1; v <= n; v++ {
+		r.heads[v-1] = int(r.head[v])
+	}
+	if err := r.tree.Reset(r.heads); err != nil {
+		return fmt.Errorf("wellformed: rule tree: %w", err)
 	}
 	return nil
 }

@@ -283,7 +283,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
 		base := syntax.Universal(tok.Rel)
-		punct := isPunct(tok)
+		punct := base == "punct" || tok.UPOS == "PUNCT" // isPunct, its base at hand
 		open := pairOpen(tok.Form)
 		if tok.Form == `"` {
 			open = u.straightQuote(s, v-1)

@@ -469,6 +469,14 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 // brackets, 'b' for the other brackets of Unicode (「 」, 『 』, （ ）, 【 】, …). German
 // „…“ closes on “, which pairs reads from the quote it closes.
 func pairKind(form string) (dir int, typ byte) {
+	if form != "" && form[0] < utf8.RuneSelf {
+		// Most forms are words: an ASCII first byte that begins no half of a pair.
+		switch form[0] {
+		case '(', ')', '[', ']', '{', '}', '-', '`', '\'', '"':
+		default:
+			return 0, 0
+		}
+	}
 	switch form {
 	case "(", "-LRB-":
 		return 1, '('
