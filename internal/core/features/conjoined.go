@@ -11,8 +11,8 @@ import (
 const conjoinedFeatures = 27
 
 // conjoin appends to ps the conjoined features (Config.Conjoined) of an arc h → n with
-// label hash rel, whose prefixed keys are r (relKeys); hk holds h's keys.
-func conjoin(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix) []product {
+// label hash rel, whose prefixed keys are r and memo m (relKeys); hk holds h's keys.
+func conjoin(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64, r *relPrefix, m *relMemo) []product {
 	if !x.conj {
 		x.conjoined()
 	}
@@ -26,19 +26,20 @@ func conjoin(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel 
 	f := (*[conjoinedFeatures]product)(ps[at:]) // its features in turn, each in its place
 	f[0] = e.one(mix(mix(r[tDirPosN], dir), x.pos[n]))
 	f[1] = e.one(mix(mix(hk.posPair, x.pos[n]), rel))
-	f[2] = e.one(mix(mix(r[tDist], dir), uint64(binCount(dist))))
+	f[2] = e.one(memo2(&m.dist[dir][binCount(dist)], r[tDist], dir, uint64(binCount(dist))))
 	f[3] = e.one(mix(r[tGrandLabel], x.rel[h]))
-	f[4] = e.one(mix(r[tPositionN], uint64(x.posBin[n])))
+	f[4] = e.one(memo(&m.position[x.posBin[n]], r[tPositionN], uint64(x.posBin[n])))
 	f[5] = e.one(mix(r[tWordNLabel], x.word[n]))
 	f[6] = e.one(mix(r[tMarkerN], x.marker[n]))
 	punct := uint64(0)
 	if x.punct[n] {
 		punct = 1
 	}
-	f[7] = e.one(mix(r[tPunctN], punct))
-	f[8] = e.one(mix(r[tLenS], uint64(binCount(t.N()/3))))
-	f[9] = e.one(mix(r[tChildrenNLabel], uint64(binCount(t.NumChildren(n)))))
-	f[10] = e.one(mix(r[tDepthLabel], uint64(binCount(t.Depth(n)))))
+	f[7] = e.one(memo(&m.punct[punct], r[tPunctN], punct))
+	lenS, kids, depth := binCount(t.N()/3), binCount(t.NumChildren(n)), binCount(t.Depth(n))
+	f[8] = e.one(memo(&m.lenS[lenS], r[tLenS], uint64(lenS)))
+	f[9] = e.one(memo(&m.childrenN[kids], r[tChildrenNLabel], uint64(kids)))
+	f[10] = e.one(memo(&m.depth[depth], r[tDepthLabel], uint64(depth)))
 	var prevPOS, nextPOS, prevWord, nextWord uint64
 	if n > 1 {
 		prevPOS, prevWord = x.pos[n-1], x.word[n-1]
@@ -49,8 +50,9 @@ func conjoin(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel 
 	f[11] = e.one(mix(r[tPrevPOS], prevPOS))
 	f[12] = e.one(mix(r[tNextPOS], nextPOS))
 	f[13] = e.one(mix(hk.bilex, x.word[n]))
-	f[14] = e.one(mix(r[tSubSize], uint64(binCount(x.sub[n]))))
-	f[15] = e.one(mix(r[tSubFrac], uint64(x.subBin[n])))
+	sub := binCount(x.sub[n])
+	f[14] = e.one(memo(&m.subSize[sub], r[tSubSize], uint64(sub)))
+	f[15] = e.one(memo(&m.subFrac[x.subBin[n]], r[tSubFrac], uint64(x.subBin[n])))
 	f[16] = e.one(mix(r[tPrevWord], prevWord))
 	f[17] = e.one(mix(r[tNextWord], nextWord))
 	f[18] = e.one(mix(mix(r[tPOSTri], prevPOS), x.pos[n]))

@@ -134,8 +134,22 @@ func (p product) times(w []float32, mask uint) float32 { return w[uint(p.id)&mas
 
 // numeric appends to ps numeric feature t with value v, raw and/or as bin b.
 func (e *emitter) numeric(ps []product, t uint64, v float64, b int) []product {
-	return e.numericKey(ps, t, v, BinKey(t, b))
+	return e.numericKey(ps, t, v, binKey(t, b))
 }
+
+// binKeys holds BinKey(t, b) for the numeric edge templates t and the bins b of binCount.
+var binKeys = func() (k [tIndexH + 1][10]uint64) {
+	for _, t := range [...]uint64{tChildrenH, tChildrenN, tDepthN, tCharLenH, tIndexH} {
+		for b := range k[t] {
+			k[t][b] = BinKey(t, b)
+		}
+	}
+	return k
+}()
+
+// binKey returns BinKey(t, b) for a numeric edge template t and a bin b of binCount, from
+// binKeys.
+func binKey(t uint64, b int) uint64 { return binKeys[t][b] }
 
 // numericKey appends to ps numeric feature t with value v as numeric does, its bin's key
 // being bk.
@@ -173,9 +187,9 @@ func (x *Sentence) headKeys(k *headKeys, h int) {
 		bilex:     mix(key(tBilex), x.lemma[h]),
 		nh:        float64(nh),
 		lenH:      float64(x.lens[h]),
-		childrenH: BinKey(tChildrenH, binCount(nh)),
-		charLenH:  BinKey(tCharLenH, binCount(x.lens[h])),
-		index:     BinKey(tIndexH, binCount(h)),
+		childrenH: binKey(tChildrenH, binCount(nh)),
+		charLenH:  binKey(tCharLenH, binCount(x.lens[h])),
+		index:     binKey(tIndexH, binCount(h)),
 	}
 }
 
@@ -204,7 +218,7 @@ func BinFrac(f float64) int { return int(math.Round(10 * min(max(f, 0), 2))) }
 // the depth of n are those of the parse. hk holds h's keys (Sentence.headKeys).
 func (c *Config) arc(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n int, rel uint64) []product {
 	t := x.tree
-	r := x.relKeys(rel)
+	r, m := x.relKeys(rel)
 	ps = e.add(ps, r[tDep], 1)
 	ps = e.add(ps, hk.posH, 1)
 	ps = e.add(ps, mix(key(tPosN), x.pos[n]), 1)
@@ -233,10 +247,10 @@ func (c *Config) arc(ps []product, e *emitter, x *Sentence, hk *headKeys, h, n i
 	ps = e.numericKey(ps, tCharLenH, hk.lenH, hk.charLenH)
 	ps = e.numericKey(ps, tIndexH, float64(h), hk.index)
 	if c.Conjoined {
-		ps = conjoin(ps, e, x, hk, h, n, rel, r)
+		ps = conjoin(ps, e, x, hk, h, n, rel, r, m)
 	}
 	if c.Query {
-		ps = queryFeatures(ps, e, x, h, n, r)
+		ps = queryFeatures(ps, e, x, h, n, r, m)
 	}
 	return ps
 }
@@ -258,19 +272,59 @@ type relPrefix [tQRelPair + 1]uint64
 // set, so that a label is seldom evicted by another.
 const relCacheSize = 128
 
-// relCache maps label hashes to their relPrefix, direct-mapped by the hash's low bits.
+// relMemo holds the whole keys of the features of one label whose values after the label
+// are small counts or codes, mix(r[t], value) (or mix(mix(r[t], a), b)), indexed by the
+// values: filled as they are met (0 marks a key not computed yet) and kept with the
+// label's relPrefix, so that an arc reads them instead of hashing them.
+type relMemo struct {
+	dist      [2][10]uint64 // tDist: direction, distance bin
+	position  [21]uint64    // tPositionN: BinFrac
+	punct     [2]uint64     // tPunctN
+	lenS      [10]uint64    // tLenS: bin
+	childrenN [10]uint64    // tChildrenNLabel: bin
+	depth     [10]uint64    // tDepthLabel: bin
+	subSize   [10]uint64    // tSubSize: bin
+	subFrac   [21]uint64    // tSubFrac: BinFrac
+	qRelN     [8]uint64     // tQRelN: relation to Q
+	qRelH     [8]uint64     // tQRelH
+	qWords    [3][10]uint64 // tQWords: side, bin
+	qTree     [10]uint64    // tQTree: bin
+	qPair     [8][8]uint64  // tQRelPair: h's relation, n's
+}
+
+// memo returns *k, set to mix(a, b) first when it is 0 (not computed yet; a key that is 0
+// is computed every time, and is the same).
+func memo(k *uint64, a, b uint64) uint64 {
+	if *k == 0 {
+		*k = mix(a, b)
+	}
+	return *k
+}
+
+// memo2 returns *k, set to mix(mix(a, b), c) first when it is 0, as memo.
+func memo2(k *uint64, a, b, c uint64) uint64 {
+	if *k == 0 {
+		*k = mix(mix(a, b), c)
+	}
+	return *k
+}
+
+// relCache maps label hashes to their relPrefix and relMemo, direct-mapped by the hash's
+// low bits: about 260 KB, of which an arc reads its label's entry only.
 type relCache struct {
 	rel  [relCacheSize]uint64
 	ok   [relCacheSize]bool
 	keys [relCacheSize]relPrefix
+	memo [relCacheSize]relMemo
 }
 
-// relKeys returns the keys mix(key(t), rel) of the templates of relTemplates. They
-// depend on the label only, and a parse has few labels, so they are computed once per
-// label and kept across sentences (Reset does not clear them): an arc's features then
-// hash the label into the key once instead of once per template. The cache is allocated
-// on the first call.
-func (x *Sentence) relKeys(rel uint64) *relPrefix {
+// relKeys returns the keys mix(key(t), rel) of the templates of relTemplates, and the
+// label's memo of whole keys (relMemo). They depend on the label only, and a parse has
+// few labels, so they are computed once per label and kept across sentences (Reset does
+// not clear them): an arc's features then hash the label into the key once instead of
+// once per template, and the features of small values not at all once met. The cache is
+// allocated on the first call.
+func (x *Sentence) relKeys(rel uint64) (*relPrefix, *relMemo) {
 	c := x.rels
 	if c == nil {
 		c = new(relCache)
@@ -281,9 +335,10 @@ func (x *Sentence) relKeys(rel uint64) *relPrefix {
 		for _, t := range relTemplates {
 			c.keys[i][t] = mix(key(t), rel)
 		}
+		c.memo[i] = relMemo{}
 		c.rel[i], c.ok[i] = rel, true
 	}
-	return &c.keys[i]
+	return &c.keys[i], &c.memo[i]
 }
 
 // siblingKeys returns the keys of the two sibling features that child s of h gives the

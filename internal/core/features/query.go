@@ -139,9 +139,9 @@ func (x *Sentence) markQuery(v int, r uint8) {
 const queryFeatureCount = 6
 
 // queryFeatures appends to ps the query features (Config.Query) of an arc h → n, whose
-// label's prefixed keys are r (relKeys); without a query (SetQuery) every token reads as
-// qNone and far from it.
-func queryFeatures(ps []product, e *emitter, x *Sentence, h, n int, r *relPrefix) []product {
+// label's prefixed keys are r and memo m (relKeys); without a query (SetQuery) every
+// token reads as qNone and far from it.
+func queryFeatures(ps []product, e *emitter, x *Sentence, h, n int, r *relPrefix, m *relMemo) []product {
 	var rn, rh, side uint64 = qNone, qNone, 0
 	words, tree := uint64(binCount(qFar)), uint64(binCount(qFar))
 	if h == 0 {
@@ -154,11 +154,11 @@ func queryFeatures(ps []product, e *emitter, x *Sentence, h, n int, r *relPrefix
 	at := len(ps)
 	ps = slices.Grow(ps, queryFeatureCount)[:at+queryFeatureCount]
 	f := (*[queryFeatureCount]product)(ps[at:]) // its features in turn, each in its place
-	f[0] = e.one(mix(r[tQRelN], rn))
-	f[1] = e.one(mix(r[tQRelH], rh))
-	f[2] = e.one(mix(mix(r[tQWords], side), words))
-	f[3] = e.one(mix(r[tQTree], tree))
+	f[0] = e.one(memo(&m.qRelN[rn], r[tQRelN], rn))
+	f[1] = e.one(memo(&m.qRelH[rh], r[tQRelH], rh))
+	f[2] = e.one(memo2(&m.qWords[side][words], r[tQWords], side, words))
+	f[3] = e.one(memo(&m.qTree[tree], r[tQTree], tree))
 	f[4] = e.one(mix(mix(r[tQRelPOS], rn), x.pos[n]))
-	f[5] = e.one(mix(mix(r[tQRelPair], rh), rn))
+	f[5] = e.one(memo2(&m.qPair[rh][rn], r[tQRelPair], rh, rn))
 	return ps
 }
