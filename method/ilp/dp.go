@@ -176,8 +176,12 @@ func (d *TreeDP) solve(p *Problem) ([]float64, error) {
 				sp = spS[0]
 			}
 			fill(fv[n0:], inf)
-			clear(in)
-			if si := spS[1]; inOK {
+			if si := spS[1]; !inOK {
+				clear(in)
+			} else {
+				// The loop writes the choices of In's span; outside it, Out's stand.
+				clear(in[:wv+si.lo])
+				clear(in[wv+si.hi+1:])
 				// +∞ − g = +∞ never wins; on a tie Out stays.
 				fw, iw := fv[wv+si.lo:wv+si.hi+1], in[wv+si.lo:wv+si.hi+1]
 				for j, y := range rowS[1][si.lo : si.hi+1] {

@@ -382,13 +382,18 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 		d.hiC[i], d.loC[i] = -1, row
 	}
 	lastQ := d.qBefore[n]
+	firstB := n + 1 // the first row of B with an entry
 	for st := 1; st <= n; st++ {
 		// G[st−1]: token st−1 dropped, at least one run before it.
 		switch i := st - 1; {
 		case i < 2 || mode == oneRun:
 			// No row: no run ends before token 1, and one run has no cut.
 		case mode == cleanCuts:
-			d.cleanRow(p.Tree, i, n, row)
+			// Only a run from st reads G[st−1] (the forward pass and the read-back
+			// alike), and a clean cut needs a row of B before it.
+			if u.CanStart(st) && firstB < i {
+				d.cleanRow(p.Tree, i, n, row, firstB)
+			}
 		case !u.Query(i):
 			d.gapRow(i, n, row)
 		}
@@ -448,6 +453,7 @@ func (d *Program) program(p *Input, pr Params, K, cut int, mode cutMode) (kept [
 					b[c] = negInf
 				}
 				d.rowSet[e], d.rowTop[e] = true, negInf
+				firstB = min(firstB, e)
 			}
 			loE, hiE, topE := d.loC[e], d.hiC[e], d.rowTop[e]
 			if e == n && d.endsEdge(nq) {
@@ -607,13 +613,14 @@ func (d *Program) gapRow(i, n, row int) {
 // cleanRow computes row i of G (of a sentence of n tokens, rows of row widths) when
 // only clean cuts are allowed: token i is the last of a clean cut [s, i] after a run
 // that ends at s − 1, so the row is the best of B[s−1] over those s, width by width,
-// written between its loC and hiC as gapRow writes it. It costs O(i) steps of the scan
-// and O(b) for each clean cut.
-func (d *Program) cleanRow(t *syntax.Tree, i, n, row int) {
+// written between its loC and hiC as gapRow writes it. The rows of B before firstB are
+// empty, so the scan stops there. It costs O(i) steps of the scan and O(b) for each clean
+// cut.
+func (d *Program) cleanRow(t *syntax.Tree, i, n, row, firstB int) {
 	g := d.gap[i*row : (i+1)*row]
 	lo, hi := row, -1
 	d.cuts.Begin(&d.u, t, i)
-	for s := d.cuts.Next(); s != 0; s = d.cuts.Next() {
+	for s := d.cuts.Next(); s > firstB; s = d.cuts.Next() {
 		e := s - 1
 		if d.hiC[e] < 0 {
 			continue
