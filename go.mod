@@ -1,6 +1,6 @@
 module github.com/qsc-nlp/qsc
 
-go 1.26
+go 1.26.0
 
 tool honnef.co/go/tools/cmd/staticcheck
 
@@ -11,6 +11,7 @@ require (
 	github.com/prometheus/client_golang v1.23.2
 	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/bbolt v1.4.0
+	golang.org/x/net v0.62.0
 	golang.org/x/time v0.15.0
 	gonum.org/v1/plot v0.15.2
 )
@@ -69,11 +70,11 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/image v0.24.0 // indirect
-	golang.org/x/mod v0.35.0 // indirect
-	golang.org/x/sync v0.20.0
-	golang.org/x/sys v0.45.0 // indirect
-	golang.org/x/text v0.37.0
-	golang.org/x/tools v0.44.0 // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/sync v0.24.0
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0
+	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 	honnef.co/go/tools v0.7.0 // indirect
 )

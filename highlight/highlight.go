@@ -24,7 +24,8 @@
 // Annotate gives one annotation.
 //
 // A Markdown field is best indexed and annotated as its rendering reads (package
-// markdown: Text, or Doc's title and body), so that no fragment shows its markup.
+// markdown: Text, or Doc's title and body), and an HTML one as a browser shows it
+// (package htmltext, likewise), so that no fragment shows its markup.
 //
 // A document without the annotation is highlighted all the same: the highlighter parses
 // the field at query time. The snippets are the same either way, from annotations for a

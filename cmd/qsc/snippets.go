@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/htmltext"
 	"github.com/qsc-nlp/qsc/internal/core/cli"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/core/langid"
@@ -21,7 +23,7 @@ import (
 )
 
 func init() {
-	prog.Register(&cli.Command{Name: "snippets", Summary: "the best compressed sentences of documents (files, folders of .txt and .md files, the records of a .jsonl file, or stdin) for a query, as text or JSON", Run: runSnippets})
+	prog.Register(&cli.Command{Name: "snippets", Summary: "the best compressed sentences of documents (files, folders of .txt, .md and .html files, the records of a .jsonl file, or stdin) for a query, as text or JSON", Run: runSnippets})
 }
 
 func runSnippets(args []string, stdout, stderr io.Writer) error {
@@ -38,7 +40,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "seed of the random method")
 	decoding := fs.String("decoding", qsc.DecodingSnippet, decodingUsage)
 	accurate := fs.Bool("accurate", false, cli.AccurateUsage)
-	raw := fs.Bool("raw", false, "read a .md or .markdown FILE as it is; without it, as its rendering reads (markup left out, each block a paragraph), as qsc serve --docs indexes it, and --json's spans are offsets into that text")
+	raw := fs.Bool("raw", false, "read a Markdown (.md, .markdown, .mdx) or HTML (.html, .htm) FILE as it is; without it, as its rendering reads (markup left out, each block a paragraph; HTML's menus, scripts and hidden elements too), as qsc serve --docs indexes it, and --json's spans are offsets into that text")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -193,7 +195,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	case failed > 0:
 		return fmt.Errorf("%d of %d documents failed (above)", failed, docs)
 	case docs == 0:
-		return fmt.Errorf("no documents: a folder is read for its .txt, .md, .markdown and .mdx files")
+		return fmt.Errorf("no documents: a folder is read for its .txt, .md, .markdown, .mdx, .html and .htm files")
 	case found == 0:
 		fmt.Fprintf(stderr, "qsc snippets: no sentence of the %d documents contains a query term%s\n", docs, noMatchHint(req.Query))
 	}
@@ -263,7 +265,8 @@ const maxFileBytes = docfile.MaxFileBytes
 
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
 // "-", at most maxFileBytes (readLimited); a Markdown file (markdown.IsFile) as its
-// rendering reads (markdown.Text) when rendered is set.
+// rendering reads (markdown.Text), and an HTML file (htmltext.IsFile) as a browser shows
+// it (htmltext.Text), when rendered is set.
 func readDocument(path string, rendered bool) (string, error) {
 	r := io.Reader(os.Stdin)
 	if path != "" && path != "-" {
@@ -276,10 +279,14 @@ func readDocument(path string, rendered bool) (string, error) {
 	}
 	b, err := readLimited(r, maxFileBytes, "the document")
 	if err == nil {
-		err = docfile.CheckText(b)
+		err = docfile.CheckText(cmp.Or(path, "-"), b)
 	}
-	if err == nil && rendered && markdown.IsFile(path) {
+	switch {
+	case err != nil || !rendered:
+	case markdown.IsFile(path):
 		return markdown.Text(b), nil
+	case htmltext.IsFile(path):
+		return htmltext.Text(b), nil
 	}
 	return string(b), err
 }

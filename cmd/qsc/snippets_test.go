@@ -158,6 +158,44 @@ func TestSnippetsMarkdown(t *testing.T) {
 	}
 }
 
+// TestSnippetsHTML checks that an HTML file is read as a browser shows its content, its
+// menu, script and footer left out and its list items paragraphs of their own (alone or
+// in a folder); as it is with --raw; and that HTML in a file not named .html is an error
+// that says to rename it.
+func TestSnippetsHTML(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "roads.html")
+	src := `<!DOCTYPE html><html><head><title>Council notes</title><script>var repairs = 1;</script></head><body>
+<nav><a href="/repairs">Report repairs</a></nav>
+<main><h1>Council notes</h1><p>The council cut the road budget.
+Residents asked for <a href="https://example.org">repairs</a> in the&nbsp;<em>north</em> &amp; the south.</p>
+<ul><li>Repairs start in May</li><li>Schools close in June</li></ul></main>
+<footer>Repairs hotline: 555-0100</footer></body></html>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runQSC(t, "snippets", "-q", "repairs", "-b", "100", "-n", "3", path)
+	if want := "Residents asked for repairs in the north & the south.\nRepairs start in May\n"; code != 0 || out != want {
+		t.Errorf("rendered: exit %d, %q (want %q) %s", code, out, want, errs)
+	}
+	code, out, errs = runQSC(t, "snippets", "-q", "repairs", "-b", "100", "-n", "3", dir)
+	if want := path + ": Residents asked for repairs in the north & the south.\n" + path + ": Repairs start in May\n"; code != 0 || out != want {
+		t.Errorf("a folder: exit %d, %q (want %q) %s", code, out, want, errs)
+	}
+	code, out, errs = runQSC(t, "snippets", "-q", "repairs", "-b", "300", "--raw", path)
+	if code != 0 || !strings.Contains(out, `<a href="https://example.org">repairs</a>`) {
+		t.Errorf("--raw: exit %d, %q %s", code, out, errs)
+	}
+	txt := filepath.Join(dir, "saved.txt")
+	if err := os.WriteFile(txt, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runQSC(t, "snippets", "-q", "repairs", "-b", "100", txt)
+	if code != 1 || out != "" || !strings.Contains(errs, "is HTML, but its name does not end in .html") {
+		t.Errorf("HTML named .txt: exit %d, %q %s", code, out, errs)
+	}
+}
+
 // TestSnippetsSeveral checks qsc snippets over several documents and a folder: each
 // snippet after its file's path, a folder read for its document files (hidden folders
 // skipped, lexical order), a file that fails reported on stderr and in --json's lines

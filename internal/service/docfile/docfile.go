@@ -1,7 +1,8 @@
 // Package docfile reads the documents that `qsc serve --docs` indexes: JSON lines of
-// {"id", "title", "text", "url"} objects (ScanJSONL, ScanFile) or a folder of .txt and .md
-// files (ScanDir; Markdown read as the text its rendering shows, package markdown), one
-// Record per document, with the reason when it cannot be read, and checks them (Check).
+// {"id", "title", "text", "url"} objects (ScanJSONL, ScanFile) or a folder of .txt, .md
+// and .html files (ScanDir; Markdown read as the text its rendering shows, package
+// markdown, and HTML as the text a browser shows, package htmltext), one Record per
+// document, with the reason when it cannot be read, and checks them (Check).
 // It has no index: package docindex ingests what it reads.
 package docfile
 
@@ -24,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/htmltext"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/markdown"
 	"github.com/qsc-nlp/qsc/tokenize"
@@ -329,16 +331,13 @@ func mailDoc(text string) (title, body string, ok bool) {
 }
 
 // IsDocFile reports whether a folder's file is a document: its name ends in .txt, .md,
-// .markdown or .mdx (any letter case) and does not begin with ".".
+// .markdown, .mdx, .html or .htm (any letter case: plain text, Markdown as
+// markdown.IsFile names it, HTML as htmltext.IsFile does) and does not begin with ".".
 func IsDocFile(name string) bool {
 	if strings.HasPrefix(name, ".") {
 		return false
 	}
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".txt", ".md", ".markdown", ".mdx":
-		return true
-	}
-	return false
+	return strings.EqualFold(filepath.Ext(name), ".txt") || markdown.IsFile(name) || htmltext.IsFile(name)
 }
 
 // TextDoc returns the title and the text of a plain-text document: when its first
@@ -394,7 +393,7 @@ func WalkDocFiles(dir string, fn func(path string, d fs.DirEntry, err error) err
 }
 
 // OtherFiles counts the files under dir that WalkDocFiles leaves out for their name (not
-// .txt, .md or .markdown: an .html or .pdf file beside the notes), hidden files and folders
+// IsDocFile: a .pdf or .docx file beside the notes), hidden files and folders
 // aside, and returns the paths of the first max of them, relative to dir: what qsc serve
 // --docs reports as skipped. A folder it cannot read is left out; dir not a folder has
 // none.
@@ -439,7 +438,7 @@ func ScanDir(dir string, fn func(Record) error) error {
 }
 
 // Scan reads the documents of path as --docs names them, calling fn with each record: a
-// folder (ScanDir); one document file (IsDocFile: .txt, .md, .markdown), with its name as
+// folder (ScanDir); one document file (IsDocFile: .txt, .md, .html…), with its name as
 // id, read as ScanDir reads each; any other file JSON lines (ScanFile).
 func Scan(path string, fn func(Record) error) error {
 	fi, err := os.Stat(path)
@@ -455,9 +454,11 @@ func Scan(path string, fn func(Record) error) error {
 }
 
 // readDocFile calls fn with the record of the document file at path, with id: its text,
-// less a first line that is a title (TextDoc), or for Markdown (markdown.IsFile) the text
-// its rendering shows, less a first heading, which is the title (markdown.Doc); else the
-// title is the text's first line (TitleOf) or the file's name. A text over
+// less a first line that is a title (TextDoc); for Markdown (markdown.IsFile) the text
+// its rendering shows, less a first heading, which is the title (markdown.Doc); for HTML
+// (htmltext.IsFile) the text a browser shows of its content, titled by its title element
+// or first h1 (htmltext.Doc); else the title is the text's first line (TitleOf) or the
+// file's name. A text over
 // qsc.MaxDocumentBytes is read as the documents of its parts (qsc.DocumentParts, cut at
 // blank lines), with ids "id#1", "id#2", … and titles that say "(part k of n)". An
 // unreadable file, one over MaxFileBytes, or one that is no text (CheckText: a PDF, binary
@@ -474,15 +475,18 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		rec.Err = err
 		return fn(rec)
 	}
-	if err := CheckText(b); err != nil {
+	if err := CheckText(name, b); err != nil {
 		rec.Err = err
 		return fn(rec)
 	}
 	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte order mark is no part of the title
-	if markdown.IsFile(name) {
+	switch {
+	case markdown.IsFile(name):
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
 		rec.Link = markdown.URL(b)
-	} else {
+	case htmltext.IsFile(name):
+		rec.Doc.Title, rec.Doc.Text = htmltext.Doc(b)
+	default:
 		rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
 	}
 	rec.Doc.Title = TitleOf(cmp.Or(rec.Doc.Title, rec.Doc.Text), name)
@@ -502,14 +506,15 @@ func readDocFile(path, id string, fn func(Record) error) error {
 	return nil
 }
 
-// CheckText returns an error wrapping qsc.ErrBadRequest for a file that is no text: a
-// PDF, any file with a NUL byte, or an HTML document, which would otherwise be read as
-// words and snippets, markup and all; and for text qsc cannot read as it is, UTF-16 or
-// not valid UTF-8, with how to convert it.
+// CheckText returns an error wrapping qsc.ErrBadRequest for a file named name (its path,
+// or "-" for stdin) that is no text: a PDF, any file with a NUL byte, or an HTML document
+// in a file whose name is not .html or .htm (htmltext.IsFile: those are read as HTML),
+// which would otherwise be read as words and snippets, markup and all; and for text qsc
+// cannot read as it is, UTF-16 or not valid UTF-8, with how to convert it.
 // It reads the bytes once, and allocates only for the error.
-func CheckText(b []byte) error {
+func CheckText(name string, b []byte) error {
 	if bytes.HasPrefix(b, []byte("%PDF-")) {
-		return fmt.Errorf("%w: the file is a PDF; qsc reads plain text and Markdown (convert it first, for instance with pdftotext)", qsc.ErrBadRequest)
+		return fmt.Errorf("%w: the file is a PDF; qsc reads plain text, Markdown and HTML (convert it first, for instance with pdftotext)", qsc.ErrBadRequest)
 	}
 	if isUTF16(b) {
 		return fmt.Errorf("%w: the file is UTF-16 text; qsc reads UTF-8 (convert it first, for instance with iconv -f UTF-16 -t UTF-8)", qsc.ErrBadRequest)
@@ -528,8 +533,11 @@ func CheckText(b []byte) error {
 		}
 		return fmt.Errorf("%w: the text is not valid UTF-8 (byte offset %d): the file is in another encoding, %s (convert it first: iconv -f %s -t UTF-8)", qsc.ErrBadRequest, i, encodingGuess(b), encodingName(b))
 	}
-	if isHTML(b) {
-		return fmt.Errorf("%w: the file is HTML; qsc reads plain text and Markdown (convert it first, for instance with pandoc -t plain)", qsc.ErrBadRequest)
+	if !htmltext.IsFile(name) && isHTML(b) {
+		if name == "-" || name == "" {
+			return fmt.Errorf("%w: the input is HTML; qsc reads HTML from files named .html or .htm (save it as one), and other input as plain text or Markdown", qsc.ErrBadRequest)
+		}
+		return fmt.Errorf("%w: the file is HTML, but its name does not end in .html; qsc reads .html and .htm files as HTML, and other files as plain text or Markdown (rename it to .html)", qsc.ErrBadRequest)
 	}
 	return nil
 }

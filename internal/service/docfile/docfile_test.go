@@ -152,8 +152,9 @@ func TestScanLargeFile(t *testing.T) {
 }
 
 // TestScanBinaryFiles checks that a folder's PDF, binary or HTML file named .txt is a
-// record with an error that says so, that the folder's text files are read beside it, and
-// that OtherFiles counts the files a folder's walk leaves out for their name.
+// record with an error that says so (an HTML file named .html is read), that the
+// folder's text files are read beside it, and that OtherFiles counts the files a
+// folder's walk leaves out for their name.
 func TestScanBinaryFiles(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -161,7 +162,8 @@ func TestScanBinaryFiles(t *testing.T) {
 		"blob.txt":     "GIF89a\x00\x01 valid UTF-8 but binary",
 		"notes.txt":    "Minutes\n\nThe council met on Tuesday.\n",
 		"page.txt":     "\ufeff\n<!DOCTYPE html>\n<html><body><p>Hello.</p></body></html>\n",
-		"seminar.html": "<html><p>Not read.</p></html>",
+		"seminar.html": "\ufeff\n<!DOCTYPE html>\n<html><p>Read as HTML.</p></html>",
+		"slides.pdf":   "%PDF-1.7",
 		".hidden.pdf":  "%PDF-1.7",
 		"utf16.txt":    "\xff\xfeM\x00i\x00n\x00",
 		"utf16be.txt":  "\x00M\x00i\x00n",
@@ -185,14 +187,17 @@ func TestScanBinaryFiles(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML",
+	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML, but its name does not end in .html; qsc reads .html and .htm files as HTML", "seminar.html": "<nil>",
 		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "iconv -f WINDOWS-1252", "cp1251.txt": "iconv -f WINDOWS-1251", "sjis.txt": "iconv -f SHIFT_JIS", "bom.txt": "<nil>"} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
 		}
 	}
-	if n, first := OtherFiles(dir, 3); n != 1 || len(first) != 1 || first[0] != "seminar.html" {
-		t.Errorf("OtherFiles: %d %q, want the .html file alone (hidden files aside)", n, first)
+	if n, first := OtherFiles(dir, 3); n != 1 || len(first) != 1 || first[0] != "slides.pdf" {
+		t.Errorf("OtherFiles: %d %q, want the .pdf file alone (hidden files aside)", n, first)
+	}
+	if err := CheckText("-", []byte("<!doctype html><p>x")); err == nil || !strings.Contains(err.Error(), "the input is HTML; qsc reads HTML from files named .html or .htm") {
+		t.Errorf("CheckText of HTML on stdin: %v", err)
 	}
 }
 
@@ -226,13 +231,69 @@ func TestUnknownFields(t *testing.T) {
 	}
 }
 
-// TestIsDocFile: a folder's documents are its .txt, .md, .markdown and .mdx files, in any
-// letter case, hidden ones aside.
+// TestIsDocFile: a folder's documents are its .txt, .md, .markdown, .mdx, .html and .htm
+// files, in any letter case, hidden ones aside.
 func TestIsDocFile(t *testing.T) {
 	for name, want := range map[string]bool{"a.txt": true, "b.MD": true, "c.markdown": true, "d.mdx": true,
-		"e.html": false, "f.pdf": false, ".hidden.md": false, "g": false} {
+		"e.html": true, "e.HTM": true, "f.pdf": false, ".hidden.md": false, ".hidden.html": false, "g": false, "h.xhtml": false} {
 		if IsDocFile(name) != want {
 			t.Errorf("IsDocFile(%q) = %v", name, !want)
 		}
+	}
+}
+
+// TestScanHTMLFolder: a folder's .html and .htm files are read as a browser shows their
+// content, titled by their title element (or first h1), beside its Markdown and text.
+func TestScanHTMLFolder(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"help/refunds.html": `<!DOCTYPE html><html><head><title>Refunds | Tidewater Help</title><style>p{}</style></head>
+<body><nav><a href="/">Home</a> · <a href="/billing">Billing</a></nav>
+<main><h1>Refunds</h1><p>We refund within 5&nbsp;days &amp; by the same card.</p><ul><li>Annual plans: pro rata.</li></ul></main>
+<footer>© Tidewater</footer><script>track("refunds")</script></body></html>`,
+		"help/old.HTM":   `<body><h1>Shipping</h1><p>We ship on Mondays.</p></body>`,
+		"help/faq.md":    "# FAQ\n\nAsk us anything.\n",
+		"notes.txt":      "Minutes\n\nThe council met on Tuesday.\n",
+		"help/empty.htm": `<html><head><meta http-equiv="refresh" content="0; url=/new"></head></html>`,
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]Record{}
+	if err := ScanDir(dir, func(r Record) error {
+		if r.Err == nil {
+			r.Err = Check(&r.Doc)
+		}
+		got[r.Doc.ID] = r
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]Doc{
+		"help/refunds.html": {Title: "Refunds | Tidewater Help", Text: "We refund within 5 days & by the same card.\n\nAnnual plans: pro rata."},
+		"help/old.HTM":      {Title: "Shipping", Text: "We ship on Mondays."},
+		"help/faq.md":       {Title: "FAQ", Text: "Ask us anything."},
+		"notes.txt":         {Title: "Minutes", Text: "The council met on Tuesday.\n"},
+	} {
+		r := got[id]
+		if r.Err != nil || r.Doc.Title != want.Title || r.Doc.Text != want.Text {
+			t.Errorf("%s: %q, %q, %v; want %q, %q", id, r.Doc.Title, r.Doc.Text, r.Err, want.Title, want.Text)
+		}
+	}
+	if r := got["help/empty.htm"]; r.Err == nil || !strings.Contains(r.Err.Error(), `no "text"`) {
+		t.Errorf("a page without text: %+v", r)
+	}
+	if n, _ := OtherFiles(dir, 3); n != 0 {
+		t.Errorf("OtherFiles: %d, want none", n)
+	}
+	var one []Record
+	if err := Scan(filepath.Join(dir, "help", "refunds.html"), func(r Record) error { one = append(one, r); return nil }); err != nil || len(one) != 1 || one[0].Doc.ID != "refunds.html" || !strings.HasPrefix(one[0].Doc.Text, "We refund") {
+		t.Errorf("Scan of one .html file: %+v %v", one, err)
 	}
 }

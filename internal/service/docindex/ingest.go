@@ -140,9 +140,10 @@ func (s Summary) String() string {
 
 // Ingest adds the documents of path to the index (docfile.Scan): a JSON-lines file
 // (.jsonl, or .jsonl.gz; one {"id", "title", "text", "url"} object a line, title and url
-// optional), a folder of .txt and .md files (searched recursively, hidden names skipped;
-// the id is the file's path relative to the folder, with "/", the title its first
-// non-empty line, or its name), or one such file (its name the id).
+// optional), a folder of .txt, .md and .html files (docfile.IsDocFile; searched
+// recursively, hidden names skipped; the id is the file's path relative to the folder,
+// with "/", the title as docfile reads it, or its name), or one such file (its name the
+// id).
 // A document whose id is in the index with the same content is skipped; one with other
 // content replaces it. A bad record (malformed JSON, a missing id or text, an unreadable
 // or non-UTF-8 file, a second record of an id with other content…) is reported to

@@ -111,8 +111,9 @@ type snippetsRequest struct {
 	// than the server's (qsc.AnnotationOptions.Reparse); without it, such an annotation is
 	// refused with 400.
 	Reparse bool `json:"reparse,omitempty"`
-	// Format is how Document is written: "text" (the default) or "markdown", read as
-	// its rendering reads (package markdown), so that no snippet shows its markup.
+	// Format is how Document is written: "text" (the default), "markdown", read as its
+	// rendering reads (package markdown), or "html", read as a browser shows it (package
+	// htmltext), so that no snippet shows its markup.
 	Format string `json:"format,omitempty"`
 }
 

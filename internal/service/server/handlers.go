@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qsc-nlp/qsc"
+	"github.com/qsc-nlp/qsc/htmltext"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
 	"github.com/qsc-nlp/qsc/internal/service/wire"
 	"github.com/qsc-nlp/qsc/markdown"
@@ -314,8 +315,8 @@ func rendered(doc string, sn []qsc.Snippet) []Snippet { return render.All(doc, s
 // snippetsResponse is the answer of POST /v1/snippets.
 type snippetsResponse struct {
 	Snippets []Snippet `json:"snippets"`
-	// Document is the text of a Markdown document as it was read, which the snippets'
-	// offsets refer to (format "markdown" only).
+	// Document is the text of a Markdown or HTML document as it was read, which the
+	// snippets' offsets refer to (formats "markdown" and "html" only).
 	Document string `json:"document,omitempty"`
 }
 
@@ -335,18 +336,22 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest(`"document" is required: the text to find snippets in`))
 		return
 	}
-	var read string // the text of a Markdown document
+	var read string // the text of a Markdown or HTML document
 	switch req.Format {
 	case "", formatText:
-	case formatMarkdown:
+	case formatMarkdown, formatHTML:
 		if req.Annotation != nil {
-			s.fail(w, r, badRequest(`"annotation" is of a text: with format "markdown", annotate the text that markdown.Text reads of it, and send that text as format "text"`))
+			s.fail(w, r, badRequest(`"annotation" is of a text: with format %q, annotate the text that the answer's "document" gives, and send that text as format "text"`, req.Format))
 			return
 		}
-		read = markdown.Text([]byte(req.Document))
+		if req.Format == formatHTML {
+			read = htmltext.Text([]byte(req.Document))
+		} else {
+			read = markdown.Text([]byte(req.Document))
+		}
 		req.Document = read
 	default:
-		s.fail(w, r, badRequest(`"format": %q is not one of %s, %s`, req.Format, formatText, formatMarkdown))
+		s.fail(w, r, badRequest(`"format": %q is not one of %s, %s, %s`, req.Format, formatText, formatMarkdown, formatHTML))
 		return
 	}
 	d := annotations.Get().(*decodedAnnotation)
@@ -380,6 +385,7 @@ func (s *Server) snippets(w http.ResponseWriter, r *http.Request) {
 const (
 	formatText     = "text"
 	formatMarkdown = "markdown"
+	formatHTML     = "html"
 )
 
 // health is the answer of GET /healthz.

@@ -279,7 +279,8 @@ func TestClientErrors(t *testing.T) {
 		{"GET", "/v1/compress", "", 405, "use POST"},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"n":"2"}`, 400, `field "n" must be an integer`},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"extra":1}`, 400, `unknown field "extra"`},
-		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"format":"html"}`, 400, `"format": "html" is not one of text, markdown`},
+		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"format":"pdf"}`, 400, `"format": "pdf" is not one of text, markdown, html`},
+		{"POST", "/v1/snippets", `{"document":"<p>Dogs bark.</p>","query":["dogs"],"budget":20,"format":"html","annotation":"AAAA"}`, 400, `with format "html"`},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":20,"format":"markdown","annotation":"AAAA"}`, 400, `with format "markdown"`},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":[],"budget":20}`, 400, "query term"},
 		{"POST", "/v1/snippets", `{"document":"Dogs bark.","query":["dogs"],"budget":-1}`, 400, "budget"},
@@ -745,6 +746,46 @@ func TestSnippetsMarkdown(t *testing.T) {
 		}
 	}
 	if got.Snippets[0].Ellipsis != "Every request carries a Tidewater-Signature header." || strings.Contains(got.Document, "title:") {
+		t.Errorf("snippets %+v of %q", got.Snippets, got.Document)
+	}
+}
+
+// TestSnippetsHTML: a document sent as HTML is read as a browser shows it: no snippet
+// shows a tag, an entity, a script or the page's menu, and the answer gives the text that
+// the offsets refer to.
+func TestSnippetsHTML(t *testing.T) {
+	ts, _ := newServer(t, Config{})
+	page := `<!DOCTYPE html><html><head><title>Webhooks</title><script>var header = "x";</script></head><body>` +
+		`<nav><a href="/">Home</a> <a href="/header">Header settings</a></nav><main><h1>Retries</h1>` +
+		`<p>Every request carries a <code>Tidewater-Signature</code>&nbsp;header.</p>` +
+		`<table><tr><th>code</th><th>meaning</th></tr><tr><td>410</td><td>the header is gone</td></tr></table></main>` +
+		`<footer>Header image &copy; Tidewater</footer></body></html>`
+	body, _ := json.Marshal(map[string]any{"document": page, "query": []string{"header"}, "budget": 60, "format": "html"})
+	resp, err := http.Post(ts.URL+"/v1/snippets", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Snippets []struct {
+			Ellipsis string `json:"ellipsis"`
+			Sentence struct{ Start, End int }
+		} `json:"snippets"`
+		Document string `json:"document"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK || len(got.Snippets) == 0 {
+		t.Fatalf("%d %+v %v", resp.StatusCode, got, err)
+	}
+	if want := "Retries\n\nEvery request carries a Tidewater-Signature header.\n\ncode · meaning\n\n410 · the header is gone"; got.Document != want {
+		t.Errorf("document %q, want %q", got.Document, want)
+	}
+	for _, sn := range got.Snippets {
+		if strings.ContainsAny(sn.Ellipsis, "<>&") || strings.Contains(sn.Ellipsis, "settings") || strings.Contains(sn.Ellipsis, "image") ||
+			got.Document[sn.Sentence.Start:sn.Sentence.End] == "" {
+			t.Errorf("snippet %q of %q", sn.Ellipsis, got.Document)
+		}
+	}
+	if got.Snippets[0].Ellipsis != "Every request carries a Tidewater-Signature header." {
 		t.Errorf("snippets %+v of %q", got.Snippets, got.Document)
 	}
 }

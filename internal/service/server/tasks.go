@@ -544,7 +544,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 			log.Warn("could not record the ingest's start in the index", "error", berr.Error())
 		}
 		if n, first := docfile.OtherFiles(path, 3); n > 0 {
-			log.Warn("files skipped: a folder's documents are its .txt, .md, .markdown and .mdx files", "skipped", n, "first", strings.Join(first, ", "))
+			log.Warn("files skipped: a folder's documents are its .txt, .md, .markdown, .mdx, .html and .htm files", "skipped", n, "first", strings.Join(first, ", "))
 		}
 		opts.BaseURL = q.s.cfg.DocsBaseURL
 		sum, err = x.Ingest(q.ctx, path, opts)

@@ -1,0 +1,592 @@
+// Package htmltext reads an HTML document as the text a browser shows of it, for
+// searching and snippets: what `qsc serve --docs` indexes of a folder's .html files and
+// what `qsc snippets` reads of one, as package markdown reads Markdown. A program that
+// indexes HTML itself (with package highlight, say) indexes and annotates Text(src) or
+// Doc's body rather than src, so that no snippet shows a tag, an entity or a script, each
+// heading, paragraph, list item and table row is a paragraph of its own, no snippet runs
+// from a page's menu into its article, and a snippet does not repeat the title.
+//
+// What is read:
+//
+//   - The text a browser shows: tags left out, character references decoded (&amp; is
+//     "&", a no-break space a space, a soft hyphen nothing), white space collapsed as a
+//     browser collapses it; link text kept, an image's alternative text left out.
+//   - Each block (p, div, li, h1–h6, tr, blockquote, pre, section, article, dt, dd,
+//     figcaption, and the other elements a browser shows as blocks) a paragraph of its
+//     own, paragraphs separated by a blank line; a table row's cells joined by " · " (by a
+//     space after a cell that ends a sentence); br a line break, two or more in a row a
+//     paragraph break; pre, listing and xmp keep their lines.
+//   - Left out as what the page shows around its content, not content: nav, header,
+//     footer, aside, form, button and dialog elements, and those whose ARIA role is one of
+//     theirs (navigation, banner, contentinfo, complementary, search). A header inside
+//     main or article is that content's own (its heading, its byline) and is read; a form
+//     that holds a heading, main or article wraps the page (ASP.NET pages do) and is read.
+//   - Never read, as a browser does not show it: head, title, script, style, template,
+//     noscript, svg, iframe, object, embed, canvas, audio, video, select, textarea, the
+//     ruby annotations rt and rp, comments; elements with the hidden attribute (not
+//     hidden="until-found", which a browser's find in page reveals), aria-hidden="true",
+//     or an inline style of display: none or visibility: hidden.
+//   - When the page has a main element (or role="main"), the first of them alone; else,
+//     when it has article elements, those alone; else the body. When that has no text,
+//     the body; when the body has none either, the body with the boilerplate elements
+//     read too (a page that is all menu, or all form).
+//
+// The input is UTF-8, as qsc reads all text; invalid HTML is read as a browser reads it
+// (the HTML5 parsing algorithm of golang.org/x/net/html), and no input makes it panic.
+package htmltext
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/qsc-nlp/qsc/tokenize"
+)
+
+// IsFile reports whether a file is HTML by its name: it ends in .html or .htm in any
+// letter case.
+func IsFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".html", ".htm":
+		return true
+	}
+	return false
+}
+
+// Text returns the text a reader of the HTML document src sees in a browser, for
+// searching and snippets, as the package documentation describes: its content's blocks,
+// each a paragraph, separated by blank lines; the title element is not part of it.
+//
+// It costs one parse of src with golang.org/x/net/html, O(len(src)) in time (some 10 MB
+// a second) and a tree of some 15 times len(src) in memory while it runs, then one walk
+// of the tree (two or three when the content reads empty). A page over 16 MiB, or
+// nested deeper than the parser's 512 elements (which it refuses), is read from its
+// tokens instead, in one to three passes of O(len(src)) and memory of the size of its
+// text: the same text for a page whose tags are closed (readTokens says where it
+// differs).
+func Text(src []byte) string {
+	_, body := read(src, false)
+	return body
+}
+
+// Doc returns the title and the text of an HTML document: the title is the text of its
+// title element, else that of the first h1 of the text read; the text is Text(src),
+// less its first heading (h1–h6) when that heading is the title, or the title is the
+// heading and the site's name after or before a separator ("Refunds | Tidewater Help"
+// for "Refunds"), and other text follows, so that a snippet does not repeat the title
+// (as markdown.Doc leaves out a first heading). The title is "" when the page has
+// neither. It costs what Text does.
+func Doc(src []byte) (title, body string) {
+	return read(src, true)
+}
+
+// read is Doc, or Text (title "") when split is false.
+func read(src []byte, split bool) (title, body string) {
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	if len(src) > maxTreeBytes {
+		return readTokens(src, split)
+	}
+	doc, err := html.Parse(bytes.NewReader(src))
+	if err != nil { // nested deeper than the parser's limit: read the tokens
+		return readTokens(src, split)
+	}
+	top := bodyOf(doc)
+	type try struct {
+		roots   []*html.Node
+		lenient bool
+	}
+	tries := []try{{contentRoots(top), false}, {[]*html.Node{top}, false}, {[]*html.Node{top}, true}}
+	if tries[0].roots[0] == top {
+		tries = tries[1:] // no main, no article: the body is the content
+	}
+	var r *reader
+	for _, t := range tries {
+		r = &reader{lenient: t.lenient}
+		for _, root := range t.roots {
+			r.node(root, root.DataAtom == atom.Main || root.DataAtom == atom.Article || role(root) == "main")
+			r.w.flush()
+		}
+		if r.w.out.Len() > 0 {
+			break
+		}
+	}
+	if !split {
+		return "", r.w.out.String()
+	}
+	return r.split(titleOf(doc))
+}
+
+// bodyOf returns the body element of a parsed document (the parser always makes one,
+// unless the page is a frameset), or the document itself.
+func bodyOf(doc *html.Node) *html.Node {
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Namespace == "" && (n.DataAtom == atom.Body || n.DataAtom == atom.Frameset) {
+			return n
+		}
+	}
+	return doc
+}
+
+// titleOf returns the text of a document's first title element (not an SVG drawing's),
+// its white space collapsed, or "".
+func titleOf(doc *html.Node) string {
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Title && n.Namespace == "" {
+			var b strings.Builder
+			for c := range n.Descendants() {
+				if c.Type == html.TextNode {
+					b.WriteString(c.Data)
+				}
+			}
+			return collapse(b.String())
+		}
+	}
+	return ""
+}
+
+// contentRoots returns the elements whose text is the page's content: its first main
+// element (or element of role main), else its article elements (not those inside
+// another), else body alone. Elements left out (leftOut) and their descendants are not
+// looked in: an article teaser in an aside is not the page's content.
+func contentRoots(body *html.Node) []*html.Node {
+	var main *html.Node
+	var articles []*html.Node
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && main == nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || leftOut(c, false, false) {
+				continue
+			}
+			switch {
+			case c.DataAtom == atom.Main && c.Namespace == "" || role(c) == "main":
+				main = c
+			case c.DataAtom == atom.Article && c.Namespace == "":
+				articles = append(articles, c)
+			default:
+				visit(c)
+			}
+		}
+	}
+	visit(body)
+	switch {
+	case main != nil:
+		return []*html.Node{main}
+	case len(articles) > 0:
+		return articles
+	}
+	return []*html.Node{body}
+}
+
+// leftOut reports whether the element n and all it holds are left out of the text:
+// what a browser does not show, and unless lenient, the page's boilerplate (nav,
+// header, footer, aside, form, button, dialog and their ARIA roles; a header inside
+// main or article, inArticle, is read).
+func leftOut(n *html.Node, inArticle, lenient bool) bool {
+	if n.Namespace == "svg" {
+		return true
+	}
+	switch n.DataAtom {
+	case atom.Head, atom.Title, atom.Script, atom.Style, atom.Template, atom.Noscript,
+		atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Audio, atom.Video,
+		atom.Select, atom.Textarea, atom.Datalist, atom.Rt, atom.Rp, atom.Noembed, atom.Noframes,
+		atom.Svg, atom.Annotation, atom.AnnotationXml:
+		// An <svg> read from the tokens (readTokens) has no namespace; MathML's
+		// annotations are the TeX source behind a formula.
+		return true
+	case atom.Nav, atom.Footer, atom.Aside, atom.Button, atom.Dialog:
+		if !lenient {
+			return true
+		}
+	case atom.Header:
+		if !lenient && !inArticle {
+			return true
+		}
+	case atom.Form:
+		if !lenient && !holdsContent(n) {
+			return true
+		}
+	}
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "hidden":
+			if !strings.EqualFold(strings.TrimSpace(a.Val), "until-found") {
+				return true
+			}
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if styleHides(a.Val) {
+				return true
+			}
+		case "role":
+			if lenient {
+				continue
+			}
+			switch strings.ToLower(strings.TrimSpace(a.Val)) {
+			case "navigation", "banner", "contentinfo", "complementary", "search":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// styleHides reports whether an inline style hides its element: display: none or
+// visibility: hidden (or collapse), in any letter case and spacing.
+func styleHides(style string) bool {
+	for decl := range strings.SplitSeq(style, ";") {
+		name, value, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		name = strings.ToLower(strings.TrimSpace(name))
+		value = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(value), "!important")))
+		if name == "display" && value == "none" || name == "visibility" && (value == "hidden" || value == "collapse") {
+			return true
+		}
+	}
+	return false
+}
+
+// role returns an element's ARIA role attribute, trimmed and lowercased, or "".
+func role(n *html.Node) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == "role" {
+			return strings.ToLower(strings.TrimSpace(a.Val))
+		}
+	}
+	return ""
+}
+
+// holdsContent reports whether a form holds a heading, a main or an article: then it is
+// no search box or sign-up form but a wrapper of the page's content.
+func holdsContent(form *html.Node) bool {
+	for n := range form.Descendants() {
+		if n.Type == html.ElementNode && n.Namespace == "" && (heading(n.DataAtom) || n.DataAtom == atom.Main || n.DataAtom == atom.Article) {
+			return true
+		}
+	}
+	return false
+}
+
+// heading reports whether a is a heading element, h1 to h6.
+func heading(a atom.Atom) bool {
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// block reports whether a browser shows the element a as a block, a paragraph of its own
+// (table cells aside: they are joined in their row).
+func block(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Body, atom.Caption,
+		atom.Center, atom.Dd, atom.Details, atom.Dialog, atom.Dir, atom.Div, atom.Dl, atom.Dt,
+		atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer, atom.Form, atom.Frameset,
+		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Header, atom.Hgroup, atom.Hr,
+		atom.Html, atom.Legend, atom.Li, atom.Listing, atom.Main, atom.Menu, atom.Nav, atom.Ol,
+		atom.Optgroup, atom.Option, atom.P, atom.Plaintext, atom.Pre, atom.Search, atom.Section,
+		atom.Summary, atom.Table, atom.Tbody, atom.Tfoot, atom.Thead, atom.Tr, atom.Ul, atom.Xmp:
+		return true
+	}
+	return false
+}
+
+// preformatted reports whether the element a keeps its lines and spaces.
+func preformatted(a atom.Atom) bool {
+	return a == atom.Pre || a == atom.Listing || a == atom.Xmp || a == atom.Plaintext
+}
+
+// reader writes the text of a parsed document.
+type reader struct {
+	w       writer
+	lenient bool // the boilerplate elements are read
+}
+
+// node writes the text of n and what it holds; inArticle is whether n is in a main or
+// an article element.
+func (r *reader) node(n *html.Node, inArticle bool) {
+	switch n.Type {
+	case html.TextNode:
+		r.w.text(n.Data)
+		return
+	case html.ElementNode:
+	case html.DocumentNode:
+		r.children(n, inArticle)
+		return
+	default: // comments, doctypes
+		return
+	}
+	if leftOut(n, inArticle, r.lenient) {
+		return
+	}
+	if n.Namespace != "" { // MathML: its text, inline
+		r.children(n, inArticle)
+		return
+	}
+	inArticle = inArticle || n.DataAtom == atom.Main || n.DataAtom == atom.Article || role(n) == "main"
+	switch a := n.DataAtom; {
+	case a == atom.Br:
+		r.w.lineBreak()
+	case preformatted(a):
+		var b []byte
+		r.raw(n, &b, inArticle)
+		r.w.pre(b)
+	case a == atom.Td || a == atom.Th:
+		r.w.cell()
+		r.children(n, inArticle)
+	case heading(a):
+		r.w.flush()
+		start := len(r.w.starts)
+		r.children(n, inArticle)
+		r.w.flush()
+		r.w.heading(a, start)
+	case block(a):
+		r.w.flush()
+		r.children(n, inArticle)
+		r.w.flush()
+	default: // inline: links, emphasis, spans, labels…
+		r.children(n, inArticle)
+	}
+}
+
+// children writes the text of n's children.
+func (r *reader) children(n *html.Node, inArticle bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		r.node(c, inArticle)
+	}
+}
+
+// raw appends the text under a preformatted element n to b as it is, a br a line break,
+// what is left out left out.
+func (r *reader) raw(n *html.Node, b *[]byte, inArticle bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			*b = append(*b, c.Data...)
+		case c.Type != html.ElementNode || leftOut(c, inArticle, r.lenient):
+		case c.DataAtom == atom.Br && c.Namespace == "":
+			*b = append(*b, '\n')
+		default:
+			r.raw(c, b, inArticle)
+		}
+	}
+}
+
+// split returns the title of a read document, title (its title element's text) or
+// else its first h1's, and its text less the first heading when that heading is the
+// title and other text follows.
+func (r *reader) split(title string) (string, string) {
+	w := &r.w
+	if title == "" && w.h1.ok {
+		title = collapse(w.out.String()[w.starts[w.h1.start]:w.end(w.h1.end)])
+	}
+	out := w.out.String()
+	h := w.first
+	if !h.ok || title == "" || !sameTitle(collapse(out[w.starts[h.start]:w.end(h.end)]), title) {
+		return title, out
+	}
+	before, after := out[:w.starts[h.start]], out[w.end(h.end):]
+	if before == "" && after == "" {
+		return title, out // the heading is all the text
+	}
+	return title, strings.Trim(before+strings.TrimPrefix(after, "\n\n"), "\n")
+}
+
+// sameTitle reports whether a heading is the title: the same words (in any letter
+// case), or the title is the heading and a site's name after or before a separator.
+func sameTitle(heading, title string) bool {
+	if strings.EqualFold(heading, title) {
+		return true
+	}
+	if len(title) <= len(heading) {
+		return false
+	}
+	for _, sep := range []string{" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " • "} {
+		if len(title) > len(heading)+len(sep) &&
+			(strings.EqualFold(title[:len(heading)], heading) && strings.HasPrefix(title[len(heading):], sep) ||
+				strings.EqualFold(title[len(title)-len(heading):], heading) && strings.HasSuffix(title[:len(title)-len(heading)], sep)) {
+			return true
+		}
+	}
+	return false
+}
+
+// collapse returns s with its runs of white space made single spaces, and trimmed.
+func collapse(s string) string {
+	s = strings.ReplaceAll(s, "\u00a0", " ")
+	s = strings.ReplaceAll(s, "\u00ad", "")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// span is a run of the paragraphs written, from start to end (indexes in
+// writer.starts), when ok.
+type span struct {
+	start, end int
+	ok         bool
+}
+
+// writer writes the text of a document, a paragraph at a time, collapsing white space as
+// a browser does.
+type writer struct {
+	out    strings.Builder // the paragraphs written, separated by blank lines
+	starts []int           // where each paragraph of out begins
+	par    []byte          // the paragraph being written: no white space at its ends
+	space  bool            // white space came after par's last character
+	sep    string          // a table cell's separator, written before the next text
+	breaks int             // the br elements at par's end
+	first  span            // the first heading written
+	h1     span            // the first h1 written
+}
+
+// end returns the offset in out where the paragraphs before paragraph i end (all of
+// out, for i past the last).
+func (w *writer) end(i int) int {
+	if i < len(w.starts) {
+		return w.starts[i] - 2 // the blank line before paragraph i
+	}
+	return w.out.Len()
+}
+
+// heading records that the paragraphs from start to those written now are a heading a.
+func (w *writer) heading(a atom.Atom, start int) {
+	if start == len(w.starts) {
+		return // no text
+	}
+	s := span{start, len(w.starts), true}
+	if !w.first.ok {
+		w.first = s
+	}
+	if a == atom.H1 && !w.h1.ok {
+		w.h1 = s
+	}
+}
+
+// isSpace reports whether c is HTML's white space (space, tab, line feed, form feed,
+// carriage return), which a browser collapses.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// text writes the text s, its runs of white space (a no-break space among them) made
+// one space, soft hyphens left out.
+func (w *writer) text(s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case isSpace(c):
+			w.space = true
+			i++
+			continue
+		case c == 0xc2 && i+1 < len(s) && s[i+1] == 0xa0: // U+00A0, a no-break space
+			w.space = true
+			i += 2
+			continue
+		case c == 0xc2 && i+1 < len(s) && s[i+1] == 0xad: // U+00AD, a soft hyphen
+			i += 2
+			continue
+		}
+		switch {
+		case w.sep != "":
+			w.par = append(w.par, w.sep...)
+		case w.space && len(w.par) > 0 && w.par[len(w.par)-1] != '\n':
+			w.par = append(w.par, ' ')
+		}
+		w.space, w.sep, w.breaks = false, "", 0
+		j := i + 1
+		for j < len(s) && !isSpace(s[j]) && s[j] != 0xc2 {
+			j++
+		}
+		w.par = append(w.par, s[i:j]...)
+		i = j
+	}
+}
+
+// lineBreak writes a br: a line break, or after another, a paragraph break. A br at
+// the start of a paragraph or of a table cell adds nothing.
+func (w *writer) lineBreak() {
+	w.space = false
+	if len(w.par) == 0 || w.sep != "" {
+		return
+	}
+	if w.breaks++; w.breaks == 1 {
+		w.par = append(w.par, '\n')
+		return
+	}
+	w.flush()
+}
+
+// cell begins a table cell: after the text of the row's cells before, a " · ", or a
+// space after one that ends a sentence, is written before the cell's text (an empty
+// cell adds nothing).
+func (w *writer) cell() {
+	w.space, w.breaks = false, 0
+	for len(w.par) > 0 && w.par[len(w.par)-1] == '\n' {
+		w.par = w.par[:len(w.par)-1]
+	}
+	switch {
+	case len(w.par) == 0 || w.sep != "":
+	case tokenize.EndsSentence(string(w.par[max(0, len(w.par)-32):])):
+		w.sep = " " // the next cell begins a sentence: no "·" to lead it
+	default:
+		w.sep = " · "
+	}
+}
+
+// flush ends the paragraph being written, if it has text.
+func (w *writer) flush() {
+	p := bytes.TrimRight(w.par, "\n")
+	if len(p) > 0 {
+		w.paragraph(p)
+	}
+	w.par, w.space, w.sep, w.breaks = w.par[:0], false, "", 0
+}
+
+// paragraph writes p, which has text, as a paragraph of out.
+func (w *writer) paragraph(p []byte) {
+	if w.out.Len() > 0 {
+		w.out.WriteString("\n\n")
+	}
+	w.starts = append(w.starts, w.out.Len())
+	w.out.Write(p)
+}
+
+// pre writes the text of a preformatted element as a paragraph of its own: its lines
+// kept, white space at their ends and blank lines at its ends left out, a run of blank
+// lines made one, no-break spaces made spaces and soft hyphens left out.
+func (w *writer) pre(b []byte) {
+	w.flush()
+	b = bytes.ReplaceAll(b, []byte("\u00a0"), []byte(" "))
+	b = bytes.ReplaceAll(b, []byte("\u00ad"), nil)
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	var p []byte
+	blank := false
+	for line := range bytes.Lines(b) {
+		line = bytes.TrimRight(line, " \t\r\n\f")
+		switch {
+		case len(bytes.TrimLeft(line, " \t\f")) == 0:
+			blank = len(p) > 0
+			continue
+		case blank:
+			p = append(p, '\n')
+			blank = false
+		}
+		if len(p) > 0 {
+			p = append(p, '\n')
+		}
+		p = append(p, line...)
+	}
+	if len(p) > 0 {
+		w.paragraph(p)
+	}
+}
