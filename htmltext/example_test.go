@@ -37,3 +37,10 @@ func ExampleDoc() {
 	//
 	// Promote · DBA
 }
+
+// URL reads the address a saved page gives as its own, for a search result's link.
+func ExampleURL() {
+	src := []byte(`<html><head><title>Refunds</title><link rel="canonical" href="https://help.example.com/billing/refunds"></head><body><p>We refund within 5 days.</p></body></html>`)
+	fmt.Println(htmltext.URL(src))
+	// Output: https://help.example.com/billing/refunds
+}

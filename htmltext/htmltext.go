@@ -38,6 +38,7 @@ package htmltext
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -588,5 +589,59 @@ func (w *writer) pre(b []byte) {
 	}
 	if len(p) > 0 {
 		w.paragraph(p)
+	}
+}
+
+// URL returns the address an HTML document gives as its own, as written: the href of
+// its first link element whose rel is "canonical", else the content of a meta element
+// whose property is "og:url"; "" when it has neither. A page saved from the web keeps
+// them, so its search result can link to where it was published. It reads src's tokens
+// up to the head's end or the body's start tag (the whole page when it has neither).
+func URL(src []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(src))
+	og := ""
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return og
+		case html.EndTagToken:
+			if name, _ := z.TagName(); atom.Lookup(name) == atom.Head {
+				return og
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch a := atom.Lookup(name); {
+			case a == atom.Body:
+				return og
+			case !hasAttr || a != atom.Link && a != atom.Meta:
+				continue
+			case a == atom.Link:
+				rel, href := attrs(z, "rel", "href")
+				if href != "" && slices.Contains(strings.Fields(strings.ToLower(rel)), "canonical") {
+					return href
+				}
+			case og == "":
+				if prop, content := attrs(z, "property", "content"); strings.EqualFold(prop, "og:url") {
+					og = content
+				}
+			}
+		}
+	}
+}
+
+// attrs returns the values of the attributes named a and b of the tag z is at (its
+// attributes are read, so once a tag), trimmed of white space.
+func attrs(z *html.Tokenizer, a, b string) (va, vb string) {
+	for {
+		k, v, more := z.TagAttr()
+		switch string(k) {
+		case a:
+			va = strings.TrimSpace(string(v))
+		case b:
+			vb = strings.TrimSpace(string(v))
+		}
+		if !more {
+			return va, vb
+		}
 	}
 }

@@ -287,3 +287,20 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+// TestURL checks the address a page gives as its own: a canonical link first, else
+// og:url, never a link of the body or another rel.
+func TestURL(t *testing.T) {
+	for src, want := range map[string]string{
+		`<html><head><link rel="stylesheet" href="/a.css"><link rel="canonical" href="https://help.example.com/billing/refunds"></head><body>x</body></html>`: "https://help.example.com/billing/refunds",
+		`<head><meta property="og:url" content="https://news.example.org/2026/11/story"><LINK REL="Canonical" HREF=" /story "></head>`:                        "/story",
+		`<head><meta property="og:url" content="https://news.example.org/s"></head><body><link rel="canonical" href="/late"></body>`:                          "https://news.example.org/s",
+		`<head><title>No address</title></head><body><a rel="canonical" href="/x">x</a></body>`:                                                               "",
+		`<p>A fragment <link rel="canonical" href="/in-body">`:                                                                                                "/in-body",
+		``: "",
+	} {
+		if got := URL([]byte(src)); got != want {
+			t.Errorf("URL(%q) = %q, want %q", src, got, want)
+		}
+	}
+}

@@ -78,9 +78,9 @@ type Record struct {
 	// a JSON-lines file may hold (an export's author or date) and which were passed over.
 	Ignored []string
 	// Link is the address that a document file names as its own, as written: the url
-	// or permalink of a Markdown file's front matter (markdown.URL), absolute or a path
-	// from its site's root; "" when it names none. docindex.Ingest makes it the
-	// document's URL.
+	// or permalink of a Markdown file's front matter (markdown.URL), or an HTML page's
+	// canonical link or og:url (htmltext.URL); absolute, or a path from its site's root;
+	// "" when it names none. docindex.Ingest makes it the document's URL.
 	Link string
 }
 
@@ -486,6 +486,7 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		rec.Link = markdown.URL(b)
 	case htmltext.IsFile(name):
 		rec.Doc.Title, rec.Doc.Text = htmltext.Doc(b)
+		rec.Link = htmltext.URL(b)
 	default:
 		rec.Doc.Title, rec.Doc.Text = TextDoc(string(b))
 	}

@@ -247,12 +247,12 @@ func TestIsDocFile(t *testing.T) {
 func TestScanHTMLFolder(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"help/refunds.html": `<!DOCTYPE html><html><head><title>Refunds | Tidewater Help</title><style>p{}</style></head>
+		"help/refunds.html": `<!DOCTYPE html><html><head><title>Refunds | Tidewater Help</title><style>p{}</style><link rel="canonical" href="https://help.example.com/billing/refunds"></head>
 <body><nav><a href="/">Home</a> · <a href="/billing">Billing</a></nav>
 <main><h1>Refunds</h1><p>We refund within 5&nbsp;days &amp; by the same card.</p><ul><li>Annual plans: pro rata.</li></ul></main>
 <footer>© Tidewater</footer><script>track("refunds")</script></body></html>`,
 		"help/old.HTM":   `<body><h1>Shipping</h1><p>We ship on Mondays.</p></body>`,
-		"help/faq.md":    "# FAQ\n\nAsk us anything.\n",
+		"help/faq.md":    "---\npermalink: /faq/\n---\n# FAQ\n\nAsk us anything.\n",
 		"notes.txt":      "Minutes\n\nThe council met on Tuesday.\n",
 		"help/empty.htm": `<html><head><meta http-equiv="refresh" content="0; url=/new"></head></html>`,
 	}
@@ -284,6 +284,13 @@ func TestScanHTMLFolder(t *testing.T) {
 		r := got[id]
 		if r.Err != nil || r.Doc.Title != want.Title || r.Doc.Text != want.Text {
 			t.Errorf("%s: %q, %q, %v; want %q, %q", id, r.Doc.Title, r.Doc.Text, r.Err, want.Title, want.Text)
+		}
+	}
+	// The address a file gives as its own: an HTML page's canonical link, a Markdown
+	// file's permalink (docindex.Ingest makes it the URL).
+	for id, want := range map[string]string{"help/refunds.html": "https://help.example.com/billing/refunds", "help/faq.md": "/faq/", "help/old.HTM": "", "notes.txt": ""} {
+		if got[id].Link != want {
+			t.Errorf("%s: link %q, want %q", id, got[id].Link, want)
 		}
 	}
 	if r := got["help/empty.htm"]; r.Err == nil || !strings.Contains(r.Err.Error(), `no "text"`) {

@@ -55,8 +55,8 @@ type IngestOptions struct {
 	// folder's address); when BaseURL holds "{path}", that is replaced by the path as it
 	// is, extension and all (a repository browser's
 	// https://github.com/org/repo/blob/main/docs/{path}). A file that names its own
-	// address (docfile.Record.Link: the url or permalink of Markdown front matter) is
-	// published there, a path from the site's root resolved against BaseURL. BaseURL is
+	// address (docfile.Record.Link: the url or permalink of Markdown front matter, an
+	// HTML page's canonical link) is published there, a path from the site's root resolved against BaseURL. BaseURL is
 	// an absolute http or https URL, whose path should end with "/" (or "{path}").
 	BaseURL string
 	// Source marks the records as those of the server's own source of documents (qsc
