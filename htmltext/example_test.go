@@ -8,7 +8,8 @@ import (
 
 // Doc reads a help-center page as a browser shows its article: its title, then each
 // block a paragraph, without the menu, the footer, the script or the image's alt text,
-// and without the heading that repeats the title.
+// and without the heading that repeats the title; a table's row reads with its
+// columns' labels.
 func ExampleDoc() {
 	src := []byte(`<!DOCTYPE html>
 <html><head><title>Runbook: failover</title><script>track()</script></head>
@@ -33,9 +34,7 @@ func ExampleDoc() {
 	//
 	// Open an incident.
 	//
-	// Step · Owner
-	//
-	// Promote · DBA
+	// Step: Promote · Owner: DBA
 }
 
 // URL reads the address a saved page gives as its own, for a search result's link.

@@ -14,8 +14,11 @@
 //   - Each block (p, div, li, h1–h6, tr, blockquote, pre, section, article, dt, dd,
 //     figcaption, and the other elements a browser shows as blocks) a paragraph of its
 //     own, paragraphs separated by a blank line; a table row's cells joined by " · " (by a
-//     space after a cell that ends a sentence); br a line break, two or more in a row a
-//     paragraph break; pre, listing and xmp keep their lines.
+//     space after a cell that ends a sentence), each after its column's label when the
+//     table's first row is a header of short labels (th cells), which is then left out
+//     ("Plan: Team · Price: $50"; package tablerow, as Markdown's tables read); br a line
+//     break, two or more in a row a paragraph break; pre, listing and xmp keep their
+//     lines.
 //   - Left out as what the page shows around its content, not content: nav, header,
 //     footer, aside, form, button and dialog elements, and those whose ARIA role is one of
 //     theirs (navigation, banner, contentinfo, complementary, search). A header inside
@@ -39,12 +42,13 @@ import (
 	"bytes"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/qsc-nlp/qsc/tokenize"
+	"github.com/qsc-nlp/qsc/internal/core/tablerow"
 )
 
 // IsFile reports whether a file is HTML by its name: it ends in .html or .htm in any
@@ -343,8 +347,16 @@ func (r *reader) node(n *html.Node, inArticle bool) {
 		var b []byte
 		r.raw(n, &b, inArticle)
 		r.w.pre(b)
+	case a == atom.Table:
+		r.w.tableStart()
+		r.children(n, inArticle)
+		r.w.tableEnd()
+	case a == atom.Tr:
+		r.w.rowStart()
+		r.children(n, inArticle)
+		r.w.rowEnd()
 	case a == atom.Td || a == atom.Th:
-		r.w.cell()
+		r.w.cellStart(a == atom.Th, spanOf(n, "colspan"), spanOf(n, "rowspan"))
 		r.children(n, inArticle)
 	case heading(a):
 		r.w.flush()
@@ -359,6 +371,19 @@ func (r *reader) node(n *html.Node, inArticle bool) {
 	default: // inline: links, emphasis, spans, labels…
 		r.children(n, inArticle)
 	}
+}
+
+// spanOf returns the columns or rows (attribute key, colspan or rowspan) that the cell n
+// spans: at least 1.
+func spanOf(n *html.Node, key string) int {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			if v, err := strconv.Atoi(strings.TrimSpace(a.Val)); err == nil && v > 1 {
+				return min(v, 1000) // a browser's bound
+			}
+		}
+	}
+	return 1
 }
 
 // children writes the text of n's children.
@@ -448,7 +473,30 @@ type writer struct {
 	breaks int             // the br elements at par's end
 	first  span            // the first heading written
 	h1     span            // the first h1 written
+	tables []table         // the tables open, innermost last
+	// cellNext is 1 + the column of the cell whose first text is to come, 0 when none
+	// is: text notes where the cell's text begins, and writes its column's label first.
+	cellNext int
 }
+
+// table is what the writer keeps of an open table, to label the cells of its rows with
+// its header row (package tablerow).
+type table struct {
+	rows   int        // the rows ended
+	col    int        // the column of the row's next cell
+	inRow  bool       // a row is open
+	allTH  bool       // the open row's cells are all th so far
+	cells  []cellSpan // the open row's cells with text, where their text is in par
+	labels []string   // the columns' labels, once the header row gave them
+	stash  []byte     // the header row's text, written at the table's end if no row follows
+	// plain is set when the rows cannot be labelled: a cell spanned rows (the columns
+	// of the rows below it are not known), or a block inside a row cut it into
+	// paragraphs. spans says that a cell of the open row spans rows.
+	plain, spans bool
+}
+
+// cellSpan is where the text of a row's cell of column col is in the writer's par.
+type cellSpan struct{ col, start, end int }
 
 // end returns the offset in out where the paragraphs before paragraph i end (all of
 // out, for i past the last).
@@ -504,6 +552,9 @@ func (w *writer) text(s string) {
 			w.par = append(w.par, ' ')
 		}
 		w.space, w.sep, w.breaks = false, "", 0
+		if w.cellNext > 0 {
+			w.cellText()
+		}
 		j := i + 1
 		for j < len(s) && !isSpace(s[j]) && s[j] != 0xc2 {
 			j++
@@ -535,17 +586,136 @@ func (w *writer) cell() {
 	for len(w.par) > 0 && w.par[len(w.par)-1] == '\n' {
 		w.par = w.par[:len(w.par)-1]
 	}
-	switch {
-	case len(w.par) == 0 || w.sep != "":
-	case tokenize.EndsSentence(string(w.par[max(0, len(w.par)-32):])):
-		w.sep = " " // the next cell begins a sentence: no "·" to lead it
-	default:
-		w.sep = " · "
+	if len(w.par) > 0 && w.sep == "" {
+		w.sep = tablerow.SepAfter(string(w.par[max(0, len(w.par)-32):]))
 	}
 }
 
-// flush ends the paragraph being written, if it has text.
+// tableStart begins a table.
+func (w *writer) tableStart() {
+	w.flush()
+	w.tables = append(w.tables, table{})
+}
+
+// tableEnd ends the innermost table: its open row, and its header row when no row
+// followed it (a table of its header alone reads as that row).
+func (w *writer) tableEnd() {
+	n := len(w.tables)
+	if n == 0 {
+		return
+	}
+	w.rowEnd()
+	if t := &w.tables[n-1]; t.stash != nil {
+		w.paragraph(t.stash)
+	}
+	w.tables = w.tables[:n-1]
+}
+
+// rowStart begins a row of the innermost table (ending the open one): a paragraph of its
+// own. A row after the header row drops the header's text, which its labels carry.
+func (w *writer) rowStart() {
+	n := len(w.tables)
+	if n == 0 {
+		return
+	}
+	w.rowEnd()
+	t := &w.tables[n-1]
+	t.stash = nil
+	t.inRow, t.col, t.allTH, t.spans, t.cells = true, 0, true, false, t.cells[:0]
+}
+
+// rowEnd ends the open row of the innermost table, if any. The table's first row, when
+// its cells are all th and their texts are labels (tablerow.Labels), gives the columns
+// their labels and is kept aside (tableEnd, rowStart); any other row is a paragraph.
+func (w *writer) rowEnd() {
+	n := len(w.tables)
+	w.cellNext = 0
+	if n == 0 || !w.tables[n-1].inRow {
+		return
+	}
+	t := &w.tables[n-1]
+	t.inRow = false
+	w.endCell(t)
+	first, spans := t.rows == 0, t.spans
+	t.rows++
+	if spans {
+		t.plain, t.spans = true, false
+	}
+	if first && t.allTH && !t.plain && t.col > 0 {
+		head := make([]string, t.col)
+		for _, c := range t.cells {
+			if c.col < len(head) {
+				head[c.col] = string(bytes.TrimSpace(w.par[c.start:c.end]))
+			}
+		}
+		if t.labels = tablerow.Labels(head); t.labels != nil {
+			t.stash = append([]byte(nil), bytes.TrimRight(w.par, "\n")...)
+			w.par, w.space, w.sep, w.breaks = w.par[:0], false, "", 0
+			return
+		}
+	}
+	w.flushPar()
+}
+
+// cellStart begins a cell of the open row, th or td, spanning colspan columns and rowspan
+// rows: after the separator of the cell before (cell), its text is noted, and follows
+// its column's label when the table has labels. A cell outside a row begins one, as a
+// browser's parse does.
+func (w *writer) cellStart(th bool, colspan, rowspan int) {
+	w.cell()
+	n := len(w.tables)
+	if n == 0 {
+		return
+	}
+	if !w.tables[n-1].inRow {
+		w.rowStart()
+	}
+	t := &w.tables[n-1]
+	w.endCell(t)
+	t.allTH = t.allTH && th
+	if rowspan > 1 {
+		t.spans = true // the columns of the rows below are not known (rowEnd)
+	}
+	w.cellNext = t.col + 1
+	t.col += max(1, colspan)
+}
+
+// endCell notes where the text of the open row's last cell ends, par's end.
+func (w *writer) endCell(t *table) {
+	if k := len(t.cells) - 1; k >= 0 && t.cells[k].end < 0 {
+		t.cells[k].end = len(bytes.TrimRight(w.par, "\n"))
+	}
+}
+
+// cellText is text's, at the first text of the cell that w.cellNext names: it notes
+// where the cell's text begins, and writes its column's label before it when the table
+// has labels.
+func (w *writer) cellText() {
+	col := w.cellNext - 1
+	w.cellNext = 0
+	n := len(w.tables)
+	if n == 0 {
+		return
+	}
+	t := &w.tables[n-1]
+	t.cells = append(t.cells, cellSpan{col: col, start: len(w.par), end: -1})
+	if t.rows > 0 && !t.plain && col < len(t.labels) && t.labels[col] != "" {
+		w.par = append(w.par, t.labels[col]...)
+		w.par = append(w.par, ": "...)
+	}
+}
+
+// flush ends the paragraph being written, if it has text. Inside a table's row, the row
+// is then no longer one paragraph, and the table is read without labels.
 func (w *writer) flush() {
+	if n := len(w.tables); n > 0 && w.tables[n-1].inRow {
+		w.tables[n-1].plain = true
+	}
+	w.flushPar()
+}
+
+// flushPar ends the paragraph being written, if it has text.
+func (w *writer) flushPar() {
 	p := bytes.TrimRight(w.par, "\n")
 	if len(p) > 0 {
 		w.paragraph(p)

@@ -43,6 +43,20 @@ var pages = []struct {
 		body:  "Version 3.3 is out.\n\nIt reads HTML.",
 	},
 	{
+		name: "tables: labels across spans, row headers, a nested table, a table without a header, a header alone",
+		src: `<p>Limits.</p><table>
+<tr><th>Plan</th><th colspan="2">Seats and storage</th><th>Support</th></tr>
+<tr><th>Team</th><td>10</td><td>1 TB</td><td>Email</td></tr>
+<tr><th>Enterprise</th><td colspan="2">Unlimited</td><td>Phone<table><tr><th>Hours</th><th>Days</th></tr><tr><td>9-17</td><td>Mon-Fri</td></tr></table></td></tr>
+</table>
+<table><tr><td>Region</td><td>EU</td></tr><tr><td>Status</td><td>Up</td></tr></table>
+<table><tr><th>Name</th><th>Role</th></tr></table>
+<table><tr><th>Zone</th><th>Owner</th></tr><tr><td rowspan="2">A</td><td>Ana</td></tr><tr><td>Ben</td></tr></table>`,
+		body: "Limits.\n\nPlan: Team · Seats and storage: 10 · 1 TB · Support: Email\n\n" +
+			"Plan: Enterprise · Seats and storage: Unlimited · Support: Phone\n\nHours: 9-17 · Days: Mon-Fri\n\n" +
+			"Region · EU\n\nStatus · Up\n\nName · Role\n\nZone: A · Owner: Ana\n\nBen",
+	},
+	{
 		name: "tables: a header row, empty cells, cells that end sentences, a caption, a cell of paragraphs",
 		src: `<title>Plans</title><h1>Plans</h1><p>Compare them.</p><table>
 <caption>Prices in 2026</caption>
@@ -54,8 +68,10 @@ var pages = []struct {
 <tr><td><p>First paragraph.</p><p>Second paragraph.</p></td></tr>
 </tbody></table>`,
 		title: "Plans",
-		body: "Compare them.\n\nPrices in 2026\n\nPlan · Price · Note\n\nFree · $0\n\n" +
-			"Pro · It renews. Cancel any time.\n\nIt rose. \"Then\" it fell.\n\nFirst paragraph.\n\nSecond paragraph.",
+		// Each cell after its column's label (package tablerow), the header row then left
+		// out; a row cut into paragraphs by its cell's blocks is read without labels.
+		body: "Compare them.\n\nPrices in 2026\n\nPlan: Free · Price: $0\n\n" +
+			"Plan: Pro · Note: It renews. Cancel any time.\n\nPlan: It rose. Price: \"Then\" it fell.\n\nFirst paragraph.\n\nSecond paragraph.",
 	},
 	{
 		name: "lists, nested, and a definition list",

@@ -129,6 +129,10 @@ func tokenPass(src []byte, scope int, lenient bool) *tokenReader {
 				w.flush()
 				w.heading(headAtom, head)
 				head = -1
+			case a == atom.Tr:
+				w.rowEnd()
+			case a == atom.Table:
+				w.tableEnd()
 			case block(a):
 				w.flush()
 			}
@@ -188,7 +192,11 @@ func tokenPass(src []byte, scope int, lenient bool) *tokenReader {
 				pre = 1
 			}
 		case a == atom.Td || a == atom.Th:
-			w.cell()
+			w.cellStart(a == atom.Th, spanOf(&n, "colspan"), spanOf(&n, "rowspan"))
+		case a == atom.Table && opens:
+			w.tableStart()
+		case a == atom.Tr && opens:
+			w.rowStart()
 		case heading(a):
 			w.flush()
 			if head < 0 && opens {
@@ -203,6 +211,9 @@ func tokenPass(src []byte, scope int, lenient bool) *tokenReader {
 	}
 	if pre > 0 {
 		w.pre(preText)
+	}
+	for len(w.tables) > 0 {
+		w.tableEnd() // tables left open at the page's end
 	}
 	w.flush()
 	if head >= 0 {

@@ -19,7 +19,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/qsc-nlp/qsc/tokenize"
+	"github.com/qsc-nlp/qsc/internal/core/tablerow"
 )
 
 // IsFile reports whether a file is Markdown by its name: it ends in .md, .markdown or
@@ -42,7 +42,9 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // emphasis, code and link markup left out (a link is its text, an image its
 // alternative text, an autolink its address), escapes and character references resolved;
 // each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
-// " · ", or by a space after a cell that ends a sentence) and code block a paragraph of
+// " · ", or by a space after a cell that ends a sentence, each after its column's label
+// when the header row gives short labels, which it then is not: "Plan: Team · Price:
+// $50"; package tablerow) and code block a paragraph of
 // its own, blocks separated by a blank line so that no sentence runs from one into the
 // next; the lines of a wrapped paragraph joined by a space, a hard line break and a line
 // of code kept; raw HTML, thematic breaks and footnote marks left out, the footnotes'
@@ -208,28 +210,53 @@ func (w *mdWriter) block(n ast.Node) {
 				w.b.WriteByte('\n')
 			}
 		case *east.Table:
-			for row := c.FirstChild(); row != nil; row = row.NextSibling() {
-				w.paragraph()
-				sep := ""
-				for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-					var cb strings.Builder
-					cw := mdWriter{b: &cb, src: w.src}
-					cw.inline(cell)
-					t := strings.TrimSpace(cb.String())
-					if t == "" {
-						continue // an empty cell adds nothing
-					}
-					w.b.WriteString(sep)
-					w.b.WriteString(t)
-					sep = " · "
-					if tokenize.EndsSentence(t) {
-						sep = " " // the next cell begins a sentence: no "·" to lead it
-					}
-				}
-			}
+			w.table(c)
 		case *ast.HTMLBlock, *ast.ThematicBreak:
 		default: // lists, list items, block quotes: their blocks
 			w.block(c)
+		}
+	}
+}
+
+// table writes the rows of table t as package tablerow reads them: each a paragraph, its
+// cells after their columns' labels when the header row gives labels and other rows
+// follow (the header row then left out), an empty cell adding nothing.
+func (w *mdWriter) table(t *east.Table) {
+	var rows [][]string
+	header := false
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []string
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			var cb strings.Builder
+			cw := mdWriter{b: &cb, src: w.src}
+			cw.inline(cell)
+			cells = append(cells, strings.TrimSpace(cb.String()))
+		}
+		if _, ok := row.(*east.TableHeader); ok && rows == nil {
+			header = true
+		}
+		rows = append(rows, cells)
+	}
+	var labels []string
+	if header && len(rows) > 1 {
+		labels = tablerow.Labels(rows[0])
+	}
+	for i, cells := range rows {
+		if i == 0 && labels != nil {
+			continue // its words are every other row's labels
+		}
+		w.paragraph()
+		sep := ""
+		for k, t := range cells {
+			if t == "" {
+				continue
+			}
+			if i > 0 && k < len(labels) {
+				t = tablerow.Cell(labels[k], t)
+			}
+			w.b.WriteString(sep)
+			w.b.WriteString(t)
+			sep = tablerow.SepAfter(t)
 		}
 	}
 }

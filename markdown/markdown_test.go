@@ -23,7 +23,7 @@ func TestText(t *testing.T) {
 		"A list item without a period\n\n" +
 		"Another with code, a link and an image that wraps\n\n" +
 		"A quote on two lines.\n\n" +
-		"method · F1\n\nilp · 0.855\n\nIt rose. \"Then\" it fell.\n\ndone\n\n" +
+		"method: ilp · F1: 0.855\n\nmethod: It rose. F1: \"Then\" it fell.\n\nF1: done\n\n" + // each cell after its column's label
 		"go run ./cmd/qsc serve\nqsc help\n\n" +
 		"Visit https://example.org/x now, a *star* and AT&T ©.\nA hard break above."
 	if got := Text([]byte(src)); got != want {
@@ -61,6 +61,23 @@ func TestDoc(t *testing.T) {
 		title, body := Doc([]byte(c.src))
 		if title != c.title || body != c.body {
 			t.Errorf("Doc(%q) = %q, %q; want %q, %q", c.src, title, body, c.title, c.body)
+		}
+	}
+}
+
+// TestTable checks a table's rows: each cell after its column's label, the header row
+// then left out; a header that is no row of labels (a sentence, one cell, a table of
+// the header alone) is a row as the others.
+func TestTable(t *testing.T) {
+	for src, want := range map[string]string{
+		"| Plan | Price | Users |\n|---|---|---|\n| Team | $50 | 10 |\n| Solo | $10 | |\n": "Plan: Team · Price: $50 · Users: 10\n\nPlan: Solo · Price: $10",
+		"| | Q1 | Q2 |\n|---|---|---|\n| Revenue | 4.1 | 4.6 |\n":                          "Revenue · Q1: 4.1 · Q2: 4.6",
+		"| Plan | Price |\n|---|---|\n":                                                    "Plan · Price",
+		"| Plan | |\n|---|---|\n| Team | $50 |\n":                                          "Plan\n\nTeam · $50",
+		"| This is what we offer. | Price |\n|---|---|\n| Team | $50 |\n":                  "This is what we offer. Price\n\nTeam · $50",
+	} {
+		if got := Text([]byte(src)); got != want {
+			t.Errorf("Text(%q) = %q, want %q", src, got, want)
 		}
 	}
 }
