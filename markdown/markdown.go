@@ -96,9 +96,20 @@ func URL(src []byte) string {
 	return cmp.Or(fm.url, fm.permalink)
 }
 
+// Slug returns the slug of the front matter of the Markdown document src (Docusaurus's
+// name for where a document is published): from the root of the site's documents when
+// it begins with "/" ("/refunds"), else in place of the file's name, in its folder
+// ("refunds"); without quotes, as written; "" when it has none. It reads the front
+// matter alone.
+func Slug(src []byte) string {
+	fm, _ := frontMatter(src)
+	return fm.slug
+}
+
 // meta is what frontMatter reads of a front matter: the values of its top-level title,
-// url and permalink fields, without quotes, white space collapsed ("" when absent).
-type meta struct{ title, url, permalink string }
+// url, permalink and slug fields, without quotes, white space collapsed ("" when
+// absent).
+type meta struct{ title, url, permalink, slug string }
 
 // frontMatter returns src without the front matter it begins with, if any: a block of
 // YAML between two lines of "---" (the last may be "..."), or of TOML between two lines
@@ -135,6 +146,8 @@ func frontMatter(src []byte) (m meta, rest []byte) {
 				field = &m.url
 			case "permalink":
 				field = &m.permalink
+			case "slug":
+				field = &m.slug
 			}
 			if field != nil && *field == "" {
 				*field = strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(value), `"'`)), " ")

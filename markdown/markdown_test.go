@@ -100,6 +100,17 @@ func TestURL(t *testing.T) {
 	}
 }
 
+// TestSlug checks the slug a front matter gives, and that it is no URL.
+func TestSlug(t *testing.T) {
+	src := []byte("---\ntitle: Refunds\nslug: '/refunds'\n---\nText.\n")
+	if got := Slug(src); got != "/refunds" {
+		t.Errorf("Slug = %q", got)
+	}
+	if got := URL(src); got != "" {
+		t.Errorf("URL of a slug = %q", got)
+	}
+}
+
 // TestMath checks that TeX math between dollars reads as typed: Markdown's escapes and
 // emphasis do not apply inside it ("\," is no escaped comma, "_" no emphasis), while
 // dollar amounts, code spans and fenced code are not math.

@@ -77,10 +77,12 @@ type Record struct {
 	// Ignored are the names of the record's fields that a document does not have, which
 	// a JSON-lines file may hold (an export's author or date) and which were passed over.
 	Ignored []string
-	// Link is the address that a document file names as its own, as written: the url
-	// or permalink of a Markdown file's front matter (markdown.URL), or an HTML page's
-	// canonical link or og:url (htmltext.URL); absolute, or a path from its site's root;
-	// "" when it names none. docindex.Ingest makes it the document's URL.
+	// Link is the address that a document file names as its own: the url or permalink
+	// of a Markdown file's front matter (markdown.URL), else its slug (markdown.Slug, as
+	// slugRef makes it a reference from the file's own address), or an HTML page's
+	// canonical link or og:url (htmltext.URL); absolute, a path from its site's root, or
+	// relative to the file's own address; "" when it names none. docindex.Ingest makes
+	// it the document's URL.
 	Link string
 }
 
@@ -483,7 +485,7 @@ func readDocFile(path, id string, fn func(Record) error) error {
 	switch {
 	case markdown.IsFile(name):
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
-		rec.Link = markdown.URL(b)
+		rec.Link = cmp.Or(markdown.URL(b), slugRef(id, markdown.Slug(b)))
 	case htmltext.IsFile(name):
 		rec.Doc.Title, rec.Doc.Text = htmltext.Doc(b)
 		rec.Link = htmltext.URL(b)
@@ -505,6 +507,22 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		}
 	}
 	return nil
+}
+
+// slugRef returns the address of the folder document id whose front matter gives the
+// slug slug (markdown.Slug), as a URL reference from the address of the document
+// without it (docindex's base URL followed by its path, a Markdown file's extension
+// dropped): a slug from the documents' root ("/refunds") goes up one folder for each of
+// id's ("../refunds" for billing/x.md), and another ("refunds") stands in place of the
+// file's name. "" for no slug, or one that holds a scheme or a query (no slug).
+func slugRef(id, slug string) string {
+	if slug == "" || strings.ContainsAny(slug, ":?#") {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(slug, "/"); ok {
+		return cmp.Or(strings.Repeat("../", strings.Count(id, "/"))+rest, ".")
+	}
+	return slug
 }
 
 // CheckText returns an error wrapping qsc.ErrBadRequest for a file named name (its path,

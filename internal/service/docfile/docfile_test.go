@@ -231,6 +231,24 @@ func TestUnknownFields(t *testing.T) {
 	}
 }
 
+// TestSlugRef: a slug as a reference from the file's own address.
+func TestSlugRef(t *testing.T) {
+	for _, c := range []struct{ id, slug, want string }{
+		{"billing/refunds.md", "/money-back", "../money-back"},
+		{"a/b/c.md", "/x/y", "../../x/y"},
+		{"refunds.md", "/money-back", "money-back"},
+		{"billing/refunds.md", "money-back", "money-back"},
+		{"billing/refunds.md", "/", "../"},
+		{"refunds.md", "/", "."},
+		{"refunds.md", "", ""},
+		{"refunds.md", "https://evil.example/x", ""},
+	} {
+		if got := slugRef(c.id, c.slug); got != c.want {
+			t.Errorf("slugRef(%q, %q) = %q, want %q", c.id, c.slug, got, c.want)
+		}
+	}
+}
+
 // TestIsDocFile: a folder's documents are its .txt, .md, .markdown, .mdx, .html and .htm
 // files, in any letter case, hidden ones aside.
 func TestIsDocFile(t *testing.T) {

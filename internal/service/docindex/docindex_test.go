@@ -181,6 +181,13 @@ func TestPublishedURL(t *testing.T) {
 		{site, "billing/refunds.md", "https://example.org/r", "https://example.org/r"},
 		{site, "billing/refunds.md", "javascript:alert(1)", "https://help.example.com/docs/billing/refunds"},
 		{repo, "billing/refunds.md", "", "https://github.com/org/repo/blob/main/docs/billing/refunds.md"},
+		{repo, "billing/refunds.md", "/billing/refunds/", "https://github.com/org/repo/blob/main/docs/billing/refunds.md"},
+		{repo, "billing/refunds.md", "https://example.org/r", "https://example.org/r"},
+		// Docusaurus's slugs, as docfile gives them (slugRef): from the documents' root,
+		// or in the file's folder.
+		{site, "billing/refunds.md", "../money-back", "https://help.example.com/docs/money-back"},
+		{site, "billing/refunds.md", "money-back", "https://help.example.com/docs/billing/money-back"},
+		{site, "billing/index.md", "../billing-home", "https://help.example.com/docs/billing-home"},
 		{"", "billing/refunds.md", "", ""},
 		{"", "billing/refunds.md", "/billing/refunds/", ""},
 		{"", "billing/refunds.md", "https://example.org/r", "https://example.org/r"},

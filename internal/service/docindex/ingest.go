@@ -1,6 +1,7 @@
 package docindex
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -55,9 +56,11 @@ type IngestOptions struct {
 	// folder's address); when BaseURL holds "{path}", that is replaced by the path as it
 	// is, extension and all (a repository browser's
 	// https://github.com/org/repo/blob/main/docs/{path}). A file that names its own
-	// address (docfile.Record.Link: the url or permalink of Markdown front matter, an
-	// HTML page's canonical link) is published there, a path from the site's root resolved against BaseURL. BaseURL is
-	// an absolute http or https URL, whose path should end with "/" (or "{path}").
+	// address (docfile.Record.Link: the url, permalink or slug of Markdown front matter,
+	// an HTML page's canonical link) is published there, a path resolved against its
+	// address under BaseURL (a repository browser's takes an absolute address only).
+	// BaseURL is an absolute http or https URL, whose path should end with "/" (or
+	// "{path}").
 	BaseURL string
 	// Source marks the records as those of the server's own source of documents (qsc
 	// serve --docs), read again at each start. The index remembers the content the
@@ -187,11 +190,17 @@ func publishedURL(base, id, link string) string {
 		return ""
 	}
 	addr := base + sitePath(id)
-	if before, after, ok := strings.Cut(base, "{path}"); ok {
+	before, after, repo := strings.Cut(base, "{path}")
+	if repo {
 		addr = before + urlPath(id) + after
 	}
 	if link == "" {
 		return addr
+	}
+	if repo {
+		// A repository browser's address: a site's path (front matter's, a slug) is not
+		// one of its own, an absolute address still is.
+		return cmp.Or(publishedURL("", id, link), addr)
 	}
 	b, errB := url.Parse(addr)
 	l, errL := url.Parse(link)
