@@ -34,8 +34,11 @@
 //     the body; when the body has none either, the body with the boilerplate elements
 //     read too (a page that is all menu, or all form).
 //
-// The input is UTF-8, as qsc reads all text; invalid HTML is read as a browser reads it
-// (the HTML5 parsing algorithm of golang.org/x/net/html), and no input makes it panic.
+// A page in another encoding than UTF-8 is decoded as a browser decodes it, by its meta
+// charset, else as windows-1252 (UTF8); one that declares UTF-8 but is not is read with
+// U+FFFD for its bad bytes, as a browser shows it (a caller that must refuse it checks
+// first: docfile does). Invalid HTML is read as a browser reads it (the HTML5 parsing
+// algorithm of golang.org/x/net/html), and no input makes it panic.
 package htmltext
 
 import (
@@ -44,9 +47,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
 
 	"github.com/qsc-nlp/qsc/internal/core/tablerow"
 )
@@ -90,6 +95,9 @@ func Doc(src []byte) (title, body string) {
 
 // read is Doc, or Text (title "") when split is false.
 func read(src []byte, split bool) (title, body string) {
+	if src, _ = UTF8(src); !utf8.Valid(src) {
+		src = bytes.ToValidUTF8(src, []byte("\uFFFD")) // as a browser shows the bad bytes
+	}
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	if len(src) > maxTreeBytes {
 		return readTokens(src, split)
@@ -814,4 +822,27 @@ func attrs(z *html.Tokenizer, a, b string) (va, vb string) {
 			return va, vb
 		}
 	}
+}
+
+// UTF8 returns src in UTF-8, the encoding Doc and Text read, with the name of the
+// encoding it was in: src itself, "utf-8", when it is valid UTF-8; else decoded from the
+// encoding a browser reads it in, from a byte order mark or the charset its meta
+// elements declare, else windows-1252 (golang.org/x/net/html/charset's
+// DetermineEncoding, which reads the first 1024 bytes), as pages saved from the web
+// before UTF-8 often are. A page that declares UTF-8 but is not, or that its encoding
+// cannot decode, is returned as it is, for the caller to refuse: nothing is replaced
+// silently. It costs one pass of src, and a copy when it decodes.
+func UTF8(src []byte) (out []byte, name string) {
+	if utf8.Valid(src) {
+		return src, "utf-8"
+	}
+	enc, name, _ := charset.DetermineEncoding(src, "text/html")
+	if name == "utf-8" {
+		return src, name
+	}
+	out, err := enc.NewDecoder().Bytes(src)
+	if err != nil || !utf8.Valid(out) {
+		return src, name
+	}
+	return out, name
 }

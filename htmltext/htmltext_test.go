@@ -320,3 +320,27 @@ func TestURL(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF8 checks that a page in another encoding is decoded as a browser decodes it,
+// and that one which says UTF-8 but is not is left for the caller to refuse.
+func TestUTF8(t *testing.T) {
+	for _, c := range []struct{ src, want, name string }{
+		{"<p>Café</p>", "<p>Café</p>", "utf-8"},
+		{"<meta charset=\"windows-1252\"><p>Caf\xe9 cr\xe8me \x93quoted\x94</p>", "<meta charset=\"windows-1252\"><p>Café crème “quoted”</p>", "windows-1252"},
+		{"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"><p>Gr\xfc\xdfe</p>", "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"><p>Grüße</p>", "windows-1252"},
+		{"<p>na\xefve</p>", "<p>naïve</p>", "windows-1252"},
+		{"<meta charset=\"shift_jis\"><p>\x93\x8c\x8b\x9e</p>", "<meta charset=\"shift_jis\"><p>東京</p>", "shift_jis"},
+		{"<meta charset=\"utf-8\"><p>Caf\xe9</p>", "<meta charset=\"utf-8\"><p>Caf\xe9</p>", "utf-8"},
+	} {
+		out, name := UTF8([]byte(c.src))
+		if string(out) != c.want || name != c.name {
+			t.Errorf("UTF8(%q) = %q, %q; want %q, %q", c.src, out, name, c.want, c.name)
+		}
+	}
+	if got := Text([]byte("<meta charset=windows-1252><p>Caf\xe9</p>")); got != "Café" {
+		t.Errorf("Text of a windows-1252 page: %q", got)
+	}
+	if got := Text([]byte("<meta charset=utf-8><p>Caf\xe9</p>")); got != "Caf\uFFFD" {
+		t.Errorf("Text of a page that says UTF-8 and is not: %q", got)
+	}
+}

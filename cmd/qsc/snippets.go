@@ -279,7 +279,7 @@ func readDocument(path string, rendered bool) (string, error) {
 	}
 	b, err := readLimited(r, maxFileBytes, "the document")
 	if err == nil {
-		err = docfile.CheckText(cmp.Or(path, "-"), b)
+		b, err = docfile.Text(cmp.Or(path, "-"), b)
 	}
 	switch {
 	case err != nil || !rendered:

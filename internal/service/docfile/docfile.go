@@ -477,7 +477,7 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		rec.Err = err
 		return fn(rec)
 	}
-	if err := CheckText(name, b); err != nil {
+	if b, err = Text(name, b); err != nil {
 		rec.Err = err
 		return fn(rec)
 	}
@@ -523,6 +523,17 @@ func slugRef(id, slug string) string {
 		return cmp.Or(strings.Repeat("../", strings.Count(id, "/"))+rest, ".")
 	}
 	return slug
+}
+
+// Text returns the bytes of the file named name (its path, or "-" for stdin) as qsc
+// reads them, or CheckText's error: an HTML file in another encoding than UTF-8 decoded
+// as a browser decodes it (htmltext.UTF8: its meta charset, else windows-1252); any
+// other file as it is.
+func Text(name string, b []byte) ([]byte, error) {
+	if htmltext.IsFile(name) {
+		b, _ = htmltext.UTF8(b)
+	}
+	return b, CheckText(name, b)
 }
 
 // CheckText returns an error wrapping qsc.ErrBadRequest for a file named name (its path,

@@ -273,6 +273,8 @@ func TestScanHTMLFolder(t *testing.T) {
 		"help/faq.md":    "---\npermalink: /faq/\n---\n# FAQ\n\nAsk us anything.\n",
 		"notes.txt":      "Minutes\n\nThe council met on Tuesday.\n",
 		"help/empty.htm": `<html><head><meta http-equiv="refresh" content="0; url=/new"></head></html>`,
+		"help/cafe.html": "<meta charset=\"windows-1252\"><title>Caf\xe9</title><p>Cr\xe8me br\xfbl\xe9e, \x80 4.</p>",
+		"help/bad.html":  "<meta charset=\"utf-8\"><p>Caf\xe9</p>",
 	}
 	for name, text := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -296,6 +298,7 @@ func TestScanHTMLFolder(t *testing.T) {
 	for id, want := range map[string]Doc{
 		"help/refunds.html": {Title: "Refunds | Tidewater Help", Text: "We refund within 5 days & by the same card.\n\nAnnual plans: pro rata."},
 		"help/old.HTM":      {Title: "Shipping", Text: "We ship on Mondays."},
+		"help/cafe.html":    {Title: "Café", Text: "Crème brûlée, € 4."}, // windows-1252, as its meta says
 		"help/faq.md":       {Title: "FAQ", Text: "Ask us anything."},
 		"notes.txt":         {Title: "Minutes", Text: "The council met on Tuesday.\n"},
 	} {
@@ -310,6 +313,9 @@ func TestScanHTMLFolder(t *testing.T) {
 		if got[id].Link != want {
 			t.Errorf("%s: link %q, want %q", id, got[id].Link, want)
 		}
+	}
+	if r := got["help/bad.html"]; r.Err == nil || !strings.Contains(r.Err.Error(), "not valid UTF-8") {
+		t.Errorf("a page that says UTF-8 and is not: %+v", r)
 	}
 	if r := got["help/empty.htm"]; r.Err == nil || !strings.Contains(r.Err.Error(), `no "text"`) {
 		t.Errorf("a page without text: %+v", r)
