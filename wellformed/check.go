@@ -37,9 +37,11 @@ func (c *Counts) Any() bool {
 // Checker counts the violations of compressions. It reuses its memory; the zero value is
 // ready. It is not safe for concurrent use.
 type Checker struct {
-	in  []bool
-	q   []bool
-	neg []uint8
+	in   []bool
+	q    []bool
+	tok  tokens
+	head []int32 // head[v]: the head of token v, as s gives it
+	neg  []uint8
 }
 
 // Check counts the violations of kept (1-based token ids of s, any order) under the
@@ -52,7 +54,13 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 	clear(k.in)
 	clear(k.q)
 	last := 0
-	k.neg = negations(s, func(v int) int { return s.Tokens[v-1].Head }, k.neg)
+	k.tok.reset(s)
+	k.head = reuse.Resize(k.head, n+1)
+	k.head[0] = 0
+	for v := 1; v <= n; v++ {
+		k.head[v] = int32(max(min(s.Tokens[v-1].Head, n+1), -1)) // a head outside 1..n stays outside
+	}
+	k.neg = negations(s, &k.tok, k.head, k.neg)
 	for _, v := range kept {
 		if v >= 1 && v <= n {
 			k.in[v] = true
@@ -71,7 +79,7 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 	}
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
-		if k.in[v] && !isPunct(tok) {
+		if k.in[v] && !k.tok.has(v, factPunct) {
 			last = v
 		}
 		h := tok.Head
@@ -79,7 +87,7 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 			continue
 		}
 		forced := k.q[v] || k.q[h]
-		b, why := bindOf(s, v, h, k.neg)
+		b, why := bindOf(s, &k.tok, v, h, k.neg)
 		switch {
 		case why == Balance: // quotes and brackets are checked by pairs below
 		case b == NeedsHead:
@@ -99,18 +107,18 @@ func (k *Checker) Check(s *syntax.Sentence, kept, query []int) Counts {
 			}
 		}
 	}
-	if last > 0 && IsFunction(s.Tokens[last-1].Rel) {
+	if last > 0 && isFunctionRel(k.tok.rel[last]) {
 		count(FunctionEnd, k.q[last])
 	}
 	for v := 1; v < n; v++ {
-		a, vowel := IsArticle(&s.Tokens[v-1])
+		a, vowel := isArticle(k.tok.rel[v], &s.Tokens[v-1])
 		if !a || !k.in[v] {
 			continue
 		}
 		// The next kept word, and the word that follows the article in s.
 		next, after := 0, 0
 		for u := v + 1; u <= n && next == 0; u++ {
-			if isPunct(&s.Tokens[u-1]) {
+			if k.tok.has(u, factPunct) {
 				continue
 			}
 			if after == 0 {

@@ -26,7 +26,7 @@ type Rules struct {
 	ulen    []int      // at a top: Σ (len + 1) over the unit's members
 	w       []int      // len + 1 of each token
 	inQ     []bool
-	punct   []bool      // punct[v]: v is punctuation (isPunct)
+	tok     tokens      // the relations and facts of the tokens
 	neg     []uint8     // neg[v]: the negation marks of v (negations)
 	tree    syntax.Tree // the rule tree (rule heads)
 	heads   []int
@@ -80,7 +80,10 @@ func (r *Rules) WithHead(v int) bool { return r.bind[v] == WithHead && r.head[v]
 
 // Punct reports whether token v is punctuation (its relation is punct, or its UPOS
 // PUNCT).
-func (r *Rules) Punct(v int) bool { return r.punct[v] }
+func (r *Rules) Punct(v int) bool { return r.tok.has(v, factPunct) }
+
+// Hedge reports whether token v is an epistemic hedge on its head (IsHedge).
+func (r *Rules) Hedge(v int) bool { return r.tok.has(v, factHedge) }
 
 // Tree returns the rule tree: the parse with each token under its rule head. It is valid
 // until the next Reset.
@@ -132,29 +135,28 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	clear(r.inQ)
 	r.head[0], r.bind[0] = 0, Free
 	r.w = reuse.Resize(r.w, n+1)
-	r.punct = reuse.Resize(r.punct, n+1)
-	r.punct[0] = false
-	r.neg = negations(s, t.Head, r.neg)
+	r.tok.reset(s)
+	for v := 1; v <= n; v++ {
+		r.head[v] = int32(t.Head(v))
+	}
+	r.neg = negations(s, &r.tok, r.head, r.neg)
 	for v := 1; v <= n; v++ {
 		r.w[v] = lens[v-1] + 1
-		r.punct[v] = isPunct(&s.Tokens[v-1])
-		h := t.Head(v)
-		r.head[v] = int32(h)
-		r.bind[v], r.why[v] = bindOf(s, v, h, r.neg)
+		r.bind[v], r.why[v] = bindOf(s, &r.tok, v, int(r.head[v]), r.neg)
 		if r.Off&(1<<r.why[v]) != 0 && r.bind[v] != Free {
 			r.bind[v] = Free
 		}
 	}
 	if r.Off&(1<<Symbol) == 0 {
 		for v := 1; v < n; v++ {
-			form, next := s.Tokens[v-1].Form, &s.Tokens[v]
+			form := s.Tokens[v-1].Form
 			switch {
 			case isRangeDash(s, v):
 				// "the 2013–2016 epidemic": the dash and both years, however parsed
 				r.bindToValue(t, v)
 				r.joinRange(t, v-1, v+1)
-			case isPlusMinus(form) && v > 1 && isNumber(&s.Tokens[v-2]) && isNumber(next),
-				isRelation(form) && isNumber(next):
+			case isPlusMinus(form) && v > 1 && r.tok.has(v-1, factNumber) && r.tok.has(v+1, factNumber),
+				isRelation(form) && r.tok.has(v+1, factNumber):
 				// "38.2 ± 4.1%", "T_c ≈ 294 K", "p < 0.05": the sign with its value
 				r.bindToValue(t, v)
 			}
@@ -162,7 +164,7 @@ func (r *Rules) Reset(s *syntax.Sentence, t *syntax.Tree, lens []int, query []in
 	}
 	if r.Off&(1<<Article) == 0 {
 		for v := 1; v < n; v++ {
-			if a, vowel := IsArticle(&s.Tokens[v-1]); a {
+			if a, vowel := isArticle(r.tok.rel[v], &s.Tokens[v-1]); a {
 				r.bindArticle(s, t, v, vowel)
 			}
 		}
@@ -340,13 +342,13 @@ func (r *Rules) Trim(s *syntax.Sentence, kept []int) []int {
 		// punctuation goes first.
 		i := len(kept) - 1
 		v := 0
-		for ; i >= 0 && r.punct[kept[i]]; i-- {
+		for ; i >= 0 && r.Punct(kept[i]); i-- {
 			if v == 0 && isSeparator(s.Tokens[kept[i]-1].Form) {
 				v = kept[i]
 			}
 		}
 		if v == 0 {
-			if i < 0 || !IsFunction(s.Tokens[kept[i]-1].Rel) {
+			if i < 0 || !isFunctionRel(r.tok.rel[kept[i]]) {
 				return kept
 			}
 			v = kept[i]
@@ -386,11 +388,6 @@ func isSeparator(form string) bool {
 	return false
 }
 
-// isPunct reports whether a token is punctuation.
-func isPunct(tok *syntax.Token) bool {
-	return syntax.Universal(tok.Rel) == "punct" || tok.UPOS == "PUNCT"
-}
-
 // enclosedRoot returns the first token between the halves o < c of a pair, neither of
 // them with children, that is not punctuation and whose head is outside the pair: the
 // head of what the pair encloses. It returns 0 when there is none, or when a half has
@@ -400,7 +397,7 @@ func enclosedRoot(s *syntax.Sentence, t *syntax.Tree, o, c int) int {
 		return 0
 	}
 	for v := o + 1; v < c; v++ {
-		if h := t.Head(v); (h < o || h > c) && syntax.Universal(s.Tokens[v-1].Rel) != "punct" {
+		if h := t.Head(v); (h < o || h > c) && relOf(s.Tokens[v-1].Rel) != relPunct {
 			if dir, _ := pairKind(s.Tokens[v-1].Form); dir == 0 {
 				return v
 			}
@@ -521,18 +518,18 @@ func (r *Rules) bindArticle(s *syntax.Sentence, t *syntax.Tree, v int, vowel boo
 		return
 	}
 	w := v + 1
-	for w < h && r.punct[w] {
+	for w < h && r.Punct(w) {
 		w++
 	}
 	clash := false
 	for u := w + 1; u <= h && !clash; u++ {
-		clash = !r.punct[u] && disagrees(vowel, s.Tokens[u-1].Form)
+		clash = !r.Punct(u) && disagrees(vowel, s.Tokens[u-1].Form)
 	}
 	if !clash {
 		return
 	}
 	for u := w; u != h; u = t.Head(u) {
-		if u <= v || u > h || r.punct[u] {
+		if u <= v || u > h || r.Punct(u) {
 			return // the path leaves the phrase
 		}
 	}

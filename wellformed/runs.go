@@ -70,6 +70,7 @@ type Runs struct {
 	pending     []int32 // pending[e]: the last head h ≤ e whose complement comes after e
 	dquote      []int8  // dquote[i]: +1, −1 for a straight double quote paired as it opens or closes (straightQuote)
 	pairs       pairBuf
+	tok         tokens // the relations and facts of the tokens (Reset), which ResetCuts reads too
 }
 
 // Lo returns the first token a run holding v must hold.
@@ -217,22 +218,22 @@ func (u *Runs) ResetCuts(s *syntax.Sentence, t *syntax.Tree) {
 		u.subLo[h], u.subHi[h] = min(u.subLo[h], u.subLo[v]), max(u.subHi[h], u.subHi[v])
 	}
 	u.needed[0] = false
+	const notLead = factProper | factNumber | factNegation | factHedge
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
-		base := syntax.Universal(tok.Rel)
+		base := u.tok.rel[v]
 		u.needed[v] = isCoreArgument(base) || isNeeded(base) || tok.Rel == "nmod:poss" || isParticle(base, tok.Rel)
 		// Lead, beside what Reset ruled out (names, what the rules keep all or none):
 		// a negation or a hedge even when the rules free it (a query that yields).
-		u.lead[v] = u.lead[v] && !isProper(tok) && !isNumber(tok) && !IsNegation(tok) && !IsHedge(tok) &&
-			!isPossessive(base, tok) && !isQuestionMark(base, tok)
+		u.lead[v] = u.lead[v] && !u.tok.has(v, notLead) && !isPossessive(base, tok) && !isQuestionMark(base, tok)
 	}
 }
 
 // isNeeded reports whether a relation (universal part), besides a core argument, makes a
 // dependent that its head cannot lose in a plain rendering (Runs.Needed).
-func isNeeded(base string) bool {
-	switch base {
-	case "ccomp", "xcomp", "expl", "cop", "aux", "mark", "case", "det", "cc", "fixed", "flat", "goeswith", "clf":
+func isNeeded(r rel) bool {
+	switch r {
+	case relCcomp, relXcomp, relExpl, relCop, relAux, relMark, relCase, relDet, relCc, relFixed, relFlat, relGoeswith, relClf:
 		return true
 	}
 	return false
@@ -248,6 +249,11 @@ func (u *Runs) Names() [][2]int32 { return u.spans }
 func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) {
 	n := s.Len()
 	u.n = n
+	if r != nil && r.N() == n {
+		u.tok.copyFrom(&r.tok) // the tokens of s, as r read them
+	} else {
+		u.tok.reset(s)
+	}
 	u.dquote = u.dquote[:0] // straightQuote pairs the sentence's quotes when it needs to
 	u.lo = reuse.Resize(u.lo, n+1)
 	u.hi = reuse.Resize(u.hi, n+1)
@@ -277,14 +283,15 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	clear(u.dangle)
 	lastWord := 0 // the last word before v
 	final := n    // the sentence's last word, 0 if none
-	for final >= 1 && isPunct(&s.Tokens[final-1]) {
+	for final >= 1 && u.tok.has(final, factPunct) {
 		final--
 	}
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
-		base := syntax.Universal(tok.Rel)
-		punct := base == "punct" || tok.UPOS == "PUNCT" // isPunct, its base at hand
-		open := pairOpen(tok.Form)
+		base := u.tok.rel[v]
+		punct := u.tok.has(v, factPunct)
+		open := u.tok.pairOpen(v)
+		start, end := !attachesLeft(tok, open), !endsBadly(base, tok, open)
 		if tok.Form == `"` {
 			open = u.straightQuote(s, v-1)
 		}
@@ -292,8 +299,8 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.alone[v] = readsAlone(tok)
 		// A run may start on an opening quote or bracket, never on other punctuation; it
 		// never ends on an opening one (… said " …).
-		u.start[v] = !attachesLeft(tok) && !(punct && open <= 0)
-		u.end[v] = !endsBadly(base, tok) && open <= 0
+		u.start[v] = start && !(punct && open <= 0)
+		u.end[v] = end && open <= 0
 		h := t.Head(v) // 0 for the root or a head outside the sentence
 		if h < 1 || h > n {
 			h = 0
@@ -328,14 +335,14 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		if !punct {
 			lastWord = v
 		}
-		if v < n && isHyphenatedName(tok.Form) && isProper(&s.Tokens[v]) && s.Tokens[v].Start == tok.End+1 {
+		if v < n && isHyphenatedName(tok.Form) && u.tok.has(v+1, factProper) && s.Tokens[v].Start == tok.End+1 {
 			// "Ana-María Delgado", "Jean-Luc Godard": a given name with a hyphen and the
 			// name after it are one, whatever the parse (which may join the second to a
 			// name before a comma).
 			u.bind(v, v+1)
 			u.bind(v+1, v)
 		}
-		if v > 1 && v < n && isEtAl(tok, &s.Tokens[v]) && canBeAuthor(&s.Tokens[v-2]) {
+		if v > 1 && v < n && isEtAl(tok, &s.Tokens[v]) && !u.tok.has(v-1, factPunct) && canBeAuthor(&s.Tokens[v-2]) {
 			// "Hartsell-Gundy et al.": the name and its "et al." are one, whatever the
 			// parse; never "… al., 2015". Only a word that can be a name takes it: not
 			// the comma of "Smith, et al." nor a verb.
@@ -362,7 +369,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		}
 		if h < v {
 			complement := needsRight(base, tok.Rel)
-			if complement || isOfComplement(s, t, base, v, h) || isOblique(s, t, base, v, h) {
+			if complement || isOfComplement(s, t, base, v, h) || u.isOblique(s, t, base, v, h) {
 				u.dangle[h] = true
 			}
 			if complement {
@@ -372,7 +379,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		// Bindings: a dependent shares a run with its head; WithHead both ways.
 		if u.protected(s, base, v, h) {
 			u.bind(v, h)
-			if (isQuestionMark(base, tok) && !u.Loose) || isPossessive(base, tok) || isParticle(base, tok.Rel) || isMeasure(base, tok, &s.Tokens[h-1], v, h) {
+			if (isQuestionMark(base, tok) && !u.Loose) || isPossessive(base, tok) || isParticle(base, tok.Rel) || isMeasure(base, u.tok.has(v, factNumber), &s.Tokens[h-1], v, h) {
 				u.bind(h, v)
 			}
 		}
@@ -395,19 +402,19 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 	// Names, whole.
 	u.spans = u.spans[:0]
 	for v := 1; v <= n; {
-		if !isProper(&s.Tokens[v-1]) {
+		if !u.tok.has(v, factProper) {
 			v++
 			continue
 		}
-		e := stretchEnd(n, v, func(x int) bool { return isProper(&s.Tokens[x-1]) },
+		e := stretchEnd(n, v, func(x int) bool { return u.tok.has(x, factProper) },
 			func(x int) bool { return isNameJoin(&s.Tokens[x-1]) }, nil)
 		// The names in the stretch are the parts the parse joins (compound, flat, a name
 		// with "of" inside): "AP sports writer Philip Rivers" holds two.
-		u.climb(t, v, e, func(x int) bool { return isNameRel(s, x) })
+		u.climb(t, v, e, func(x int) bool { return u.isNameRel(s, x) })
 		// "Yale School of Medicine", "Bank of England": an institution's name with "of"
 		// inside is one name whatever the parse says of the part after it.
 		for j := v + 1; j < e; j++ {
-			if !isOfJoin(&s.Tokens[j-1]) || !institutions.has(s.Tokens[j-2].Form) || !isProper(&s.Tokens[j]) {
+			if !isOfJoin(&s.Tokens[j-1]) || !institutions.has(s.Tokens[j-2].Form) || !u.tok.has(j+1, factProper) {
 				continue
 			}
 			t1, t2 := u.top[j-1], u.top[j+1]
@@ -451,9 +458,9 @@ func (u *Runs) titledNames(s *syntax.Sentence, t *syntax.Tree) {
 	for v := 2; v <= n; v++ {
 		if u.word[v] && !isSentenceStart(s, v) {
 			words++
-			if tok := &s.Tokens[v-1]; isCapitalized(tok.Form) {
+			if isCapitalized(s.Tokens[v-1].Form) {
 				caps++
-				missed = missed || !isProper(tok)
+				missed = missed || !u.tok.has(v, factProper)
 			}
 		}
 	}
@@ -668,12 +675,12 @@ const maxGloss = 5
 func (u *Runs) bindGlosses(s *syntax.Sentence) {
 	n := u.n
 	for o := 2; o < n; o++ {
-		if pairOpen(s.Tokens[o-1].Form) <= 0 || !isNominal(&s.Tokens[o-2]) {
+		if u.tok.pairOpen(o) <= 0 || !isNominal(&s.Tokens[o-2]) {
 			continue
 		}
 		c := 0
 		for x := o + 1; x <= min(n, o+maxGloss+1); x++ {
-			if d := pairOpen(s.Tokens[x-1].Form); d > 0 {
+			if d := u.tok.pairOpen(x); d > 0 {
 				break
 			} else if d < 0 {
 				c = x
@@ -713,20 +720,20 @@ func (u *Runs) addName(s *syntax.Sentence, a, b int) {
 	}
 }
 
-// isNameRel reports whether token v (1-based) joins its head in one name: by compound,
-// flat, fixed or goeswith, as a proper noun that modifies it ("New York", which parsers
-// often make amod), or as the "of"/"for" of a name with one inside ("Bank of England":
-// the case word and the nmod after it).
-func isNameRel(s *syntax.Sentence, v int) bool {
+// isNameRel reports whether token v (1-based) of s joins its head in one name: by
+// compound, flat, fixed or goeswith, as a proper noun that modifies it ("New York", which
+// parsers often make amod), or as the "of"/"for" of a name with one inside ("Bank of
+// England": the case word and the nmod after it).
+func (u *Runs) isNameRel(s *syntax.Sentence, v int) bool {
 	tok := &s.Tokens[v-1]
-	switch syntax.Universal(tok.Rel) {
-	case "compound", "flat", "fixed", "goeswith":
+	switch u.tok.rel[v] {
+	case relCompound, relFlat, relFixed, relGoeswith:
 		return true
-	case "amod":
-		return isProper(tok)
-	case "case", "det":
+	case relAmod:
+		return u.tok.has(v, factProper)
+	case relCase, relDet:
 		return isNameJoin(tok)
-	case "nmod":
+	case relNmod:
 		return tok.Rel == "nmod" && v > 1 && isNameJoin(&s.Tokens[v-2])
 	}
 	return false
@@ -740,15 +747,15 @@ func (u *Runs) bind(v, w int) {
 
 // protected reports whether the arc h → v (v's universal relation base) is inside a
 // phrase that a cut must not split.
-func (u *Runs) protected(s *syntax.Sentence, base string, v, h int) bool {
+func (u *Runs) protected(s *syntax.Sentence, base rel, v, h int) bool {
 	switch base {
-	case "case", "mark", "det", "cc", "aux", "cop", "amod", "nummod":
+	case relCase, relMark, relDet, relCc, relAux, relCop, relAmod, relNummod:
 		return true
-	case "compound", "flat", "fixed", "goeswith":
+	case relCompound, relFlat, relFixed, relGoeswith:
 		return !commaBetween(s, v, h) // no name holds a comma (bindOf)
-	case "nmod":
+	case relNmod:
 		return strings.HasSuffix(s.Tokens[v-1].Rel, ":poss")
-	case "conj":
+	case relConj:
 		return !u.Loose && isNominal(&s.Tokens[v-1]) && isNominal(&s.Tokens[h-1])
 	}
 	return false
@@ -866,16 +873,17 @@ func readsAlone(tok *syntax.Token) bool {
 
 // isQuestionMark reports whether a token (of universal relation base) is a complementizer
 // that makes its clause a question or a condition: "whether", "if".
-func isQuestionMark(base string, tok *syntax.Token) bool {
-	return base == "mark" && (strings.EqualFold(tok.Form, "whether") || strings.EqualFold(tok.Form, "if"))
+func isQuestionMark(base rel, tok *syntax.Token) bool {
+	return base == relMark && (strings.EqualFold(tok.Form, "whether") || strings.EqualFold(tok.Form, "if"))
 }
 
-// isMeasure reports whether token v (of universal relation base), a dependent of h, is the
-// number of the unit h after it: "1,200 kg", "2900 kilowatts". A run shows the unit with its
-// number: "… kg (2,646 lb)" says nothing. Counted nouns ("four orbiters") are not bound:
-// their number is a carrier of the snippet decoding, which weighs it against the rest.
-func isMeasure(base string, tok, head *syntax.Token, v, h int) bool {
-	return base == "nummod" && v < h && isNumber(tok) && units.has(head.Form)
+// isMeasure reports whether token v (of universal relation base; number: a cardinal
+// number), a dependent of head h, is the number of the unit h after it: "1,200 kg", "2900
+// kilowatts". A run shows the unit with its number: "… kg (2,646 lb)" says nothing.
+// Counted nouns ("four orbiters") are not bound: their number is a carrier of the snippet
+// decoding, which weighs it against the rest.
+func isMeasure(base rel, number bool, head *syntax.Token, v, h int) bool {
+	return base == relNummod && v < h && number && units.has(head.Form)
 }
 
 // hasExponent reports whether a form ends in a superscript digit or sign: "m⁻¹", "km²".
@@ -915,8 +923,8 @@ var units = newLowerSet(
 // isPossessive reports whether a token (of universal relation base) is the possessive 's
 // (or ') of its head, which a run shows with the name it follows: "Del Frisco's", never
 // "Del Frisco".
-func isPossessive(base string, tok *syntax.Token) bool {
-	if base != "case" {
+func isPossessive(base rel, tok *syntax.Token) bool {
+	if base != relCase {
 		return false
 	}
 	switch tok.Form {
@@ -931,13 +939,10 @@ func isEtAl(tok, next *syntax.Token) bool {
 	return strings.EqualFold(tok.Form, "et") && (strings.EqualFold(next.Form, "al.") || strings.EqualFold(next.Form, "al"))
 }
 
-// canBeAuthor reports whether a token can be the name an "et al." follows: a noun or a
-// proper noun by its tags, or a word that begins with a capital letter whatever its tags
-// ("Hartsell-Gundy", "Smith"). Punctuation never is.
+// canBeAuthor reports whether a token that is not punctuation can be the name an "et al."
+// follows: a noun or a proper noun by its tags, or a word that begins with a capital
+// letter whatever its tags ("Hartsell-Gundy", "Smith").
 func canBeAuthor(tok *syntax.Token) bool {
-	if isPunct(tok) {
-		return false
-	}
 	switch tok.UPOS {
 	case "NOUN", "PROPN":
 		return true
@@ -952,29 +957,30 @@ func canBeAuthor(tok *syntax.Token) bool {
 // isParticle reports whether a token (of universal relation base, relation rel) is the
 // particle of a phrasal verb, which a run shows with its verb both ways: "wear out", never
 // "to wear …", whose meaning differs.
-func isParticle(base, rel string) bool {
-	return base == "compound" && strings.HasSuffix(rel, ":prt")
+func isParticle(base rel, label string) bool {
+	return base == relCompound && strings.HasSuffix(label, ":prt")
 }
 
-// attachesLeft reports whether a token is written against the word before it, so that a
-// run cannot start on it: closing punctuation, a clitic such as 's or n't.
-func attachesLeft(tok *syntax.Token) bool {
+// attachesLeft reports whether a token (whose form has pairOpen open) is written against
+// the word before it, so that a run cannot start on it: closing punctuation, a clitic such
+// as 's or n't.
+func attachesLeft(tok *syntax.Token, open int) bool {
 	switch tok.Form {
 	case ",", ".", ";", ":", "!", "?", "%", "'s", "'S", "’s", "'", "’", "n't", "N'T", "n’t", "'re", "'ve", "'ll", "'d", "'m", "...", "…":
 		return true
 	}
-	return pairOpen(tok.Form) < 0
+	return open < 0
 }
 
 // needsRight reports whether a dependent of universal relation base (relation rel)
 // completes its head, so that a run does not end on the head when the dependent comes
 // after it: an object, an indirect object, a clausal complement or a verb particle.
-func needsRight(base, rel string) bool {
+func needsRight(base rel, label string) bool {
 	switch base {
-	case "obj", "iobj", "ccomp", "xcomp":
+	case relObj, relIobj, relCcomp, relXcomp:
 		return true
-	case "compound":
-		return isParticle(base, rel)
+	case relCompound:
+		return isParticle(base, label)
 	}
 	return false
 }
@@ -982,8 +988,8 @@ func needsRight(base, rel string) bool {
 // isOfComplement reports whether token v (of universal relation base) is the "of" phrase
 // that completes its head h right before it: "a member of the Protestant Church", "in
 // favor of EPMI". A run that ends on h leaves the reader asking "of what?".
-func isOfComplement(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) bool {
-	return base == "nmod" && h+1 < v && strings.EqualFold(s.Tokens[h].Form, "of") && t.Head(h+1) == v
+func isOfComplement(s *syntax.Sentence, t *syntax.Tree, base rel, v, h int) bool {
+	return base == relNmod && h+1 < v && strings.EqualFold(s.Tokens[h].Form, "of") && t.Head(h+1) == v
 }
 
 // isOblique reports whether token v (of universal relation base) is the oblique phrase
@@ -992,8 +998,8 @@ func isOfComplement(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) b
 // different from them", "comfortable with it". A run that ends on h leaves the reader
 // asking "from what?". One after a determiner, a possessive or a number is read as a noun
 // or goes with one ("arrested 135 accused from …", "the accused"), which needs nothing.
-func isOblique(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) bool {
-	if base != "obl" || h+1 >= v || t.Head(h+1) != v || syntax.Universal(s.Tokens[h].Rel) != "case" {
+func (u *Runs) isOblique(s *syntax.Sentence, t *syntax.Tree, base rel, v, h int) bool {
+	if base != relObl || h+1 >= v || t.Head(h+1) != v || u.tok.rel[h+1] != relCase {
 		return false
 	}
 	if x := s.Tokens[h-1].XPOS; !strings.HasPrefix(x, "VB") && x != "JJ" {
@@ -1008,11 +1014,11 @@ func isOblique(s *syntax.Sentence, t *syntax.Tree, base string, v, h int) bool {
 	return true
 }
 
-// isFunctionBase reports whether a universal relation is that of a function word (see
+// isFunctionRel reports whether a universal relation is that of a function word (see
 // IsFunction).
-func isFunctionBase(base string) bool {
-	switch base {
-	case "case", "mark", "det", "cc", "aux", "cop":
+func isFunctionRel(r rel) bool {
+	switch r {
+	case relCase, relMark, relDet, relCc, relAux, relCop:
 		return true
 	}
 	return false
@@ -1023,10 +1029,11 @@ func isTo(tok *syntax.Token) bool {
 	return tok.XPOS == "TO" || (tok.UPOS == "PART" && strings.EqualFold(tok.Form, "to"))
 }
 
-// endsBadly reports whether a run may not end on a token of universal relation base: a
-// function word, "to", or a separator or opening half of a pair.
-func endsBadly(base string, tok *syntax.Token) bool {
-	return isFunctionBase(base) || isTo(tok) || isSeparator(tok.Form) || pairOpen(tok.Form) > 0 || isFunctionTag(tok)
+// endsBadly reports whether a run may not end on a token of universal relation base (whose
+// form has pairOpen open): a function word, "to", or a separator or opening half of a
+// pair.
+func endsBadly(base rel, tok *syntax.Token, open int) bool {
+	return isFunctionRel(base) || isTo(tok) || isSeparator(tok.Form) || open > 0 || isFunctionTag(tok)
 }
 
 // isFunctionTag reports whether a token's tag makes it a function word that no run may end
@@ -1233,7 +1240,7 @@ func (k *Chopper) Chop(s *syntax.Sentence, t *syntax.Tree, kept, query []int) Ch
 		if words == 1 && nq == 0 {
 			island = true
 		}
-		if cut && lastWord != 0 && endsBadly(syntax.Universal(s.Tokens[lastWord-1].Rel), &s.Tokens[lastWord-1]) {
+		if cut && lastWord != 0 && endsBadly(u.tok.rel[lastWord], &s.Tokens[lastWord-1], u.tok.pairOpen(lastWord)) {
 			after = true
 		}
 	}

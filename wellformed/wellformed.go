@@ -114,14 +114,17 @@ func Categories() []Category {
 // IsFunction reports whether a token with this relation is a function word: case, mark,
 // det, cc, aux or cop, with any subtype.
 func IsFunction(rel string) bool {
-	return isFunctionBase(syntax.Universal(rel))
+	return isFunctionRel(relOf(rel))
 }
 
 // IsNegation reports whether a token is a negation of its head.
-func IsNegation(tok *syntax.Token) bool {
-	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
-	case "advmod", "det", "neg", "discourse":
-		return negationWords.has(tok.Form)
+func IsNegation(tok *syntax.Token) bool { return isNegation(relOf(tok.Rel), tok.Form) }
+
+// isNegation is IsNegation of a token of relation r and form form.
+func isNegation(r rel, form string) bool {
+	switch r { // first: most tokens are ruled out without lowercasing
+	case relAdvmod, relDet, relNeg, relDiscourse:
+		return negationWords.has(form)
 	}
 	return false
 }
@@ -135,9 +138,10 @@ const (
 )
 
 // negations sets neg[v] (1-based; resized to s.Len()+1) to the negation marks of each
-// token of s, whose heads head gives, and to barred for what a barring verb bars and its
-// "from" (barredFrom).
-func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
+// token of s, whose relations and facts k holds (tokens.reset for s) and whose heads are
+// head[v] (1-based; any value outside 1..n is no head), and to barred for what a barring
+// verb bars and its "from" (barredFrom).
+func negations(s *syntax.Sentence, k *tokens, head []int32, neg []uint8) []uint8 {
 	n := s.Len()
 	neg = reuse.Resize(neg, n+1)
 	clear(neg)
@@ -146,15 +150,15 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 		if negativePronouns.has(tok.Form) {
 			neg[v] |= negativeWord
 		}
-		h := head(v)
-		if h >= 1 && h <= n && syntax.Universal(tok.Rel) == "cop" {
+		h := int(head[v])
+		if h >= 1 && h <= n && k.rel[v] == relCop {
 			neg[h] |= copular
 		}
-		if f := barredFrom(s, head, v, h); f != 0 {
+		if f := barredFrom(s, k, head, v, h); f != 0 {
 			neg[v] |= barred
 			neg[f] |= barred
 		}
-		if h < 1 || h > n || !IsNegation(tok) {
+		if h < 1 || h > n || !k.has(v, factNegation) {
 			continue
 		}
 		if negativeDeterminers.has(tok.Form) {
@@ -167,14 +171,14 @@ func negations(s *syntax.Sentence, head func(int) int, neg []uint8) []uint8 {
 }
 
 // isComplement reports whether a relation makes a clause the complement of its head.
-func isComplement(base string) bool { return base == "ccomp" || base == "xcomp" }
+func isComplement(r rel) bool { return r == relCcomp || r == relXcomp }
 
 // isScopeArgument reports whether a dependent of relation base after its head is in the
 // scope of the head's negation, so that, shown without it, it would say the opposite: an
 // object or an oblique ("is not a custom within the meaning of § 1983").
-func isScopeArgument(base string) bool {
-	switch base {
-	case "obj", "iobj", "obl":
+func isScopeArgument(r rel) bool {
+	switch r {
+	case relObj, relIobj, relObl:
 		return true
 	}
 	return false
@@ -184,8 +188,13 @@ func isScopeArgument(base string) bool {
 // a and b: the scope of a negation stops there (a clause set off by a comma, a bracket or
 // a dash is read apart, and is where the parser errs most), but not at the quotes of a
 // quoted word ("is not a "custom" within …").
-func scopeBreak(s *syntax.Sentence, a, b int) bool {
-	return anyBetween(s, a, b, func(t *syntax.Token) bool { return isPunct(t) && !isQuote(t.Form) })
+func scopeBreak(s *syntax.Sentence, k *tokens, a, b int) bool {
+	for v := min(a, b) + 1; v < max(a, b); v++ {
+		if k.has(v, factPunct) && !isQuote(s.Tokens[v-1].Form) {
+			return true
+		}
+	}
+	return false
 }
 
 // isQuote reports whether form is a quotation mark, single or double.
@@ -207,21 +216,24 @@ func isRelativeOfCopula(rel string, marks uint8) bool {
 	return rel == "acl:relcl" && marks&copular != 0
 }
 
-// punctBetween reports whether a punctuation token lies strictly between tokens a and b.
-// The scope rules of negation stop there: a clause set off by a comma or a bracket is
-// read apart, and is where the parser errs most.
-func punctBetween(s *syntax.Sentence, a, b int) bool { return anyBetween(s, a, b, isPunct) }
-
-// commaBetween reports whether a comma or semicolon stands between tokens a and b.
-func commaBetween(s *syntax.Sentence, a, b int) bool {
-	return anyBetween(s, a, b, func(t *syntax.Token) bool { return t.Form == "," || t.Form == ";" })
+// punctBetween reports whether a punctuation token lies strictly between tokens a and b
+// (1-based, either order; k holds the facts of the sentence). The scope rules of negation
+// stop there: a clause set off by a comma or a bracket is read apart, and is where the
+// parser errs most.
+func punctBetween(k *tokens, a, b int) bool {
+	for v := min(a, b) + 1; v < max(a, b); v++ {
+		if k.has(v, factPunct) {
+			return true
+		}
+	}
+	return false
 }
 
-// anyBetween reports whether a token strictly between tokens a and b (1-based, either
-// order) satisfies is.
-func anyBetween(s *syntax.Sentence, a, b int, is func(*syntax.Token) bool) bool {
+// commaBetween reports whether a comma or semicolon stands between tokens a and b
+// (1-based, either order).
+func commaBetween(s *syntax.Sentence, a, b int) bool {
 	for v := min(a, b) + 1; v < max(a, b); v++ {
-		if is(&s.Tokens[v-1]) {
+		if f := s.Tokens[v-1].Form; f == "," || f == ";" {
 			return true
 		}
 	}
@@ -242,13 +254,14 @@ var barringVerbs = newLowerSet(
 
 // barredFrom returns the "from" that introduces token v as what the barring verb h, its
 // head, bars its object from ("preventing the federation from collapsing"), or 0: v is a
-// clause or phrase, and no punctuation stands between h and v.
-func barredFrom(s *syntax.Sentence, head func(int) int, v, h int) int {
+// clause or phrase, and no punctuation stands between h and v. k and head are those of
+// negations.
+func barredFrom(s *syntax.Sentence, k *tokens, head []int32, v, h int) int {
 	if h < 1 || h >= v {
 		return 0
 	}
-	switch syntax.Universal(s.Tokens[v-1].Rel) {
-	case "advcl", "obl", "xcomp", "ccomp", "acl":
+	switch k.rel[v] {
+	case relAdvcl, relObl, relXcomp, relCcomp, relAcl:
 	default:
 		return 0
 	}
@@ -257,10 +270,10 @@ func barredFrom(s *syntax.Sentence, head func(int) int, v, h int) int {
 	}
 	from := 0
 	for u := h + 1; u < v; u++ {
-		if isPunct(&s.Tokens[u-1]) {
+		if k.has(u, factPunct) {
 			return 0
 		}
-		if head(u) == v && strings.EqualFold(s.Tokens[u-1].Form, "from") {
+		if int(head[u]) == v && strings.EqualFold(s.Tokens[u-1].Form, "from") {
 			from = u
 		}
 	}
@@ -268,9 +281,9 @@ func barredFrom(s *syntax.Sentence, head func(int) int, v, h int) int {
 }
 
 // isCoreArgument reports whether a relation (universal part) makes a subject or object.
-func isCoreArgument(base string) bool {
-	switch base {
-	case "nsubj", "obj", "iobj", "csubj":
+func isCoreArgument(r rel) bool {
+	switch r {
+	case relNsubj, relObj, relIobj, relCsubj:
 		return true
 	}
 	return false
@@ -345,10 +358,13 @@ var hedges = newLowerSet(
 
 // IsHedge reports whether a token is an epistemic hedge on its head: a hedging adverb or
 // the modal may, might or could.
-func IsHedge(tok *syntax.Token) bool {
-	switch syntax.Universal(tok.Rel) { // first: most tokens are ruled out without lowercasing
-	case "advmod", "aux", "amod", "discourse", "parataxis":
-		return hedges.has(tok.Form)
+func IsHedge(tok *syntax.Token) bool { return isHedge(relOf(tok.Rel), tok.Form) }
+
+// isHedge is IsHedge of a token of relation r and form form.
+func isHedge(r rel, form string) bool {
+	switch r { // first: most tokens are ruled out without lowercasing
+	case relAdvmod, relAux, relAmod, relDiscourse, relParataxis:
+		return hedges.has(form)
 	}
 	return false
 }
@@ -384,59 +400,53 @@ func isRange(s *syntax.Sentence, a, b int) bool {
 	return a >= 1 && b == a+2 && isRangeDash(s, a+1)
 }
 
-// isNumber reports whether a token is a cardinal number.
-func isNumber(tok *syntax.Token) bool { return tok.XPOS == "CD" || tok.UPOS == "NUM" }
-
 // isChainRel reports whether a relation joins the parts of one name or expression.
-func isChainRel(rel string) bool {
-	switch syntax.Universal(rel) {
-	case "flat", "fixed", "goeswith":
+func isChainRel(r rel) bool {
+	switch r {
+	case relFlat, relFixed, relGoeswith:
 		return true
 	}
 	return false
 }
 
-// isProper reports whether a token is a proper noun.
-func isProper(tok *syntax.Token) bool {
-	return strings.HasPrefix(tok.XPOS, "NNP") || tok.UPOS == "PROPN"
-}
-
 // bindOf returns the binding of token v (1-based) to its tree head h and the rule that
-// makes it, from the relations alone (quotes and brackets are paired separately); neg
-// holds the negations of the sentence (negations).
-func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
+// makes it, from the relations alone (quotes and brackets are paired separately); k holds
+// the relations and facts of s (tokens.reset) and neg its negations (negations).
+func bindOf(s *syntax.Sentence, k *tokens, v, h int, neg []uint8) (Binding, Category) {
 	tok := &s.Tokens[v-1]
 	if h == 0 {
 		return Free, 0
 	}
 	head := &s.Tokens[h-1]
-	base := syntax.Universal(tok.Rel)
+	base := k.rel[v]
+	number := func(x int) bool { return k.has(x, factNumber) }
+	properPair := base == relCompound && k.has(v, factProper) && k.has(h, factProper)
 	switch {
 	case isRangeDash(s, v) && (h == v-1 || h == v+1):
 		// The dash of a range or score goes with the numbers around it.
 		return WithHead, Symbol
-	case base == "punct" && (isFinal(tok.Form) || isSeparator(tok.Form)):
+	case base == relPunct && (isFinal(tok.Form) || isSeparator(tok.Form)):
 		// A separator is free: no compression ends on one (Trim), and a snippet shows one
 		// only between two kept words (wellformed.Runs).
 		return Free, 0
-	case base == "punct":
+	case base == relPunct:
 		return NeedsHead, Balance
-	case (isChainRel(tok.Rel) || base == "compound" && isProper(tok) && isProper(head)) && commaBetween(s, v, h):
+	case (isChainRel(base) || properPair) && commaBetween(s, v, h):
 		// No name or fixed expression holds a comma: "Delgado" parsed as a part of
 		// "Dieter" in "Dieter Schmidt, Ana-María Delgado" is another name of a list.
 		return Free, 0
-	case isChainRel(tok.Rel):
+	case isChainRel(base):
 		return WithHead, Chain
-	case base == "compound" && isProper(tok) && isProper(head):
+	case properPair:
 		return WithHead, Chain
-	case IsNegation(tok):
+	case k.has(v, factNegation):
 		return WithHead, Negation
-	case neg[v]&negativeWord != 0 && isCoreArgument(base) && !punctBetween(s, v, h):
+	case neg[v]&negativeWord != 0 && isCoreArgument(base) && !punctBetween(k, v, h):
 		// "no nominee has been declared", "nothing happened": the predicate without its
 		// negative argument would say the opposite.
 		return WithHead, Negation
-	case neg[h]&negatedPredicate != 0 && (isComplement(base) || isRelativeOfCopula(tok.Rel, neg[h])) && !punctBetween(s, v, h),
-		neg[h]&negatedPredicate != 0 && isScopeArgument(base) && v > h && !scopeBreak(s, v, h):
+	case neg[h]&negatedPredicate != 0 && (isComplement(base) || isRelativeOfCopula(tok.Rel, neg[h])) && !punctBetween(k, v, h),
+		neg[h]&negatedPredicate != 0 && isScopeArgument(base) && v > h && !scopeBreak(s, k, v, h):
 		// "don't seem to like answering questions": the complement without the negated
 		// predicate would say the opposite; so would the relative clause of a negated
 		// nominal predicate ("were not in the situation where they were able to help"),
@@ -448,16 +458,16 @@ func bindOf(s *syntax.Sentence, v, h int, neg []uint8) (Binding, Category) {
 		// ("preventing the federation") would say the opposite; so would the clause
 		// without its "from".
 		return WithHead, Negation
-	case IsHedge(tok):
+	case k.has(v, factHedge):
 		return WithHead, Hedge
-	case IsSymbol(tok) && isNumber(head), IsSymbol(head) && isNumber(tok):
+	case IsSymbol(tok) && number(h), IsSymbol(head) && number(v):
 		return WithHead, Symbol
-	case isNumber(tok) && isNumber(head) && (base == "compound" || base == "nummod" || base == "flat"):
+	case number(v) && number(h) && (base == relCompound || base == relNummod || base == relFlat):
 		return WithHead, Symbol
 	case isRange(s, v, h), isRange(s, h, v):
 		// The dash of a range or score ("1-1", "2010-2012") and the number after it.
 		return WithHead, Symbol
-	case IsFunction(tok.Rel):
+	case isFunctionRel(base):
 		return NeedsHead, FunctionHead
 	}
 	return Free, 0
@@ -627,8 +637,11 @@ func isFinal(form string) bool {
 
 // IsArticle reports whether a token is the indefinite article "a" or "an" (relation det),
 // and whether it is "an", which asks for a vowel sound after it.
-func IsArticle(tok *syntax.Token) (article, vowel bool) {
-	if syntax.Universal(tok.Rel) != "det" {
+func IsArticle(tok *syntax.Token) (article, vowel bool) { return isArticle(relOf(tok.Rel), tok) }
+
+// isArticle is IsArticle of tok, whose relation's code is r.
+func isArticle(r rel, tok *syntax.Token) (article, vowel bool) {
+	if r != relDet {
 		return false, false
 	}
 	switch tok.Form {

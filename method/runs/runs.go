@@ -237,7 +237,7 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 	d.qBefore, d.wordPre, d.fixPre = zeroed(d.qBefore, n+1), zeroed(d.wordPre, n+1), zeroed(d.fixPre, n+1)
 	d.qWords = 0
 	d.keepv = keep
-	d.carriers(s, t, p.Query)
+	d.carriers(s, t, p.Rules, p.Query)
 	d.nearness(n)
 	for v := 1; v <= n; v++ {
 		d.w[v] = p.Lens[v-1] + 1
@@ -783,14 +783,15 @@ func spaceBefore(s *syntax.Sentence, v int, shown bool) int {
 // carriers marks the tokens that carry the point of the query's clause: numbers, hedges,
 // the subjects of the query's clause (q's own when q heads it) and of every clause above
 // it, and the verbs of the clauses that frame it (a clause whose complement holds the
-// query: "X said", "tried to"). With no query, the subject of the main clause.
-func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, query []int) {
+// query: "X said", "tried to"). With no query, the subject of the main clause. r holds
+// the rules of s.
+func (d *Program) carriers(s *syntax.Sentence, t *syntax.Tree, r *wellformed.Rules, query []int) {
 	n := t.N()
 	d.carrier = reuse.Resize(d.carrier, n+1)
 	clear(d.carrier)
 	for v := 1; v <= n; v++ {
 		tok := &s.Tokens[v-1]
-		if ((tok.XPOS == "CD" || tok.UPOS == "NUM") && syntax.Universal(tok.Rel) == "nummod") || wellformed.IsYear(tok.Form) || wellformed.IsHedge(tok) {
+		if ((tok.XPOS == "CD" || tok.UPOS == "NUM") && syntax.Universal(tok.Rel) == "nummod") || wellformed.IsYear(tok.Form) || r.Hedge(v) {
 			d.carrier[v] = true
 		}
 	}
