@@ -359,11 +359,15 @@ func AddressParts(f string) []string {
 	if _, mayBeURL := marks(f); !mayBeURL || !(tokenize.IsURL(f) || isHostName(f) || isHostPort(f)) {
 		return nil
 	}
-	var out []string
-	for _, p := range addressParts(f) {
+	parts := addressParts(f)
+	out := parts[:0] // in place: Scan calls it for every such token
+	for _, p := range parts {
 		if p != f {
 			out = append(out, p)
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
