@@ -776,7 +776,7 @@ func TestSnippetsHTML(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK || len(got.Snippets) == 0 {
 		t.Fatalf("%d %+v %v", resp.StatusCode, got, err)
 	}
-	if want := "Retries\n\nEvery request carries a Tidewater-Signature header.\n\ncode · meaning\n\n410 · the header is gone"; got.Document != want {
+	if want := "Retries\n\nEvery request carries a Tidewater-Signature header.\n\ncode: 410 · meaning: the header is gone"; got.Document != want {
 		t.Errorf("document %q, want %q", got.Document, want)
 	}
 	for _, sn := range got.Snippets {
