@@ -68,7 +68,7 @@ func Doc(src []byte) (title, body string) {
 func markdownDoc(src []byte, split bool) (title, body string) {
 	fm, src := frontMatter(src)
 	fmTitle := fm.title
-	src = literalMath(mdxPreamble(src))
+	src = literalMath(admonitions(mdxPreamble(src)))
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
 	w := mdWriter{b: &b, src: src}
@@ -173,6 +173,56 @@ func mdxPreamble(src []byte) []byte {
 		rest = after
 	}
 	return rest
+}
+
+// admonitions returns src with the fences of its admonitions (Docusaurus's ":::note",
+// ":::tip[Title]", ":::caution Title", "::::", Pandoc's "::: warning" and "::: {.note}",
+// and the closing ":::") made blank lines, so that their content reads as the paragraphs it is and no
+// snippet shows ":::" or a bare "tip"; a title is kept as a paragraph of its own. Lines in
+// fenced code are left as they are. It returns src itself when it has no such line, and
+// costs one pass of it.
+func admonitions(src []byte) []byte {
+	if !bytes.Contains(src, []byte(":::")) {
+		return src
+	}
+	var out []byte
+	fence := ""
+	changed := false
+	for line := range bytes.Lines(src) {
+		t := strings.TrimSpace(string(line))
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case strings.HasPrefix(t, ":::") && len(line)-len(bytes.TrimLeft(line, " ")) <= 3:
+			rest := strings.TrimSpace(strings.TrimLeft(t, ":"))
+			kind := strings.TrimLeftFunc(rest, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
+			if strings.HasPrefix(rest, "{") && strings.HasSuffix(rest, "}") {
+				kind = "" // Pandoc's "::: {.note}"
+			} else if len(kind) == len(rest) && rest != "" {
+				break // ":::" before something other than a kind: no fence
+			}
+			title := strings.TrimSpace(kind)
+			if strings.HasPrefix(title, "[") && strings.HasSuffix(title, "]") {
+				title = strings.TrimSpace(title[1 : len(title)-1])
+			}
+			out = append(out, '\n')
+			if title != "" {
+				out = append(out, title...)
+				out = append(out, "\n\n"...)
+			}
+			changed = true
+			continue
+		}
+		out = append(out, line...)
+	}
+	if !changed {
+		return src
+	}
+	return out
 }
 
 // cutField splits a front matter's line "name: value" (YAML) or "name = value" (TOML) at

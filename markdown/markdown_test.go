@@ -100,6 +100,22 @@ func TestURL(t *testing.T) {
 	}
 }
 
+// TestAdmonitions checks that an admonition's fences are no text: its content reads as
+// paragraphs, its title as one; ":::" in code or inside a line stays.
+func TestAdmonitions(t *testing.T) {
+	for src, want := range map[string]string{
+		":::note\nError RBX-4290 is returned per token.\n:::\n\nNext.\n":          "Error RBX-4290 is returned per token.\n\nNext.",
+		":::caution Rotate keys\nIf server.tls.cert_file is set, restart.\n:::\n": "Rotate keys\n\nIf server.tls.cert_file is set, restart.",
+		"::::tip[Faster builds]\nUse the cache.\n\n:::info\nInner.\n:::\n::::\n":  "Faster builds\n\nUse the cache.\n\nInner.",
+		"::: warning\nPandoc's.\n:::\n\n::: {.note}\nAlso.\n:::\n":                "Pandoc's.\n\nAlso.",
+		"```\n:::note\n```\n\nThe ratio a:::b stays.\n":                           ":::note\n\nThe ratio a:::b stays.",
+	} {
+		if got := Text([]byte(src)); got != want {
+			t.Errorf("Text(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
 // TestSlug checks the slug a front matter gives, and that it is no URL.
 func TestSlug(t *testing.T) {
 	src := []byte("---\ntitle: Refunds\nslug: '/refunds'\n---\nText.\n")

@@ -172,6 +172,8 @@ func TestPublishedURL(t *testing.T) {
 	const site, repo = "https://help.example.com/docs/", "https://github.com/org/repo/blob/main/docs/{path}"
 	for _, c := range []struct{ base, id, link, want string }{
 		{site, "billing/refunds.md", "", "https://help.example.com/docs/billing/refunds"},
+		{"https://help.example.com/docs", "billing/refunds.md", "", "https://help.example.com/docs/billing/refunds"}, // a folder without its slash
+		{"https://help.example.com/docs", "billing/refunds.md", "../money-back", "https://help.example.com/docs/money-back"},
 		{site, "billing/Refunds.MDX", "", "https://help.example.com/docs/billing/Refunds"},
 		{site, "billing/index.md", "", "https://help.example.com/docs/billing/"},
 		{site, "README.md", "", "https://help.example.com/docs/"},

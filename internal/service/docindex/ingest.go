@@ -59,8 +59,8 @@ type IngestOptions struct {
 	// address (docfile.Record.Link: the url, permalink or slug of Markdown front matter,
 	// an HTML page's canonical link) is published there, a path resolved against its
 	// address under BaseURL (a repository browser's takes an absolute address only).
-	// BaseURL is an absolute http or https URL, whose path should end with "/" (or
-	// "{path}").
+	// BaseURL is an absolute http or https URL: a folder's address (a "/" is added
+	// when its path does not end with one), or one with "{path}".
 	BaseURL string
 	// Source marks the records as those of the server's own source of documents (qsc
 	// serve --docs), read again at each start. The index remembers the content the
@@ -189,8 +189,11 @@ func publishedURL(base, id, link string) string {
 		}
 		return ""
 	}
-	addr := base + sitePath(id)
 	before, after, repo := strings.Cut(base, "{path}")
+	if !repo && !strings.HasSuffix(base, "/") {
+		base += "/" // the folder's address, as written without its slash
+	}
+	addr := base + sitePath(id)
 	if repo {
 		addr = before + urlPath(id) + after
 	}
