@@ -21,8 +21,12 @@
 //     lines.
 //   - Left out as what the page shows around its content, not content: nav, header,
 //     footer, aside, form, button and dialog elements, and those whose ARIA role is one of
-//     theirs (navigation, banner, contentinfo, complementary, search). A header inside
-//     main or article is that content's own (its heading, its byline) and is read; a form
+//     theirs (navigation, banner, contentinfo, complementary, search), and, on pages
+//     older than those elements, those whose class or id names such a part
+//     ("cookie-banner", "breadcrumbs", "sidebar", "comments", "share-buttons",
+//     "article-votes", "ad-slot": furniture) unless they hold the page's h1, main or
+//     article. A header inside main or article is that content's own (its heading,
+//     its byline) and is read; a form
 //     that holds a heading, main or article wraps the page (ASP.NET pages do) and is read.
 //   - Never read, as a browser does not show it: head, title, script, style, template,
 //     noscript, svg, iframe, object, embed, canvas, audio, video, select, textarea, the
@@ -47,6 +51,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -247,9 +252,58 @@ func leftOut(n *html.Node, inArticle, lenient bool) bool {
 			case "navigation", "banner", "contentinfo", "complementary", "search":
 				return true
 			}
+		case "class", "id":
+			if !lenient && n.DataAtom != atom.Body && n.DataAtom != atom.Html && furniture(a.Val) && !wraps(n) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// furniture reports whether a class or id attribute's value names what a page shows
+// around its content on pages older than HTML5's nav, aside and footer elements: a word
+// of one of its names (split at anything but letters and digits, any case) is one of
+// furnitureWords ("cookie-banner", "breadcrumbs", "sidebar", "comments", "share-buttons",
+// "ad-slot"), and the name is no state of a wrapper ("has-sidebar", "with-comments",
+// "no-ads", "is-menu-open"). An element so named that wraps the content (wraps) is read.
+func furniture(v string) bool {
+	for name := range strings.FieldsSeq(strings.ToLower(v)) {
+		if strings.HasPrefix(name, "has-") || strings.HasPrefix(name, "with-") || strings.HasPrefix(name, "no-") || strings.HasPrefix(name, "is-") {
+			continue
+		}
+		for w := range strings.FieldsFuncSeq(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if furnitureWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wraps reports whether n holds the page's content: an h1, a main or an article, as a
+// wrapper named for a part of the page ("content-with-sidebar") does. It walks n's
+// descendants; an element read from the tokens has none.
+func wraps(n *html.Node) bool {
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && d.Namespace == "" && (d.DataAtom == atom.H1 || d.DataAtom == atom.Main || d.DataAtom == atom.Article) {
+			return true
+		}
+	}
+	return false
+}
+
+// furnitureWords are the words of class and id values that name a page's furniture.
+var furnitureWords = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true,
+	"nav": true, "navigation": true, "breadcrumb": true, "breadcrumbs": true, "sidebar": true, "sidenav": true, "navbar": true, "menu": true, "topnav": true,
+	"share": true, "sharing": true, "social": true,
+	"related": true, "comments": true, "comment": true, "disqus": true,
+	"newsletter": true, "subscribe": true, "signup": true, "promo": true,
+	"ad": true, "ads": true, "advert": true, "advertisement": true, "sponsored": true, "banner": true,
+	"feedback": true, "helpful": true, "vote": true, "votes": true, "rating": true, "ratings": true,
+	"pagination": true, "pager": true, "skip": true,
+	"footer": true, "masthead": true, "toolbar": true, "wm": true, "blogroll": true,
 }
 
 // styleHides reports whether an inline style hides its element: display: none or

@@ -43,6 +43,21 @@ var pages = []struct {
 		body:  "Version 3.3 is out.\n\nIt reads HTML.",
 	},
 	{
+		name: "an old page's furniture, named by class and id, without HTML5's elements",
+		src: `<html><head><title>KZRM turns 75</title></head><body class="single has-sidebar">
+<div id="cookie-banner">We use cookies. <a href="#">Accept</a></div>
+<div id="header"><ul class="breadcrumbs"><li>Home</li><li>Radio</li></ul></div>
+<div class="content with-sidebar"><h1>KZRM turns 75</h1>
+<p>The station first went on the air in 1949.</p>
+<div class="share-buttons">Share on Digg</div>
+<div class="ad-slot">Low mortgage rates!</div></div>
+<div id="sidebar"><h3>Blogroll</h3><p>Instapundit</p></div>
+<div class="comments"><p>Salam Pax is a hoax, mark my words.</p></div>
+<div id="footer">© Harbor City Courier</div></body></html>`,
+		title: "KZRM turns 75",
+		body:  "The station first went on the air in 1949.",
+	},
+	{
 		name: "tables: labels across spans, row headers, a nested table, a table without a header, a header alone",
 		src: `<p>Limits.</p><table>
 <tr><th>Plan</th><th colspan="2">Seats and storage</th><th>Support</th></tr>

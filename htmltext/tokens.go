@@ -28,7 +28,8 @@ const (
 // ends at its end tag, as in a page whose tags are closed: an element left out whose
 // end tag is missing leaves out the rest of the page, and a form is read unless it is a
 // search (its controls are left out all the same), as which forms wrap the page is not
-// known.
+// known; and an element named as furniture (furniture) is left out even when it wraps
+// the content (wraps), which the tokens do not show.
 func readTokens(src []byte, split bool) (title, body string) {
 	all := tokenPass(src, scopeBody, false)
 	r := all

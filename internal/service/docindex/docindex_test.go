@@ -966,6 +966,8 @@ func TestCommonWords(t *testing.T) {
 		terms []string
 	}{
 		{`"not to be"`, []string{"hamlet"}, []string{"not to be"}},
+		{`“not to be”`, []string{"hamlet"}, []string{"not to be"}}, // typographic quotes make a phrase too
+		{`«the porter»`, []string{"door"}, []string{"the porter"}},
 		{`to be or not to be`, []string{"hamlet"}, []string{"to be or not to be"}},
 		{`The Who`, []string{"band"}, []string{"The Who"}},
 		{`the who -woodstock`, nil, []string{"the who"}},

@@ -120,10 +120,11 @@ func (x *Index) Terms(query string) ([]string, error) {
 }
 
 // parse parses a search query as Search reads it: bleve's query-string syntax, after
-// dashes, or the query's words when it is not that syntax (escapeSyntax: "p < 0.05"),
-// its fuzziness checked, then read as words where a search box's user meant words
+// typographic quotes are made straight and dashes, or the query's words when it is not
+// that syntax (escapeSyntax: "p < 0.05"), its fuzziness checked, then read as words where a search box's user meant words
 // (asWords). An unclosed quote is an error that says so.
 func (x *Index) parse(q string) (query.Query, error) {
+	q = typographicQuotes.Replace(q)
 	parsed, err := bleve.NewQueryStringQuery(dashes(q)).Parse()
 	if err != nil && strings.Count(q, `"`)%2 == 1 {
 		return nil, fmt.Errorf(`%w: a quote (") is not closed: a phrase is written "like this"`, ErrQuery)
@@ -172,6 +173,11 @@ func (x *Index) queryAnalyzers(q query.Query) query.Query {
 		return q
 	})
 }
+
+// typographicQuotes makes the double quotes that a word processor or a phone's keyboard
+// types (“…”, „…“, «…») the straight quotes of a phrase, as a search box's user means
+// them; single quotes and apostrophes (’) stay.
+var typographicQuotes = strings.NewReplacer("“", `"`, "”", `"`, "„", `"`, "‟", `"`, "«", `"`, "»", `"`)
 
 // dashes returns the query q with what a search box's user meant as a dash or a number
 // written as such, where bleve's syntax reads "-" as "not": a dash between spaces
