@@ -61,11 +61,11 @@ import (
 	"github.com/qsc-nlp/qsc/internal/core/tablerow"
 )
 
-// IsFile reports whether a file is HTML by its name: it ends in .html or .htm in any
-// letter case.
+// IsFile reports whether a file is HTML by its name: it ends in .html, .htm, .shtml (a
+// page with server-side includes, as a site serves it) or .xhtml, in any letter case.
 func IsFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".html", ".htm":
+	case ".html", ".htm", ".shtml", ".xhtml":
 		return true
 	}
 	return false
@@ -826,7 +826,8 @@ func (w *writer) pre(b []byte) {
 
 // URL returns the address an HTML document gives as its own, as written: the href of
 // its first link element whose rel is "canonical", else the content of a meta element
-// whose property is "og:url"; "" when it has neither. A page saved from the web keeps
+// whose property is "og:url", else the address in the "saved from url=" comment a
+// browser writes at the top of a page it saved; "" when it has none. A page saved from the web keeps
 // them, so its search result can link to where it was published. It reads src's tokens
 // up to the head's end or the body's start tag (the whole page when it has neither).
 func URL(src []byte) string {
@@ -836,6 +837,10 @@ func URL(src []byte) string {
 		switch z.Next() {
 		case html.ErrorToken:
 			return og
+		case html.CommentToken:
+			if u := savedFrom(string(z.Text())); u != "" && og == "" {
+				og = u
+			}
 		case html.EndTagToken:
 			if name, _ := z.TagName(); atom.Lookup(name) == atom.Head {
 				return og
@@ -859,6 +864,25 @@ func URL(src []byte) string {
 			}
 		}
 	}
+}
+
+// savedFrom returns the address in a comment that a browser writes at the top of a page
+// it saved ("saved from url=(0041)http://www.example.com/1998/story.html"), or "".
+func savedFrom(comment string) string {
+	_, rest, ok := strings.Cut(strings.TrimSpace(comment), "saved from url=")
+	if !ok {
+		return ""
+	}
+	if strings.HasPrefix(rest, "(") {
+		if i := strings.IndexByte(rest, ')'); i > 0 {
+			rest = rest[i+1:]
+		}
+	}
+	u, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return ""
+	}
+	return u
 }
 
 // attrs returns the values of the attributes named a and b of the tag z is at (its

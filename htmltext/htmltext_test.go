@@ -273,7 +273,7 @@ func TestDeepAndLarge(t *testing.T) {
 
 // TestIsFile checks the names of HTML files.
 func TestIsFile(t *testing.T) {
-	for name, want := range map[string]bool{"a.html": true, "b.HTM": true, "dir/c.Html": true, "d.xhtml": false, "e.md": false, "html": false, "f.html.bak": false} {
+	for name, want := range map[string]bool{"a.html": true, "b.HTM": true, "dir/c.Html": true, "d.xhtml": true, "e.shtml": true, "e.md": false, "html": false, "f.html.bak": false} {
 		if IsFile(name) != want {
 			t.Errorf("IsFile(%q) = %v", name, !want)
 		}
@@ -328,6 +328,8 @@ func TestURL(t *testing.T) {
 		`<head><meta property="og:url" content="https://news.example.org/s"></head><body><link rel="canonical" href="/late"></body>`:                          "https://news.example.org/s",
 		`<head><title>No address</title></head><body><a rel="canonical" href="/x">x</a></body>`:                                                               "",
 		`<p>A fragment <link rel="canonical" href="/in-body">`:                                                                                                "/in-body",
+		"<!-- saved from url=(0047)http://www.harborcourier.example/1998/online.html -->\n<html><head><title>x</title></head>":                                "http://www.harborcourier.example/1998/online.html",
+		`<!-- saved from url=(0014)about:internet --><html><head><meta property="og:url" content="https://a.example/s"></head>`:                               "https://a.example/s",
 		``: "",
 	} {
 		if got := URL([]byte(src)); got != want {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/qsc-nlp/qsc/conllu"
@@ -71,6 +72,29 @@ type Options struct {
 type Worker struct {
 	tg *tagger.Tagger
 	ps *parser.Parser
+	// typed holds the forms that Sentence gave the tagger and parser in ASCII quotes,
+	// with their tokens' indexes, to put back after.
+	typed []typedForm
+}
+
+// typedForm is a token's form as written, with typographic quotes (asciiQuotes).
+type typedForm struct {
+	i    int
+	form string
+}
+
+// asciiQuotes makes the typographic quotes and apostrophes of a form (“ ” „ ‟ « », ‘ ’ ‚
+// ‛) the ASCII ones that the treebank the tagger and parser learned from writes 30 times
+// more often: with “…” a word beside them ("a tin can,”") read as another ("can" a
+// modal), and the sentence's parse with it.
+var asciiQuotes = strings.NewReplacer("“", `"`, "”", `"`, "„", `"`, "‟", `"`, "«", `"`, "»", `"`,
+	"‘", "'", "’", "'", "‚", "'", "‛", "'")
+
+// hasTypographicQuote reports whether form holds one of the quotes asciiQuotes replaces,
+// all of which begin with the byte 0xE2 or 0xC2 in UTF-8.
+func hasTypographicQuote(form string) bool {
+	return strings.IndexByte(form, 0xE2) >= 0 && strings.ContainsAny(form, "“”„‟‘’‚‛") ||
+		strings.IndexByte(form, 0xC2) >= 0 && strings.ContainsAny(form, "«»")
 }
 
 // NewWorker returns a Worker for one goroutine.
@@ -92,10 +116,25 @@ func (w *Worker) Sentence(s *syntax.Sentence, opts Options) error {
 				return fmt.Errorf("%w: token %d %q", ErrMissingXPOS, i+1, s.Tokens[i].Form)
 			}
 		}
-	} else {
+	}
+	// The tagger and parser read typographic quotes as ASCII ones; the forms as written
+	// are put back after.
+	w.typed = w.typed[:0]
+	for i := range s.Tokens {
+		if f := s.Tokens[i].Form; hasTypographicQuote(f) {
+			w.typed = append(w.typed, typedForm{i, f})
+			s.Tokens[i].Form = asciiQuotes.Replace(f)
+		}
+	}
+	if !opts.KeepXPOS {
 		w.tg.Tag(s)
 	}
-	return w.ps.Parse(s)
+	err := w.ps.Parse(s)
+	for _, t := range w.typed {
+		s.Tokens[t.i].Form = t.form
+	}
+	clear(w.typed) // the forms are a document's words
+	return err
 }
 
 // Text splits text into sentences, tokenizes, tags and parses them. Token offsets point

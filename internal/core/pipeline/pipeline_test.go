@@ -208,3 +208,36 @@ func BenchmarkText(b *testing.B) {
 		}
 	}
 }
+
+// TestTypographicQuotes checks that a sentence written with typographic quotes and
+// apostrophes is tagged and parsed as the same sentence with ASCII ones (the treebank's
+// usual spelling: with “…”, "can" of "a tin can,”" was read as a modal), and that its
+// forms stay as written.
+func TestTypographicQuotes(t *testing.T) {
+	w := defaultPipeline(t).NewWorker()
+	typed := "“It sounds like a transistor radio in a tin can,” admitted José Martínez, who didn’t say ‘never’."
+	plain := `"It sounds like a transistor radio in a tin can," admitted José Martínez, who didn't say 'never'.`
+	a, err := w.Text(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.Text(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != 1 || len(b) != 1 || len(a[0].Tokens) != len(b[0].Tokens) {
+		t.Fatalf("sentences %d and %d", len(a), len(b))
+	}
+	for i, tok := range a[0].Tokens {
+		o := b[0].Tokens[i]
+		if tok.XPOS != o.XPOS || tok.Head != o.Head || tok.Rel != o.Rel {
+			t.Errorf("token %d %q: %s %d %s; with ASCII quotes %q: %s %d %s", i+1, tok.Form, tok.XPOS, tok.Head, tok.Rel, o.Form, o.XPOS, o.Head, o.Rel)
+		}
+		if got := typed[tok.Start:tok.End]; tok.Form != got {
+			t.Errorf("token %d: form %q, the text %q", i+1, tok.Form, got)
+		}
+	}
+	if a[0].Tokens[0].Form != "“" {
+		t.Errorf("first form %q, want the typed quote", a[0].Tokens[0].Form)
+	}
+}

@@ -253,7 +253,7 @@ func TestSlugRef(t *testing.T) {
 // files, in any letter case, hidden ones aside.
 func TestIsDocFile(t *testing.T) {
 	for name, want := range map[string]bool{"a.txt": true, "b.MD": true, "c.markdown": true, "d.mdx": true,
-		"e.html": true, "e.HTM": true, "f.pdf": false, ".hidden.md": false, ".hidden.html": false, "g": false, "h.xhtml": false} {
+		"e.html": true, "e.HTM": true, "f.pdf": false, ".hidden.md": false, ".hidden.html": false, "g": false, "h.xhtml": true, "i.shtml": true, "j.mht": false} {
 		if IsDocFile(name) != want {
 			t.Errorf("IsDocFile(%q) = %v", name, !want)
 		}
