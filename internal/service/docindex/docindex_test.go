@@ -1043,3 +1043,31 @@ func TestAddressParts(t *testing.T) {
 		}
 	}
 }
+
+// TestRanking: for loose words, a page titled by them ranks above pages that mention
+// them more, and the words together or in a row rank above one of them; the documents
+// found are those of the words alone.
+func TestRanking(t *testing.T) {
+	x := memoryWith(t, []docfile.Doc{
+		{ID: "index", Title: "API", Text: "See rate limits. Rate limits apply per token. Our limits and rates: rate limits, rate limits, rate limits."},
+		{ID: "limits", Title: "Rate limits", Text: "Each token may send 100 requests a minute."},
+		{ID: "phrase", Title: "FAQ", Text: "IPv6 is not supported yet."},
+		{ID: "loose", Title: "Setup", Text: "Supported browsers: all. Not every plugin."},
+		{ID: "both", Title: "Settings", Text: "Events are quarantined after three failures."},
+		{ID: "one", Title: "Events", Text: "Events, events and events."},
+	})
+	for _, c := range []struct {
+		q     string
+		first string
+		total uint64
+	}{
+		{"rate limits", "limits", 2},
+		{"not supported", "phrase", 2},
+		{"quarantined events", "both", 2},
+	} {
+		res := search(t, x, c.q, 0, 10)
+		if len(res.Hits) == 0 || res.Hits[0].Doc.ID != c.first || res.Total != c.total {
+			t.Errorf("%s: %v (total %d); want %s first of %d", c.q, ids(res), res.Total, c.first, c.total)
+		}
+	}
+}

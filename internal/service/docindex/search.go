@@ -62,7 +62,8 @@ type Results struct {
 }
 
 // Search returns the page of the documents that match req.Query, ranked by bleve's
-// tf-idf score, the query read as a search box's user means it (asWords); a query
+// tf-idf score, higher for a title that holds loose words, for all of them and for them
+// in a row (ranked), the query read as a search box's user means it (asWords); a query
 // whose words are all stop words is their phrase (commonPhrase). A query with no word
 // and no pattern to look for (only punctuation, -not terms or words of the index's
 // other fields, url and lang, or stop words in an index made before they were indexed)
@@ -82,7 +83,7 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		return res, fmt.Errorf("%w: from must be 0 to %d, not %d", ErrQuery, MaxFrom, req.From)
 	}
 	langs := x.langs.get()
-	sr := bleve.NewSearchRequestOptions(expand(stopsOutOf(parsed, langs), langs), req.Size, req.From, false)
+	sr := bleve.NewSearchRequestOptions(x.ranked(parsed, expand(stopsOutOf(parsed, langs), langs)), req.Size, req.From, false)
 	sr.SortBy([]string{"-_score", "_id"})
 	sr.Fields = []string{fieldTitle, fieldText, fieldURL, fieldLang, highlight.AnnotationField(fieldText)}
 	found, err := x.idx.SearchInContext(ctx, sr)
@@ -105,6 +106,61 @@ func (x *Index) Search(ctx context.Context, req SearchRequest) (Results, error) 
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// The boosts of ranked's clauses.
+const (
+	titleBoost  = 2.0
+	allBoost    = 2.0
+	phraseBoost = 2.0
+)
+
+// ranked returns q, the search of the parsed query, with what ranks a document higher
+// and finds no other, when the query is loose words of the text and title (no field,
+// pattern, phrase or fuzzy word): a title that holds its words (titleBoost), so that a
+// page on the query ranks above the index pages that link to it, and, for two words or
+// more, all of its words (allBoost: "quarantined events" above pages with one of them),
+// and the words in a row as typed, stop words and all (phraseBoost): "in the beginning"
+// above pages with "beginning" alone, "not supported" above "supported". The documents
+// found, and the terms their snippets mark, are q's.
+func (x *Index) ranked(parsed, q query.Query) query.Query {
+	var words []string
+	loose := true
+	_ = visitLeaves(parsed, false, func(l query.Query) error { // never fails
+		if l == nil {
+			return nil // a clause the query has not
+		}
+		m, ok := l.(*query.MatchQuery)
+		if !ok || m.FieldVal != "" && m.FieldVal != "_all" || m.Fuzziness != 0 {
+			loose = false
+			return nil
+		}
+		words = append(words, m.Match)
+		return nil
+	})
+	if !loose || len(words) == 0 {
+		return q
+	}
+	text := strings.Join(words, " ")
+	title := query.NewMatchQuery(text)
+	title.SetField(fieldTitle)
+	title.SetBoost(titleBoost)
+	should := []query.Query{title}
+	if len(words) >= 2 {
+		all := query.NewMatchQuery(text)
+		all.SetOperator(query.MatchQueryOperatorAnd)
+		all.SetBoost(allBoost)
+		p := query.NewMatchPhraseQuery(text)
+		p.SetBoost(phraseBoost)
+		should = append(should, all, p)
+		if x.stopsIndexed {
+			all.Analyzer, p.Analyzer = analyzerName, phraseAnalyzer
+		}
+	}
+	if x.stopsIndexed {
+		title.Analyzer = analyzerName
+	}
+	return query.NewBooleanQuery([]query.Query{q}, should, nil)
 }
 
 // Terms returns the terms of a search query that Search would give as Results.Terms
