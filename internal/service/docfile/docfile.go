@@ -587,7 +587,10 @@ func encodingGuess(b []byte) string {
 
 // encodingName is the iconv name of encodingGuess's first guess: Shift_JIS when a
 // quarter or more of the bytes over 0x7F are lead bytes 0x81–0x9F of a Shift_JIS pair
-// (hiragana, katakana and most kanji; Windows-1251 and -1252 hardly use them); else
+// (hiragana, katakana and most kanji) and the bytes over 0x7F are a fifth or more of
+// all (Japanese text is mostly such pairs, where Windows-1252 uses 0x91–0x97 for the
+// curly quotes and dashes of mostly ASCII text: an English interview in it is no
+// Shift_JIS); else
 // Windows-1251 when runs of three bytes of 0xC0–0xFF, words of Cyrillic letters, make up
 // much of them (a Western European text has an accented letter here and there); else
 // Windows-1252.
@@ -613,7 +616,7 @@ func encodingName(b []byte) string {
 		}
 	}
 	switch {
-	case high > 0 && 4*lead >= high:
+	case high > 0 && 4*lead >= high && 5*high >= len(b):
 		return "SHIFT_JIS"
 	case inRuns > 0 && 3*inRuns >= upper:
 		return "WINDOWS-1251"

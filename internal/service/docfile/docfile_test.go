@@ -168,8 +168,9 @@ func TestScanBinaryFiles(t *testing.T) {
 		"utf16.txt":    "\xff\xfeM\x00i\x00n\x00",
 		"utf16be.txt":  "\x00M\x00i\x00n",
 		"cp1252.txt":   "Caf\xe9 minutes\n",
-		"cp1251.txt":   "\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0\n", // "Привет мир" in Windows-1251
-		"sjis.txt":     "\x93\xfa\x96\x7b\x82\xcc\x8e\x86\n",      // "日本の紙" in Shift_JIS
+		"cp1251.txt":   "\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0\n",                                                            // "Привет мир" in Windows-1251
+		"sjis.txt":     "\x93\xfa\x96\x7b\x82\xcc\x8e\x86\n",                                                                 // "日本の紙" in Shift_JIS
+		"quotes.txt":   "\x93It sounds like a radio in a tin can,\x94 admitted Jos\xe9 \x96 \x93but it reaches Tokyo.\x94\n", // Windows-1252's curly quotes and dash
 		"bom.txt":      "\ufeffPRESS RELEASE\n\nThe council met on Tuesday.\n",
 	}
 	for name, text := range files {
@@ -188,7 +189,7 @@ func TestScanBinaryFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML, but its name does not end in .html; qsc reads .html and .htm files as HTML", "seminar.html": "<nil>",
-		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "iconv -f WINDOWS-1252", "cp1251.txt": "iconv -f WINDOWS-1251", "sjis.txt": "iconv -f SHIFT_JIS", "bom.txt": "<nil>"} {
+		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "iconv -f WINDOWS-1252", "cp1251.txt": "iconv -f WINDOWS-1251", "sjis.txt": "iconv -f SHIFT_JIS", "quotes.txt": "iconv -f WINDOWS-1252", "bom.txt": "<nil>"} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
 		}
