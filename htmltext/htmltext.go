@@ -92,8 +92,9 @@ func Text(src []byte) string {
 // less its first heading (h1–h6) when that heading is the title, or the title is the
 // heading and the site's name after or before a separator ("Refunds | Tidewater Help"
 // for "Refunds"), and other text follows, so that a snippet does not repeat the title
-// (as markdown.Doc leaves out a first heading). The title is "" when the page has
-// neither. It costs what Text does.
+// (as markdown.Doc leaves out a first heading); the title is then the heading, without
+// the site's name that every page of the site repeats. The title is "" when the page
+// has neither. It costs what Text does.
 func Doc(src []byte) (title, body string) {
 	return read(src, true)
 }
@@ -481,9 +482,14 @@ func (r *reader) split(title string) (string, string) {
 	}
 	out := w.out.String()
 	h := w.first
-	if !h.ok || title == "" || !sameTitle(collapse(out[w.starts[h.start]:w.end(h.end)]), title) {
+	if !h.ok || title == "" {
 		return title, out
 	}
+	name, ok := sameTitle(collapse(out[w.starts[h.start]:w.end(h.end)]), title)
+	if !ok {
+		return title, out
+	}
+	title = name // without the site's name, which every page's title repeats
 	before, after := out[:w.starts[h.start]], out[w.end(h.end):]
 	if before == "" && after == "" {
 		return title, out // the heading is all the text
@@ -492,22 +498,28 @@ func (r *reader) split(title string) (string, string) {
 }
 
 // sameTitle reports whether a heading is the title: the same words (in any letter
-// case), or the title is the heading and a site's name after or before a separator.
-func sameTitle(heading, title string) bool {
+// case), or the title is the heading and a site's name after or before a separator; and
+// returns the title's words that are the heading ("Refunds" of "Tidewater Help »
+// Refunds"), as the title spells them.
+func sameTitle(heading, title string) (string, bool) {
 	if strings.EqualFold(heading, title) {
-		return true
+		return title, true
 	}
 	if len(title) <= len(heading) {
-		return false
+		return "", false
 	}
 	for _, sep := range []string{" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " • "} {
-		if len(title) > len(heading)+len(sep) &&
-			(strings.EqualFold(title[:len(heading)], heading) && strings.HasPrefix(title[len(heading):], sep) ||
-				strings.EqualFold(title[len(title)-len(heading):], heading) && strings.HasSuffix(title[:len(title)-len(heading)], sep)) {
-			return true
+		if len(title) <= len(heading)+len(sep) {
+			continue
+		}
+		if strings.EqualFold(title[:len(heading)], heading) && strings.HasPrefix(title[len(heading):], sep) {
+			return title[:len(heading)], true
+		}
+		if strings.EqualFold(title[len(title)-len(heading):], heading) && strings.HasSuffix(title[:len(title)-len(heading)], sep) {
+			return title[len(title)-len(heading):], true
 		}
 	}
-	return false
+	return "", false
 }
 
 // collapse returns s with its runs of white space made single spaces, and trimmed.

@@ -16,7 +16,7 @@ var pages = []struct {
 	{
 		name:  "help-center article with nav, header, footer and a cookie banner",
 		src:   "testdata/help-article.html",
-		title: "Reset your password | Tidewater Help Center",
+		title: "Reset your password", // the first heading: the title less the site's name
 		body: "Updated 3 days ago\n\n" +
 			"If you forgot your password, reset it from the sign-in page. It takes about two minutes & needs your e-mail.\n\n" +
 			"Steps\n\n" +
@@ -144,7 +144,7 @@ var pages = []struct {
 	{
 		name:  "the site's name before the title",
 		src:   `<title>Tidewater Help » Refunds</title><h2>refunds</h2><p>We refund in 5 days.</p>`,
-		title: "Tidewater Help » Refunds",
+		title: "Refunds",
 		body:  "We refund in 5 days.",
 	},
 	{

@@ -297,7 +297,7 @@ func TestScanHTMLFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]Doc{
-		"help/refunds.html": {Title: "Refunds | Tidewater Help", Text: "We refund within 5 days & by the same card.\n\nAnnual plans: pro rata."},
+		"help/refunds.html": {Title: "Refunds", Text: "We refund within 5 days & by the same card.\n\nAnnual plans: pro rata."},
 		"help/old.HTM":      {Title: "Shipping", Text: "We ship on Mondays."},
 		"help/cafe.html":    {Title: "Café", Text: "Crème brûlée, € 4."}, // windows-1252, as its meta says
 		"help/faq.md":       {Title: "FAQ", Text: "Ask us anything."},
