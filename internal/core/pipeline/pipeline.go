@@ -54,10 +54,14 @@ func Load(taggerData, parserData []byte) (*Pipeline, error) {
 	return &p, nil
 }
 
-// ID identifies the pair of model files (a prefix of the SHA-256 of their two sums), so
-// that results computed with them can be cached under it.
+// Version is the version of how a Pipeline reads a sentence besides its models: 2 since
+// the tagger and parser read typographic quotes as ASCII ones (Worker.Sentence).
+const Version = 2
+
+// ID identifies the pair of model files and Version (a prefix of the SHA-256 of the two
+// sums and the version), so that results computed with them can be cached under it.
 func (p *Pipeline) ID() string {
-	id := sha256.Sum256(append(p.TaggerSum[:], p.ParserSum[:]...))
+	id := sha256.Sum256(append(append(p.TaggerSum[:], p.ParserSum[:]...), byte(Version)))
 	return hex.EncodeToString(id[:])[:12]
 }
 
