@@ -17,8 +17,8 @@
 //     space after a cell that ends a sentence), each after its column's label when the
 //     table's first row is a header of short labels (th cells), which is then left out
 //     ("Plan: Team · Price: $50"; package tablerow, as Markdown's tables read); br a line
-//     break, two or more in a row a paragraph break; pre, listing and xmp keep their
-//     lines.
+//     break, two or more in a row a paragraph break; each line of pre, listing and xmp is a
+//     paragraph (a sentence splitter would join a block of code's lines).
 //   - Left out as what the page shows around its content, not content: nav, header,
 //     footer, aside, form, button and dialog elements, and those whose ARIA role is one of
 //     theirs (navigation, banner, contentinfo, complementary, search), and, on pages
@@ -806,33 +806,19 @@ func (w *writer) paragraph(p []byte) {
 	w.out.Write(p)
 }
 
-// pre writes the text of a preformatted element as a paragraph of its own: its lines
-// kept, white space at their ends and blank lines at its ends left out, a run of blank
-// lines made one, no-break spaces made spaces and soft hyphens left out.
+// pre writes the text of a preformatted element, each line that is not blank a paragraph
+// of its own (a block of code's lines read as one wrapped paragraph would run into a
+// sentence: "install.sh | sh sudo mv"), white space at their ends left out, no-break
+// spaces made spaces and soft hyphens left out.
 func (w *writer) pre(b []byte) {
 	w.flush()
 	b = bytes.ReplaceAll(b, []byte("\u00a0"), []byte(" "))
 	b = bytes.ReplaceAll(b, []byte("\u00ad"), nil)
 	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-	var p []byte
-	blank := false
 	for line := range bytes.Lines(b) {
-		line = bytes.TrimRight(line, " \t\r\n\f")
-		switch {
-		case len(bytes.TrimLeft(line, " \t\f")) == 0:
-			blank = len(p) > 0
-			continue
-		case blank:
-			p = append(p, '\n')
-			blank = false
+		if line = bytes.TrimRight(line, " \t\r\n\f"); len(bytes.TrimLeft(line, " \t\f")) > 0 {
+			w.paragraph(line)
 		}
-		if len(p) > 0 {
-			p = append(p, '\n')
-		}
-		p = append(p, line...)
-	}
-	if len(p) > 0 {
-		w.paragraph(p)
 	}
 }
 

@@ -104,11 +104,11 @@ var pages = []struct {
 			"Sentence\n\nTokens that end with a period.\n\nQuoted words.\n\nFigure 1: the chart.",
 	},
 	{
-		name: "pre keeps its lines; code spans, entities and blank lines inside",
+		name: "each line of pre a paragraph; code spans, entities and blank lines inside",
 		src: "<title>Install</title><p>Run:</p><pre>\n<code><span class=k>go</span> install ./cmd/qsc   \n\n\n" +
 			"echo &quot;a &lt;b&gt;&quot;\n\tindented</code>\n</pre><p>Done.</p>",
 		title: "Install",
-		body:  "Run:\n\ngo install ./cmd/qsc\n\necho \"a <b>\"\n\tindented\n\nDone.",
+		body:  "Run:\n\ngo install ./cmd/qsc\n\necho \"a <b>\"\n\n\tindented\n\nDone.",
 	},
 	{
 		name: "entities and white space as a browser shows them",

@@ -44,10 +44,9 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // each heading, paragraph, list item, quoted paragraph, table row (its cells joined by
 // " · ", or by a space after a cell that ends a sentence, each after its column's label
 // when the header row gives short labels, which it then is not: "Plan: Team · Price:
-// $50"; package tablerow) and code block a paragraph of
-// its own, blocks separated by a blank line so that no sentence runs from one into the
-// next; the lines of a wrapped paragraph joined by a space, a hard line break and a line
-// of code kept; raw HTML, thematic breaks and footnote marks left out, the footnotes'
+// $50"; package tablerow) and line of a code block a paragraph of its own, blocks
+// separated by a blank line so that no sentence runs from one into the next; the lines
+// of a wrapped paragraph joined by a space, a hard line break kept; raw HTML, thematic breaks and footnote marks left out, the footnotes'
 // text last; TeX math between dollars kept as typed (literalMath). It costs one parse of
 // src, O(len(src)).
 func Text(src []byte) string {
@@ -265,12 +264,15 @@ func (w *mdWriter) block(n ast.Node) {
 			w.paragraph()
 			w.inline(c)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			w.paragraph()
+			// Each line of code a paragraph: the sentence splitter would join a block's
+			// lines as a wrapped paragraph's, and a snippet read "install.sh | sh sudo mv".
 			lines := c.Lines()
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
-				w.b.WriteString(strings.TrimRight(string(seg.Value(w.src)), " \t\r\n"))
-				w.b.WriteByte('\n')
+				if line := strings.TrimRight(string(seg.Value(w.src)), " \t\r\n"); strings.TrimSpace(line) != "" {
+					w.paragraph()
+					w.b.WriteString(line)
+				}
 			}
 		case *east.Table:
 			w.table(c)

@@ -24,7 +24,7 @@ func TestText(t *testing.T) {
 		"Another with code, a link and an image that wraps\n\n" +
 		"A quote on two lines.\n\n" +
 		"method: ilp · F1: 0.855\n\nmethod: It rose. F1: \"Then\" it fell.\n\nF1: done\n\n" + // each cell after its column's label
-		"go run ./cmd/qsc serve\nqsc help\n\n" +
+		"go run ./cmd/qsc serve\n\nqsc help\n\n" + // each line of code a paragraph
 		"Visit https://example.org/x now, a *star* and AT&T ©.\nA hard break above."
 	if got := Text([]byte(src)); got != want {
 		t.Errorf("Text:\n got %q\nwant %q", got, want)
