@@ -19,6 +19,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/qsc-nlp/qsc/htmltext"
 	"github.com/qsc-nlp/qsc/internal/core/tablerow"
 )
 
@@ -67,7 +68,7 @@ func Doc(src []byte) (title, body string) {
 func markdownDoc(src []byte, split bool) (title, body string) {
 	fm, src := frontMatter(src)
 	fmTitle := fm.title
-	src = literalMath(admonitions(mdxPreamble(src)))
+	src = literalMath(markupLines(mdxPreamble(src)))
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var b strings.Builder
 	w := mdWriter{b: &b, src: src}
@@ -174,14 +175,17 @@ func mdxPreamble(src []byte) []byte {
 	return rest
 }
 
-// admonitions returns src with the fences of its admonitions (Docusaurus's ":::note",
-// ":::tip[Title]", ":::caution Title", "::::", Pandoc's "::: warning" and "::: {.note}",
-// and the closing ":::") made blank lines, so that their content reads as the paragraphs it is and no
-// snippet shows ":::" or a bare "tip"; a title is kept as a paragraph of its own. Lines in
-// fenced code are left as they are. It returns src itself when it has no such line, and
-// costs one pass of it.
-func admonitions(src []byte) []byte {
-	if !bytes.Contains(src, []byte(":::")) {
+// markupLines returns src with the lines that are markup and no text made blank lines:
+// the fences of admonitions (Docusaurus's ":::note", ":::tip[Title]", ":::caution
+// Title", "::::", Pandoc's "::: warning" and "::: {.note}", and the closing ":::"), so
+// that their content reads as the paragraphs it is and no snippet shows ":::" or a bare
+// "tip" (a title is kept as a paragraph of its own); and a line that is one JSX element of
+// MDX, a component ("<SignatureDemo secret={prefix + 'x'} />", "</Tabs>"), which
+// CommonMark does not take for HTML when its attributes hold braces. Lines in fenced
+// code are left as they are. It returns src itself when it has no such line, and costs
+// one pass of it.
+func markupLines(src []byte) []byte {
+	if !bytes.Contains(src, []byte(":::")) && !bytes.Contains(src, []byte("<")) {
 		return src
 	}
 	var out []byte
@@ -196,6 +200,10 @@ func admonitions(src []byte) []byte {
 			}
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			fence = t[:3]
+		case isComponent(t):
+			out = append(out, '\n')
+			changed = true
+			continue
 		case strings.HasPrefix(t, ":::") && len(line)-len(bytes.TrimLeft(line, " ")) <= 3:
 			rest := strings.TrimSpace(strings.TrimLeft(t, ":"))
 			kind := strings.TrimLeftFunc(rest, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
@@ -222,6 +230,25 @@ func admonitions(src []byte) []byte {
 		return src
 	}
 	return out
+}
+
+// isComponent reports whether a trimmed line is one JSX element of a component, which
+// React names with a capital: "<Tabs>", "</Tabs>", "<Demo x={1} />", "<Foo.Bar/>".
+func isComponent(t string) bool {
+	name := strings.TrimPrefix(strings.TrimPrefix(t, "<"), "/")
+	if len(name) == len(t) || name == "" || name[0] < 'A' || name[0] > 'Z' || !strings.HasSuffix(t, ">") {
+		return false
+	}
+	end := strings.IndexAny(name, " \t/>")
+	if end < 0 {
+		return false
+	}
+	for _, r := range name[:end] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_') {
+			return false
+		}
+	}
+	return strings.Count(t, "<") == 1 // one element, not "<A> and <B>" text
 }
 
 // cutField splits a front matter's line "name: value" (YAML) or "name = value" (TOML) at
@@ -276,7 +303,24 @@ func (w *mdWriter) block(n ast.Node) {
 			}
 		case *east.Table:
 			w.table(c)
-		case *ast.HTMLBlock, *ast.ThematicBreak:
+		case *ast.HTMLBlock:
+			// What a browser shows of it: a <details>' summary, a <div>'s words (an
+			// MDX component, no HTML, shows nothing).
+			var hb []byte
+			lines := c.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				hb = append(hb, seg.Value(w.src)...)
+			}
+			if c.HasClosure() {
+				seg := c.ClosureLine
+				hb = append(hb, seg.Value(w.src)...)
+			}
+			if t := htmltext.Text(hb); t != "" {
+				w.paragraph()
+				w.b.WriteString(t)
+			}
+		case *ast.ThematicBreak:
 		default: // lists, list items, block quotes: their blocks
 			w.block(c)
 		}

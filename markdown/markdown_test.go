@@ -25,6 +25,7 @@ func TestText(t *testing.T) {
 		"A quote on two lines.\n\n" +
 		"method: ilp · F1: 0.855\n\nmethod: It rose. F1: \"Then\" it fell.\n\nF1: done\n\n" + // each cell after its column's label
 		"go run ./cmd/qsc serve\n\nqsc help\n\n" + // each line of code a paragraph
+		"raw html\n\n" + // what a browser shows of a block of HTML
 		"Visit https://example.org/x now, a *star* and AT&T ©.\nA hard break above."
 	if got := Text([]byte(src)); got != want {
 		t.Errorf("Text:\n got %q\nwant %q", got, want)
@@ -34,8 +35,15 @@ func TestText(t *testing.T) {
 	if got, want := Text([]byte(fn)), "Rents rose to 57% by 2023. The rise was concentrated.\n\nSource: the census."; got != want {
 		t.Errorf("Text with a footnote:\n got %q\nwant %q", got, want)
 	}
-	if got := Text([]byte("<p>only html</p>\n\n***\n")); got != "" {
+	if got := Text([]byte("<!-- a comment -->\n\n<script>x()</script>\n\n***\n")); got != "" {
 		t.Errorf("Text of markup alone = %q, want nothing", got)
+	}
+	// A <details>' summary shows, and so does the Markdown inside it; an MDX
+	// component shows nothing.
+	details := "<details>\n<summary>Node.js</summary>\n\nRun `npm install`.\n\n</details>\n\n<SignatureDemo showTimestamp />\n\n" +
+		"<SignatureDemo secret={secretPrefix + 'example'} showTimestamp />\n\n<Tabs>\n<TabItem value=\"a\">\n\n</TabItem>\n</Tabs>\n\nUse <Kbd>Ctrl</Kbd> to copy.\n"
+	if got, want := Text([]byte(details)), "Node.js\n\nRun npm install.\n\nUse Ctrl to copy."; got != want {
+		t.Errorf("Text of details:\n got %q\nwant %q", got, want)
 	}
 }
 
