@@ -254,7 +254,7 @@ func leftOut(n *html.Node, inArticle, lenient bool) bool {
 				return true
 			}
 		case "class", "id":
-			if !lenient && n.DataAtom != atom.Body && n.DataAtom != atom.Html && furniture(a.Val) && !wraps(n) {
+			if !lenient && block(n.DataAtom) && n.DataAtom != atom.Body && n.DataAtom != atom.Html && furniture(a.Val) && !wraps(n) {
 				return true
 			}
 		}
@@ -267,7 +267,10 @@ func leftOut(n *html.Node, inArticle, lenient bool) bool {
 // of one of its names (split at anything but letters and digits, any case) is one of
 // furnitureWords ("cookie-banner", "breadcrumbs", "sidebar", "comments", "share-buttons",
 // "ad-slot"), and the name is no state of a wrapper ("has-sidebar", "with-comments",
-// "no-ads", "is-menu-open"). An element so named that wraps the content (wraps) is read.
+// "no-ads", "is-menu-open"). Only a block is asked (a div, a section, a list…): an
+// inline element so named is a part of the text, as a code highlighter's
+// `<span class="hljs-comment">` is; and an element so named that wraps the content
+// (wraps) is read.
 func furniture(v string) bool {
 	for name := range strings.FieldsSeq(strings.ToLower(v)) {
 		if strings.HasPrefix(name, "has-") || strings.HasPrefix(name, "with-") || strings.HasPrefix(name, "no-") || strings.HasPrefix(name, "is-") {

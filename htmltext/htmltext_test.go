@@ -58,6 +58,13 @@ var pages = []struct {
 		body:  "The station first went on the air in 1949.",
 	},
 	{
+		name: "an inline element named as furniture is text: a highlighter's comment",
+		src: `<title>Retry</title><div class="content"><p>Retry as follows.</p><pre><code><span class="hljs-comment"># back off</span>
+sleep 2</code></pre></div>`,
+		title: "Retry",
+		body:  "Retry as follows.\n\n# back off\n\nsleep 2",
+	},
+	{
 		name: "tables: labels across spans, row headers, a nested table, a table without a header, a header alone",
 		src: `<p>Limits.</p><table>
 <tr><th>Plan</th><th colspan="2">Seats and storage</th><th>Support</th></tr>
