@@ -77,15 +77,21 @@ func TestDoc(t *testing.T) {
 // then left out; a header that is no row of labels (a sentence, one cell, a table of
 // the header alone) is a row as the others.
 func TestTable(t *testing.T) {
-	for src, want := range map[string]string{
+	checkEach(t, "Text", Text, map[string]string{
 		"| Plan | Price | Users |\n|---|---|---|\n| Team | $50 | 10 |\n| Solo | $10 | |\n": "Plan: Team · Price: $50 · Users: 10\n\nPlan: Solo · Price: $10",
 		"| | Q1 | Q2 |\n|---|---|---|\n| Revenue | 4.1 | 4.6 |\n":                          "Revenue · Q1: 4.1 · Q2: 4.6",
 		"| Plan | Price |\n|---|---|\n":                                                    "Plan · Price",
 		"| Plan | |\n|---|---|\n| Team | $50 |\n":                                          "Plan\n\nTeam · $50",
 		"| This is what we offer. | Price |\n|---|---|\n| Team | $50 |\n":                  "This is what we offer. Price\n\nTeam · $50",
-	} {
-		if got := Text([]byte(src)); got != want {
-			t.Errorf("Text(%q) = %q, want %q", src, got, want)
+	})
+}
+
+// checkEach checks that f (named name) gives each source its text.
+func checkEach(t *testing.T, name string, f func([]byte) string, cases map[string]string) {
+	t.Helper()
+	for src, want := range cases {
+		if got := f([]byte(src)); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, src, got, want)
 		}
 	}
 }
@@ -93,7 +99,7 @@ func TestTable(t *testing.T) {
 // TestURL checks the address a front matter gives: url before permalink, quotes off,
 // nothing from the text or from a block that is not front matter.
 func TestURL(t *testing.T) {
-	for src, want := range map[string]string{
+	checkEach(t, "URL", URL, map[string]string{
 		"---\ntitle: Refunds\nurl: /billing/refunds/\n---\nText.\n":                         "/billing/refunds/",
 		"---\npermalink: \"/billing/refunds.html\"\nurl: https://help.example.com/r\n---\n": "https://help.example.com/r",
 		"+++\ntitle = 'Release'\nurl = '/releases/3.3/'\n+++\nReleased.\n":                  "/releases/3.3/",
@@ -101,27 +107,19 @@ func TestURL(t *testing.T) {
 		"---\ntitle: x\n  url: /nested/\n---\n":                                             "",
 		"# Title\n\nurl: /not/front/matter\n":                                               "",
 		"---\nurl: /never/closed\n":                                                         "",
-	} {
-		if got := URL([]byte(src)); got != want {
-			t.Errorf("URL(%q) = %q, want %q", src, got, want)
-		}
-	}
+	})
 }
 
 // TestAdmonitions checks that an admonition's fences are no text: its content reads as
 // paragraphs, its title as one; ":::" in code or inside a line stays.
 func TestAdmonitions(t *testing.T) {
-	for src, want := range map[string]string{
+	checkEach(t, "Text", Text, map[string]string{
 		":::note\nError RBX-4290 is returned per token.\n:::\n\nNext.\n":          "Error RBX-4290 is returned per token.\n\nNext.",
 		":::caution Rotate keys\nIf server.tls.cert_file is set, restart.\n:::\n": "Rotate keys\n\nIf server.tls.cert_file is set, restart.",
 		"::::tip[Faster builds]\nUse the cache.\n\n:::info\nInner.\n:::\n::::\n":  "Faster builds\n\nUse the cache.\n\nInner.",
 		"::: warning\nPandoc's.\n:::\n\n::: {.note}\nAlso.\n:::\n":                "Pandoc's.\n\nAlso.",
 		"```\n:::note\n```\n\nThe ratio a:::b stays.\n":                           ":::note\n\nThe ratio a:::b stays.",
-	} {
-		if got := Text([]byte(src)); got != want {
-			t.Errorf("Text(%q) = %q, want %q", src, got, want)
-		}
-	}
+	})
 }
 
 // TestSlug checks the slug a front matter gives, and that it is no URL.

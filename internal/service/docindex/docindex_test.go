@@ -77,6 +77,27 @@ func search(t *testing.T, x *Index, q string, from, size int) Results {
 	return res
 }
 
+// searchCase is a query and the documents (sorted ids) and terms its search gives.
+type searchCase struct {
+	q          string
+	ids, terms []string
+}
+
+// checkSearches checks each case's search of x, and that Terms gives its terms as Search
+// does.
+func checkSearches(t *testing.T, x *Index, cases []searchCase) {
+	t.Helper()
+	for _, c := range cases {
+		res := search(t, x, c.q, 0, 10)
+		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
+			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
+		}
+		if terms, err := x.Terms(c.q); err != nil || !slices.Equal(terms, c.terms) {
+			t.Errorf("Terms(%s): %q, %v; want %q as Search gives", c.q, terms, err, c.terms)
+		}
+	}
+}
+
 // TestIngestJSONL: good records are indexed, each bad one is reported with its line and
 // why, and the rest go on.
 func TestIngestJSONL(t *testing.T) {
@@ -295,11 +316,7 @@ func TestQuerySyntax(t *testing.T) {
 	}
 	defer x.Close()
 	ingest(t, x, "../docfile/testdata/docs.jsonl", nil)
-	for _, c := range []struct {
-		q     string
-		ids   []string
-		terms []string
-	}{
+	checkSearches(t, x, []searchCase{
 		{"police station", []string{"baqubah", "pizza"}, []string{"police", "station"}},
 		{`"police station" -pizza`, []string{"baqubah"}, []string{"police station"}},
 		{"+police +coffee", []string{"pizza"}, []string{"police", "coffee"}},
@@ -323,15 +340,7 @@ func TestQuerySyntax(t *testing.T) {
 		// A pasted URL is the phrase of its words: the documents that hold it (TestPastedURL).
 		{"https://example.org/courts", nil, []string{"https://example.org/courts"}},
 		{"title:banks?", []string{"zurich"}, []string{"banks"}},
-	} {
-		res := search(t, x, c.q, 0, 10)
-		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
-			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
-		}
-		if terms, err := x.Terms(c.q); err != nil || !slices.Equal(terms, c.terms) {
-			t.Errorf("Terms(%s): %q, %v; want %q as Search gives", c.q, terms, err, c.terms)
-		}
-	}
+	})
 	if _, err := x.Search(context.Background(), SearchRequest{Query: `"open`, Size: 10}); err == nil || !strings.Contains(err.Error(), "invalid query") || !strings.Contains(err.Error(), `a quote (") is not closed`) {
 		t.Errorf("unbalanced quote: %v", err)
 	}
@@ -960,11 +969,7 @@ func TestCommonWords(t *testing.T) {
 		{ID: "band", Text: "The Who played at Woodstock in 1969."},
 		{ID: "door", Text: "Who is there? Not me, said the porter at the door."},
 	})
-	for _, c := range []struct {
-		q     string
-		ids   []string
-		terms []string
-	}{
+	checkSearches(t, x, []searchCase{
 		{`"not to be"`, []string{"hamlet"}, []string{"not to be"}},
 		{`“not to be”`, []string{"hamlet"}, []string{"not to be"}}, // typographic quotes make a phrase too
 		{`«the porter»`, []string{"door"}, []string{"the porter"}},
@@ -977,12 +982,7 @@ func TestCommonWords(t *testing.T) {
 		{`+the +porter`, []string{"door"}, []string{"porter"}},
 		{`the porter`, []string{"door"}, []string{"porter"}},
 		{`at the door -porter`, nil, []string{"door"}},
-	} {
-		res := search(t, x, c.q, 0, 10)
-		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
-			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
-		}
-	}
+	})
 }
 
 // TestCommonWordsOldIndex: an index made before stop words were indexed (its mapping's
@@ -1023,11 +1023,7 @@ func TestAddressParts(t *testing.T) {
 		{ID: "mail", Text: "Write to jane.doe@example.com today."},
 		{ID: "other", Text: "The proxy on the com port has a lang setting for Jane."},
 	})
-	for _, c := range []struct {
-		q     string
-		ids   []string
-		terms []string
-	}{
+	checkSearches(t, x, []searchCase{
 		{`NullPointerException`, []string{"trace"}, []string{"NullPointerException"}},
 		{`java.lang.NullPointerException`, []string{"trace"}, []string{"java.lang.NullPointerException"}},
 		{`example.com`, []string{"mail", "proxy"}, []string{"example.com"}},
@@ -1036,12 +1032,7 @@ func TestAddressParts(t *testing.T) {
 		{`3128`, []string{"proxy"}, []string{"3128"}},
 		{`jane`, []string{"mail", "other"}, []string{"jane"}},
 		{`lang`, []string{"other", "trace"}, []string{"lang"}},
-	} {
-		res := search(t, x, c.q, 0, 10)
-		if got := sorted(ids(res)); !slices.Equal(got, c.ids) || !slices.Equal(res.Terms, c.terms) || res.Total != uint64(len(c.ids)) {
-			t.Errorf("%s: ids %v terms %q total %d; want %v %q", c.q, ids(res), res.Terms, res.Total, c.ids, c.terms)
-		}
-	}
+	})
 }
 
 // TestRanking: for loose words, a page titled by them ranks above pages that mention

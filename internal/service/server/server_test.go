@@ -719,27 +719,39 @@ func TestNoRedirects(t *testing.T) {
 	}
 }
 
+// formattedSnippets is what TestSnippetsMarkdown and TestSnippetsHTML read of an answer
+// of POST /v1/snippets.
+type formattedSnippets struct {
+	Snippets []struct {
+		Ellipsis string `json:"ellipsis"`
+		Sentence struct{ Start, End int }
+	} `json:"snippets"`
+	Document string `json:"document"`
+}
+
+// postFormatted posts the request body to the server at base's /v1/snippets and returns
+// its answer, which must be a 200 with snippets.
+func postFormatted(t *testing.T, base string, body []byte) formattedSnippets {
+	t.Helper()
+	resp, err := http.Post(base+"/v1/snippets", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got formattedSnippets
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK || len(got.Snippets) == 0 {
+		t.Fatalf("%d %+v %v", resp.StatusCode, got, err)
+	}
+	return got
+}
+
 // TestSnippetsMarkdown: a document sent as Markdown is read as its rendering reads: no
 // snippet shows its markup, and the answer gives the text that the offsets refer to.
 func TestSnippetsMarkdown(t *testing.T) {
 	ts, _ := newServer(t, Config{})
 	body := `{"document":"---\ntitle: Webhooks\n---\n## Retries\n\nEvery request carries a ` + "`Tidewater-Signature`" +
 		` header.\n\n| code | meaning |\n|---|---|\n| 410 | the header is gone |","query":["header"],"budget":60,"format":"markdown"}`
-	resp, err := http.Post(ts.URL+"/v1/snippets", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		Snippets []struct {
-			Ellipsis string `json:"ellipsis"`
-			Sentence struct{ Start, End int }
-		} `json:"snippets"`
-		Document string `json:"document"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK || len(got.Snippets) == 0 {
-		t.Fatalf("%d %+v %v", resp.StatusCode, got, err)
-	}
+	got := postFormatted(t, ts.URL, []byte(body))
 	for _, sn := range got.Snippets {
 		if strings.ContainsAny(sn.Ellipsis, "#`|") || got.Document[sn.Sentence.Start:sn.Sentence.End] == "" {
 			t.Errorf("snippet %q of %q", sn.Ellipsis, got.Document)
@@ -761,21 +773,7 @@ func TestSnippetsHTML(t *testing.T) {
 		`<table><tr><th>code</th><th>meaning</th></tr><tr><td>410</td><td>the header is gone</td></tr></table></main>` +
 		`<footer>Header image &copy; Tidewater</footer></body></html>`
 	body, _ := json.Marshal(map[string]any{"document": page, "query": []string{"header"}, "budget": 60, "format": "html"})
-	resp, err := http.Post(ts.URL+"/v1/snippets", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		Snippets []struct {
-			Ellipsis string `json:"ellipsis"`
-			Sentence struct{ Start, End int }
-		} `json:"snippets"`
-		Document string `json:"document"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK || len(got.Snippets) == 0 {
-		t.Fatalf("%d %+v %v", resp.StatusCode, got, err)
-	}
+	got := postFormatted(t, ts.URL, body)
 	if want := "Retries\n\nEvery request carries a Tidewater-Signature header.\n\ncode: 410 · meaning: the header is gone"; got.Document != want {
 		t.Errorf("document %q, want %q", got.Document, want)
 	}
