@@ -127,7 +127,7 @@ func (p partsTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	var out analysis.TokenStream
 	for i, t := range ts {
 		var parts []string
-		if bytes.Equal(t.Term, input[t.Start:t.End]) { // not a word joined at its hyphens
+		if bytes.ContainsAny(t.Term, ".:@") && bytes.Equal(t.Term, input[t.Start:t.End]) { // an address, not a word joined at its hyphens
 			parts = match.AddressParts(string(t.Term))
 		}
 		if parts == nil {

@@ -180,26 +180,17 @@ func (x *Index) Fault() error {
 // in the index's internal store, beside the documents.
 func newMapping() (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
-	if err := im.AddCustomAnalyzer(analyzerName, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     hyphenTokenizerName,
-		"token_filters": []any{lowercase.Name, en.StopName, keyFilter},
-	}); err != nil {
-		return nil, err
-	}
-	if err := im.AddCustomAnalyzer(allWordsAnalyzer, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     partsTokenizerName,
-		"token_filters": []any{lowercase.Name, keyFilter},
-	}); err != nil {
-		return nil, err
-	}
-	if err := im.AddCustomAnalyzer(phraseAnalyzer, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     hyphenTokenizerName,
-		"token_filters": []any{lowercase.Name, keyFilter},
-	}); err != nil {
-		return nil, err
+	for _, a := range []struct {
+		name, tokenizer string
+		filters         []any
+	}{
+		{analyzerName, hyphenTokenizerName, []any{lowercase.Name, en.StopName, keyFilter}},
+		{allWordsAnalyzer, partsTokenizerName, []any{lowercase.Name, keyFilter}},
+		{phraseAnalyzer, hyphenTokenizerName, []any{lowercase.Name, keyFilter}},
+	} {
+		if err := im.AddCustomAnalyzer(a.name, map[string]any{"type": custom.Name, "tokenizer": a.tokenizer, "token_filters": a.filters}); err != nil {
+			return nil, err
+		}
 	}
 	im.DefaultAnalyzer = allWordsAnalyzer
 	dm := bleve.NewDocumentStaticMapping()

@@ -124,21 +124,8 @@ const (
 // above pages with "beginning" alone, "not supported" above "supported". The documents
 // found, and the terms their snippets mark, are q's.
 func (x *Index) ranked(parsed, q query.Query) query.Query {
-	var words []string
-	loose := true
-	_ = visitLeaves(parsed, false, func(l query.Query) error { // never fails
-		if l == nil {
-			return nil // a clause the query has not
-		}
-		m, ok := l.(*query.MatchQuery)
-		if !ok || m.FieldVal != "" && m.FieldVal != "_all" || m.Fuzziness != 0 {
-			loose = false
-			return nil
-		}
-		words = append(words, m.Match)
-		return nil
-	})
-	if !loose || len(words) == 0 {
+	words, ok := looseWords(parsed, func(m *query.MatchQuery) bool { return m.FieldVal == "" || m.FieldVal == "_all" })
+	if !ok {
 		return q
 	}
 	text := strings.Join(words, " ")
@@ -584,21 +571,10 @@ func (x *Index) commonPhrase(q query.Query) query.Query {
 	if !x.stopsIndexed {
 		return q
 	}
-	var words []string
-	ok := true
-	_ = visitLeaves(q, false, func(l query.Query) error { // never fails
-		if l == nil {
-			return nil // a clause the query has not
-		}
-		m, isMatch := l.(*query.MatchQuery)
-		if !isMatch || !textField(m.FieldVal) || m.Fuzziness != 0 || len(x.words(m.Match)) > 0 || len(x.keys(m.Match)) == 0 {
-			ok = false
-			return nil
-		}
-		words = append(words, m.Match)
-		return nil
+	words, ok := looseWords(q, func(m *query.MatchQuery) bool {
+		return textField(m.FieldVal) && len(x.words(m.Match)) == 0 && len(x.keys(m.Match)) > 0
 	})
-	if !ok || len(words) == 0 {
+	if !ok {
 		return q
 	}
 	p := query.NewMatchPhraseQuery(strings.Join(words, " "))
@@ -606,6 +582,26 @@ func (x *Index) commonPhrase(q query.Query) query.Query {
 		return query.NewBooleanQuery([]query.Query{p}, nil, []query.Query{b.MustNot})
 	}
 	return p
+}
+
+// looseWords returns the words of q's leaves that a result must or may hold, in query
+// order, when there is one at least and every one is a word without fuzziness (a
+// MatchQuery) that keep accepts; else ok is false.
+func looseWords(q query.Query, keep func(*query.MatchQuery) bool) (words []string, ok bool) {
+	ok = true
+	_ = visitLeaves(q, false, func(l query.Query) error { // never fails
+		if l == nil {
+			return nil // a clause the query has not
+		}
+		m, isMatch := l.(*query.MatchQuery)
+		if !isMatch || m.Fuzziness != 0 || !keep(m) {
+			ok = false
+			return nil
+		}
+		words = append(words, m.Match)
+		return nil
+	})
+	return words, ok && len(words) > 0
 }
 
 // spaceless reports whether the word w holds a letter of a script written without spaces
