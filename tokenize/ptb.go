@@ -40,6 +40,29 @@ func PTBForm(text string, t syntax.Token) string {
 	return t.Form
 }
 
+// ASCIIQuotes returns form with its typographic quotes and apostrophes (“ ” „ ‟ « », ‘ ’
+// ‚ ‛) the ASCII ones, the spelling of UD_English-EWT, which the tagger and parser learned
+// from and which writes `"` and `'s` 30 times as often as “ ” and ’s (PTBForm is the
+// Google corpus's spelling instead). A form without them (HasTypographicQuote) is
+// returned unchanged, without allocating.
+func ASCIIQuotes(form string) string {
+	if !HasTypographicQuote(form) {
+		return form
+	}
+	return asciiQuotes.Replace(form)
+}
+
+// asciiQuotes is ASCIIQuotes' replacer.
+var asciiQuotes = strings.NewReplacer("“", `"`, "”", `"`, "„", `"`, "‟", `"`, "«", `"`, "»", `"`,
+	"‘", "'", "’", "'", "‚", "'", "‛", "'")
+
+// HasTypographicQuote reports whether form holds one of the quotes ASCIIQuotes replaces,
+// all of which begin with the byte 0xE2 or 0xC2 in UTF-8.
+func HasTypographicQuote(form string) bool {
+	return strings.IndexByte(form, 0xE2) >= 0 && strings.ContainsAny(form, "“”„‟‘’‚‛") ||
+		strings.IndexByte(form, 0xC2) >= 0 && strings.ContainsAny(form, "«»")
+}
+
 // opens reports whether the quote token t opens a quotation.
 func opens(text string, t syntax.Token) bool {
 	if t.Start < 0 || t.End > len(text) || t.Start >= t.End {
