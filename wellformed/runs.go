@@ -69,6 +69,8 @@ type Runs struct {
 	farComp     []int32 // farComp[h]: the last complement after h (needsRight), 0 if none
 	pending     []int32 // pending[e]: the last head h ≤ e whose complement comes after e
 	dquote      []int8  // dquote[i]: +1, −1 for a straight double quote paired as it opens or closes (straightQuote)
+	quoteO      []int32 // quoteO[v], quoteC[v]: the innermost double quotes around v (Quotation), computed once per Reset
+	quoteC      []int32
 	pairs       pairBuf
 	tok         tokens // the relations and facts of the tokens (Reset), which ResetCuts reads too
 }
@@ -255,6 +257,7 @@ func (u *Runs) Reset(s *syntax.Sentence, t *syntax.Tree, r *Rules, query []int) 
 		u.tok.reset(s)
 	}
 	u.dquote = u.dquote[:0] // straightQuote pairs the sentence's quotes when it needs to
+	u.quoteO = u.quoteO[:0] // and Quotation when it is asked
 	u.lo = reuse.Resize(u.lo, n+1)
 	u.hi = reuse.Resize(u.hi, n+1)
 	u.start = reuse.Resize(u.start, n+1)
@@ -1110,6 +1113,48 @@ func (u *Runs) straightQuote(s *syntax.Sentence, i int) int {
 		})
 	}
 	return int(u.dquote[i])
+}
+
+// Quotation returns the halves o < v < c of the innermost pair of double quotes as text
+// writes them (writtenQuote, as Pairs pairs them) that encloses token v of s, the
+// sentence of the last Reset; 0, 0 when none does. A snippet that shows a word of a
+// quotation shows the quotation's marks, so that the quoted words do not read as the
+// text's own (the run program's Show). The first call after Reset pairs the sentence's
+// quotes, in O(n·d) for d the depth of their nesting; every other call costs O(1).
+func (u *Runs) Quotation(s *syntax.Sentence, v int) (o, c int) {
+	n := u.n
+	if v < 1 || v > n || s.Len() != n {
+		return 0, 0
+	}
+	if len(u.quoteO) != n+1 {
+		u.quoteO, u.quoteC = reuse.Resize(u.quoteO, n+1), reuse.Resize(u.quoteC, n+1)
+		clear(u.quoteO)
+		clear(u.quoteC)
+		// Pairs reports an inner pair before the pair around it: the first pair to claim
+		// a token is its innermost.
+		u.pairs.pairs(s, func(o, c int) {
+			if !writtenQuote(s.Tokens[o-1].Form) || !writtenQuote(s.Tokens[c-1].Form) {
+				return
+			}
+			for w := o + 1; w < c; w++ {
+				if u.quoteO[w] == 0 {
+					u.quoteO[w], u.quoteC[w] = int32(o), int32(c)
+				}
+			}
+		})
+	}
+	return int(u.quoteO[v]), int(u.quoteC[v])
+}
+
+// writtenQuote reports whether form is a double quote as text writes it: a straight
+// one, “ ”, „ or « ». A treebank's quotes, two backticks and two apostrophes, are not: no
+// reader's text holds them, and a display leaves a lone one out (internal/core/display).
+func writtenQuote(form string) bool {
+	switch form {
+	case `"`, "“", "”", "„", "«", "»":
+		return true
+	}
+	return false
 }
 
 // pairOpen is +1 for an opening quote or bracket, −1 for a closing one, 0 otherwise (a

@@ -1,9 +1,11 @@
 package wellformed
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/qsc-nlp/qsc/internal/lab/handparse"
+	"github.com/qsc-nlp/qsc/syntax"
 )
 
 // handRuns returns the display rules of a sentence parsed by hand (forms, tags, heads and
@@ -545,4 +547,38 @@ func TestRunsResetAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(20, func() { u.Reset(s, tr, r, query) }); a != 0 {
 		t.Errorf("Runs.Reset: %.0f allocations, want 0", a)
 	}
+}
+
+// TestQuotation checks the quotations that Runs.Quotation reads: the innermost pair of
+// double quotes of any style around a token (a bracket inside one is in it), none for the
+// marks of the outermost pair, none for an unmatched mark, and none for a treebank's
+// quotes (two backticks, two apostrophes).
+func TestQuotation(t *testing.T) {
+	s, tr, _ := sent(t, strings.Join([]string{"He/PRP/2/nsubj", "said/VBD/0/root", "“/``/5/punct", "it/PRP/5/nsubj", "is/VBZ/2/ccomp",
+		"\"/``/8/punct", "a/DT/8/det", "game/NN/5/xcomp", "\"/''/8/punct", "(/-LRB-/11/punct", "really/RB/5/advmod", ")/-RRB-/11/punct",
+		"”/''/5/punct", "././2/punct", "„/``/2/punct", "``/``/17/punct", "no/DT/2/obj", "''/''/17/punct"}, " "))
+	var u Runs
+	u.Reset(s, tr, nil, nil)
+	for _, c := range []struct{ v, o, c int }{
+		{1, 0, 0}, {2, 0, 0}, {3, 0, 0}, // before and at the first mark
+		{4, 3, 13}, {5, 3, 13}, // inside “…”
+		{6, 3, 13},           // the inner pair's mark lies inside the outer one
+		{7, 6, 9}, {8, 6, 9}, // inside the inner "…"
+		{10, 3, 13}, {11, 3, 13}, // inside a bracket inside the quotation
+		{13, 0, 0}, {14, 0, 0}, {15, 0, 0}, // after it, and an unmatched „
+		{17, 0, 0},            // a treebank's `` and '' are not written quotes
+		{0, 0, 0}, {19, 0, 0}, // out of range
+	} {
+		if o, cl := u.Quotation(s, c.v); o != c.o || cl != c.c {
+			t.Errorf("Quotation(%d %q) = %d, %d, want %d, %d", c.v, formOf(s, c.v), o, cl, c.o, c.c)
+		}
+	}
+}
+
+// formOf returns the form of token v of s, or "" out of range.
+func formOf(s *syntax.Sentence, v int) string {
+	if v < 1 || v > s.Len() {
+		return ""
+	}
+	return s.Tokens[v-1].Form
 }

@@ -10,6 +10,7 @@ package runs
 
 import (
 	"math"
+	"slices"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
 	"github.com/qsc-nlp/qsc/internal/core/reuse"
@@ -187,6 +188,12 @@ type Program struct {
 	// finClean[s]: the stretch [s, final−1] before the final punctuation is a clean cut
 	// (program's one scan of Cuts, instead of one scan for every end).
 	finClean []bool
+	// quoting is set while Show solves under the display's width: a run that starts or
+	// ends inside a quotation is charged qw for the quote mark that Show adds there.
+	quoting bool
+	qw      []int  // qw[v]: 1 when v lies inside a quotation and quoting is set, else 0
+	shown   []bool // scratch: the tokens of a display with its quotations' marks (withQuotes)
+	quoted  []int  // withQuotes' result
 }
 
 // nearness sets d.near from C* and Q, in two passes.
@@ -239,6 +246,14 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 	d.keepv = keep
 	d.carriers(s, t, p.Rules, p.Query)
 	d.nearness(n)
+	d.qw = zeroed(d.qw, n+1)
+	if d.quoting && pr.Display {
+		for v := 1; v <= n; v++ {
+			if o, _ := u.Quotation(s, v); o != 0 {
+				d.qw[v] = 1
+			}
+		}
+	}
 	for v := 1; v <= n; v++ {
 		d.w[v] = p.Lens[v-1] + 1
 		d.lpre[v] = d.lpre[v-1] + p.Lens[v-1]
@@ -732,6 +747,8 @@ func (d *Program) lastWord(s, e int) int {
 // would exceed MaxCells. The slice is d's memory or opt, valid until the next call. It
 // costs O(Σ_runs (b + 1)) and allocates nothing once d has grown.
 func (d *Program) Show(in *Input, pr Params, opt []int) []int {
+	d.quoting = pr.Display
+	defer func() { d.quoting = false }()
 	kept, ok, big := d.solve(in, pr, opt)
 	if !ok && !big {
 		// No display under the full rules: the rules yield, first only those that make a
@@ -744,6 +761,8 @@ func (d *Program) Show(in *Input, pr Params, opt []int) []int {
 		}
 	}
 	switch {
+	case ok && pr.Display:
+		return d.withQuotes(in.Sentence, kept)
 	case ok:
 		return kept
 	case !big && in.Rules != nil:
@@ -754,9 +773,44 @@ func (d *Program) Show(in *Input, pr Params, opt []int) []int {
 
 // width returns the width of the run [s, e] as the budget counts it, with one separator
 // before it: its tokens' characters and the spaces between them (as shown when the budget
-// counts the display, one between every two tokens otherwise), plus 1.
+// counts the display, one between every two tokens otherwise), plus 1; under Show's
+// display width, plus 1 for each end of the run that lies inside a quotation, the width
+// of the mark that withQuotes shows there when the run does not reach it.
 func (d *Program) width(s, e int) int {
-	return d.lpre[e] - d.lpre[s-1] + d.spre[e] - d.spre[s] + 1
+	return d.lpre[e] - d.lpre[s-1] + d.spre[e] - d.spre[s] + 1 + d.qw[s] + d.qw[e]
+}
+
+// withQuotes returns kept, a display of the sentence s of the last prepare, with the
+// marks of every quotation that a kept token lies in (wellformed.Runs.Quotation, and the
+// quotations around those): a reader sees that the words are quoted, and whose they are
+// not ("“… it is a transistor radio that reaches Tokyo.”", not "… that reaches
+// Tokyo."). The run program charged each run that starts or ends inside a quotation the
+// mark's width (width), so the display stays within the budget but for the spaces the
+// text may have between a mark and its word, which the caller's measure of the display
+// catches. The slice is kept or d's memory; O(n).
+func (d *Program) withQuotes(s *syntax.Sentence, kept []int) []int {
+	if !slices.ContainsFunc(kept, func(v int) bool { return v < len(d.qw) && d.qw[v] != 0 }) {
+		return kept
+	}
+	n := s.Len()
+	d.shown = zeroed(d.shown, n+1)
+	for _, v := range kept {
+		if v >= 1 && v <= n {
+			d.shown[v] = true
+		}
+	}
+	for _, v := range kept {
+		for o, c := d.u.Quotation(s, v); o != 0 && !(d.shown[o] && d.shown[c]); o, c = d.u.Quotation(s, o) {
+			d.shown[o], d.shown[c] = true, true
+		}
+	}
+	d.quoted = d.quoted[:0]
+	for v := 1; v <= n; v++ {
+		if d.shown[v] {
+			d.quoted = append(d.quoted, v)
+		}
+	}
+	return d.quoted
 }
 
 // spaceBefore returns 1 when token v (> 1) of s is shown with a space before it: always

@@ -169,6 +169,10 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 	}
 	sent = sentenceOf(doc, sent, runs)
 	ellipsis := words != nil
+	var bareLead, bareTrail bool
+	if ellipsis {
+		bareLead, bareTrail = bareQuotes(doc, runs, words)
+	}
 	h, last := 0, -1
 	for i, r := range runs {
 		if ellipsis && !words[i] {
@@ -177,7 +181,7 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		if last >= 0 && doc[r.Start:r.End] == "." && strings.HasSuffix(doc[runs[last].Start:runs[last].End], ".") {
 			continue // the sentence's period after a cut, against a word that ends with one ("Elm St.")
 		}
-		cut := ellipsis && cutBefore(doc, sent, runs, last, r)
+		cut := ellipsis && cutBefore(doc, sent, runs, last, r) && !(last < 0 && bareLead)
 		switch {
 		case cut && last < 0: // a "…" opens the display: the space, if any, follows it
 			if startsSpaceless(doc, r) {
@@ -205,7 +209,7 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 		}
 		last = i
 	}
-	if ellipsis && cutAfter(doc, sent, runs[last]) {
+	if ellipsis && cutAfter(doc, sent, runs[last]) && !bareTrail {
 		if endsSpaceless(doc, runs[last]) {
 			w.put(Cut)
 		} else {
@@ -273,15 +277,59 @@ func (sc *Scratch) Pieces(out []Piece, doc string, sent Span, kept, hits []Span)
 	}
 	sc.words = wordy(sc.words[:0], doc, runs, sc.hits)
 	sent = sentenceOf(doc, sent, runs)
+	bareLead, bareTrail := bareQuotes(doc, runs, sc.words)
 	last := -1
 	for i, r := range runs {
 		if !sc.words[i] {
 			continue
 		}
-		out = append(out, Piece{Span: r, Cut: cutBefore(doc, sent, runs, last, r)})
+		out = append(out, Piece{Span: r, Cut: cutBefore(doc, sent, runs, last, r) && !(last < 0 && bareLead)})
 		last = i
 	}
-	return out, cutAfter(doc, sent, runs[last])
+	return out, cutAfter(doc, sent, runs[last]) && !bareTrail
+}
+
+// bareQuotes reports whether the first shown run (words, as wordy gives them) is a
+// quotation's opening mark alone with a cut after it, and whether the last is its closing
+// mark alone with a cut before it: a display that opens on `“… words` shows its cut
+// there, and the rendering writes no "…" before the mark (`… “… words`), nor after a
+// closing one (`words …” …`).
+func bareQuotes(doc string, runs []Span, words []bool) (lead, trail bool) {
+	first, second, prev, last := -1, -1, -1, -1
+	for i := range runs {
+		if !words[i] {
+			continue
+		}
+		switch {
+		case first < 0:
+			first = i
+		case second < 0:
+			second = i
+		}
+		prev, last = last, i
+	}
+	if second < 0 {
+		return false, false
+	}
+	lead = quoteMark(strings.TrimSpace(doc[runs[first].Start:runs[first].End]), true) && HasWord(doc[runs[first].End:runs[second].Start])
+	trail = quoteMark(strings.TrimSpace(doc[runs[last].Start:runs[last].End]), false) && HasWord(doc[runs[prev].End:runs[last].Start])
+	return lead, trail
+}
+
+// quoteMark reports whether s is one double quote mark that can open a quotation (open),
+// or close one: “ « „ and " open, ” » “ and " close.
+func quoteMark(s string, open bool) bool {
+	switch s {
+	case `"`:
+		return true
+	case "“":
+		return true // it opens, and closes German „…“
+	case "«", "„":
+		return open
+	case "”", "»":
+		return !open
+	}
+	return false
 }
 
 // startsSpaceless reports whether run r begins with a letter of a script written without

@@ -333,3 +333,51 @@ func TestRenderPeriodAfterAbbreviation(t *testing.T) {
 		t.Errorf("Length = %d", n)
 	}
 }
+
+// TestRenderBareQuotes checks that a display opening on a quotation's mark with a cut
+// after it writes no "…" before the mark, nor one after a closing mark with a cut before
+// it, and that Length and Pieces count the display as Render writes it.
+func TestRenderBareQuotes(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		kept []string
+		want string
+	}{
+		{`The judge said, "nor does this appeal concern any right to use sidewalks."`, []string{`"`, `right to use sidewalks."`}, `"… right to use sidewalks."`},
+		{`The report ends: "We suggest that the author publish the whole of his work in order to form an opinion." [16]`, []string{`"We suggest that the author publish`, `"`}, `… "We suggest that the author publish …"`},
+		{`He said «no more wars today» and left.`, []string{"«", "wars", "»"}, "«… wars …»"},
+		// Not bare: the mark opens a run of words, or nothing is cut beside it.
+		{`He said, "we won" and left the hall.`, []string{`"we won"`}, `… "we won" …`},
+		{`She wrote "yes" twice, then left.`, []string{`"yes" twice`}, `… "yes" twice …`},
+	} {
+		var kept []Span
+		from := 0
+		for _, k := range c.kept {
+			i := strings.Index(c.doc[from:], k) + from
+			kept = append(kept, Span{i, i + len(k)})
+			from = i + len(k)
+		}
+		sent := Span{0, len(c.doc)}
+		got := Render(c.doc, sent, kept, nil, true, false)
+		if got != c.want {
+			t.Errorf("%q %q: %q, want %q", c.doc, c.kept, got, c.want)
+		}
+		var sc Scratch
+		if n, w := sc.Length(c.doc, sent, kept, nil), utf8.RuneCountInString(got); n < w {
+			t.Errorf("%q: Length %d, the display %q has %d", c.doc, n, got, w)
+		}
+		pieces, after := sc.Pieces(nil, c.doc, sent, kept, nil)
+		cuts := 0
+		for _, p := range pieces {
+			if p.Cut {
+				cuts++
+			}
+		}
+		if after {
+			cuts++
+		}
+		if want := strings.Count(got, Cut); cuts != want {
+			t.Errorf("%q: Pieces count %d cuts, the display %q shows %d", c.doc, cuts, got, want)
+		}
+	}
+}
