@@ -106,6 +106,9 @@ func breakAfter(text string, toks []syntax.Token, i int, open bool) (last int, o
 		if lines == 1 && last == i && t.Form == "." && speakerLine(text, toks, i) {
 			return last, false // "OPHELIA.\nGood my lord, …": a play's speaker with the speech
 		}
+		if lines == 0 && attribution(text, toks, last+1) {
+			return last, false // `"… hobby." — Zoe Lefevre`: a quotation with its source
+		}
 		return last, gap != "" && canStart(text, toks, last+1)
 	case abbreviation:
 		if gap == "" || abbrevClass(strings.TrimSuffix(t.Form, ".")) == abbrTitle {
@@ -520,6 +523,23 @@ func canStart(text string, toks []syntax.Token, i int) bool {
 		return false
 	}
 	return !strings.HasPrefix(f, "..")
+}
+
+// attribution reports whether token j, on the line of the sentence mark before it, is a
+// dash with a blank after it and a capitalized word after that: the source of a quotation
+// or an epigraph (`"Every new medium starts as somebody's hobby." — Zoe Lefevre, 2009`,
+// `-- Mark Twain`), which names whose words they are and is no sentence alone.
+func attribution(text string, toks []syntax.Token, j int) bool {
+	switch toks[j].Form {
+	case "—", "–", "―", "--":
+	default:
+		return false
+	}
+	if j+1 >= len(toks) || !blankAfter(text, toks[j].End) || newlines(text[toks[j].End:toks[j+1].Start]) > 0 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(toks[j+1].Form)
+	return unicode.IsUpper(r)
 }
 
 // startsLower reports whether form begins with a lowercase letter (n't aside).

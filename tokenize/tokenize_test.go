@@ -198,6 +198,13 @@ func TestSentences(t *testing.T) {
 			[]string{"The agenda of the meeting changed when the speaker came in late and Note : the end"}},
 		{"The agenda of the meeting changed when the speaker came in late and\nThe Chair of the Board of Trustees: yes",
 			[]string{"The agenda of the meeting changed when the speaker came in late and The Chair of the Board of Trustees : yes"}},
+		// A quotation's source after a dash goes with it; a dash on the next line does not
+		// join.
+		{"\"Every new medium starts as somebody's hobby.\" — Zoe Lefevre, interviewed in 2009. He left.",
+			[]string{"\" Every new medium starts as somebody 's hobby . \" — Zoe Lefevre , interviewed in 2009 .", "He left ."}},
+		{"Be yourself; everyone else is already taken. -- Oscar Wilde",
+			[]string{"Be yourself ; everyone else is already taken . -- Oscar Wilde"}},
+		{"It rained all day.\n— Then the sun came out.", []string{"It rained all day .", "— Then the sun came out ."}},
 	}
 	for _, tc := range tests {
 		got := sentenceForms(Sentences(tc.text))
