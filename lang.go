@@ -28,7 +28,8 @@ const English = langid.English
 const MethodWindow = "window"
 
 // MethodLead is the method of the snippet of a document where no query term matched,
-// with SnippetRequest.NoMatch: its first sentence cut cleanly to the budget.
+// with SnippetRequest.NoMatch: its lead, the first sentence that reads as prose (or its
+// first sentence), cut cleanly to the budget.
 const MethodLead = "lead"
 
 // maxTermTokens is the largest number of tokens of a query term in a language other than
@@ -619,23 +620,61 @@ func (w *worker) windowDo(req *Request, lang, mode string) (*Result, error) {
 // maxLeadProbe bounds the larger budgets leadSnippet tries to name the one a lead needs.
 const maxLeadProbe = 200
 
+// leadWords is the fewest words of a sentence that leadSentence takes for a document's
+// lead: fewer make a title, a byline or a menu ("By Tomasz Wiśniewski, March 17, 2011").
+const leadWords = 4
+
+// leadSentence returns the tokens of the sentence that leads doc: the first one of its
+// first chunk that reads as prose, with leadWords words or more and a final mark (. ? !
+// or another script's: segment.Terminal) before its closing quotes or brackets, so that
+// a page's menu, byline or dateline, or a title that repeats the result's own, is not
+// its snippet; when none does, the first sentence with a word; nil when doc has none.
+func leadSentence(doc string) []syntax.Token {
+	var first []syntax.Token
+	for start := 0; start < len(doc) && first == nil; {
+		end := chunkEnd(doc, start, chunkBytes)
+		for _, s := range segment.Sentences(doc[start:end], start) {
+			words, last := 0, ""
+			for _, t := range s.Tokens {
+				if k := segment.KindOf(t.Form); k != segment.Punct {
+					words++
+				}
+				if !closingMark(t.Form) {
+					last = t.Form
+				}
+			}
+			if words == 0 {
+				continue
+			}
+			if words >= leadWords && segment.Terminal(last) {
+				return s.Tokens
+			}
+			if first == nil {
+				first = s.Tokens
+			}
+		}
+		start = end
+	}
+	return first
+}
+
+// closingMark reports whether form is a closing quote or bracket, which may follow a
+// sentence's final mark.
+func closingMark(form string) bool {
+	switch form {
+	case `"`, "'", "”", "’", "»", ")", "]", "}", "''", "」", "』", "）":
+		return true
+	}
+	return false
+}
+
 // leadSnippet returns the snippet of a document of language lang where no query term
 // matched: its first sentence with a word (package segment's sentences, in any language),
 // whole when it fits the budget, else cut at the best clean end (window.Lead). The error
 // wraps ErrInfeasible when no clean beginning of the sentence fits, and names the budget
 // the shortest one needs (up to maxLeadProbe more).
 func (e *Engine) leadSnippet(doc, lang string, budget int, disp, columns bool) ([]Snippet, error) {
-	var toks []syntax.Token
-	for start := 0; start < len(doc) && toks == nil; {
-		end := chunkEnd(doc, start, chunkBytes)
-		for _, s := range segment.Sentences(doc[start:end], start) {
-			if slices.ContainsFunc(s.Tokens, func(t syntax.Token) bool { return segment.KindOf(t.Form) != segment.Punct }) {
-				toks = s.Tokens
-				break
-			}
-		}
-		start = end
-	}
+	toks := leadSentence(doc)
 	if toks == nil {
 		return []Snippet{}, nil // a document without a word has no sentence to show
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/qsc-nlp/qsc/internal/core/display"
@@ -66,8 +67,9 @@ type SnippetRequest struct {
 	Lang string `json:"lang,omitempty"`
 	// NoMatch asks, when no sentence of the document contains a query term (a hit on the
 	// title only, or on a synonym of the index's analyzer), for one snippet all the same:
-	// the document's first sentence, cut cleanly to the budget (MethodLead; Terms 0, no
-	// hits), as Elasticsearch's no_match_size gives. Off by default: such a document
+	// the document's lead, its first sentence of four words or more with a final mark
+	// (not a menu, byline or title line), else its first sentence, cut cleanly to the
+	// budget (MethodLead; Terms 0, no hits), as Elasticsearch's no_match_size gives. Off by default: such a document
 	// gets no snippet.
 	NoMatch bool `json:"no_match,omitempty"`
 }
@@ -258,17 +260,44 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 	return distinct(out), nil
 }
 
-// distinct returns sn without the snippets whose text an earlier one has: two sentences
-// that differ only in words their compressions drop (a sentence repeated with another
-// date, a templated report) would show the same snippet twice. It keeps the order.
+// distinct returns sn without the snippets whose words an earlier one shows, in a row:
+// two sentences that differ only in words their compressions drop (a sentence repeated
+// with another date, a templated report), or a pull quote or headline that repeats a
+// sentence of the text ("It is the end of the paper, …" after "“It is the end of the
+// paper, …,” said …"), would show the same words twice. Words are compared as letters
+// and digits, case folded. It keeps the order.
 func distinct(sn []Snippet) []Snippet {
 	out := sn[:0]
+	var shown []string // the words of each snippet kept, " w1 w2 … "
 	for _, s := range sn {
-		if !slices.ContainsFunc(out, func(o Snippet) bool { return o.Text == s.Text }) {
+		w := snippetWords(s.Text)
+		if !slices.ContainsFunc(shown, func(o string) bool { return strings.Contains(o, w) }) {
 			out = append(out, s)
+			shown = append(shown, w)
 		}
 	}
 	return out
+}
+
+// snippetWords returns the words of text (runs of letters, digits and marks), lower
+// cased, each with a space before it and one after the last: " it is the end ".
+func snippetWords(text string) string {
+	var b strings.Builder
+	b.Grow(len(text) + 1)
+	in := false
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
+			if !in {
+				b.WriteByte(' ')
+				in = true
+			}
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			in = false
+		}
+	}
+	b.WriteByte(' ')
+	return b.String()
 }
 
 // snippetQuery checks a snippet request and compiles its query for collect: the number of

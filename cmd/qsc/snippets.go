@@ -33,7 +33,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", qsc.DefaultSnippets, "maximum number of snippets of each document")
 	counts := fs.String("budget-counts", qsc.BudgetDisplay, "what the budget counts: display (the snippet as shown, \"…\" included), columns (the same, an East Asian wide character as two columns) or tokens (the kept tokens joined by spaces)")
 	lang := langFlag(fs)
-	noMatch := fs.Bool("no-match", false, "when no sentence contains a query term, print the document's first sentence, cut cleanly to the budget (method lead)")
+	noMatch := fs.Bool("no-match", false, "when no sentence contains a query term, print the document's lead, its first sentence that reads as prose, cut cleanly to the budget (method lead)")
 	plain := fs.Bool("plain", false, "print the kept words without \"…\" marks (text output); the budget counts them (tokens) unless --budget-counts says otherwise")
 	asJSON := fs.Bool("json", false, `print {"snippets": [...]} as POST /v1/snippets answers: spans, text, and the renderings plain, ellipsis, html and html_ellipsis; for several documents, one line each with its "file" (and "error" instead when it fails)`)
 	method := methodFlag(fs, "method")
@@ -101,7 +101,7 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		if len(sn) == 0 {
 			// Not an error (the JSON answer is an empty list), but a person at a terminal
 			// should not have to guess why nothing was printed.
-			fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term%s (--no-match prints the first sentence instead)\n", noMatchHint(req.Query))
+			fmt.Fprintf(stderr, "qsc snippets: no sentence contains a query term%s (--no-match prints the lead instead)\n", noMatchHint(req.Query))
 		}
 		if *asJSON {
 			return jsonx.NewEncoder(stdout).Encode(struct {

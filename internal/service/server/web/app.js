@@ -115,7 +115,7 @@
           const note = document.createElement("span");
           note.className = "lead";
           note.dir = "ltr"; // isolated from a right-to-left snippet
-          note.textContent = " · the beginning: no sentence holds a query word";
+          note.textContent = " · the lead: no sentence holds a query word";
           item.append(note);
         }
         if (s.sentence && s.sentence.end > s.sentence.start) {
