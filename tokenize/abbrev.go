@@ -35,7 +35,7 @@ var abbrevs = func() map[string]uint8 {
 		Thurs Fri Sat Ala Ariz Ark Calif Colo Conn Fla Ga Ill Ind Kan Kans Ky Md Mich Minn Miss
 		Mont Neb Nebr Nev Okla Ore Tenn Tex Va Vt Wis Wisc Wyo Ont Que Sask Alta Dept Univ
 		Inst Assoc Asst Vol Vols Fig Figs Eds Esq Rs Approx ET PT II III
-		etc al approx cf viz esp incl feat govt dept est vol pp ca inc misc fig figs ch ed eds
+		etc al approx cf viz esp incl feat govt dept est vol p pp ca inc misc fig figs ch ed eds
 		Fed Civ Crim Evid Cir Supp Stat Ct App Cal Cf Id Art Soc Servs Hous Cmty Cmtys
 		Dep't Gov't Int'l Nat'l Ass'n Comm'n
 		Eq Eqs Ref Refs Suppl Tab Tabs Mol Biol Chem Phys Proc Natl Acad Sci Lett Res Clin

@@ -205,6 +205,10 @@ func TestSentences(t *testing.T) {
 		{"Be yourself; everyone else is already taken. -- Oscar Wilde",
 			[]string{"Be yourself ; everyone else is already taken . -- Oscar Wilde"}},
 		{"It rained all day.\n— Then the sun came out.", []string{"It rained all day .", "— Then the sun came out ."}},
+		// "p." before a page number keeps its period and ends no sentence; before a
+		// sentence starter it ends one.
+		{"Martínez interview, transcript p. 2. He spoke of p. The end came.",
+			[]string{"Martínez interview , transcript p. 2 .", "He spoke of p.", "The end came ."}},
 	}
 	for _, tc := range tests {
 		got := sentenceForms(Sentences(tc.text))
