@@ -39,9 +39,9 @@
 //     read too (a page that is all menu, or all form).
 //
 // A page in another encoding than UTF-8 is decoded as a browser decodes it, by its meta
-// charset, else as windows-1252 (UTF8); one that declares UTF-8 but is not is read with
-// U+FFFD for its bad bytes, as a browser shows it (a caller that must refuse it checks
-// first: docfile does). Invalid HTML is read as a browser reads it (the HTML5 parsing
+// charset, else as windows-1252 (UTF8); one that declares UTF-8 but is not keeps its
+// valid UTF-8 and has its other bytes read as windows-1252, the commonest such mistake,
+// where a browser shows U+FFFD. Invalid HTML is read as a browser reads it (the HTML5 parsing
 // algorithm of golang.org/x/net/html), and no input makes it panic.
 package htmltext
 
@@ -59,6 +59,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/qsc-nlp/qsc/internal/core/tablerow"
+	"github.com/qsc-nlp/qsc/internal/core/textenc"
 )
 
 // IsFile reports whether a file is HTML by its name: it ends in .html, .htm, .shtml (a
@@ -101,9 +102,7 @@ func Doc(src []byte) (title, body string) {
 
 // read is Doc, or Text (title "") when split is false.
 func read(src []byte, split bool) (title, body string) {
-	if src, _ = UTF8(src); !utf8.Valid(src) {
-		src = bytes.ToValidUTF8(src, []byte("\uFFFD")) // as a browser shows the bad bytes
-	}
+	src, _ = UTF8(src) // valid UTF-8, whatever src was
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	if len(src) > maxTreeBytes {
 		return readTokens(src, split)
@@ -908,20 +907,25 @@ func attrs(z *html.Tokenizer, a, b string) (va, vb string) {
 // encoding a browser reads it in, from a byte order mark or the charset its meta
 // elements declare, else windows-1252 (golang.org/x/net/html/charset's
 // DetermineEncoding, which reads the first 1024 bytes), as pages saved from the web
-// before UTF-8 often are. A page that declares UTF-8 but is not, or that its encoding
-// cannot decode, is returned as it is, for the caller to refuse: nothing is replaced
-// silently. It costs one pass of src, and a copy when it decodes.
+// before UTF-8 often are. A page that declares UTF-8 but is not (a page moved between
+// systems), or that its encoding cannot decode, has its valid UTF-8 kept and its other
+// bytes read as windows-1252, the commonest such mistake (textenc.Windows1252), with the
+// name "utf-8+windows-1252", so that a caller can say so. It costs one pass of src, and
+// a copy when it decodes.
 func UTF8(src []byte) (out []byte, name string) {
 	if utf8.Valid(src) {
 		return src, "utf-8"
 	}
 	enc, name, _ := charset.DetermineEncoding(src, "text/html")
-	if name == "utf-8" {
-		return src, name
+	if name != "utf-8" {
+		if out, err := enc.NewDecoder().Bytes(src); err == nil && utf8.Valid(out) {
+			return out, name
+		}
 	}
-	out, err := enc.NewDecoder().Bytes(src)
-	if err != nil || !utf8.Valid(out) {
-		return src, name
-	}
-	return out, name
+	out, _ = textenc.Windows1252(src)
+	return out, MixedEncoding
 }
+
+// MixedEncoding is UTF8's name of a page that is not valid in the encoding it declares:
+// its valid UTF-8 kept, its other bytes read as windows-1252.
+const MixedEncoding = "utf-8+windows-1252"

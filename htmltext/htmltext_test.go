@@ -346,7 +346,8 @@ func TestURL(t *testing.T) {
 }
 
 // TestUTF8 checks that a page in another encoding is decoded as a browser decodes it,
-// and that one which says UTF-8 but is not is left for the caller to refuse.
+// and that one which says UTF-8 but is not keeps its UTF-8 and has its other bytes read
+// as windows-1252, under a name that says so.
 func TestUTF8(t *testing.T) {
 	for _, c := range []struct{ src, want, name string }{
 		{"<p>Café</p>", "<p>Café</p>", "utf-8"},
@@ -354,7 +355,8 @@ func TestUTF8(t *testing.T) {
 		{"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"><p>Gr\xfc\xdfe</p>", "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"><p>Grüße</p>", "windows-1252"},
 		{"<p>na\xefve</p>", "<p>naïve</p>", "windows-1252"},
 		{"<meta charset=\"shift_jis\"><p>\x93\x8c\x8b\x9e</p>", "<meta charset=\"shift_jis\"><p>東京</p>", "shift_jis"},
-		{"<meta charset=\"utf-8\"><p>Caf\xe9</p>", "<meta charset=\"utf-8\"><p>Caf\xe9</p>", "utf-8"},
+		{"<meta charset=\"utf-8\"><p>Caf\xe9</p>", "<meta charset=\"utf-8\"><p>Café</p>", MixedEncoding},
+		{"<meta charset=\"utf-8\"><p>Crème \x93br\xfbl\xe9e\x94</p>", "<meta charset=\"utf-8\"><p>Crème “brûlée”</p>", MixedEncoding},
 	} {
 		out, name := UTF8([]byte(c.src))
 		if string(out) != c.want || name != c.name {
@@ -364,7 +366,7 @@ func TestUTF8(t *testing.T) {
 	if got := Text([]byte("<meta charset=windows-1252><p>Caf\xe9</p>")); got != "Café" {
 		t.Errorf("Text of a windows-1252 page: %q", got)
 	}
-	if got := Text([]byte("<meta charset=utf-8><p>Caf\xe9</p>")); got != "Caf\uFFFD" {
+	if got := Text([]byte("<meta charset=utf-8><p>Caf\xe9</p>")); got != "Café" {
 		t.Errorf("Text of a page that says UTF-8 and is not: %q", got)
 	}
 }

@@ -76,9 +76,12 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("%s", errText(err))
 	}
 	snippets := func(path string) (string, []qsc.Snippet, error) {
-		doc, err := readDocument(path, !*raw)
+		doc, note, err := readDocument(path, !*raw)
 		if err != nil {
 			return "", nil, err
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "qsc snippets: %s: %s\n", cmp.Or(path, "-"), note)
 		}
 		r := req
 		r.Document = doc
@@ -266,29 +269,30 @@ const maxFileBytes = docfile.MaxFileBytes
 // readDocument reads the document of qsc snippets: the file at path, or stdin for "" and
 // "-", at most maxFileBytes (readLimited); a Markdown file (markdown.IsFile) as its
 // rendering reads (markdown.Text), and an HTML file (htmltext.IsFile) as a browser shows
-// it (htmltext.Text), when rendered is set.
-func readDocument(path string, rendered bool) (string, error) {
+// it (htmltext.Text), when rendered is set. note says how a file that was not valid
+// UTF-8 was decoded (docfile.Text).
+func readDocument(path string, rendered bool) (doc, note string, err error) {
 	r := io.Reader(os.Stdin)
 	if path != "" && path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		defer f.Close()
 		r = f
 	}
 	b, err := readLimited(r, maxFileBytes, "the document")
 	if err == nil {
-		b, err = docfile.Text(cmp.Or(path, "-"), b)
+		b, note, err = docfile.Text(cmp.Or(path, "-"), b)
 	}
 	switch {
 	case err != nil || !rendered:
 	case markdown.IsFile(path):
-		return markdown.Text(b), nil
+		return markdown.Text(b), note, nil
 	case htmltext.IsFile(path):
-		return htmltext.Text(b), nil
+		return htmltext.Text(b), note, nil
 	}
-	return string(b), err
+	return string(b), note, err
 }
 
 // noMatchHint is what the message that no sentence holds a query term adds when a term

@@ -222,12 +222,12 @@ func TestSnippetsSeveral(t *testing.T) {
 	if code != 0 || out != want || errs != "" {
 		t.Errorf("folder: exit %d\n%s\nwant\n%s\nstderr %s", code, out, want, errs)
 	}
-	bad := write("f.txt", "bad \xff text")
+	bad := write("f.txt", "\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0") // Cyrillic in Windows-1251: refused, where Western text is decoded
 	missing := filepath.Join(dir, "nope.txt")
 	code, out, errs = runQSC(t, "snippets", "-q", "police", "-b", "40", "--json", a, bad, missing)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], `{"file":"`+a+`","snippets":[{`) ||
-		!strings.Contains(lines[1], `"error":"bad request: the text is not valid UTF-8 (byte offset 4)`) || !strings.Contains(lines[2], `{"file":"`+missing+`","error":"open `) ||
+		!strings.Contains(lines[1], `"error":"bad request: the text is not valid UTF-8 (byte offset 0)`) || !strings.Contains(lines[2], `{"file":"`+missing+`","error":"open `) ||
 		!strings.Contains(errs, bad+": the text is not valid UTF-8") || !strings.Contains(errs, "iconv") || strings.Contains(errs, "bad request") || !strings.Contains(errs, "2 of 3 documents failed") {
 		t.Errorf("--json with failures: exit %d\n%s\nstderr %s", code, out, errs)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/htmltext"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
+	"github.com/qsc-nlp/qsc/internal/core/textenc"
 	"github.com/qsc-nlp/qsc/markdown"
 	"github.com/qsc-nlp/qsc/tokenize"
 )
@@ -84,6 +85,9 @@ type Record struct {
 	// relative to the file's own address; "" when it names none. docindex.Ingest makes
 	// it the document's URL.
 	Link string
+	// Note says how a file that was not valid UTF-8 was read (Text), for the user to
+	// see; "" for the others.
+	Note string
 }
 
 // Check validates a document, and sets its title from its text when it has none: an id
@@ -477,7 +481,7 @@ func readDocFile(path, id string, fn func(Record) error) error {
 		rec.Err = err
 		return fn(rec)
 	}
-	if b, err = Text(name, b); err != nil {
+	if b, rec.Note, err = Text(name, b); err != nil {
 		rec.Err = err
 		return fn(rec)
 	}
@@ -527,13 +531,24 @@ func slugRef(id, slug string) string {
 
 // Text returns the bytes of the file named name (its path, or "-" for stdin) as qsc
 // reads them, or CheckText's error: an HTML file in another encoding than UTF-8 decoded
-// as a browser decodes it (htmltext.UTF8: its meta charset, else windows-1252); any
-// other file as it is.
-func Text(name string, b []byte) ([]byte, error) {
-	if htmltext.IsFile(name) {
-		b, _ = htmltext.UTF8(b)
+// as a browser decodes it (htmltext.UTF8: its meta charset, else windows-1252; one that
+// is not valid in the encoding it declares has its other bytes read as windows-1252);
+// other text that is not valid UTF-8 and reads as Western European (textenc.Western: a
+// transcript or note saved in Windows-1252) decoded as Windows-1252; any other file as
+// it is. note says what was decoded so, for the user to see; "" when nothing was.
+func Text(name string, b []byte) (text []byte, note string, err error) {
+	switch {
+	case htmltext.IsFile(name):
+		var enc string
+		if b, enc = htmltext.UTF8(b); enc == htmltext.MixedEncoding {
+			note = "the page is not valid in the encoding it declares: its other bytes were read as Windows-1252"
+		}
+	case !utf8.Valid(b) && !isUTF16(b) && bytes.IndexByte(b, 0) < 0 && !bytes.HasPrefix(b, []byte("%PDF-")) && textenc.Western(b):
+		var n int
+		b, n = textenc.Windows1252(b)
+		note = fmt.Sprintf("the file is not valid UTF-8: read as Windows-1252 (%d bytes decoded)", n)
 	}
-	return b, CheckText(name, b)
+	return b, note, CheckText(name, b)
 }
 
 // CheckText returns an error wrapping qsc.ErrBadRequest for a file named name (its path,

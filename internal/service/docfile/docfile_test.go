@@ -178,9 +178,10 @@ func TestScanBinaryFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := map[string]string{}
+	got, texts := map[string]string{}, map[string]Record{}
 	if err := ScanDir(dir, func(r Record) error {
 		got[filepath.Base(r.Where)] = fmt.Sprint(r.Err)
+		texts[filepath.Base(r.Where)] = r
 		if r.Doc.ID == "bom.txt" && r.Doc.Title != "PRESS RELEASE" {
 			t.Errorf("the title of a file with a byte order mark: %q", r.Doc.Title)
 		}
@@ -189,9 +190,15 @@ func TestScanBinaryFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"scan.txt": "is a PDF", "blob.txt": "NUL byte at offset 6", "notes.txt": "<nil>", "page.txt": "is HTML, but its name does not end in .html; qsc reads .html and .htm files as HTML", "seminar.html": "<nil>",
-		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "iconv -f WINDOWS-1252", "cp1251.txt": "iconv -f WINDOWS-1251", "sjis.txt": "iconv -f SHIFT_JIS", "quotes.txt": "iconv -f WINDOWS-1252", "bom.txt": "<nil>"} {
+		"utf16.txt": "is UTF-16 text", "utf16be.txt": "is UTF-16 text", "cp1252.txt": "<nil>", "cp1251.txt": "iconv -f WINDOWS-1251", "sjis.txt": "iconv -f SHIFT_JIS", "quotes.txt": "<nil>", "bom.txt": "<nil>"} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: error %q, want it to say %q", name, got[name], want)
+		}
+	}
+	// Western text in Windows-1252 is read as it, and says so.
+	for name, want := range map[string]string{"cp1252.txt": "Café minutes", "quotes.txt": "“It sounds like a radio in a tin can,” admitted José – “but it reaches Tokyo.”"} {
+		if r := texts[name]; !strings.Contains(r.Doc.Title+"\n"+r.Doc.Text, want) || !strings.Contains(r.Note, "read as Windows-1252") {
+			t.Errorf("%s: %q %q, note %q; want %q, decoded as Windows-1252", name, r.Doc.Title, r.Doc.Text, r.Note, want)
 		}
 	}
 	if n, first := OtherFiles(dir, 3); n != 1 || len(first) != 1 || first[0] != "slides.pdf" {
@@ -315,8 +322,8 @@ func TestScanHTMLFolder(t *testing.T) {
 			t.Errorf("%s: link %q, want %q", id, got[id].Link, want)
 		}
 	}
-	if r := got["help/bad.html"]; r.Err == nil || !strings.Contains(r.Err.Error(), "not valid UTF-8") {
-		t.Errorf("a page that says UTF-8 and is not: %+v", r)
+	if r := got["help/bad.html"]; r.Err != nil || r.Doc.Text != "Café" || !strings.Contains(r.Note, "read as Windows-1252") {
+		t.Errorf("a page that says UTF-8 and is not: %+v; want it read, its other bytes as Windows-1252", r)
 	}
 	if r := got["help/empty.htm"]; r.Err == nil || !strings.Contains(r.Err.Error(), `no "text"`) {
 		t.Errorf("a page without text: %+v", r)

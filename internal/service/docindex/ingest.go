@@ -113,6 +113,9 @@ type Report struct {
 	Outcome Outcome
 	// Err says why a record was rejected; nil for the other outcomes.
 	Err error
+	// Note says how a file that was not valid UTF-8 was read (docfile.Record.Note); "" for
+	// the others.
+	Note string
 }
 
 // Summary counts what an ingestion did with its records.
@@ -352,7 +355,7 @@ func (g *ingester) done(p *pending, o Outcome) {
 	case Unchanged:
 		g.sum.Unchanged++
 	}
-	g.report(Report{Seq: p.seq, Where: p.r.Where, ID: p.r.Doc.ID, Outcome: o})
+	g.report(Report{Seq: p.seq, Where: p.r.Where, ID: p.r.Doc.ID, Outcome: o, Note: p.r.Note})
 }
 
 func (g *ingester) report(r Report) {

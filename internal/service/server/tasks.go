@@ -512,6 +512,9 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 	opts := docindex.IngestOptions{Engine: q.s.cfg.Engine, Gate: q.s.annotationTurn, Report: func(r docindex.Report) {
 		t.note(r)
 		q.s.metrics.wrote(r.Outcome.String(), 1)
+		if r.Note != "" {
+			log.Info("document decoded", "at", r.Where, "note", r.Note)
+		}
 	}}
 	if path != "" {
 		opts.Reject = func(e *docfile.RecordError) { log.Warn("document rejected", "at", e.Where, "error", e.Err.Error()) }
