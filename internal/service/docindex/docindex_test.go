@@ -281,6 +281,69 @@ func TestIngestSource(t *testing.T) {
 	}
 }
 
+// TestIngestSourceRemoved checks that a file deleted or renamed since the last start
+// leaves the index with its document, while a document the API added stays, as does one
+// the API replaced since the source gave it; and that an ingestion that is not the
+// source's removes nothing.
+func TestIngestSourceRemoved(t *testing.T) {
+	x, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
+		write(name, "Minutes of "+name+"\n\nThe council met on Tuesday about "+name+".")
+	}
+	source := IngestOptions{Source: true}
+	if sum, err := x.Ingest(context.Background(), dir, source); err != nil || sum != (Summary{Added: 4}) {
+		t.Fatalf("first start: %v, %v", sum, err)
+	}
+	api := []docfile.Doc{{ID: "memo", Title: "Memo", Text: "The memo came through the API."}, {ID: "c.txt", Title: "C", Text: "The API's own version of c."}}
+	if sum, err := x.Add(context.Background(), "api", api, IngestOptions{}); err != nil || sum != (Summary{Added: 1, Updated: 1}) {
+		t.Fatalf("API: %v, %v", sum, err)
+	}
+	// a.txt renamed to e.txt; b.txt and c.txt deleted.
+	if err := os.Rename(filepath.Join(dir, "a.txt"), filepath.Join(dir, "e.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"b.txt", "c.txt"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sum, err := x.Ingest(context.Background(), dir, IngestOptions{}); err != nil || sum.Removed != 0 {
+		t.Fatalf("not the source: %v, %v; want nothing removed", sum, err)
+	}
+	if ok, err := x.Delete("e.txt"); !ok || err != nil {
+		t.Fatalf("delete: %v, %v", ok, err)
+	}
+	sum, err := x.Ingest(context.Background(), dir, source)
+	if err != nil || sum != (Summary{Added: 1, Unchanged: 1, Removed: 2}) {
+		t.Fatalf("restart: %v, %v; want e.txt added, d.txt unchanged, a.txt and b.txt removed", sum, err)
+	}
+	if !strings.Contains(sum.String(), "2 removed (no longer in the source)") {
+		t.Errorf("summary %q", sum)
+	}
+	for id, want := range map[string]bool{"a.txt": false, "b.txt": false, "c.txt": true, "d.txt": true, "e.txt": true, "memo": true} {
+		if _, ok, err := x.Document(id); ok != want || err != nil {
+			t.Errorf("%s: in the index %v, %v; want %v", id, ok, err, want)
+		}
+	}
+	if err := x.Check(); err != nil {
+		t.Error(err)
+	}
+	// The API's c.txt is its own now: a later start leaves it, and removes nothing more.
+	if sum, err := x.Ingest(context.Background(), dir, source); err != nil || sum != (Summary{Unchanged: 2}) {
+		t.Fatalf("second restart: %v, %v", sum, err)
+	}
+}
+
 // TestIngestOneFile checks that --docs may name one document file, read as a folder's
 // files are, with its name as id.
 func TestIngestOneFile(t *testing.T) {

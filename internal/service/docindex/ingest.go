@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blevesearch/bleve/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/qsc-nlp/qsc"
@@ -68,7 +69,10 @@ type IngestOptions struct {
 	// document API has replaced or deleted the document since: it stays as the API left
 	// it (Summary.Kept), until the source's content for the id changes, which then
 	// replaces it. Without Source (the document API), a record replaces a document whose
-	// content differs, whoever wrote it.
+	// content differs, whoever wrote it. A Source ingestion that reads its whole input
+	// also removes the documents the source gave before and no longer holds, a file
+	// deleted or renamed (Summary.Removed), unless the document API has replaced them
+	// since: those stay, the API's.
 	Source bool
 }
 
@@ -128,6 +132,9 @@ type Summary struct {
 	// document API has replaced or deleted since the source gave that content: left as
 	// the API left them.
 	Kept int
+	// Removed counts the documents of a Source ingestion's earlier input that its input
+	// no longer holds (a file deleted or renamed), removed from the index.
+	Removed int
 	// Ignored names the fields of JSON-lines records that a document does not have,
 	// passed over (docfile.Record.Ignored), sorted and joined by ", "; IgnoredAt is the
 	// first record that had one.
@@ -140,6 +147,9 @@ func (s Summary) String() string {
 	line := fmt.Sprintf("%d added, %d updated, %d unchanged, %d rejected", s.Added, s.Updated, s.Unchanged, s.Rejected)
 	if s.Kept > 0 {
 		line += fmt.Sprintf(", %d kept as the document API left them", s.Kept)
+	}
+	if s.Removed > 0 {
+		line += fmt.Sprintf(", %d removed (no longer in the source)", s.Removed)
 	}
 	return line
 }
@@ -258,6 +268,9 @@ func (x *Index) IngestScan(ctx context.Context, scan func(func(docfile.Record) e
 	if err == nil {
 		err = g.flush(ctx)
 	}
+	if err == nil && opts.Source {
+		g.sum.Removed, err = g.prune(ctx)
+	}
 	slices.Sort(g.ignored)
 	g.sum.Ignored = strings.Join(g.ignored, ", ")
 	return g.sum, err
@@ -309,6 +322,7 @@ type ingester struct {
 	opts    IngestOptions
 	models  string             // of opts.Engine, in the content hash
 	seen    map[string]seenDoc // id → where it was first read, and its content hash
+	present map[string]bool    // every id a record named, rejected or not (prune)
 	pending []pending
 	seq     int // records taken
 	sum     Summary
@@ -327,7 +341,7 @@ type pending struct {
 type seenDoc struct{ where, hash string }
 
 func (x *Index) newIngester(opts IngestOptions) *ingester {
-	g := &ingester{x: x, opts: opts, seen: map[string]seenDoc{}, models: "none"}
+	g := &ingester{x: x, opts: opts, seen: map[string]seenDoc{}, present: map[string]bool{}, models: "none"}
 	if opts.Engine != nil {
 		g.models = opts.Engine.AnnotationModels().String()
 	}
@@ -373,6 +387,9 @@ func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
 		}
 		seq := g.seq
 		g.seq++
+		if r.Doc.ID != "" {
+			g.present[r.Doc.ID] = true
+		}
 		for _, f := range r.Ignored {
 			if !slices.Contains(g.ignored, f) {
 				if g.sum.IgnoredAt == "" {
@@ -406,6 +423,76 @@ func (g *ingester) take(ctx context.Context) func(docfile.Record) error {
 		}
 		return nil
 	}
+}
+
+// pruneBatch is the number of document ids prune reads in one search.
+const pruneBatch = 1000
+
+// prune removes, after a Source ingestion that read its whole input, the documents that
+// an earlier one gave (their sourceKey is set) and that this input no longer names (a
+// file deleted or renamed): those whose content is still the source's; one the document
+// API has replaced since stays, the API's, and loses its sourceKey. It returns how many
+// it removed. It reads every id of the index, in pages of pruneBatch sorted by id.
+func (g *ingester) prune(ctx context.Context) (int, error) {
+	var gone []string
+	after := ""
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), pruneBatch, 0, false)
+		req.SortBy([]string{"_id"})
+		if after != "" {
+			req.SearchAfter = []string{after}
+		}
+		res, err := g.x.idx.SearchInContext(ctx, req)
+		if err != nil {
+			return 0, fmt.Errorf("document index: %w", err)
+		}
+		for _, h := range res.Hits {
+			if !g.present[h.ID] {
+				gone = append(gone, h.ID)
+			}
+		}
+		if len(res.Hits) < pruneBatch {
+			break
+		}
+		after = res.Hits[len(res.Hits)-1].ID
+	}
+	if len(gone) == 0 {
+		return 0, nil
+	}
+	g.x.write.Lock()
+	defer g.x.write.Unlock()
+	b := g.x.idx.NewBatch()
+	removed := 0
+	for _, id := range gone {
+		src, err := g.x.idx.GetInternal(sourceKey(id))
+		if err != nil {
+			return 0, fmt.Errorf("document index: %w", err)
+		}
+		if src == nil {
+			continue // the document API's own
+		}
+		h, err := g.x.idx.GetInternal(hashKey(id))
+		if err != nil {
+			return 0, fmt.Errorf("document index: %w", err)
+		}
+		b.DeleteInternal(sourceKey(id))
+		if string(h) != string(src) {
+			continue // replaced by the document API since: its document now
+		}
+		b.Delete(id)
+		b.DeleteInternal(hashKey(id))
+		removed++
+	}
+	if b.Size() == 0 {
+		return 0, nil
+	}
+	if err := g.x.commit(b); err != nil {
+		return 0, fmt.Errorf("document index: %w", err)
+	}
+	return removed, nil
 }
 
 // hashKey is the internal key of a document's content hash.
