@@ -821,7 +821,8 @@ func TestGluedWords(t *testing.T) {
 
 // TestSearchBoxSyntax checks what a search box's user types that bleve's syntax reads
 // otherwise: a dash between spaces is no "not", a minus before a digit is the number's, a
-// pattern in capitals finds the words the index keeps in lower case, and a query that
+// pattern in capitals or with accents finds the words the index keeps in lower case
+// without accents, and a query that
 // does not parse ("p < 0.05") is searched as its words, not refused.
 func TestSearchBoxSyntax(t *testing.T) {
 	docs := []docfile.Doc{
@@ -829,6 +830,7 @@ func TestSearchBoxSyntax(t *testing.T) {
 		{ID: "cold", Title: "Calais", Text: "The camp froze at -4 °C on Monday."},
 		{ID: "gene", Title: "Genes", Text: "BRCA1 carriers were enrolled; p < 0.05 held."},
 		{ID: "year", Title: "Letter", Text: "The letter was written in ١٩٧٣ in Cairo."},
+		{ID: "obit", Title: "Obituary", Text: "Hans Müller founded the Courier's web edition."},
 	}
 	x := memoryWith(t, docs)
 	for q, want := range map[string][]string{
@@ -840,6 +842,8 @@ func TestSearchBoxSyntax(t *testing.T) {
 		"Africa – EU":   {"summit"},
 		"-4 froze":      {"cold"},
 		"BRCA*":         {"gene"},
+		"Mül*":          {"obit"}, // accents removed, as the index removes them
+		"MÜLLER":        {"obit"},
 		"p < 0.05":      {"gene"},
 		"Brussels -EU":  nil, // a "-" before a word still excludes it
 		"camp -Brussel": {"cold"},

@@ -271,7 +271,8 @@ func escapeSyntax(q string) string {
 // words, a hyphenated word ("IL-6") the word spaced or hyphenated, or joined ("IL6"),
 // where its parts one by one would find any document with a "6", a pattern of marks
 // alone ("???") nothing, and a pattern of the
-// text in capitals ("BRCA*") the pattern in lower case, as the index keeps its words. A "?" inside a word ("colo?r") and the fields the index has
+// text in capitals or with accents ("BRCA*", "Mül*") the pattern in lower case without
+// accents, as the index keeps its words. A "?" inside a word ("colo?r") and the fields the index has
 // (title, text, url, lang and the fields of its languages) keep their meaning. It costs
 // one walk of q.
 func (x *Index) asWords(q query.Query) query.Query {
@@ -294,8 +295,8 @@ func (x *Index) asWords(q query.Query) query.Query {
 				m.FieldVal, m.BoostVal = q.FieldVal, q.BoostVal
 				return leaf(m) // a word now, of a field the index may lack
 			}
-			if l := strings.ToLower(q.Wildcard); l != q.Wildcard && textField(q.FieldVal) {
-				w := *q // "BRCA*": the index keeps its words in lower case
+			if l := strings.ToLower(match.Fold(q.Wildcard)); l != q.Wildcard && textField(q.FieldVal) {
+				w := *q // "BRCA*", "Mül*": the index keeps its words in lower case, accents removed (match.Key)
 				w.Wildcard = l
 				return &w
 			}
