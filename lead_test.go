@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/qsc-nlp/qsc/internal/core/display"
 )
 
 // TestLeadProse checks that the lead a document shows when no sentence holds a query term
@@ -42,4 +45,52 @@ func TestDistinctWords(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("distinct: %q, want %q", got, want)
 	}
+}
+
+// TestTurnLabels checks that a snippet of a transcript's turn after its first sentence
+// says who speaks (Snippet.Label): with the time when the budget leaves room, the name
+// alone when it is tight, each rendering within the budget; and that the turn's first
+// sentence, which holds its label, and prose get none.
+func TestTurnLabels(t *testing.T) {
+	e := newEngine(t)
+	doc := "Oral history interview with Zoë Lefèvre\n\n" +
+		"[00:03:31] LEFÈVRE: [laughs] No. Not in my time. Every new medium starts\n" +
+		"as somebody's hobby, and ours was Hans's hobby for about five years.\n\n" +
+		"[00:04:10] INTERVIEWER: Tell me about the radio station.\n\n" +
+		"The station went on the air in 1952. Its first hobby show ran weekly."
+	for _, c := range []struct {
+		query  string
+		budget int
+		label  string // "" for none
+	}{
+		{"medium", 100, "[00:03:31] LEFÈVRE:"},
+		{"medium", 60, "LEFÈVRE:"},
+		{"radio", 100, ""}, // the turn's first sentence holds its label
+		{"show", 100, ""},  // prose
+	} {
+		sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{c.query}, Budget: c.budget, N: 1})
+		if err != nil || len(sn) != 1 {
+			t.Fatalf("%s, %d: %+v, %v", c.query, c.budget, sn, err)
+		}
+		s := sn[0]
+		got := ""
+		if s.Label != nil {
+			got = doc[s.Label.Start:s.Label.End]
+		}
+		if got != c.label || !strings.HasPrefix(s.Text, c.label) {
+			t.Errorf("%s, %d: label %q, text %q; want %q", c.query, c.budget, got, s.Text, c.label)
+		}
+		ell := display.Render(doc, s.Sentence, append([]Span{}, append(labelSpans(s), s.Kept...)...), nil, true, false)
+		if n := utf8.RuneCountInString(ell); n > c.budget || utf8.RuneCountInString(s.Text) > c.budget {
+			t.Errorf("%s, %d: %q (%d) and %q over the budget", c.query, c.budget, ell, n, s.Text)
+		}
+	}
+}
+
+// labelSpans returns the label of s as a span list, none when it has no label.
+func labelSpans(s Snippet) []Span {
+	if s.Label == nil {
+		return nil
+	}
+	return []Span{*s.Label}
 }

@@ -101,6 +101,12 @@ type Snippet struct {
 	// names none) for English, MethodWindow for another language unless the request
 	// names a method.
 	Method string `json:"method"`
+	// Label, when not nil, is the speaker's label of the transcript's or chat's turn that
+	// the sentence belongs to, when the sentence is not the turn's first
+	// (tokenize.TurnLabel: "[00:01:06] LEFÈVRE:", "Customer:"): who said it. The
+	// renderings (package render, and Text) show it before the kept runs, with a "…"
+	// where the turn's words before the sentence were cut, within the budget.
+	Label *Span `json:"label,omitempty"`
 }
 
 // Snippets returns up to n (default DefaultSnippets when n is 0) compressed sentences of
@@ -235,13 +241,15 @@ func (e *Engine) doSnippets(ctx context.Context, req *SnippetRequest, ann *annot
 			return
 		}
 		c := &jobs[i]
-		if c.other != nil && c.other.window {
-			out[i], errs[i] = w.windowSnippet(doc, c, req.Budget, q.display, q.columns)
-		} else {
+		out[i], errs[i] = w.labelled(doc, c, req.Budget, q.columns, func(budget int) (Snippet, error) {
+			if c.other != nil && c.other.window {
+				return w.windowSnippet(doc, c, budget, q.display, q.columns)
+			}
 			w.mc.Decoding = dec
-			out[i], errs[i] = w.snippet(m, doc, c, req.Budget, q.display, q.columns)
-			out[i].Lang, out[i].Method = c.langOf(q.lang), m.Name()
-		}
+			sn, err := w.snippet(m, doc, c, budget, q.display, q.columns)
+			sn.Lang, sn.Method = c.langOf(q.lang), m.Name()
+			return sn, err
+		})
 		out[i].Score = score(c.terms, c.start(), len(doc))
 	}
 	// Sentences to parse are spread over the cores; sentences from an annotation, already
@@ -419,6 +427,43 @@ func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, 
 		}
 	}
 	return sn, nil
+}
+
+// labelRoom is the fewest characters that the sentence of a labelled snippet keeps: a
+// label with its time leaves at least this much, else it is the speaker's name alone.
+const labelRoom = 60
+
+// labelled returns the snippet that snip gives for the sentence of candidate c of doc,
+// with the label of its turn (Snippet.Label, tokenize.TurnLabel) when it has one: with
+// its time ("[00:01:06] LEFÈVRE:") when the budget leaves labelRoom characters after it,
+// else the name alone ("LEFÈVRE:"). The snippet is made under the budget less the label's
+// width and a cut's (" … "), and kept when the display with the label fits budget
+// (columns as for the budget); else the snippet snip gives under the whole budget,
+// without a label.
+func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, snip func(budget int) (Snippet, error)) (Snippet, error) {
+	start, name, end, ok := tokenize.TurnLabel(doc, c.start())
+	if !ok {
+		return snip(budget)
+	}
+	cut := len(" " + display.Cut + " ")
+	if budget-measure(doc[start:end], columns)-cut < labelRoom {
+		start = name
+	}
+	label := Span{Start: start, End: end}
+	if b := budget - measure(doc[start:end], columns) - cut; b > 0 {
+		if sn, err := snip(b); err == nil {
+			kept := append([]Span{label}, sn.Kept...)
+			w.lengther.sc.Columns = columns
+			n := w.lengther.sc.Length(doc, sn.Sentence, kept, sn.Hits)
+			w.lengther.sc.Columns = false
+			if n <= budget {
+				sn.Label = &label
+				sn.Text = display.Render(doc, sn.Sentence, kept, nil, false, false)
+				return sn, nil
+			}
+		}
+	}
+	return snip(budget)
 }
 
 // checkDocument checks the limits of a document: at most MaxDocumentBytes, valid UTF-8.

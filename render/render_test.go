@@ -189,3 +189,20 @@ func TestBudgetCounts(t *testing.T) {
 		t.Error("the token budget never holds more plain text than the display budget: the mapping changes nothing")
 	}
 }
+
+// TestRenderLabel checks that every rendering shows a snippet's turn label before its
+// kept runs, with a "…" where the turn's words before the sentence were cut.
+func TestRenderLabel(t *testing.T) {
+	doc := "[00:03:31] LEFÈVRE: No. Every new medium starts as somebody's hobby."
+	sp := spans(t, doc, "[00:03:31] LEFÈVRE:", "Every new medium starts as somebody's hobby.")
+	s := qsc.Snippet{Sentence: sp[1], Kept: spans(t, doc, "Every new medium", "hobby."), Hits: spans(t, doc, "hobby"), Label: &sp[0]}
+	for _, c := range []struct{ got, want string }{
+		{Plain(doc, s), "[00:03:31] LEFÈVRE: Every new medium hobby."},
+		{Ellipsis(doc, s), "[00:03:31] LEFÈVRE: … Every new medium … hobby."},
+		{HTML(doc, s, true), "[00:03:31] LEFÈVRE: … Every new medium … <mark>hobby</mark>."},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+}

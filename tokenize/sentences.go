@@ -839,3 +839,71 @@ func opensSentence(s string) bool {
 	}
 	return false
 }
+
+// Turns of a transcript or a chat: how far TurnLabel looks back for its turn's label.
+const (
+	turnBytes      = 4096 // the most bytes of the turn before the sentence
+	labelLineBytes = 160  // the most bytes of a line read for its label
+)
+
+// TurnLabel returns the span [start, end) of text that labels the turn of a transcript or
+// a chat that the sentence beginning at byte at belongs to, when that sentence is not the
+// turn's first: a line of the sentence's paragraph (no blank line between, at most
+// turnBytes before it) that begins with a speaker's label (a capitalized word and at most
+// six more of capitalized words, initials and a bracketed part, and a colon: "LEFÈVRE:",
+// "Agent (Tom):"), after a bracketed time or not ("[00:01:06] LEFÈVRE:"). The span runs
+// from the line's first token to the colon; name is where the speaker's name begins,
+// after the time (start when there is none). It reports false for the turn's first
+// sentence, which begins with the label itself, and where no line of the paragraph
+// before the sentence begins with one. It reads the lines between at and the label.
+func TurnLabel(text string, at int) (start, name, end int, ok bool) {
+	if at <= 0 || at > len(text) {
+		return 0, 0, 0, false
+	}
+	ls := strings.LastIndexByte(text[:at], '\n') + 1
+	for ls >= 0 && at-ls <= turnBytes {
+		if s, n, e, ok := lineLabel(text, ls); ok {
+			if s >= at {
+				return 0, 0, 0, false // the turn's first sentence holds its label
+			}
+			return s, n, e, true
+		}
+		if ls == 0 {
+			return 0, 0, 0, false
+		}
+		prev := strings.LastIndexByte(text[:ls-1], '\n') + 1 // the line before
+		if strings.TrimSpace(text[prev:ls-1]) == "" {
+			return 0, 0, 0, false // a blank line: the paragraph begins at ls
+		}
+		ls = prev
+	}
+	return 0, 0, 0, false
+}
+
+// lineLabel returns the span of the speaker's label that the line of text beginning at
+// byte ls begins with (opensLine's speakerLabel, after a bracketed time or not), from the
+// line's first token to the colon, and where the name begins.
+func lineLabel(text string, ls int) (start, name, end int, ok bool) {
+	le := len(text)
+	if i := strings.IndexByte(text[ls:], '\n'); i >= 0 {
+		le = ls + i
+	}
+	line := text[ls:min(le, ls+labelLineBytes)]
+	if line == "" || !strings.Contains(line, ":") {
+		return 0, 0, 0, false
+	}
+	toks := Tokens(line)
+	j := 0
+	if len(toks) > 3 && toks[0].Form == "[" && clockTime(toks[1].Form) && toks[2].Form == "]" {
+		j = 3
+	}
+	if j >= len(toks) || !speakerLabel(line, toks, j) {
+		return 0, 0, 0, false
+	}
+	for k := j + 1; k < len(toks); k++ {
+		if toks[k].Form == ":" {
+			return ls + toks[0].Start, ls + toks[j].Start, ls + toks[k].End, true
+		}
+	}
+	return 0, 0, 0, false
+}

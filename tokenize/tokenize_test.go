@@ -353,3 +353,39 @@ func TestEndsWithAbbreviation(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnLabel checks the label of a transcript's or a chat's turn, for a sentence of
+// the turn after its first, across the turn's wrapped lines, and none for the turn's first
+// sentence, a paragraph without one, or a label in another paragraph.
+func TestTurnLabel(t *testing.T) {
+	text := "Oral history interview with Zoë Lefèvre\n\n" +
+		"[00:01:06] LEFÈVRE: Hans Müller's, really. Hans came into my office in the\n" +
+		"spring of 1997. I didn't know what he meant.\n\n" +
+		"Customer: My card was charged twice. I want a refund.\n\n" +
+		"The reason is simple: we ran out. It happens.\n\n" +
+		"Agent (Tom): Sorry about that.\n\nIt was fixed."
+	at := func(s string) int { return strings.Index(text, s) }
+	for _, c := range []struct {
+		sentence, want string
+	}{
+		{"Hans came", "[00:01:06] LEFÈVRE:"},
+		{"I didn't know", "[00:01:06] LEFÈVRE:"},  // on the turn's next line
+		{"[00:01:06] LEFÈVRE: Hans Müller's", ""}, // the turn's first sentence
+		{"I want a refund", "Customer:"},
+		{"It happens", ""},   // "The reason is simple:" is no label
+		{"It was fixed", ""}, // another paragraph's label
+		{"Oral history", ""}, // the document's start
+	} {
+		s, n, e, ok := TurnLabel(text, at(c.sentence))
+		got := ""
+		if ok {
+			got = text[s:e]
+			if name := strings.TrimPrefix(c.want, "[00:01:06] "); text[n:e] != name {
+				t.Errorf("TurnLabel at %q: name %q, want %q", c.sentence, text[n:e], name)
+			}
+		}
+		if got != c.want {
+			t.Errorf("TurnLabel at %q = %q, want %q", c.sentence, got, c.want)
+		}
+	}
+}
