@@ -24,6 +24,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	xunicode "golang.org/x/text/encoding/unicode"
+
 	"github.com/qsc-nlp/qsc"
 	"github.com/qsc-nlp/qsc/htmltext"
 	"github.com/qsc-nlp/qsc/internal/core/jsonx"
@@ -543,7 +545,11 @@ func Text(name string, b []byte) (text []byte, note string, err error) {
 		if b, enc = htmltext.UTF8(b); enc == htmltext.MixedEncoding {
 			note = "the page is not valid in the encoding it declares: its other bytes were read as Windows-1252"
 		}
-	case !utf8.Valid(b) && !isUTF16(b) && bytes.IndexByte(b, 0) < 0 && !bytes.HasPrefix(b, []byte("%PDF-")) && textenc.Western(b):
+	case isUTF16(b):
+		if out, err := fromUTF16(b); err == nil {
+			b, note = out, "the file is UTF-16 text: read as it"
+		}
+	case !utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 && !bytes.HasPrefix(b, []byte("%PDF-")) && textenc.Western(b):
 		var n int
 		b, n = textenc.Windows1252(b)
 		note = fmt.Sprintf("the file is not valid UTF-8: read as Windows-1252 (%d bytes decoded)", n)
@@ -637,6 +643,24 @@ func encodingName(b []byte) string {
 		return "WINDOWS-1251"
 	}
 	return "WINDOWS-1252"
+}
+
+// fromUTF16 returns b, UTF-16 text (isUTF16), in UTF-8: in the byte order of its byte
+// order mark, else the one its first characters show (ASCII's other byte is zero), the
+// mark dropped. An odd length or a lone surrogate is an error, for CheckText to refuse.
+func fromUTF16(b []byte) ([]byte, error) {
+	order := xunicode.LittleEndian
+	if len(b) >= 2 && b[0] == 0 && b[1] != 0 || len(b) >= 2 && b[0] == 0xfe && b[1] == 0xff {
+		order = xunicode.BigEndian
+	}
+	if len(b)%2 != 0 {
+		return nil, errors.New("odd length")
+	}
+	out, err := xunicode.UTF16(order, xunicode.UseBOM).NewDecoder().Bytes(b)
+	if err != nil || !utf8.Valid(out) || bytes.ContainsRune(out, utf8.RuneError) {
+		return nil, errors.New("not UTF-16")
+	}
+	return out, nil
 }
 
 // isUTF16 reports whether b begins with a UTF-16 byte order mark, or with two characters
