@@ -9,6 +9,7 @@ package markdown
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -156,6 +157,79 @@ func frontMatter(src []byte) (m meta, rest []byte) {
 		i = next
 	}
 	return meta{}, src // never closed: not front matter
+}
+
+// CheckFrontMatter returns what is wrong with the front matter that the Markdown document
+// src begins with, for its author to mend, and the line it is on (1-based); "" and 0 when
+// nothing is, or src has none. It finds a front matter that opens and never closes (all
+// of src is then read as text, the fence line and the fields too), and a top-level field
+// whose value opens a quote or a bracket that the line does not close (`title: "Data
+// residency`), which a YAML or TOML reader refuses, where Doc, URL and Slug read the
+// value as it stands. It is no YAML or TOML parser: other mistakes pass.
+func CheckFrontMatter(src []byte) (problem string, line int) {
+	var fence string
+	switch {
+	case bytes.HasPrefix(src, []byte("---\n")), bytes.HasPrefix(src, []byte("---\r\n")):
+		fence = "---"
+	case bytes.HasPrefix(src, []byte("+++\n")), bytes.HasPrefix(src, []byte("+++\r\n")):
+		fence = "+++"
+	default:
+		return "", 0
+	}
+	first, firstLine := "", 0
+	open, openName, openLine := "", "", 0 // a value whose quote or bracket is not closed yet
+	rest := src[bytes.IndexByte(src, '\n')+1:]
+	for n := 2; len(rest) > 0; n++ {
+		raw, after, _ := bytes.Cut(rest, []byte("\n"))
+		rest = after
+		l := strings.TrimRight(string(raw), " \t\r")
+		closing := l == fence || fence == "---" && l == "..."
+		if open != "" && !closing && (l == "" || l[0] == ' ' || l[0] == '\t') {
+			if strings.ContainsAny(l, closerOf(open)) {
+				open = "" // a value continued on an indented line, as YAML allows, and closed
+			}
+			continue
+		}
+		if open != "" && first == "" {
+			first, firstLine = fmt.Sprintf("the value of %q opens %s that is not closed before the next field", openName, open), openLine
+		}
+		open = ""
+		if closing {
+			return first, firstLine
+		}
+		if name, value, ok := cutField(l, fence); ok {
+			open, openName, openLine = unclosed(strings.TrimSpace(value)), name, n
+		}
+	}
+	return fmt.Sprintf("the front matter that opens here with %q is never closed: the whole file is read as text, its fields too", fence), 1
+}
+
+// unclosed names the quote or bracket that a front matter's value v opens and does not
+// close on its line ("a quote", "a bracket", "a brace"), or "".
+func unclosed(v string) string {
+	switch {
+	case v == "":
+	case v[0] == '"' && (len(v) == 1 || !strings.HasSuffix(v, `"`)):
+		return "a quote"
+	case v[0] == '\'' && (len(v) == 1 || !strings.HasSuffix(v, "'")):
+		return "a quote"
+	case v[0] == '[' && !strings.HasSuffix(v, "]"):
+		return "a bracket"
+	case v[0] == '{' && !strings.HasSuffix(v, "}"):
+		return "a brace"
+	}
+	return ""
+}
+
+// closerOf returns the characters that close what unclosed names.
+func closerOf(open string) string {
+	switch open {
+	case "a bracket":
+		return "]"
+	case "a brace":
+		return "}"
+	}
+	return `"'`
 }
 
 // mdxPreamble returns src without the import and export lines it begins with (blank

@@ -169,3 +169,25 @@ func FuzzMath(f *testing.F) {
 		_ = Text([]byte(s))
 	})
 }
+
+// TestCheckFrontMatter checks the front matter mistakes reported to a file's author, with
+// their lines, and that valid front matter, multi-line values among it, passes.
+func TestCheckFrontMatter(t *testing.T) {
+	for _, c := range []struct {
+		src, want string
+		line      int
+	}{
+		{"---\ntitle: \"Data residency\nslug: /data-residency\ntags: [compliance, gdpr\n---\n# Data\n", `the value of "title" opens a quote`, 2},
+		{"---\ntitle: Fine\ntags: [compliance, gdpr\n---\n", `the value of "tags" opens a bracket`, 3},
+		{"---\ntitle: Status page subscriptions\nslug: /status\n\n# Status\n\nText.\n", "never closed", 1},
+		{"+++\ntitle = \"Open\n+++\n", `the value of "title" opens a quote`, 2},
+		{"---\ntitle: \"Fine\"\ndescription: \"A long\n  description\"\ntags: [a,\n  b]\n---\nText.\n", "", 0},
+		{"---\ntitle: It's fine\n---\n", "", 0},
+		{"# No front matter\n", "", 0},
+	} {
+		got, line := CheckFrontMatter([]byte(c.src))
+		if !strings.Contains(got, c.want) || (c.want == "") != (got == "") || line != c.line {
+			t.Errorf("CheckFrontMatter(%q) = %q, %d; want %q, %d", c.src, got, line, c.want, c.line)
+		}
+	}
+}

@@ -87,8 +87,9 @@ type Record struct {
 	// relative to the file's own address; "" when it names none. docindex.Ingest makes
 	// it the document's URL.
 	Link string
-	// Note says how a file that was not valid UTF-8 was read (Text), for the user to
-	// see; "" for the others.
+	// Note warns of how the file was read, for its author to see: decoded from another
+	// encoding than UTF-8 (Text), or with front matter that does not parse
+	// (markdown.CheckFrontMatter, with its line); "" for the others.
 	Note string
 }
 
@@ -490,6 +491,9 @@ func readDocFile(path, id string, fn func(Record) error) error {
 	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte order mark is no part of the title
 	switch {
 	case markdown.IsFile(name):
+		if p, line := markdown.CheckFrontMatter(b); p != "" {
+			rec.Note = strings.TrimPrefix(rec.Note+fmt.Sprintf("; line %d: %s", line, p), "; ")
+		}
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
 		rec.Link = cmp.Or(markdown.URL(b), slugRef(id, markdown.Slug(b)))
 	case htmltext.IsFile(name):

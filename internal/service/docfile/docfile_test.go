@@ -336,3 +336,33 @@ func TestScanHTMLFolder(t *testing.T) {
 		t.Errorf("Scan of one .html file: %+v %v", one, err)
 	}
 }
+
+// TestFrontMatterNote checks that a Markdown file whose front matter does not parse is
+// read as before, with a warning that names the line (Record.Note).
+func TestFrontMatterNote(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"broken.md":   "---\ntitle: \"Data residency\nslug: /data-residency\n---\n\n# Data residency\n\nData stays in Frankfurt.\n",
+		"unclosed.md": "---\ntitle: Status page subscriptions\n\n# Status\n\nSubscribe to the status page.\n",
+		"fine.md":     "---\ntitle: Fine\n---\n\nAll is well.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notes := map[string]string{}
+	if err := ScanDir(dir, func(r Record) error {
+		if r.Err != nil {
+			t.Errorf("%s: %v", r.Where, r.Err)
+		}
+		notes[r.Doc.ID] = r.Note
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"broken.md": `line 2: the value of "title" opens a quote`, "unclosed.md": "line 1: the front matter", "fine.md": ""} {
+		if got := notes[id]; !strings.Contains(got, want) || (want == "") != (got == "") {
+			t.Errorf("%s: note %q, want %q", id, got, want)
+		}
+	}
+}

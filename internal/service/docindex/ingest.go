@@ -117,8 +117,7 @@ type Report struct {
 	Outcome Outcome
 	// Err says why a record was rejected; nil for the other outcomes.
 	Err error
-	// Note says how a file that was not valid UTF-8 was read (docfile.Record.Note); "" for
-	// the others.
+	// Note warns of how a file was read (docfile.Record.Note); "" for the others.
 	Note string
 }
 

@@ -513,7 +513,7 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 		t.note(r)
 		q.s.metrics.wrote(r.Outcome.String(), 1)
 		if r.Note != "" {
-			log.Info("document decoded", "at", r.Where, "note", r.Note)
+			log.Warn("document read with a warning", "at", r.Where, "warning", r.Note)
 		}
 	}}
 	if path != "" {
