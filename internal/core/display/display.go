@@ -199,7 +199,10 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 				w.put(m) // "is the same," al-Sadr said' shown as "is the same, al-Sadr said"
 			}
 		}
-		if last >= 0 && spaced(doc, runs[last], r) && !(cut && (closesCut(doc, r) || startsSpaceless(doc, r))) {
+		// A cut shown by the text's own ellipsis at the run before ("involved... ") is a
+		// cut too: a closing quote is written against it ("involved..."").
+		ownCut := ellipsis && last >= 0 && !cut && endsEllipsis(doc, runs[last]) && HasWord(doc[runs[last].End:r.Start])
+		if last >= 0 && spaced(doc, runs[last], r) && !((cut || ownCut) && (closesCut(doc, r) || startsSpaceless(doc, r))) {
 			w.put(" ")
 		}
 		if lens != nil {

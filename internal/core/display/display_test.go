@@ -346,6 +346,8 @@ func TestRenderBareQuotes(t *testing.T) {
 		{`The judge said, "nor does this appeal concern any right to use sidewalks."`, []string{`"`, `right to use sidewalks."`}, `"… right to use sidewalks."`},
 		{`The report ends: "We suggest that the author publish the whole of his work in order to form an opinion." [16]`, []string{`"We suggest that the author publish`, `"`}, `… "We suggest that the author publish …"`},
 		{`He said «no more wars today» and left.`, []string{"«", "wars", "»"}, "«… wars …»"},
+		// A closing mark after a cut that the text's own ellipsis shows is written against it.
+		{`"If a bus drove off a cliff, killing everyone involved... that would be a tragedy".`, []string{`"If a bus drove off a cliff, killing everyone involved...`, `".`}, `"If a bus drove off a cliff, killing everyone involved...".`},
 		// Not bare: the mark opens a run of words, or nothing is cut beside it.
 		{`He said, "we won" and left the hall.`, []string{`"we won"`}, `… "we won" …`},
 		{`She wrote "yes" twice, then left.`, []string{`"yes" twice`}, `… "yes" twice …`},
