@@ -118,13 +118,8 @@ type meta struct{ title, url, permalink, slug string }
 // of its fields that meta holds ("title: …" or "title = …"). It is metadata, not text a
 // reader sees.
 func frontMatter(src []byte) (m meta, rest []byte) {
-	var fence string
-	switch {
-	case bytes.HasPrefix(src, []byte("---\n")), bytes.HasPrefix(src, []byte("---\r\n")):
-		fence = "---"
-	case bytes.HasPrefix(src, []byte("+++\n")), bytes.HasPrefix(src, []byte("+++\r\n")):
-		fence = "+++"
-	default:
+	fence := fenceOf(src)
+	if fence == "" {
 		return meta{}, src
 	}
 	i := bytes.IndexByte(src, '\n') + 1
@@ -167,13 +162,8 @@ func frontMatter(src []byte) (m meta, rest []byte) {
 // residency`), which a YAML or TOML reader refuses, where Doc, URL and Slug read the
 // value as it stands. It is no YAML or TOML parser: other mistakes pass.
 func CheckFrontMatter(src []byte) (problem string, line int) {
-	var fence string
-	switch {
-	case bytes.HasPrefix(src, []byte("---\n")), bytes.HasPrefix(src, []byte("---\r\n")):
-		fence = "---"
-	case bytes.HasPrefix(src, []byte("+++\n")), bytes.HasPrefix(src, []byte("+++\r\n")):
-		fence = "+++"
-	default:
+	fence := fenceOf(src)
+	if fence == "" {
 		return "", 0
 	}
 	first, firstLine := "", 0
@@ -230,6 +220,17 @@ func closerOf(open string) string {
 		return "}"
 	}
 	return `"'`
+}
+
+// fenceOf returns the fence of the front matter that src opens with, "---" (YAML) or
+// "+++" (TOML) on a line of its own, or "" when src opens with none.
+func fenceOf(src []byte) string {
+	for _, f := range [...]string{"---", "+++"} {
+		if rest, ok := bytes.CutPrefix(src, []byte(f)); ok && (bytes.HasPrefix(rest, []byte("\n")) || bytes.HasPrefix(rest, []byte("\r\n"))) {
+			return f
+		}
+	}
+	return ""
 }
 
 // mdxPreamble returns src without the import and export lines it begins with (blank

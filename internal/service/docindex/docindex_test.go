@@ -221,21 +221,28 @@ func TestPublishedURL(t *testing.T) {
 	}
 }
 
-// TestIngestSource checks that an ingest of the server's source (--docs) leaves as they
-// are the documents the document API deleted or replaced since, until their file
-// changes, and that an index written before the source was remembered learns it.
-func TestIngestSource(t *testing.T) {
+// sourceFolder returns an index in memory, closed at the test's end, an empty folder
+// for its source, and a function that writes a file of the folder.
+func sourceFolder(t *testing.T) (*Index, string, func(name, text string)) {
+	t.Helper()
 	x, err := NewMemory()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
+	t.Cleanup(func() { x.Close() })
 	dir := t.TempDir()
-	write := func(name, text string) {
+	return x, dir, func(name, text string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestIngestSource checks that an ingest of the server's source (--docs) leaves as they
+// are the documents the document API deleted or replaced since, until their file
+// changes, and that an index written before the source was remembered learns it.
+func TestIngestSource(t *testing.T) {
+	x, dir, write := sourceFolder(t)
 	write("a.txt", "Minutes\n\nThe council met on Tuesday.")
 	write("b.txt", "Notice\n\nThe contract was awarded in March.")
 	write("c.txt", "Letter\n\nThe audit found no fraud.")
@@ -286,17 +293,7 @@ func TestIngestSource(t *testing.T) {
 // the API replaced since the source gave it; and that an ingestion that is not the
 // source's removes nothing.
 func TestIngestSourceRemoved(t *testing.T) {
-	x, err := NewMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	x, dir, write := sourceFolder(t)
 	for _, name := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
 		write(name, "Minutes of "+name+"\n\nThe council met on Tuesday about "+name+".")
 	}
