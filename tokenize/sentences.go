@@ -137,7 +137,10 @@ func opensLine(text string, toks []syntax.Token, j int) bool {
 	case ">", "&gt;":
 		return true
 	case "[", "(":
-		return j+1 < len(toks) && toks[j+1].Start == toks[j].End && clockTime(toks[j+1].Form)
+		return j+1 < len(toks) && toks[j+1].Start == toks[j].End && (clockTime(toks[j+1].Form) || dateStamp(toks[j+1].Form))
+	}
+	if dateStamp(f) {
+		return true // a chat export's message: "12/03/2024, 19:03 - Jane: …"
 	}
 	if itemNumber(f) && j+1 < len(toks) && toks[j+1].Start == toks[j].End && (toks[j+1].Form == "." || toks[j+1].Form == ")") {
 		return blankAfter(text, toks[j+1].End) // "2. " or "3) " as two tokens
@@ -153,6 +156,27 @@ func opensLine(text string, toks []syntax.Token, j int) bool {
 // after that blank (SentenceEnd).
 func blankAfter(text string, end int) bool {
 	return end < len(text) && (text[end] == ' ' || text[end] == '\t')
+}
+
+// dateStamp reports whether form is a date of digits, as a chat export opens each of its
+// messages with: three groups of digits joined by "/", "." or "-" ("12/03/2024",
+// "2024-03-04", "3.12.24").
+func dateStamp(form string) bool {
+	parts, n := 0, 0
+	for i := 0; i <= len(form); i++ {
+		if i < len(form) && form[i] >= '0' && form[i] <= '9' {
+			n++
+			continue
+		}
+		if n == 0 || n > 4 {
+			return false
+		}
+		parts, n = parts+1, 0
+		if i < len(form) && form[i] != '/' && form[i] != '.' && form[i] != '-' {
+			return false
+		}
+	}
+	return parts == 3
 }
 
 // itemNumber reports whether form is one or two digits, a list item's number.
@@ -880,9 +904,20 @@ func TurnLabel(text string, at int) (start, name, end int, ok bool) {
 	return 0, 0, 0, false
 }
 
+// stampPunct reports whether form is punctuation of a line's time stamp: a bracket, a
+// comma or a dash.
+func stampPunct(form string) bool {
+	switch form {
+	case "[", "]", "(", ")", ",", "-", "–", "—":
+		return true
+	}
+	return false
+}
+
 // lineLabel returns the span of the speaker's label that the line of text beginning at
-// byte ls begins with (opensLine's speakerLabel, after a bracketed time or not), from the
-// line's first token to the colon, and where the name begins.
+// byte ls begins with (opensLine's speakerLabel, after a time or date stamp or not:
+// "[00:01:06]", "12/03/2024, 19:03 -"), from the line's first token to the colon, and
+// where the name begins.
 func lineLabel(text string, ls int) (start, name, end int, ok bool) {
 	le := len(text)
 	if i := strings.IndexByte(text[ls:], '\n'); i >= 0 {
@@ -893,9 +928,9 @@ func lineLabel(text string, ls int) (start, name, end int, ok bool) {
 		return 0, 0, 0, false
 	}
 	toks := Tokens(line)
-	j := 0
-	if len(toks) > 3 && toks[0].Form == "[" && clockTime(toks[1].Form) && toks[2].Form == "]" {
-		j = 3
+	j := 0 // after the stamp of a transcript's or a chat's line: "[00:01:06]", "12/03/2024, 19:03 -"
+	for j < len(toks) && (clockTime(toks[j].Form) || dateStamp(toks[j].Form) || stampPunct(toks[j].Form)) {
+		j++
 	}
 	if j >= len(toks) || !speakerLabel(line, toks, j) {
 		return 0, 0, 0, false

@@ -205,6 +205,9 @@ func TestSentences(t *testing.T) {
 		{"Be yourself; everyone else is already taken. -- Oscar Wilde",
 			[]string{"Be yourself ; everyone else is already taken . -- Oscar Wilde"}},
 		{"It rained all day.\n— Then the sun came out.", []string{"It rained all day .", "— Then the sun came out ."}},
+		// A chat export's message opens with its date, whatever the line before it.
+		{"12/03/2024, 19:02 - Source H: he called it a crank letter and said nobody in the office took it seriously\n12/03/2024, 19:03 - Jane: did you see it yourself\n[2024-03-04 21:20] Priya: then nothing",
+			[]string{"12/03/2024 , 19:02 - Source H : he called it a crank letter and said nobody in the office took it seriously", "12/03/2024 , 19:03 - Jane : did you see it yourself", "[ 2024-03-04 21:20 ] Priya : then nothing"}},
 		// "p." before a page number keeps its period and ends no sentence; before a
 		// sentence starter it ends one.
 		{"Martínez interview, transcript p. 2. He spoke of p. The end came.",
@@ -363,7 +366,8 @@ func TestTurnLabel(t *testing.T) {
 		"spring of 1997. I didn't know what he meant.\n\n" +
 		"Customer: My card was charged twice. I want a refund.\n\n" +
 		"The reason is simple: we ran out. It happens.\n\n" +
-		"Agent (Tom): Sorry about that.\n\nIt was fixed."
+		"Agent (Tom): Sorry about that.\n\nIt was fixed.\n\n" +
+		"12/03/2024, 19:05 - Source H: no. someone in records told me."
 	at := func(s string) int { return strings.Index(text, s) }
 	for _, c := range []struct {
 		sentence, want string
@@ -372,15 +376,16 @@ func TestTurnLabel(t *testing.T) {
 		{"I didn't know", "[00:01:06] LEFÈVRE:"},  // on the turn's next line
 		{"[00:01:06] LEFÈVRE: Hans Müller's", ""}, // the turn's first sentence
 		{"I want a refund", "Customer:"},
-		{"It happens", ""},   // "The reason is simple:" is no label
-		{"It was fixed", ""}, // another paragraph's label
-		{"Oral history", ""}, // the document's start
+		{"It happens", ""},                                      // "The reason is simple:" is no label
+		{"It was fixed", ""},                                    // another paragraph's label
+		{"Oral history", ""},                                    // the document's start
+		{"someone in records", "12/03/2024, 19:05 - Source H:"}, // a chat export's message
 	} {
 		s, n, e, ok := TurnLabel(text, at(c.sentence))
 		got := ""
 		if ok {
 			got = text[s:e]
-			if name := strings.TrimPrefix(c.want, "[00:01:06] "); text[n:e] != name {
+			if name := c.want[strings.LastIndexAny(c.want, "] -")+1:]; !strings.HasSuffix(text[n:e], name) {
 				t.Errorf("TurnLabel at %q: name %q, want %q", c.sentence, text[n:e], name)
 			}
 		}
