@@ -135,6 +135,7 @@ const (
 	negativeWord                       // a nominal with "no", or a negative pronoun
 	copular                            // a nominal predicate: it has a copula
 	barred                             // what a barring verb bars, or its "from"
+	negatedAdverb                      // "longer" of "no longer": it negates its own head
 )
 
 // negations sets neg[v] (1-based; resized to s.Len()+1) to the negation marks of each
@@ -161,14 +162,24 @@ func negations(s *syntax.Sentence, k *tokens, head []int32, neg []uint8) []uint8
 		if h < 1 || h > n || !k.has(v, factNegation) {
 			continue
 		}
-		if negativeDeterminers.has(tok.Form) {
+		switch g := int(head[h]); {
+		case negativeDeterminers.has(tok.Form) && k.rel[v] == relAdvmod && k.rel[h] == relAdvmod && negatedAdverbs.has(s.Tokens[h-1].Form) && g >= 1 && g <= n:
+			// "the app no longer shows the error": "no" modifies "longer", which is the
+			// negation of the verb; shown without it, the verb says the opposite.
+			neg[h] |= negatedAdverb
+			neg[g] |= negatedPredicate
+		case negativeDeterminers.has(tok.Form):
 			neg[h] |= negativeWord
-		} else {
+		default:
 			neg[h] |= negatedPredicate
 		}
 	}
 	return neg
 }
+
+// negatedAdverbs are the adverbs that "no" makes a negation of the verb they modify, as
+// "not" is: "no longer", "no more".
+var negatedAdverbs = newLowerSet("longer", "more")
 
 // isComplement reports whether a relation makes a clause the complement of its head.
 func isComplement(r rel) bool { return r == relCcomp || r == relXcomp }
@@ -439,7 +450,7 @@ func bindOf(s *syntax.Sentence, k *tokens, v, h int, neg []uint8) (Binding, Cate
 		return WithHead, Chain
 	case properPair:
 		return WithHead, Chain
-	case k.has(v, factNegation):
+	case k.has(v, factNegation), neg[v]&negatedAdverb != 0:
 		return WithHead, Negation
 	case neg[v]&negativeWord != 0 && isCoreArgument(base) && !punctBetween(k, v, h):
 		// "no nominee has been declared", "nothing happened": the predicate without its

@@ -424,6 +424,31 @@ and/CC/14/cc no/DT/12/det nominee/NN/14/nsubj:pass was/VBD/14/aux:pass named/VBN
 	}
 }
 
+// TestNoLonger checks that "no longer" is a negation of the verb: "longer" goes with the
+// verb, "no" with "longer", and the verb's object after it with the negated verb, so that
+// "the app … shows ERR_TLS_HANDSHAKE" cannot say the opposite of "the app no longer shows
+// ERR_TLS_HANDSHAKE".
+func TestNoLonger(t *testing.T) {
+	s, tree, lens := sent(t, `the/DT/2/det app/NN/5/nsubj no/RB/4/advmod longer/RBR/5/advmod shows/VBZ/0/root
+ERR_TLS_HANDSHAKE/NN/5/obj ./././5/punct`)
+	var r Rules
+	if err := r.Reset(s, tree, lens, []int{6}, 500); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v    int
+		bind Binding
+	}{{3, WithHead}, {4, WithHead}, {6, NeedsHead}} {
+		if r.Binding(c.v) != c.bind || r.Why(c.v) != Negation {
+			t.Errorf("token %d (%s): binding %d (%s), want %d (negation)", c.v, s.Tokens[c.v-1].Form, r.Binding(c.v), r.Why(c.v), c.bind)
+		}
+	}
+	var k Checker
+	if got := k.Check(s, []int{1, 2, 5, 6}, []int{6}); got.Total[Negation] == 0 {
+		t.Errorf(`"the app shows ERR_TLS_HANDSHAKE" without "no longer": no negation violation`)
+	}
+}
+
 // TestNegationScopeClause checks that the relative clause of a negated nominal predicate
 // is kept only with it: "were not in the situation where they were able to help" never shows
 // "they were able to help" alone, while the clause of a noun that is not negated stays free.
