@@ -94,3 +94,29 @@ func labelSpans(s Snippet) []Span {
 	}
 	return []Span{*s.Label}
 }
+
+// TestQuoteLabels checks that a sentence of a quotation of several sentences shows the
+// quotation's opening mark, from the sentence it opened in, and that a sentence outside
+// quotations shows none.
+func TestQuoteLabels(t *testing.T) {
+	e := newEngine(t)
+	doc := "Council voted 5-4 on Tuesday to keep the harbor contract.\n\n" +
+		`"I have seen the numbers," said Councilor Ruth Patel. "A dead seal on the steps of City Hall? That is what this contract buys us. If the results are bad, I will be the first to vote to end this contract."` +
+		"\n\nWebb disagreed. “The harbor is cleaner than it has been in ten years. Nobody will find a dead seal there.”"
+	for _, c := range []struct {
+		query, want string
+	}{
+		{"results", `"… If the results are bad, I will be the first to vote to end this contract."`},
+		{"Nobody", "“… Nobody will find a dead seal there.”"},
+		{"Tuesday", "Council voted 5-4 on Tuesday to keep the harbor contract."},
+	} {
+		sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{c.query}, Budget: 100, N: 1})
+		if err != nil || len(sn) != 1 {
+			t.Fatalf("%s: %+v, %v", c.query, sn, err)
+		}
+		kept := append(labelSpans(sn[0]), sn[0].Kept...)
+		if got := display.Render(doc, sn[0].Sentence, kept, nil, true, false); got != c.want {
+			t.Errorf("%s: %q, want %q", c.query, got, c.want)
+		}
+	}
+}

@@ -103,9 +103,11 @@ type Snippet struct {
 	Method string `json:"method"`
 	// Label, when not nil, is the speaker's label of the transcript's or chat's turn that
 	// the sentence belongs to, when the sentence is not the turn's first
-	// (tokenize.TurnLabel: "[00:01:06] LEFÈVRE:", "Customer:"): who said it. The
-	// renderings (package render, and Text) show it before the kept runs, with a "…"
-	// where the turn's words before the sentence were cut, within the budget.
+	// (tokenize.TurnLabel: "[00:01:06] LEFÈVRE:", "Customer:"): who said it; or, for a
+	// sentence of a quotation that opened in an earlier sentence, the quotation's opening
+	// mark (tokenize.QuoteOpen): that the words are quoted. The renderings (package render,
+	// and Text) show it before the kept runs, with a "…" where the words between were cut
+	// (written against a mark: "“… A dead seal …?”"), within the budget.
 	Label *Span `json:"label,omitempty"`
 }
 
@@ -434,8 +436,10 @@ func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, 
 const labelRoom = 60
 
 // labelled returns the snippet that snip gives for the sentence of candidate c of doc,
-// with the label of its turn (Snippet.Label, tokenize.TurnLabel) when it has one: with
-// its time ("[00:01:06] LEFÈVRE:") when the budget leaves labelRoom characters after it,
+// with the label of its turn (Snippet.Label, tokenize.TurnLabel) when it has one, else
+// the opening mark of a quotation that opened in an earlier sentence and holds this one
+// (tokenize.QuoteOpen: `“… A dead seal on the steps of City Hall?”`): a turn's label
+// with its time ("[00:01:06] LEFÈVRE:") when the budget leaves labelRoom characters after it,
 // else the name alone ("LEFÈVRE:"). The snippet is made under the budget less the label's
 // width and a cut's (" … "), and kept when the display with the label fits budget
 // (columns as for the budget); else the snippet snip gives under the whole budget,
@@ -443,7 +447,10 @@ const labelRoom = 60
 func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, snip func(budget int) (Snippet, error)) (Snippet, error) {
 	start, name, end, ok := tokenize.TurnLabel(doc, c.start())
 	if !ok {
-		return snip(budget)
+		if start, end, ok = tokenize.QuoteOpen(doc, c.start()); !ok {
+			return snip(budget)
+		}
+		name = start
 	}
 	cut := len(" " + display.Cut + " ")
 	if budget-measure(doc[start:end], columns)-cut < labelRoom {

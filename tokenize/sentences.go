@@ -942,3 +942,57 @@ func lineLabel(text string, ls int) (start, name, end int, ok bool) {
 	}
 	return 0, 0, 0, false
 }
+
+// QuoteOpen returns the span of the double quote mark that opens a quotation the
+// sentence beginning at byte at lies in, when the quotation opened in an earlier sentence
+// of the same paragraph (no blank line between, at most turnBytes before it) and is not
+// closed before at: `“… A dead seal on the steps of City Hall?”` for a quotation of
+// several sentences, whose later ones would read as the writer's own words. The marks
+// are read in order, “ « „ opening and ” » closing the innermost open one (“ closing an
+// open „), a straight " closing an open straight one and else opening one; single quotes
+// are not read (they are also apostrophes). It reports false when no quotation is open at at.
+func QuoteOpen(text string, at int) (start, end int, ok bool) {
+	if at <= 0 || at > len(text) {
+		return 0, 0, false
+	}
+	from := max(0, at-turnBytes)
+	if i := strings.LastIndex(text[from:at], "\n\n"); i >= 0 {
+		from += i + 2
+	} else if i := strings.LastIndex(text[from:at], "\n\r\n"); i >= 0 {
+		from += i + 3
+	}
+	var stack [8]int32 // the open marks' offsets; deeper nesting is no quotation we show
+	depth := 0
+	for i := from; i < at; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch r {
+		case '“', '«', '„':
+			if r == '“' && depth > 0 && depth <= len(stack) && strings.HasPrefix(text[stack[depth-1]:], "„") {
+				depth-- // German „…“
+				break
+			}
+			if depth < len(stack) {
+				stack[depth] = int32(i)
+			}
+			depth++
+		case '”', '»':
+			depth = max(0, depth-1)
+		case '"':
+			if depth > 0 && depth <= len(stack) && text[stack[depth-1]] == '"' {
+				depth--
+			} else {
+				if depth < len(stack) {
+					stack[depth] = int32(i)
+				}
+				depth++
+			}
+		}
+		i += size
+	}
+	if depth == 0 || depth > len(stack) {
+		return 0, 0, false
+	}
+	s := int(stack[depth-1])
+	_, size := utf8.DecodeRuneInString(text[s:])
+	return s, s + size, true
+}
