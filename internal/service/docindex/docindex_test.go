@@ -291,7 +291,7 @@ func TestIngestSource(t *testing.T) {
 // TestIngestSourceRemoved checks that a file deleted or renamed since the last start
 // leaves the index with its document, while a document the API added stays, as does one
 // the API replaced since the source gave it; and that an ingestion that is not the
-// source's removes nothing.
+// source's, or a source that gives no record, removes nothing.
 func TestIngestSourceRemoved(t *testing.T) {
 	x, dir, write := sourceFolder(t)
 	for _, name := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
@@ -321,7 +321,7 @@ func TestIngestSourceRemoved(t *testing.T) {
 		t.Fatalf("delete: %v, %v", ok, err)
 	}
 	sum, err := x.Ingest(context.Background(), dir, source)
-	if err != nil || sum != (Summary{Added: 1, Unchanged: 1, Removed: 2}) {
+	if err != nil || sum != (Summary{Added: 1, Unchanged: 1, Removed: 2, RemovedFirst: "a.txt"}) {
 		t.Fatalf("restart: %v, %v; want e.txt added, d.txt unchanged, a.txt and b.txt removed", sum, err)
 	}
 	if !strings.Contains(sum.String(), "2 removed (no longer in the source)") {
@@ -338,6 +338,14 @@ func TestIngestSourceRemoved(t *testing.T) {
 	// The API's c.txt is its own now: a later start leaves it, and removes nothing more.
 	if sum, err := x.Ingest(context.Background(), dir, source); err != nil || sum != (Summary{Unchanged: 2}) {
 		t.Fatalf("second restart: %v, %v", sum, err)
+	}
+	// A source that gives no record (an empty folder, a volume not mounted) removes nothing.
+	empty := t.TempDir()
+	if sum, err := x.Ingest(context.Background(), empty, source); err != nil || sum != (Summary{}) {
+		t.Fatalf("empty source: %v, %v", sum, err)
+	}
+	if _, ok, _ := x.Document("d.txt"); !ok {
+		t.Error("an empty source removed the source's documents")
 	}
 }
 

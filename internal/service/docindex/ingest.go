@@ -132,8 +132,10 @@ type Summary struct {
 	// the API left them.
 	Kept int
 	// Removed counts the documents of a Source ingestion's earlier input that its input
-	// no longer holds (a file deleted or renamed), removed from the index.
-	Removed int
+	// no longer holds (a file deleted or renamed), removed from the index; RemovedFirst
+	// names the first of them by id. An input that gives no record removes nothing.
+	Removed      int
+	RemovedFirst string
 	// Ignored names the fields of JSON-lines records that a document does not have,
 	// passed over (docfile.Record.Ignored), sorted and joined by ", "; IgnoredAt is the
 	// first record that had one.
@@ -267,8 +269,10 @@ func (x *Index) IngestScan(ctx context.Context, scan func(func(docfile.Record) e
 	if err == nil {
 		err = g.flush(ctx)
 	}
-	if err == nil && opts.Source {
-		g.sum.Removed, err = g.prune(ctx)
+	if err == nil && opts.Source && len(g.present) > 0 {
+		// A source that gave no record at all (an empty folder, a volume not mounted yet)
+		// removes nothing: losing every document is never what a restart means.
+		g.sum.Removed, g.sum.RemovedFirst, err = g.prune(ctx)
 	}
 	slices.Sort(g.ignored)
 	g.sum.Ignored = strings.Join(g.ignored, ", ")
@@ -431,13 +435,14 @@ const pruneBatch = 1000
 // an earlier one gave (their sourceKey is set) and that this input no longer names (a
 // file deleted or renamed): those whose content is still the source's; one the document
 // API has replaced since stays, the API's, and loses its sourceKey. It returns how many
-// it removed. It reads every id of the index, in pages of pruneBatch sorted by id.
-func (g *ingester) prune(ctx context.Context) (int, error) {
+// it removed and the first of them. It reads every id of the index, in pages of
+// pruneBatch sorted by id.
+func (g *ingester) prune(ctx context.Context) (removed int, first string, err error) {
 	var gone []string
 	after := ""
 	for {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), pruneBatch, 0, false)
 		req.SortBy([]string{"_id"})
@@ -446,7 +451,7 @@ func (g *ingester) prune(ctx context.Context) (int, error) {
 		}
 		res, err := g.x.idx.SearchInContext(ctx, req)
 		if err != nil {
-			return 0, fmt.Errorf("document index: %w", err)
+			return 0, "", fmt.Errorf("document index: %w", err)
 		}
 		for _, h := range res.Hits {
 			if !g.present[h.ID] {
@@ -459,23 +464,22 @@ func (g *ingester) prune(ctx context.Context) (int, error) {
 		after = res.Hits[len(res.Hits)-1].ID
 	}
 	if len(gone) == 0 {
-		return 0, nil
+		return 0, "", nil
 	}
 	g.x.write.Lock()
 	defer g.x.write.Unlock()
 	b := g.x.idx.NewBatch()
-	removed := 0
 	for _, id := range gone {
 		src, err := g.x.idx.GetInternal(sourceKey(id))
 		if err != nil {
-			return 0, fmt.Errorf("document index: %w", err)
+			return 0, "", fmt.Errorf("document index: %w", err)
 		}
 		if src == nil {
 			continue // the document API's own
 		}
 		h, err := g.x.idx.GetInternal(hashKey(id))
 		if err != nil {
-			return 0, fmt.Errorf("document index: %w", err)
+			return 0, "", fmt.Errorf("document index: %w", err)
 		}
 		b.DeleteInternal(sourceKey(id))
 		if string(h) != string(src) {
@@ -483,15 +487,17 @@ func (g *ingester) prune(ctx context.Context) (int, error) {
 		}
 		b.Delete(id)
 		b.DeleteInternal(hashKey(id))
-		removed++
+		if removed++; first == "" {
+			first = id
+		}
 	}
 	if b.Size() == 0 {
-		return 0, nil
+		return 0, "", nil
 	}
 	if err := g.x.commit(b); err != nil {
-		return 0, fmt.Errorf("document index: %w", err)
+		return 0, "", fmt.Errorf("document index: %w", err)
 	}
-	return removed, nil
+	return removed, first, nil
 }
 
 // hashKey is the internal key of a document's content hash.

@@ -595,6 +595,9 @@ func (q *taskQueue) execute(x *docindex.Index, t *task) {
 		log.Warn("records have fields a document does not have; they were passed over (a record's fields are id, title, text and url)",
 			"fields", sum.Ignored, "first", sum.IgnoredAt)
 	}
+	if sum.Removed > 0 {
+		log.Warn("documents removed: their files are no longer in --docs", "removed", sum.Removed, "first", sum.RemovedFirst)
+	}
 	if err != nil {
 		log.Error("ingest failed", "error", err.Error(), "summary", sum.String())
 	} else {
