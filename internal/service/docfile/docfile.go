@@ -196,18 +196,17 @@ func ScanFile(path string, fn func(Record) error) error {
 // with Err set, its Where name:line. Blank lines are skipped. A line over 2 MiB + 64 KiB
 // is a bad record too. The error is fn's, or one reading r.
 func ScanJSONL(r io.Reader, name string, fn func(Record) error) error {
-	return scanLines(r, func(line int) string { return fmt.Sprintf("%s:%d", name, line) }, true, fn)
+	return scanLines(r, func(line int) string { return fmt.Sprintf("%s:%d", name, line) }, fn)
 }
 
 // ScanLines reads JSON lines as ScanJSONL does, each record's Where being where(its line
-// number, from 1), but strictly: a field a document does not have is an error of its
-// record (DecodeDoc), as the API's are.
+// number, from 1): the document API's bodies, read as --docs reads a file.
 func ScanLines(r io.Reader, where func(line int) string, fn func(Record) error) error {
-	return scanLines(r, where, false, fn)
+	return scanLines(r, where, fn)
 }
 
-// scanLines is ScanLines, passing over unknown fields when lenient.
-func scanLines(r io.Reader, where func(line int) string, lenient bool, fn func(Record) error) error {
+// scanLines is ScanLines.
+func scanLines(r io.Reader, where func(line int) string, fn func(Record) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
 	for n := 1; ; n++ {
@@ -240,10 +239,8 @@ func scanLines(r io.Reader, where func(line int) string, lenient bool, fn func(R
 			continue
 		case !utf8.Valid(trimmed):
 			rec.Err = errors.New("the line is not valid UTF-8")
-		case lenient:
-			rec.Ignored, rec.Err = decodeLenient(trimmed, &rec.Doc)
 		default:
-			rec.Err = DecodeDoc(trimmed, &rec.Doc)
+			rec.Ignored, rec.Err = DecodeDocLenient(trimmed, &rec.Doc)
 		}
 		if ferr := fn(rec); ferr != nil {
 			return ferr
@@ -272,7 +269,7 @@ func DecodeDoc(b []byte, d *Doc) error {
 // fields a document does not have, and returns their names, sorted, unless the record
 // then has no text (its text under another name: DecodeDoc's error names the field). A
 // record without such fields is decoded once.
-func decodeLenient(b []byte, d *Doc) (ignored []string, err error) {
+func DecodeDocLenient(b []byte, d *Doc) (ignored []string, err error) {
 	strict := DecodeDoc(b, d)
 	if strict == nil || !strings.Contains(strict.Error(), "unknown field") {
 		return nil, strict

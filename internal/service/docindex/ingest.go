@@ -119,6 +119,9 @@ type Report struct {
 	Err error
 	// Note warns of how a file was read (docfile.Record.Note); "" for the others.
 	Note string
+	// Ignored names the record's fields that a document does not have, passed over
+	// (docfile.Record.Ignored).
+	Ignored []string
 }
 
 // Summary counts what an ingestion did with its records.
@@ -372,7 +375,7 @@ func (g *ingester) done(p *pending, o Outcome) {
 	case Unchanged:
 		g.sum.Unchanged++
 	}
-	g.report(Report{Seq: p.seq, Where: p.r.Where, ID: p.r.Doc.ID, Outcome: o, Note: p.r.Note})
+	g.report(Report{Seq: p.seq, Where: p.r.Where, ID: p.r.Doc.ID, Outcome: o, Note: p.r.Note, Ignored: p.r.Ignored})
 }
 
 func (g *ingester) report(r Report) {

@@ -63,6 +63,8 @@ type writeResponse struct {
 	Result string `json:"result"`
 	// Link is the server's page of the document (PUT).
 	Link string `json:"link,omitempty"`
+	// Ignored names the body's fields that a document does not have, passed over (PUT).
+	Ignored []string `json:"ignored,omitempty"`
 }
 
 // writable answers 503 without a collection, and 409 for a collection in memory, and
@@ -127,7 +129,7 @@ func scanBody(body []byte, format string, fn func(docfile.Record) error) error {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		rec := docfile.Record{Where: "item 1"}
-		rec.Err = docfile.DecodeDoc(trimmed, &rec.Doc)
+		rec.Ignored, rec.Err = docfile.DecodeDocLenient(trimmed, &rec.Doc)
 		return fn(rec)
 	}
 	var items []json.RawMessage
@@ -146,7 +148,7 @@ func scanBody(body []byte, format string, fn func(docfile.Record) error) error {
 	}
 	for i, raw := range items {
 		rec := docfile.Record{Where: "item " + strconv.Itoa(i+1)}
-		rec.Err = docfile.DecodeDoc(raw, &rec.Doc)
+		rec.Ignored, rec.Err = docfile.DecodeDocLenient(raw, &rec.Doc)
 		if err := fn(rec); err != nil {
 			return err
 		}
@@ -248,16 +250,9 @@ func (s *Server) postDocuments(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// putBody is the body of PUT /v1/documents/{id}.
-type putBody struct {
-	// ID, when given, must be the path's.
-	ID    string `json:"id"`
-	Title string `json:"title"`
-	Text  string `json:"text"`
-	URL   string `json:"url"`
-}
-
-// putDocument serves PUT /v1/documents/{id}: one document, added (201) or replaced
+// putDocument serves PUT /v1/documents/{id}: one document (a docfile.Doc: its id, when
+// given, must be the path's; fields a document does not have are passed over and named
+// in the answer's "ignored"), added (201) or replaced
 // (200; unchanged when its content is the stored one).
 func (s *Server) putDocument(w http.ResponseWriter, r *http.Request) {
 	if !s.writable(w) {
@@ -278,9 +273,10 @@ func (s *Server) putDocument(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var pb putBody
-	if err := decodeStrict(body, &pb); err != nil {
-		s.fail(w, r, err)
+	var pb docfile.Doc
+	ignored, err := docfile.DecodeDocLenient(body, &pb)
+	if err != nil {
+		s.fail(w, r, badRequest("%v", strings.TrimPrefix(err.Error(), "invalid record: ")))
 		return
 	}
 	if pb.ID != "" && pb.ID != id {
@@ -300,9 +296,9 @@ func (s *Server) putDocument(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("%v", rep.Err))
 	case docindex.Added:
 		w.Header().Set("Location", "/v1/documents/"+idPath(id))
-		writeJSON(w, http.StatusCreated, writeResponse{ID: id, Result: rep.Outcome.String(), Link: docLink(id)})
+		writeJSON(w, http.StatusCreated, writeResponse{ID: id, Result: rep.Outcome.String(), Link: docLink(id), Ignored: ignored})
 	default:
-		writeJSON(w, http.StatusOK, writeResponse{ID: id, Result: rep.Outcome.String(), Link: docLink(id)})
+		writeJSON(w, http.StatusOK, writeResponse{ID: id, Result: rep.Outcome.String(), Link: docLink(id), Ignored: ignored})
 	}
 }
 

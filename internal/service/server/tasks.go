@@ -102,11 +102,13 @@ type recordResult struct {
 	ID     string `json:"id,omitempty"`
 	Result string `json:"result"`
 	Error  string `json:"error,omitempty"`
+	// Ignored names the record's fields that a document does not have, passed over.
+	Ignored []string `json:"ignored,omitempty"`
 }
 
 // resultOf is the recordResult of an ingest report.
 func resultOf(r docindex.Report) recordResult {
-	rr := recordResult{At: r.Where, ID: r.ID, Result: r.Outcome.String()}
+	rr := recordResult{At: r.Where, ID: r.ID, Result: r.Outcome.String(), Ignored: r.Ignored}
 	if r.Err != nil {
 		rr.Error = r.Err.Error()
 	}
