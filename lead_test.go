@@ -87,6 +87,19 @@ func TestTurnLabels(t *testing.T) {
 	}
 }
 
+// TestFirstTurnLabel checks that a turn's first sentence, which opens with its speaker's
+// label, keeps the label's name when the budget is tight.
+func TestFirstTurnLabel(t *testing.T) {
+	e := newEngine(t)
+	doc := "[00:12:03] INTERVIEWER: And the tender?\n\n[00:12:09] NAIR: I saw the bids myself, and the numbers did not add up, because the winning bid was lower than the cost of the steel alone, which nobody in the office could explain to me at the time."
+	for _, b := range []int{80, 120} {
+		sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"steel"}, Budget: b, N: 1})
+		if err != nil || len(sn) != 1 || !strings.Contains(sn[0].Text, "NAIR:") || utf8.RuneCountInString(sn[0].Text) > b {
+			t.Errorf("budget %d: %+v, %v; want the speaker's name kept", b, sn, err)
+		}
+	}
+}
+
 // labelSpans returns the label of s as a span list, none when it has no label.
 func labelSpans(s Snippet) []Span {
 	if s.Label == nil {

@@ -447,6 +447,9 @@ const labelRoom = 60
 func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, snip func(budget int) (Snippet, error)) (Snippet, error) {
 	start, name, end, ok := tokenize.TurnLabel(doc, c.start())
 	if !ok {
+		if _, name, end, ok := tokenize.OpensWithLabel(doc, c.start()); ok {
+			return w.keepingLabel(c, name, end, budget, snip)
+		}
 		if start, end, ok = tokenize.QuoteOpen(doc, c.start()); !ok {
 			return snip(budget)
 		}
@@ -471,6 +474,32 @@ func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, sn
 		}
 	}
 	return snip(budget)
+}
+
+// keepingLabel returns the snippet that snip gives for candidate c, a turn's first
+// sentence, which opens with its speaker's label: the label's name and colon, the bytes
+// [name, end) of the document, kept as the query's words are (method.Input.Query), so
+// that the turn does not lose who speaks ("NAIR: … the tender was rigged"); when they do
+// not fit with the query, the snippet snip gives without them.
+func (w *worker) keepingLabel(c *candidate, name, end, budget int, snip func(budget int) (Snippet, error)) (Snippet, error) {
+	query := c.query
+	keep := slices.Clone(query)
+	for i, t := range c.s.Tokens {
+		if t.Start >= name && t.End <= end && !slices.Contains(keep, i+1) {
+			keep = append(keep, i+1)
+		}
+	}
+	if len(keep) == len(query) {
+		return snip(budget)
+	}
+	slices.Sort(keep)
+	c.query = keep
+	sn, err := snip(budget)
+	c.query = query
+	if err != nil {
+		return snip(budget)
+	}
+	return sn, nil
 }
 
 // checkDocument checks the limits of a document: at most MaxDocumentBytes, valid UTF-8.

@@ -914,6 +914,23 @@ func stampPunct(form string) bool {
 	return false
 }
 
+// OpensWithLabel returns the span of the speaker's label that the sentence beginning at
+// byte at opens with, as a turn's first sentence does (TurnLabel gives the label to the
+// turn's later ones), and where its name begins; false when the sentence opens with none.
+func OpensWithLabel(text string, at int) (start, name, end int, ok bool) {
+	if at < 0 || at >= len(text) {
+		return 0, 0, 0, false
+	}
+	ls := strings.LastIndexByte(text[:at], '\n') + 1
+	if strings.TrimSpace(text[ls:at]) != "" {
+		return 0, 0, 0, false // the sentence begins inside a line, after another one
+	}
+	if s, n, e, ok := lineLabel(text, ls); ok && s == at {
+		return s, n, e, true
+	}
+	return 0, 0, 0, false
+}
+
 // lineLabel returns the span of the speaker's label that the line of text beginning at
 // byte ls begins with (opensLine's speakerLabel, after a time or date stamp or not:
 // "[00:01:06]", "12/03/2024, 19:03 -"), from the line's first token to the colon, and
