@@ -995,9 +995,17 @@ func QuoteOpen(text string, at int) (start, end int, ok bool) {
 		case '”', '»':
 			depth = max(0, depth-1)
 		case '"':
-			if depth > 0 && depth <= len(stack) && text[stack[depth-1]] == '"' {
-				depth--
-			} else {
+			// A straight quote closes after a word and before a blank or punctuation, and
+			// opens after a blank and before a word (straightQuote's reading); else it
+			// closes an open straight one, or opens one.
+			before, after := i > 0 && !isBlank(text[i-1]), i+1 < len(text) && !isBlank(text[i+1]) && !strings.ContainsRune(".,;:!?)", rune(text[i+1]))
+			open := depth > 0 && depth <= len(stack) && text[stack[depth-1]] == '"'
+			switch {
+			case before && !after || open && !(after && !before):
+				if open {
+					depth--
+				}
+			default:
 				if depth < len(stack) {
 					stack[depth] = int32(i)
 				}
@@ -1011,5 +1019,16 @@ func QuoteOpen(text string, at int) (start, end int, ok bool) {
 	}
 	s := int(stack[depth-1])
 	_, size := utf8.DecodeRuneInString(text[s:])
+	if !hasWordIn(text[s+size : at]) {
+		return 0, 0, false // nothing quoted before the sentence: the mark is no opening of it
+	}
+	if r, _ := utf8.DecodeRuneInString(text[at:]); r == '"' || r == '“' || r == '«' || r == '„' {
+		return 0, 0, false // the sentence opens a quotation of its own: the count went astray
+	}
 	return s, s + size, true
+}
+
+// hasWordIn reports whether s holds a letter or a digit.
+func hasWordIn(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }

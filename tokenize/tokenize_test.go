@@ -401,7 +401,8 @@ func TestTurnLabel(t *testing.T) {
 func TestQuoteOpen(t *testing.T) {
 	text := `"I have seen the numbers," said Patel. "A dead seal on the steps? That is what it buys. If it fails, I will vote to end it."` +
 		"\n\nWebb disagreed. “The harbor is cleaner. Nobody will find a seal there.” He left.\n\n" +
-		"„Das ist gut. Wir bleiben.“ Er ging. Dann kam sie."
+		"„Das ist gut. Wir bleiben.“ Er ging. Dann kam sie.\n\n" +
+		`The sign read 12" pipe. Next one here. She called it "a crank," and left. It held.`
 	at := func(s string) int { return strings.Index(text, s) }
 	for _, c := range []struct{ sentence, want string }{
 		{"That is what", `"`},
@@ -412,6 +413,8 @@ func TestQuoteOpen(t *testing.T) {
 		{"Webb disagreed", ""},
 		{"Wir bleiben", "„"},
 		{"Dann kam sie", ""},
+		{"Next one", ""}, // an inch mark closes nothing and opens nothing
+		{"It held", ""},  // a quotation closed before the sentence
 	} {
 		s, e, ok := QuoteOpen(text, at(c.sentence))
 		got := ""
