@@ -878,8 +878,10 @@ const (
 // "Agent (Tom):"), after a bracketed time or not ("[00:01:06] LEFÈVRE:"). The span runs
 // from the line's first token to the colon; name is where the speaker's name begins,
 // after the time (start when there is none). It reports false for the turn's first
-// sentence, which begins with the label itself, and where no line of the paragraph
-// before the sentence begins with one. It reads the lines between at and the label.
+// sentence, which begins with the label itself, where no line of the paragraph before the
+// sentence begins with one, and where no other line near the label begins with one
+// (otherTurn: a document's lone "Email:" line is no turn). It reads the lines between at
+// and the label, and those around the label.
 func TurnLabel(text string, at int) (start, name, end int, ok bool) {
 	if at <= 0 || at > len(text) {
 		return 0, 0, 0, false
@@ -887,8 +889,8 @@ func TurnLabel(text string, at int) (start, name, end int, ok bool) {
 	ls := strings.LastIndexByte(text[:at], '\n') + 1
 	for ls >= 0 && at-ls <= turnBytes {
 		if s, n, e, ok := lineLabel(text, ls); ok {
-			if s >= at {
-				return 0, 0, 0, false // the turn's first sentence holds its label
+			if s >= at || !otherTurn(text, ls) {
+				return 0, 0, 0, false // the turn's first sentence holds its label; or no transcript
 			}
 			return s, n, e, true
 		}
@@ -916,7 +918,8 @@ func stampPunct(form string) bool {
 
 // OpensWithLabel returns the span of the speaker's label that the sentence beginning at
 // byte at opens with, as a turn's first sentence does (TurnLabel gives the label to the
-// turn's later ones), and where its name begins; false when the sentence opens with none.
+// turn's later ones), and where its name begins; false when the sentence opens with none,
+// or when no other line near it opens with a label (otherTurn).
 func OpensWithLabel(text string, at int) (start, name, end int, ok bool) {
 	if at < 0 || at >= len(text) {
 		return 0, 0, 0, false
@@ -925,10 +928,34 @@ func OpensWithLabel(text string, at int) (start, name, end int, ok bool) {
 	if strings.TrimSpace(text[ls:at]) != "" {
 		return 0, 0, 0, false // the sentence begins inside a line, after another one
 	}
-	if s, n, e, ok := lineLabel(text, ls); ok && s == at {
+	if s, n, e, ok := lineLabel(text, ls); ok && s == at && otherTurn(text, ls) {
 		return s, n, e, true
 	}
 	return 0, 0, 0, false
+}
+
+// otherTurn reports whether another line than the one beginning at byte ls, within
+// turnBytes before or after it, opens with a speaker's label: the line is a turn of a
+// transcript or a chat, not a document's one "Email:" or "Note:" line.
+func otherTurn(text string, ls int) bool {
+	for i := ls - 1; i > 0 && ls-i <= turnBytes; {
+		start := strings.LastIndexByte(text[:i], '\n') + 1
+		if _, _, _, ok := lineLabel(text, start); ok {
+			return true
+		}
+		i = start - 1
+	}
+	for i := ls; i < len(text) && i-ls <= turnBytes; {
+		next := strings.IndexByte(text[i:], '\n')
+		if next < 0 {
+			break
+		}
+		i += next + 1
+		if _, _, _, ok := lineLabel(text, i); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // lineLabel returns the span of the speaker's label that the line of text beginning at

@@ -173,7 +173,7 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 	if ellipsis {
 		bareLead, bareTrail = bareQuotes(doc, runs, words)
 	}
-	h, last := 0, -1
+	h, last, shown := 0, -1, 0
 	for i, r := range runs {
 		if ellipsis && !words[i] {
 			continue
@@ -189,7 +189,9 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 			} else {
 				w.put(Cut + " ")
 			}
-		case cut && (opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last])):
+		case cut && (opensCut(doc, runs[last]) || endsSpaceless(doc, runs[last]) || bareLead && shown == 1):
+			// After an opening quote, and after the bare mark that opens the display ("“…"
+			// of a quotation of several sentences), the cut is written against it.
 			w.put(Cut)
 		case cut:
 			w.put(" " + Cut)
@@ -211,6 +213,7 @@ func (w *writer) layout(doc string, sent Span, runs, hits []Span, words []bool, 
 			h = w.run(doc, r, hits, h)
 		}
 		last = i
+		shown++
 	}
 	if ellipsis && cutAfter(doc, sent, runs[last]) && !bareTrail {
 		if endsSpaceless(doc, runs[last]) {
