@@ -906,6 +906,17 @@ func TurnLabel(text string, at int) (start, name, end int, ok bool) {
 	return 0, 0, 0, false
 }
 
+// headerField reports whether form is the name of a field of an e-mail's or a post's
+// header ("From:", "Email:", "Subject:"), whose lines read as labels but name no speaker.
+func headerField(form string) bool {
+	switch strings.ToLower(form) {
+	case "from", "to", "cc", "bcc", "subject", "date", "sent", "email", "e-mail", "reply-to",
+		"newsgroups", "organization", "tel", "phone", "fax", "re", "fw", "fwd", "attachments", "importance":
+		return true
+	}
+	return false
+}
+
 // stampPunct reports whether form is punctuation of a line's time stamp: a bracket, a
 // comma or a dash.
 func stampPunct(form string) bool {
@@ -976,7 +987,7 @@ func lineLabel(text string, ls int) (start, name, end int, ok bool) {
 	for j < len(toks) && (clockTime(toks[j].Form) || dateStamp(toks[j].Form) || stampPunct(toks[j].Form)) {
 		j++
 	}
-	if j >= len(toks) || !speakerLabel(line, toks, j) {
+	if j >= len(toks) || !speakerLabel(line, toks, j) || headerField(toks[j].Form) {
 		return 0, 0, 0, false
 	}
 	for k := j + 1; k < len(toks); k++ {
