@@ -87,49 +87,10 @@ func TestTurnLabels(t *testing.T) {
 	}
 }
 
-// TestFirstTurnLabel checks that a turn's first sentence, which opens with its speaker's
-// label, keeps the label's name when the budget is tight.
-func TestFirstTurnLabel(t *testing.T) {
-	e := newEngine(t)
-	doc := "[00:12:03] INTERVIEWER: And the tender?\n\n[00:12:09] NAIR: I saw the bids myself, and the numbers did not add up, because the winning bid was lower than the cost of the steel alone, which nobody in the office could explain to me at the time."
-	for _, b := range []int{80, 120} {
-		sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{"steel"}, Budget: b, N: 1})
-		if err != nil || len(sn) != 1 || !strings.Contains(sn[0].Text, "NAIR:") || utf8.RuneCountInString(sn[0].Text) > b {
-			t.Errorf("budget %d: %+v, %v; want the speaker's name kept", b, sn, err)
-		}
-	}
-}
-
 // labelSpans returns the label of s as a span list, none when it has no label.
 func labelSpans(s Snippet) []Span {
 	if s.Label == nil {
 		return nil
 	}
 	return []Span{*s.Label}
-}
-
-// TestQuoteLabels checks that a sentence of a quotation of several sentences shows the
-// quotation's opening mark, from the sentence it opened in, and that a sentence outside
-// quotations shows none.
-func TestQuoteLabels(t *testing.T) {
-	e := newEngine(t)
-	doc := "Council voted 5-4 on Tuesday to keep the harbor contract.\n\n" +
-		`"I have seen the numbers," said Councilor Ruth Patel. "A dead seal on the steps of City Hall? That is what this contract buys us. If the results are bad, I will be the first to vote to end this contract."` +
-		"\n\nWebb disagreed. “The harbor is cleaner than it has been in ten years. Nobody will find a dead seal there.”"
-	for _, c := range []struct {
-		query, want string
-	}{
-		{"results", `"… If the results are bad, I will be the first to vote to end this contract."`},
-		{"Nobody", "“… Nobody will find a dead seal there.”"},
-		{"Tuesday", "Council voted 5-4 on Tuesday to keep the harbor contract."},
-	} {
-		sn, err := e.DoSnippets(context.Background(), &SnippetRequest{Document: doc, Query: []string{c.query}, Budget: 100, N: 1})
-		if err != nil || len(sn) != 1 {
-			t.Fatalf("%s: %+v, %v", c.query, sn, err)
-		}
-		kept := append(labelSpans(sn[0]), sn[0].Kept...)
-		if got := display.Render(doc, sn[0].Sentence, kept, nil, true, false); got != c.want {
-			t.Errorf("%s: %q, want %q", c.query, got, c.want)
-		}
-	}
 }

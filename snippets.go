@@ -103,11 +103,9 @@ type Snippet struct {
 	Method string `json:"method"`
 	// Label, when not nil, is the speaker's label of the transcript's or chat's turn that
 	// the sentence belongs to, when the sentence is not the turn's first
-	// (tokenize.TurnLabel: "[00:01:06] LEFÈVRE:", "Customer:"): who said it; or, for a
-	// sentence of a quotation that opened in an earlier sentence, the quotation's opening
-	// mark (tokenize.QuoteOpen): that the words are quoted. The renderings (package render,
-	// and Text) show it before the kept runs, with a "…" where the words between were cut
-	// (written against a mark: "“… A dead seal …?”"), within the budget.
+	// (tokenize.TurnLabel: "[00:01:06] LEFÈVRE:", "Customer:"): who said it. The
+	// renderings (package render, and Text) show it before the kept runs, with a "…"
+	// where the turn's words before the sentence were cut, within the budget.
 	Label *Span `json:"label,omitempty"`
 }
 
@@ -436,10 +434,8 @@ func (w *worker) snippet(m method.Method, doc string, c *candidate, budget int, 
 const labelRoom = 60
 
 // labelled returns the snippet that snip gives for the sentence of candidate c of doc,
-// with the label of its turn (Snippet.Label, tokenize.TurnLabel) when it has one, else
-// the opening mark of a quotation that opened in an earlier sentence and holds this one
-// (tokenize.QuoteOpen: `“… A dead seal on the steps of City Hall?”`): a turn's label
-// with its time ("[00:01:06] LEFÈVRE:") when the budget leaves labelRoom characters after it,
+// with the label of its turn (Snippet.Label, tokenize.TurnLabel) when it has one: with
+// its time ("[00:01:06] LEFÈVRE:") when the budget leaves labelRoom characters after it,
 // else the name alone ("LEFÈVRE:"). The snippet is made under the budget less the label's
 // width and a cut's (" … "), and kept when the display with the label fits budget
 // (columns as for the budget); else the snippet snip gives under the whole budget,
@@ -447,13 +443,7 @@ const labelRoom = 60
 func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, snip func(budget int) (Snippet, error)) (Snippet, error) {
 	start, name, end, ok := tokenize.TurnLabel(doc, c.start())
 	if !ok {
-		if _, name, end, ok := tokenize.OpensWithLabel(doc, c.start()); ok {
-			return w.keepingLabel(c, name, end, budget, snip)
-		}
-		if start, end, ok = tokenize.QuoteOpen(doc, c.start()); !ok {
-			return snip(budget)
-		}
-		name = start
+		return snip(budget)
 	}
 	cut := len(" " + display.Cut + " ")
 	if budget-measure(doc[start:end], columns)-cut < labelRoom {
@@ -474,32 +464,6 @@ func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, sn
 		}
 	}
 	return snip(budget)
-}
-
-// keepingLabel returns the snippet that snip gives for candidate c, a turn's first
-// sentence, which opens with its speaker's label: the label's name and colon, the bytes
-// [name, end) of the document, kept as the query's words are (method.Input.Query), so
-// that the turn does not lose who speaks ("NAIR: … the tender was rigged"); when they do
-// not fit with the query, the snippet snip gives without them.
-func (w *worker) keepingLabel(c *candidate, name, end, budget int, snip func(budget int) (Snippet, error)) (Snippet, error) {
-	query := c.query
-	keep := slices.Clone(query)
-	for i, t := range c.s.Tokens {
-		if t.Start >= name && t.End <= end && !slices.Contains(keep, i+1) {
-			keep = append(keep, i+1)
-		}
-	}
-	if len(keep) == len(query) {
-		return snip(budget)
-	}
-	slices.Sort(keep)
-	c.query = keep
-	sn, err := snip(budget)
-	c.query = query
-	if err != nil {
-		return snip(budget)
-	}
-	return sn, nil
 }
 
 // checkDocument checks the limits of a document: at most MaxDocumentBytes, valid UTF-8.

@@ -927,24 +927,6 @@ func stampPunct(form string) bool {
 	return false
 }
 
-// OpensWithLabel returns the span of the speaker's label that the sentence beginning at
-// byte at opens with, as a turn's first sentence does (TurnLabel gives the label to the
-// turn's later ones), and where its name begins; false when the sentence opens with none,
-// or when no other line near it opens with a label (otherTurn).
-func OpensWithLabel(text string, at int) (start, name, end int, ok bool) {
-	if at < 0 || at >= len(text) {
-		return 0, 0, 0, false
-	}
-	ls := strings.LastIndexByte(text[:at], '\n') + 1
-	if strings.TrimSpace(text[ls:at]) != "" {
-		return 0, 0, 0, false // the sentence begins inside a line, after another one
-	}
-	if s, n, e, ok := lineLabel(text, ls); ok && s == at && otherTurn(text, ls) {
-		return s, n, e, true
-	}
-	return 0, 0, 0, false
-}
-
 // otherTurn reports whether another line than the one beginning at byte ls, within
 // turnBytes before or after it, opens with a speaker's label: the line is a turn of a
 // transcript or a chat, not a document's one "Email:" or "Note:" line.
@@ -996,77 +978,4 @@ func lineLabel(text string, ls int) (start, name, end int, ok bool) {
 		}
 	}
 	return 0, 0, 0, false
-}
-
-// QuoteOpen returns the span of the double quote mark that opens a quotation the
-// sentence beginning at byte at lies in, when the quotation opened in an earlier sentence
-// of the same paragraph (no blank line between, at most turnBytes before it) and is not
-// closed before at: `“… A dead seal on the steps of City Hall?”` for a quotation of
-// several sentences, whose later ones would read as the writer's own words. The marks
-// are read in order, “ « „ opening and ” » closing the innermost open one (“ closing an
-// open „), a straight " closing an open straight one and else opening one; single quotes
-// are not read (they are also apostrophes). It reports false when no quotation is open at at.
-func QuoteOpen(text string, at int) (start, end int, ok bool) {
-	if at <= 0 || at > len(text) {
-		return 0, 0, false
-	}
-	from := max(0, at-turnBytes)
-	if i := strings.LastIndex(text[from:at], "\n\n"); i >= 0 {
-		from += i + 2
-	} else if i := strings.LastIndex(text[from:at], "\n\r\n"); i >= 0 {
-		from += i + 3
-	}
-	var stack [8]int32 // the open marks' offsets; deeper nesting is no quotation we show
-	depth := 0
-	for i := from; i < at; {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		switch r {
-		case '“', '«', '„':
-			if r == '“' && depth > 0 && depth <= len(stack) && strings.HasPrefix(text[stack[depth-1]:], "„") {
-				depth-- // German „…“
-				break
-			}
-			if depth < len(stack) {
-				stack[depth] = int32(i)
-			}
-			depth++
-		case '”', '»':
-			depth = max(0, depth-1)
-		case '"':
-			// A straight quote closes after a word and before a blank or punctuation, and
-			// opens after a blank and before a word (straightQuote's reading); else it
-			// closes an open straight one, or opens one.
-			before, after := i > 0 && !isBlank(text[i-1]), i+1 < len(text) && !isBlank(text[i+1]) && !strings.ContainsRune(".,;:!?)", rune(text[i+1]))
-			open := depth > 0 && depth <= len(stack) && text[stack[depth-1]] == '"'
-			switch {
-			case before && !after || open && !(after && !before):
-				if open {
-					depth--
-				}
-			default:
-				if depth < len(stack) {
-					stack[depth] = int32(i)
-				}
-				depth++
-			}
-		}
-		i += size
-	}
-	if depth == 0 || depth > len(stack) {
-		return 0, 0, false
-	}
-	s := int(stack[depth-1])
-	_, size := utf8.DecodeRuneInString(text[s:])
-	if !hasWordIn(text[s+size : at]) {
-		return 0, 0, false // nothing quoted before the sentence: the mark is no opening of it
-	}
-	if r, _ := utf8.DecodeRuneInString(text[at:]); r == '"' || r == '“' || r == '«' || r == '„' {
-		return 0, 0, false // the sentence opens a quotation of its own: the count went astray
-	}
-	return s, s + size, true
-}
-
-// hasWordIn reports whether s holds a letter or a digit.
-func hasWordIn(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }

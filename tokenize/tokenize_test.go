@@ -394,38 +394,3 @@ func TestTurnLabel(t *testing.T) {
 		}
 	}
 }
-
-// TestQuoteOpen checks the opening mark of a quotation that holds a sentence after the
-// one it opened in, in straight, typographic and German quotes, and none for a sentence
-// after a quotation closed, in another paragraph, or that opens its own quotation.
-func TestQuoteOpen(t *testing.T) {
-	text := `"I have seen the numbers," said Patel. "A dead seal on the steps? That is what it buys. If it fails, I will vote to end it."` +
-		"\n\nWebb disagreed. “The harbor is cleaner. Nobody will find a seal there.” He left.\n\n" +
-		"„Das ist gut. Wir bleiben.“ Er ging. Dann kam sie.\n\n" +
-		`The sign read 12" pipe. Next one here. She called it "a crank," and left. It held.`
-	at := func(s string) int { return strings.Index(text, s) }
-	for _, c := range []struct{ sentence, want string }{
-		{"That is what", `"`},
-		{"If it fails", `"`},
-		{"Nobody will find", "“"},
-		{"He left", ""},
-		{`"A dead seal`, ""}, // it opens its own quotation
-		{"Webb disagreed", ""},
-		{"Wir bleiben", "„"},
-		{"Dann kam sie", ""},
-		{"Next one", ""}, // an inch mark closes nothing and opens nothing
-		{"It held", ""},  // a quotation closed before the sentence
-	} {
-		s, e, ok := QuoteOpen(text, at(c.sentence))
-		got := ""
-		if ok {
-			got = text[s:e]
-			if want := at(c.sentence); s >= want {
-				t.Errorf("QuoteOpen at %q: mark at %d, not before the sentence", c.sentence, s)
-			}
-		}
-		if got != c.want {
-			t.Errorf("QuoteOpen at %q = %q, want %q", c.sentence, got, c.want)
-		}
-	}
-}

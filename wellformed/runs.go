@@ -71,7 +71,6 @@ type Runs struct {
 	dquote      []int8  // dquote[i]: +1, −1 for a straight double quote paired as it opens or closes (straightQuote)
 	quoteO      []int32 // quoteO[v], quoteC[v]: the innermost double quotes around v (Quotation), computed once per Reset
 	quoteC      []int32
-	marks       []bool // scratch of Quotation: the marks of its pairs
 	pairs       pairBuf
 	tok         tokens // the relations and facts of the tokens (Reset), which ResetCuts reads too
 }
@@ -1116,16 +1115,11 @@ func (u *Runs) straightQuote(s *syntax.Sentence, i int) int {
 	return int(u.dquote[i])
 }
 
-// Quotation returns the marks o < v < c of the innermost quotation in double quotes as
-// text writes them (writtenQuote) that encloses token v of s, the sentence of the last
-// Reset; 0, 0 when none does. A quotation is a pair of them, as Pairs pairs them, or,
-// once the pairs have claimed their words, an opening mark that no mark of the sentence
-// closes (a quotation that runs on into the next sentence: c is 0, and the quotation
-// holds every token after o, or up to a bracket that closes around it: runsTo; a
-// straight quote opens as it stands in the text, straightQuote). A closing mark that none opens is no quotation: shown after a cut,
-// it would read as a stray mark. A snippet that shows a word of a
+// Quotation returns the halves o < v < c of the innermost pair of double quotes as text
+// writes them (writtenQuote, as Pairs pairs them) that encloses token v of s, the
+// sentence of the last Reset; 0, 0 when none does. A snippet that shows a word of a
 // quotation shows the quotation's marks, so that the quoted words do not read as the
-// text's own (the run program's Show). The first call after Reset reads the sentence's
+// text's own (the run program's Show). The first call after Reset pairs the sentence's
 // quotes, in O(n·d) for d the depth of their nesting; every other call costs O(1).
 func (u *Runs) Quotation(s *syntax.Sentence, v int) (o, c int) {
 	n := u.n
@@ -1136,74 +1130,20 @@ func (u *Runs) Quotation(s *syntax.Sentence, v int) (o, c int) {
 		u.quoteO, u.quoteC = reuse.Resize(u.quoteO, n+1), reuse.Resize(u.quoteC, n+1)
 		clear(u.quoteO)
 		clear(u.quoteC)
-		claim := func(o, c, from, to int) {
-			for w := from; w <= to; w++ {
-				if u.quoteO[w] == 0 && u.quoteC[w] == 0 {
+		// Pairs reports an inner pair before the pair around it: the first pair to claim
+		// a token is its innermost.
+		u.pairs.pairs(s, func(o, c int) {
+			if !writtenQuote(s.Tokens[o-1].Form) || !writtenQuote(s.Tokens[c-1].Form) {
+				return
+			}
+			for w := o + 1; w < c; w++ {
+				if u.quoteO[w] == 0 {
 					u.quoteO[w], u.quoteC[w] = int32(o), int32(c)
 				}
 			}
-		}
-		// Pairs reports an inner pair before the pair around it: the first pair to claim
-		// a token is its innermost. The lone marks claim what the pairs left.
-		u.pairs.pairs(s, func(o, c int) {
-			if writtenQuote(s.Tokens[o-1].Form) && writtenQuote(s.Tokens[c-1].Form) {
-				claim(o, c, o+1, c-1)
-				u.pairedMark(o, c)
-			}
 		})
-		for i := 1; i <= n; i++ {
-			if u.paired(i) || !writtenQuote(s.Tokens[i-1].Form) {
-				continue
-			}
-			if opens(s, u, i) {
-				claim(i, 0, i+1, runsTo(s, i))
-			}
-		}
-		clear(u.marks)
 	}
 	return int(u.quoteO[v]), int(u.quoteC[v])
-}
-
-// pairedMark records that tokens o and c are the marks of a pair (paired).
-func (u *Runs) pairedMark(o, c int) {
-	u.marks = reuse.Resize(u.marks, u.n+1)
-	u.marks[o], u.marks[c] = true, true
-}
-
-// paired reports whether token i is a mark of a pair that Quotation read.
-func (u *Runs) paired(i int) bool { return i < len(u.marks) && u.marks[i] }
-
-// runsTo returns the last token of the quotation that the opening mark at token i of s,
-// which no mark closes, opens: the sentence's last, or the last before a bracket that
-// closes one opened before the mark (`known as "Wild 2)`: a quote not closed inside
-// brackets ends with them).
-func runsTo(s *syntax.Sentence, i int) int {
-	depth := 0
-	for w := i + 1; w <= len(s.Tokens); w++ {
-		switch dir, typ := pairKind(s.Tokens[w-1].Form); {
-		case typ == '"' || typ == 0:
-		case dir == 1:
-			depth++
-		case dir == -1 && depth == 0:
-			return w - 1
-		case dir == -1:
-			depth--
-		}
-	}
-	return len(s.Tokens)
-}
-
-// opens reports whether the written double quote at token i of s, which no mark of the
-// sentence pairs with, opens a quotation: “ „ « do, and a straight one that stands before
-// a word (straightQuote).
-func opens(s *syntax.Sentence, u *Runs, i int) bool {
-	switch s.Tokens[i-1].Form {
-	case "“", "„", "«":
-		return true
-	case `"`:
-		return u.straightQuote(s, i-1) == 1
-	}
-	return false
 }
 
 // writtenQuote reports whether form is a double quote as text writes it: a straight

@@ -189,9 +189,9 @@ type Program struct {
 	// (program's one scan of Cuts, instead of one scan for every end).
 	finClean []bool
 	// quoting is set while Show solves under the display's width: a run that starts or
-	// ends inside a quotation is charged qs or qe for the quote mark that Show adds there.
+	// ends inside a quotation is charged qw for the quote mark that Show adds there.
 	quoting bool
-	qs, qe  []int  // qs[v], qe[v]: 1 when a quotation's opening, closing mark is before, after v and quoting is set
+	qw      []int  // qw[v]: 1 when v lies inside a quotation and quoting is set, else 0
 	shown   []bool // scratch: the tokens of a display with its quotations' marks (withQuotes)
 	quoted  []int  // withQuotes' result
 }
@@ -246,11 +246,11 @@ func (d *Program) prepare(p *Input, pr Params, keep []float64) (K, cut int, ok b
 	d.keepv = keep
 	d.carriers(s, t, p.Rules, p.Query)
 	d.nearness(n)
-	d.qs, d.qe = zeroed(d.qs, n+1), zeroed(d.qe, n+1)
+	d.qw = zeroed(d.qw, n+1)
 	if d.quoting && pr.Display {
 		for v := 1; v <= n; v++ {
-			if o, c := u.Quotation(s, v); o != 0 || c != 0 {
-				d.qs[v], d.qe[v] = min(o, 1), min(c, 1)
+			if o, _ := u.Quotation(s, v); o != 0 {
+				d.qw[v] = 1
 			}
 		}
 	}
@@ -777,11 +777,11 @@ func (d *Program) Show(in *Input, pr Params, opt []int) []int {
 // display width, plus 1 for each end of the run that lies inside a quotation, the width
 // of the mark that withQuotes shows there when the run does not reach it.
 func (d *Program) width(s, e int) int {
-	return d.lpre[e] - d.lpre[s-1] + d.spre[e] - d.spre[s] + 1 + d.qs[s] + d.qe[e]
+	return d.lpre[e] - d.lpre[s-1] + d.spre[e] - d.spre[s] + 1 + d.qw[s] + d.qw[e]
 }
 
 // withQuotes returns kept, a display of the sentence s of the last prepare, with the
-// marks of every quotation that a kept word lies in (wellformed.Runs.Quotation, and the
+// marks of every quotation that a kept token lies in (wellformed.Runs.Quotation, and the
 // quotations around those): a reader sees that the words are quoted, and whose they are
 // not ("“… it is a transistor radio that reaches Tokyo.”", not "… that reaches
 // Tokyo."). The run program charged each run that starts or ends inside a quotation the
@@ -789,7 +789,7 @@ func (d *Program) width(s, e int) int {
 // text may have between a mark and its word, which the caller's measure of the display
 // catches. The slice is kept or d's memory; O(n).
 func (d *Program) withQuotes(s *syntax.Sentence, kept []int) []int {
-	if !slices.ContainsFunc(kept, func(v int) bool { return v < len(d.qs) && d.qs[v]+d.qe[v] != 0 }) {
+	if !slices.ContainsFunc(kept, func(v int) bool { return v < len(d.qw) && d.qw[v] != 0 }) {
 		return kept
 	}
 	n := s.Len()
@@ -800,18 +800,8 @@ func (d *Program) withQuotes(s *syntax.Sentence, kept []int) []int {
 		}
 	}
 	for _, v := range kept {
-		if v < 1 || v > n || !d.u.Word(v) {
-			continue // a final period inside a quotation that runs on needs no mark
-		}
-		// The quotation around v, then the one around its marks, while one of them adds
-		// a mark (each step shows one more, so the walk ends).
-		for o, c := d.u.Quotation(s, v); o != 0 && !d.shown[o] || c != 0 && !d.shown[c]; o, c = d.u.Quotation(s, max(o, c)) {
-			if o != 0 {
-				d.shown[o] = true
-			}
-			if c != 0 {
-				d.shown[c] = true
-			}
+		for o, c := d.u.Quotation(s, v); o != 0 && !(d.shown[o] && d.shown[c]); o, c = d.u.Quotation(s, o) {
+			d.shown[o], d.shown[c] = true, true
 		}
 	}
 	d.quoted = d.quoted[:0]
