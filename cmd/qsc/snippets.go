@@ -186,6 +186,10 @@ func runSnippets(args []string, stdout, stderr io.Writer) error {
 	for _, p := range paths {
 		var err error
 		if isDir(p) {
+			if n, first := docfile.OtherFiles(p, 3); n > 0 {
+				// As qsc serve --docs says: a folder's .jsonl or .pdf is not read.
+				fmt.Fprintf(stderr, "qsc snippets: %s: %d files skipped: a folder's documents are its .txt, .md, .markdown, .mdx, .html and .htm files (give a .jsonl file by its name; first skipped: %s)\n", p, n, strings.Join(first, ", "))
+			}
 			err = docfile.WalkDocFiles(p, func(path string, _ iofs.DirEntry, err error) error { return one(path, err) })
 		} else {
 			err = one(p, nil)

@@ -219,8 +219,8 @@ func TestSnippetsSeveral(t *testing.T) {
 	write("e.csv", "police,1\n")
 	code, out, errs := runQSC(t, "snippets", "-q", "police", "-b", "40", dir)
 	want := a + ": Police arrested two men in Syracuse …\n" + d + ": Police said nothing.\n"
-	if code != 0 || out != want || errs != "" {
-		t.Errorf("folder: exit %d\n%s\nwant\n%s\nstderr %s", code, out, want, errs)
+	if code != 0 || out != want || !strings.Contains(errs, "1 files skipped") || !strings.Contains(errs, "e.csv") {
+		t.Errorf("folder: exit %d\n%s\nwant\n%s\nstderr %s (want e.csv named as skipped)", code, out, want, errs)
 	}
 	bad := write("f.txt", "\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0") // Cyrillic in Windows-1251: refused, where Western text is decoded
 	missing := filepath.Join(dir, "nope.txt")
@@ -266,5 +266,20 @@ func TestLangMismatch(t *testing.T) {
 		if got := langMismatch(c.lang, c.text) != ""; got != c.warn {
 			t.Errorf("--lang %q on %q: warning %v, want %v", c.lang, c.text, got, c.warn)
 		}
+	}
+}
+
+// TestSnippetsFolderSkips checks that qsc snippets names the files of a folder it does not
+// read, as qsc serve --docs does, and reads the others.
+func TestSnippetsFolderSkips(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a.txt": "Police arrested two men in Syracuse.", "tickets.jsonl": `{"id":"x","text":"Police notes."}`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runQSC(t, "snippets", "-q", "police", "-b", "40", dir)
+	if code != 0 || !strings.Contains(out, "Police arrested") || !strings.Contains(errs, "1 files skipped") || !strings.Contains(errs, "tickets.jsonl") {
+		t.Errorf("exit %d, out %q, stderr %q; want the .txt read and the .jsonl named as skipped", code, out, errs)
 	}
 }
