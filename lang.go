@@ -639,7 +639,7 @@ func leadSentence(doc string) []syntax.Token {
 				if k := segment.KindOf(t.Form); k != segment.Punct {
 					words++
 				}
-				if !closingMark(t.Form) {
+				if !segment.Closer(t.Form) {
 					last = t.Form
 				}
 			}
@@ -656,16 +656,6 @@ func leadSentence(doc string) []syntax.Token {
 		start = end
 	}
 	return first
-}
-
-// closingMark reports whether form is a closing quote or bracket, which may follow a
-// sentence's final mark.
-func closingMark(form string) bool {
-	switch form {
-	case `"`, "'", "”", "’", "»", ")", "]", "}", "''", "」", "』", "）":
-		return true
-	}
-	return false
 }
 
 // leadSnippet returns the snippet of a document of language lang where no query term

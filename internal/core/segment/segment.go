@@ -255,7 +255,7 @@ func breakAfter(text string, base int, toks []syntax.Token, i int) (last int, ok
 	last = i
 	term := Terminal(toks[i].Form) || greekQuestion(toks, i)
 	if term {
-		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && closer(toks[last+1].Form) &&
+		for last+1 < len(toks) && toks[last+1].Start == toks[last].End && Closer(toks[last+1].Form) &&
 			(!initialQuote(toks[last+1].Form) || last+2 == len(toks) || toks[last+2].Start > toks[last+1].End) {
 			last++ // a closing mark; “ closes („Nein.“ Dann) only before a space: 。“所以 opens
 		}
@@ -348,8 +348,9 @@ func initialQuote(form string) bool {
 	return unicode.Is(unicode.Pi, r)
 }
 
-// closer reports whether form closes a quotation or a bracket.
-func closer(form string) bool {
+// Closer reports whether form closes a quotation or a bracket (a German „…“ closes on
+// “, so every initial quote counts too).
+func Closer(form string) bool {
 	for _, r := range form {
 		if !unicode.In(r, unicode.Pe, unicode.Pf, unicode.Pi) && r != '"' && r != '\'' && r != '」' && r != '』' {
 			return false
