@@ -80,17 +80,10 @@ func TestTurnLabels(t *testing.T) {
 		if got != c.label || !strings.HasPrefix(s.Text, c.label) {
 			t.Errorf("%s, %d: label %q, text %q; want %q", c.query, c.budget, got, s.Text, c.label)
 		}
-		ell := display.Render(doc, s.Sentence, append([]Span{}, append(labelSpans(s), s.Kept...)...), nil, true, false)
+		ell := display.Render(doc, s.Sentence, s.Shown(), nil, true, false)
 		if n := utf8.RuneCountInString(ell); n > c.budget || utf8.RuneCountInString(s.Text) > c.budget {
 			t.Errorf("%s, %d: %q (%d) and %q over the budget", c.query, c.budget, ell, n, s.Text)
 		}
 	}
 }
 
-// labelSpans returns the label of s as a span list, none when it has no label.
-func labelSpans(s Snippet) []Span {
-	if s.Label == nil {
-		return nil
-	}
-	return []Span{*s.Label}
-}

@@ -109,6 +109,16 @@ type Snippet struct {
 	Label *Span `json:"label,omitempty"`
 }
 
+// Shown returns the runs of doc that a rendering of s shows, in order: its Label, when it
+// has one, then its Kept runs (package render renders them). It returns s.Kept itself when
+// s has no label, else a new slice.
+func (s *Snippet) Shown() []Span {
+	if s.Label == nil {
+		return s.Kept
+	}
+	return append([]Span{*s.Label}, s.Kept...)
+}
+
 // Snippets returns up to n (default DefaultSnippets when n is 0) compressed sentences of
 // document that contain query terms, each compressed to at most budget characters with the
 // default method, best first. See DoSnippets.
@@ -452,13 +462,13 @@ func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, sn
 	label := Span{Start: start, End: end}
 	if b := budget - measure(doc[start:end], columns) - cut; b > 0 {
 		if sn, err := snip(b); err == nil {
-			kept := append([]Span{label}, sn.Kept...)
+			sn.Label = &label
+			shown := sn.Shown()
 			w.lengther.sc.Columns = columns
-			n := w.lengther.sc.Length(doc, sn.Sentence, kept, sn.Hits)
+			n := w.lengther.sc.Length(doc, sn.Sentence, shown, sn.Hits)
 			w.lengther.sc.Columns = false
 			if n <= budget {
-				sn.Label = &label
-				sn.Text = display.Render(doc, sn.Sentence, kept, nil, false, false)
+				sn.Text = display.Render(doc, sn.Sentence, shown, nil, false, false)
 				return sn, nil
 			}
 		}

@@ -23,9 +23,9 @@ import (
 
 // Plain returns the kept runs of s joined by single spaces (none before closing
 // punctuation), in their original spelling, after its turn's label when it has one
-// (qsc.Snippet.Label, as every rendering shows it). It is s.Text for a snippet of qsc.
+// (qsc.Snippet.Shown, as every rendering shows it). It is s.Text for a snippet of qsc.
 func Plain(doc string, s qsc.Snippet) string {
-	return display.Render(doc, s.Sentence, runs(s), s.Hits, false, false)
+	return display.Render(doc, s.Sentence, s.Shown(), s.Hits, false, false)
 }
 
 // Ellipsis returns the kept runs of s joined by " … " where words were removed, with a
@@ -34,23 +34,14 @@ func Plain(doc string, s qsc.Snippet) string {
 // gap that holds none (a dropped comma) is shown as a space, or as nothing at the ends (a
 // dropped final period), and a kept run of punctuation alone between cuts is left out.
 func Ellipsis(doc string, s qsc.Snippet) string {
-	return display.Render(doc, s.Sentence, runs(s), s.Hits, true, false)
+	return display.Render(doc, s.Sentence, s.Shown(), s.Hits, true, false)
 }
 
 // HTML returns the snippet as HTML: the text of Plain (or of Ellipsis when ellipsis is
 // true), escaped, with <mark>…</mark> around the query hits. Hits separated only by white
 // space (the words of a phrase) share one <mark>.
 func HTML(doc string, s qsc.Snippet, ellipsis bool) string {
-	return display.Render(doc, s.Sentence, runs(s), s.Hits, ellipsis, true)
-}
-
-// runs returns the runs a rendering of s shows: its turn's label (qsc.Snippet.Label),
-// when it has one, and its kept runs.
-func runs(s qsc.Snippet) []qsc.Span {
-	if s.Label == nil {
-		return s.Kept
-	}
-	return append([]qsc.Span{*s.Label}, s.Kept...)
+	return display.Render(doc, s.Sentence, s.Shown(), s.Hits, ellipsis, true)
 }
 
 // BudgetCounts returns the budget mode (qsc.SnippetRequest.BudgetCounts) that counts what
