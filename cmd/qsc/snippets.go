@@ -292,9 +292,6 @@ func readDocument(path string, rendered bool) (doc, note string, err error) {
 	switch {
 	case err != nil || !rendered:
 	case markdown.IsFile(path):
-		if p, line := markdown.CheckFrontMatter(b); p != "" {
-			note = strings.TrimPrefix(note+fmt.Sprintf("; line %d: %s", line, p), "; ")
-		}
 		return markdown.Text(b), note, nil
 	case htmltext.IsFile(path):
 		return htmltext.Text(b), note, nil

@@ -488,9 +488,6 @@ func readDocFile(path, id string, fn func(Record) error) error {
 	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a byte order mark is no part of the title
 	switch {
 	case markdown.IsFile(name):
-		if p, line := markdown.CheckFrontMatter(b); p != "" {
-			rec.Note = strings.TrimPrefix(rec.Note+fmt.Sprintf("; line %d: %s", line, p), "; ")
-		}
 		rec.Doc.Title, rec.Doc.Text = markdown.Doc(b)
 		rec.Link = cmp.Or(markdown.URL(b), slugRef(id, markdown.Slug(b)))
 	case htmltext.IsFile(name):
@@ -538,7 +535,9 @@ func slugRef(id, slug string) string {
 // is not valid in the encoding it declares has its other bytes read as windows-1252);
 // other text that is not valid UTF-8 and reads as Western European (textenc.Western: a
 // transcript or note saved in Windows-1252) decoded as Windows-1252; any other file as
-// it is. note says what was decoded so, for the user to see; "" when nothing was.
+// it is. note says what was decoded so, and what is wrong with a Markdown file's front
+// matter (markdown.CheckFrontMatter, with its line), for the user to see; "" when
+// neither is.
 func Text(name string, b []byte) (text []byte, note string, err error) {
 	switch {
 	case htmltext.IsFile(name):
@@ -554,6 +553,11 @@ func Text(name string, b []byte) (text []byte, note string, err error) {
 		var n int
 		b, n = textenc.Windows1252(b)
 		note = fmt.Sprintf("the file is not valid UTF-8: read as Windows-1252 (%d bytes decoded)", n)
+	}
+	if markdown.IsFile(name) {
+		if p, line := markdown.CheckFrontMatter(b); p != "" {
+			note = strings.TrimPrefix(note+fmt.Sprintf("; line %d: %s", line, p), "; ")
+		}
 	}
 	return b, note, CheckText(name, b)
 }
