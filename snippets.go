@@ -455,7 +455,7 @@ func (w *worker) labelled(doc string, c *candidate, budget int, columns bool, sn
 	if !ok {
 		return snip(budget)
 	}
-	cut := len(" " + display.Cut + " ")
+	cut := measure(" "+display.Cut+" ", columns) // the cut between the label and the sentence
 	if budget-measure(doc[start:end], columns)-cut < labelRoom {
 		start = name
 	}
