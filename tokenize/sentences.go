@@ -887,7 +887,7 @@ func TurnLabel(text string, at int) (start, name, end int, ok bool) {
 		return 0, 0, 0, false
 	}
 	ls := strings.LastIndexByte(text[:at], '\n') + 1
-	for ls >= 0 && at-ls <= turnBytes {
+	for at-ls <= turnBytes {
 		if s, n, e, ok := lineLabel(text, ls); ok {
 			if s >= at || !otherTurn(text, ls) {
 				return 0, 0, 0, false // the turn's first sentence holds its label; or no transcript

@@ -23,11 +23,7 @@ func Windows1252(b []byte) (out []byte, read int) {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
-			r = charmap.Windows1252.DecodeByte(b[i])
-			if r == 0 || (b[i] >= 0x80 && r == utf8.RuneError) {
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
+			out = utf8.AppendRune(out, charmap.Windows1252.DecodeByte(b[i])) // U+FFFD for its undefined bytes
 			read++
 			i++
 			continue
