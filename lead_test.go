@@ -86,4 +86,3 @@ func TestTurnLabels(t *testing.T) {
 		}
 	}
 }
-
